@@ -1,0 +1,144 @@
+import { InvalidArgumentError } from "./errors/invalid-argument-error.ts";
+import { TaskContextError } from "./errors/task-context-error.ts";
+import { injectTaskContext } from "./inject-task-context.ts";
+import { loadTaskContextFrom } from "./load-task-context-from.ts";
+import type { LoadTaskContextOptions, TaskContext } from "./task-context.ts";
+import type { Workspace } from "./workspace.ts";
+
+/** Names the model must never see in a context tool's parameters (spec 001, decision 3). */
+export const CONTEXT_PARAMETER_NAMES = ["taskContext", "task_context", "warning"] as const;
+
+/** What a context tool's `execute` receives besides the model's arguments. */
+export interface ToolContext {
+  /** The CONTEXT.md content to prepend to the external prompt. */
+  taskContext: string;
+  /** The truncation or repair warning, also added to the tool's result. */
+  warning: string | undefined;
+  /** Everything the loader reported (hash, lengths, truncation). */
+  loaded: TaskContext;
+  /** `injectTaskContext(prompt, taskContext)`: the prompt to send to the external model. */
+  prependTaskContext(prompt: string): string;
+}
+
+/** A context tool's result: the tool's own fields on success, a guiding error otherwise. */
+export type ContextToolResult<Output extends object> =
+  | ({ success: true; warning?: string } & Output)
+  | { success: false; error: string; code: string };
+
+/** Per-call options of a context tool. */
+export interface ContextToolCallOptions {
+  /** The workspace to read CONTEXT.md from, overriding the definition's. */
+  workspace?: Workspace;
+}
+
+/** The definition given to {@link defineContextTool}. */
+export interface ContextToolDefinition<Input, Output extends object, Parameters> {
+  name: string;
+  description: string;
+  /** The input schema the model sees (JSON Schema, zod, …); it must not declare the context parameters. */
+  parameters: Parameters;
+  /** Where CONTEXT.md is read from on each call (or pass `workspace` per call). */
+  workspace?: Workspace;
+  /** Loader options (`maxChars`, `maxTokens`, `tokenizer`); CONTEXT.md is always required. */
+  load?: Omit<LoadTaskContextOptions, "required">;
+  execute(input: Input, context: ToolContext): Output | Promise<Output>;
+}
+
+/** A tool whose every call loads CONTEXT.md and hands it to `execute`, invisibly to the model. */
+export interface ContextTool<Input, Output extends object, Parameters> {
+  readonly name: string;
+  readonly description: string;
+  /** Exactly the schema given in the definition: never contains the context parameters. */
+  readonly parameters: Parameters;
+  execute(input: Input, options?: ContextToolCallOptions): Promise<ContextToolResult<Output>>;
+}
+
+function declaredNames(parameters: unknown): string[] {
+  if (typeof parameters !== "object" || parameters === null) return [];
+  const { properties, shape } = parameters as { properties?: unknown; shape?: unknown };
+  const names = [properties, shape].flatMap((fields) =>
+    typeof fields === "object" && fields !== null ? Object.keys(fields) : [],
+  );
+  return names;
+}
+
+/**
+ * Defines a tool that needs the task context (spec 001's `@context_params`). Each call loads
+ * CONTEXT.md through core — it may have been written during the run — and passes it to `execute`
+ * beside the model's arguments; the model's parameter schema never contains it.
+ *
+ * Missing CONTEXT.md → `{ success: false, error, code: "TASK_CONTEXT_MISSING" }` with the guiding
+ * message, and `execute` is not called. Truncated → `{ success: true, ...output, warning }`.
+ *
+ * @example
+ * ```ts
+ * const describeImage = defineContextTool({
+ *   name: "describe_image",
+ *   description: "Describe an image for the user.",
+ *   parameters: { type: "object", properties: { prompt: { type: "string" } }, required: ["prompt"] },
+ *   workspace,
+ *   async execute(input: { prompt: string }, { prependTaskContext }) {
+ *     return { text: await callVisionModel(prependTaskContext(input.prompt)) };
+ *   },
+ * });
+ * ```
+ */
+export function defineContextTool<Input, Output extends object, Parameters>(
+  definition: ContextToolDefinition<Input, Output, Parameters>,
+): ContextTool<Input, Output, Parameters> {
+  const reserved = declaredNames(definition.parameters).filter((name) =>
+    (CONTEXT_PARAMETER_NAMES as readonly string[]).includes(name),
+  );
+  if (reserved.length > 0) {
+    throw new InvalidArgumentError(
+      "parameters",
+      `tool "${definition.name}" declares ${reserved.join(", ")}, which task-context supplies itself; remove them from the schema the model sees.`,
+    );
+  }
+
+  async function execute(
+    input: Input,
+    options: ContextToolCallOptions = {},
+  ): Promise<ContextToolResult<Output>> {
+    const workspace = options.workspace ?? definition.workspace;
+    try {
+      if (workspace === undefined) {
+        throw new InvalidArgumentError(
+          "workspace",
+          `tool "${definition.name}" has no workspace: pass one to defineContextTool or to execute.`,
+        );
+      }
+      const loaded = await loadTaskContextFrom(workspace, { ...definition.load, required: true });
+      const output = await definition.execute(input, {
+        taskContext: loaded.content,
+        warning: loaded.warning,
+        loaded,
+        prependTaskContext: (prompt) => injectTaskContext(prompt, loaded.content),
+      });
+      const warnings = [loaded.warning, (output as { warning?: unknown }).warning].filter(
+        (warning): warning is string => typeof warning === "string" && warning !== "",
+      );
+      return {
+        success: true,
+        ...output,
+        ...(warnings.length > 0 ? { warning: warnings.join(" ") } : {}),
+      } as ContextToolResult<Output>;
+    } catch (error) {
+      if (TaskContextError.isInstance(error))
+        return { success: false, error: error.message, code: error.code };
+      const message = error instanceof Error ? error.message : String(error);
+      return {
+        success: false,
+        error: `${definition.name} failed: ${message}`,
+        code: "TOOL_EXECUTION_FAILED",
+      };
+    }
+  }
+
+  return {
+    name: definition.name,
+    description: definition.description,
+    parameters: definition.parameters,
+    execute,
+  };
+}

@@ -1,0 +1,28 @@
+import { loadTaskContextFrom } from "./load-task-context-from.ts";
+import { nodeWorkspace } from "./node-workspace.ts";
+import type { LoadTaskContextOptions, TaskContext } from "./task-context.ts";
+import type { Workspace } from "./workspace.ts";
+
+/**
+ * Loads CONTEXT.md from the workspace root, bounded to `maxChars` (default 10 000) UTF-16 units
+ * and optionally a token budget, reading only a bounded prefix of the file whatever its size.
+ * A missing, empty or non-regular file throws `TaskContextMissingError` (unless `required: false`);
+ * a truncated one carries a `warning` to show the agent.
+ *
+ * `workspace` is a {@link Workspace} or a directory path (opened with `nodeWorkspace`).
+ *
+ * @example
+ * ```ts
+ * const context = await loadTaskContext("/srv/agents/run-42");
+ * const prompt = injectTaskContext("Describe this screenshot.", context);
+ * ```
+ */
+export async function loadTaskContext(
+  workspace: string | Workspace,
+  options?: LoadTaskContextOptions,
+): Promise<TaskContext> {
+  return loadTaskContextFrom(
+    typeof workspace === "string" ? nodeWorkspace(workspace) : workspace,
+    options,
+  );
+}

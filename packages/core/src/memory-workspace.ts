@@ -1,0 +1,64 @@
+import { FileNotFoundError } from "./errors/file-not-found-error.ts";
+import { NotRegularFileError } from "./errors/not-regular-file-error.ts";
+import { WorkspacePathError } from "./errors/workspace-path-error.ts";
+import { readLimit } from "./read-limit.ts";
+import type { FileContent, ReadFileOptions, Workspace } from "./workspace.ts";
+import { parseWorkspacePath } from "./workspace-path.ts";
+
+const encoder = new TextEncoder();
+
+function toBytes(data: string | Uint8Array): Uint8Array {
+  return typeof data === "string" ? encoder.encode(data) : data.slice();
+}
+
+/**
+ * A workspace held in memory: the same path rules as a directory on disk, on every runtime.
+ *
+ * @example
+ * ```ts
+ * const workspace = memoryWorkspace({ "CONTEXT.md": "We are building Lumen, a note-taking app." });
+ * const context = await loadTaskContext(workspace);
+ * ```
+ */
+export function memoryWorkspace(files: Record<string, string | Uint8Array> = {}): Workspace {
+  const store = new Map<string, Uint8Array>();
+
+  const isDirectory = (key: string) => {
+    const prefix = `${key}/`;
+    for (const existing of store.keys()) if (existing.startsWith(prefix)) return true;
+    return false;
+  };
+
+  const put = (path: string, data: string | Uint8Array) => {
+    const segments = parseWorkspacePath(path);
+    const key = segments.join("/");
+    for (let end = 1; end < segments.length; end++) {
+      if (store.has(segments.slice(0, end).join("/"))) {
+        throw new WorkspacePathError(
+          path,
+          `"${segments.slice(0, end).join("/")}" is a file, not a directory`,
+        );
+      }
+    }
+    if (isDirectory(key)) throw new NotRegularFileError(path, "directory");
+    store.set(key, toBytes(data));
+  };
+
+  for (const [path, data] of Object.entries(files)) put(path, data);
+
+  return {
+    description: "memory workspace",
+    async readFile(path: string, options: ReadFileOptions = {}): Promise<FileContent> {
+      const key = parseWorkspacePath(path).join("/");
+      const bytes = store.get(key);
+      if (bytes === undefined) {
+        if (isDirectory(key)) throw new NotRegularFileError(path, "directory");
+        throw new FileNotFoundError(path);
+      }
+      return { bytes: bytes.slice(0, readLimit(options, bytes.length)), size: bytes.length };
+    },
+    async writeFile(path: string, data: string | Uint8Array): Promise<void> {
+      put(path, data);
+    },
+  };
+}

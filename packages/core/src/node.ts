@@ -1,0 +1,1 @@
+export { nodeWorkspace } from "./node-workspace.ts";

@@ -1,0 +1,1 @@
+export { o200kTokenizer } from "./o200k-tokenizer.ts";

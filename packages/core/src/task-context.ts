@@ -1,0 +1,41 @@
+import type { Tokenizer } from "./tokenizer.ts";
+
+/** What {@link loadTaskContext} delivers: the bounded content of CONTEXT.md and how it was cut. */
+export interface TaskContext {
+  /** The text to deliver, at most `maxChars` UTF-16 units (and `maxTokens` tokens when set). */
+  content: string;
+  /** True when `content` is shorter than the file. */
+  truncated: boolean;
+  /**
+   * The file's length in UTF-16 units. Exact when the whole file was read (any file up to
+   * 4 × maxChars + 4 bytes); for larger files, which are never read in full, an upper bound that
+   * counts one unit per unread byte (`originalLengthIsExact: false`).
+   */
+  originalLength: number;
+  /** Whether {@link TaskContext.originalLength} is exact. */
+  originalLengthIsExact: boolean;
+  /** The file's size in bytes. */
+  originalBytes: number;
+  /** Hex SHA-256 of the UTF-8 bytes of `content` (what recipients received). */
+  sha256: string;
+  /** False only with `required: false` when there is no usable CONTEXT.md (then `content` is ""). */
+  found: boolean;
+  /** Set when the content was truncated or repaired; show it to the agent. */
+  warning?: string;
+}
+
+/** Options of {@link loadTaskContext}. */
+export interface LoadTaskContextOptions {
+  /** Most UTF-16 units delivered (default 10 000). */
+  maxChars?: number;
+  /** Most tokens delivered, counted with `tokenizer` (required with it). */
+  maxTokens?: number;
+  /** Counts tokens for `maxTokens`. */
+  tokenizer?: Tokenizer;
+  /**
+   * When true (the default) a missing, empty or non-regular CONTEXT.md throws
+   * `TaskContextMissingError`. When false it yields `{ found: false, content: "" }`, so nothing is
+   * injected (spec 001's migration path).
+   */
+  required?: boolean;
+}
