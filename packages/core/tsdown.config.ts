@@ -1,14 +1,20 @@
 import { defineConfig } from "tsdown";
 
 export default defineConfig({
-  entry: ["src/index.ts", "src/index.node.ts", "src/node.ts", "src/o200k.ts"],
+  entry: [
+    "src/index.ts",
+    "src/index.node.ts",
+    "src/node.ts",
+    "src/o200k.ts",
+    "src/sha256.ts",
+    "src/sha256.node.ts",
+  ],
   format: "esm",
   platform: "neutral",
   target: "es2022",
   dts: true,
   sourcemap: true,
   clean: true,
-  deps: { neverBundle: [/^node:/] },
-  publint: true,
-  attw: { profile: "esm-only" },
+  // `#sha256` is chosen per runtime by the package.json `imports` conditions, at run time.
+  deps: { neverBundle: [/^node:/, /^#/] },
 });

@@ -1,7 +1,12 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CONTEXT_MISSING_MESSAGE, defineContextTool, memoryWorkspace, type Workspace } from "@task-context/core";
+import {
+  CONTEXT_MISSING_MESSAGE,
+  defineContextTool,
+  memoryWorkspace,
+  type Workspace,
+} from "@task-context/core";
 import { nodeWorkspace } from "@task-context/core/node";
 import { describe, expect, it } from "vitest";
 
@@ -32,7 +37,9 @@ function describeImageTool(workspace: Workspace) {
 describe("spec 000: Multimodal Tool Context Injection", () => {
   it("Tool receives task context: the context is prepended to the external prompt", async () => {
     const { tool, sent } = describeImageTool(
-      memoryWorkspace({ "CONTEXT.md": "Lumen is a note-taking app; LUMEN in screenshots is the product name." }),
+      memoryWorkspace({
+        "CONTEXT.md": "Lumen is a note-taking app; LUMEN in screenshots is the product name.",
+      }),
     );
     const result = await tool.execute({ prompt: "What does the header say?" });
     expect(result).toEqual({ success: true, text: "answered: What does the header say?" });
@@ -58,7 +65,8 @@ describe("spec 000: Multimodal Tool Context Injection", () => {
     expect(result).toEqual({
       success: true,
       text: "answered: Describe it.",
-      warning: "CONTEXT.md was truncated from 10500 to 10000 characters (limit 10000). Consider shortening it.",
+      warning:
+        "CONTEXT.md was truncated from 10500 to 10000 characters (limit 10000). Consider shortening it.",
     });
     expect(sent).toEqual([`[Task Context]\n${"c".repeat(10_000)}\n\n[Request]\nDescribe it.`]);
   });
@@ -91,7 +99,10 @@ describe("defineContextTool", () => {
       const { tool, sent } = describeImageTool(nodeWorkspace(root));
       expect((await tool.execute({ prompt: "first" })).success).toBe(false);
       await writeFile(join(root, "CONTEXT.md"), "Now we know: Lumen.");
-      expect(await tool.execute({ prompt: "second" })).toEqual({ success: true, text: "answered: second" });
+      expect(await tool.execute({ prompt: "second" })).toEqual({
+        success: true,
+        text: "answered: second",
+      });
       expect(sent).toEqual(["[Task Context]\nNow we know: Lumen.\n\n[Request]\nsecond"]);
     } finally {
       await rm(root, { recursive: true, force: true });
@@ -105,7 +116,11 @@ describe("defineContextTool", () => {
       description: "",
       parameters: {},
       execute(_input: object, context) {
-        seen = { taskContext: context.taskContext, warning: context.warning, sha256: context.loaded.sha256.length };
+        seen = {
+          taskContext: context.taskContext,
+          warning: context.warning,
+          sha256: context.loaded.sha256.length,
+        };
         return { ok: true };
       },
     });
@@ -125,7 +140,8 @@ describe("defineContextTool", () => {
     });
     expect(await tool.execute({})).toEqual({
       success: false,
-      error: 'Invalid workspace: tool "broken" has no workspace: pass one to defineContextTool or to execute.',
+      error:
+        'Invalid workspace: tool "broken" has no workspace: pass one to defineContextTool or to execute.',
       code: "INVALID_ARGUMENT",
     });
     expect(await tool.execute({}, { workspace: memoryWorkspace({ "CONTEXT.md": "x" }) })).toEqual({

@@ -1,4 +1,9 @@
-import { injectTaskContext, memoryWorkspace, loadTaskContext, splitTaskContext } from "@task-context/core";
+import {
+  injectTaskContext,
+  loadTaskContext,
+  memoryWorkspace,
+  splitTaskContext,
+} from "@task-context/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
@@ -10,7 +15,9 @@ describe("injectTaskContext", () => {
   });
 
   it("accepts a loaded TaskContext", async () => {
-    const context = await loadTaskContext(memoryWorkspace({ "CONTEXT.md": "Lumen is a notes app." }));
+    const context = await loadTaskContext(
+      memoryWorkspace({ "CONTEXT.md": "Lumen is a notes app." }),
+    );
     expect(injectTaskContext("Describe it.", context)).toBe(
       "[Task Context]\nLumen is a notes app.\n\n[Request]\nDescribe it.",
     );
@@ -32,7 +39,9 @@ describe("injectTaskContext", () => {
   });
 
   it("leaves marker text inside a line alone", () => {
-    expect(injectTaskContext("p", "see [Request] here")).toBe("[Task Context]\nsee [Request] here\n\n[Request]\np");
+    expect(injectTaskContext("p", "see [Request] here")).toBe(
+      "[Task Context]\nsee [Request] here\n\n[Request]\np",
+    );
   });
 });
 
@@ -45,7 +54,10 @@ describe("splitTaskContext", () => {
   });
 
   it("returns text without a context block as the prompt", () => {
-    expect(splitTaskContext("Describe it.")).toEqual({ context: undefined, prompt: "Describe it." });
+    expect(splitTaskContext("Describe it.")).toEqual({
+      context: undefined,
+      prompt: "Describe it.",
+    });
     expect(splitTaskContext("[Task Context]\nno separator")).toEqual({
       context: undefined,
       prompt: "[Task Context]\nno separator",
@@ -66,26 +78,36 @@ describe("splitTaskContext", () => {
     "x",
     "😀",
   );
-  const tricky = fc.array(fc.oneof(markerish, fc.string({ unit: "binary" })), { maxLength: 12 }).map((parts) => parts.join(""));
+  const tricky = fc
+    .array(fc.oneof(markerish, fc.string({ unit: "binary" })), { maxLength: 12 })
+    .map((parts) => parts.join(""));
 
   it("inverts injectTaskContext byte for byte for every prompt and non-empty context (property)", () => {
     fc.assert(
-      fc.property(tricky.filter((context) => context !== ""), tricky, (context, prompt) => {
-        const injected = injectTaskContext(prompt, context);
-        expect(injected.startsWith("[Task Context]\n")).toBe(true);
-        expect(splitTaskContext(injected)).toEqual({ context, prompt });
-      }),
+      fc.property(
+        tricky.filter((context) => context !== ""),
+        tricky,
+        (context, prompt) => {
+          const injected = injectTaskContext(prompt, context);
+          expect(injected.startsWith("[Task Context]\n")).toBe(true);
+          expect(splitTaskContext(injected)).toEqual({ context, prompt });
+        },
+      ),
       { numRuns: 2_000 },
     );
   });
 
   it("finds the real separator first for every context (property)", () => {
     fc.assert(
-      fc.property(tricky.filter((context) => context !== ""), tricky, (context, prompt) => {
-        const injected = injectTaskContext(prompt, context);
-        const separator = injected.indexOf("\n\n[Request]\n");
-        expect(injected.slice(separator + "\n\n[Request]\n".length)).toBe(prompt);
-      }),
+      fc.property(
+        tricky.filter((context) => context !== ""),
+        tricky,
+        (context, prompt) => {
+          const injected = injectTaskContext(prompt, context);
+          const separator = injected.indexOf("\n\n[Request]\n");
+          expect(injected.slice(separator + "\n\n[Request]\n".length)).toBe(prompt);
+        },
+      ),
       { numRuns: 2_000 },
     );
   });

@@ -1,3 +1,4 @@
+import { sha256Hex } from "#sha256";
 import { CONTEXT_FILENAME, DEFAULT_MAX_CHARS } from "./constants.ts";
 import { FileNotFoundError } from "./errors/file-not-found-error.ts";
 import { InvalidArgumentError } from "./errors/invalid-argument-error.ts";
@@ -7,7 +8,6 @@ import {
   type TaskContextMissingReason,
 } from "./errors/task-context-missing-error.ts";
 import { graphemeBoundaryAtOrBefore } from "./grapheme.ts";
-import { sha256Hex } from "./sha256.ts";
 import type { LoadTaskContextOptions, TaskContext } from "./task-context.ts";
 import { decodeUtf8 } from "./utf8.ts";
 import type { Workspace } from "./workspace.ts";

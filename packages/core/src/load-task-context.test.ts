@@ -65,7 +65,9 @@ describe("loadTaskContext", () => {
 
   it("treats an empty or whitespace-only CONTEXT.md as missing and says so", async () => {
     for (const text of ["", "  \n\t\r\n  "]) {
-      const error = await loadTaskContext(memoryWorkspace({ "CONTEXT.md": text })).catch((caught: unknown) => caught);
+      const error = await loadTaskContext(memoryWorkspace({ "CONTEXT.md": text })).catch(
+        (caught: unknown) => caught,
+      );
       expect(TaskContextMissingError.isInstance(error)).toBe(true);
       expect((error as TaskContextMissingError).reason).toBe("empty");
       expect((error as Error).message).toBe(
@@ -193,17 +195,25 @@ describe("loadTaskContext", () => {
       " ",
     );
     await fc.assert(
-      fc.asyncProperty(fc.array(graphemes, { minLength: 1, maxLength: 60 }), fc.integer({ min: 1, max: 80 }), async (parts, maxChars) => {
-        const text = parts.join("");
-        const context = await loadTaskContext(memoryWorkspace({ "CONTEXT.md": `x${text}` }), { maxChars });
-        const content = context.content;
-        expect(content.length).toBeLessThanOrEqual(maxChars);
-        expect(`x${text}`.startsWith(content)).toBe(true);
-        const boundaries = new Set([...segmenter.segment(`x${text}`)].map((segment) => segment.index));
-        boundaries.add(text.length + 1);
-        expect(boundaries.has(content.length)).toBe(true);
-        expect(context.truncated).toBe(content.length < text.length + 1);
-      }),
+      fc.asyncProperty(
+        fc.array(graphemes, { minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 1, max: 80 }),
+        async (parts, maxChars) => {
+          const text = parts.join("");
+          const context = await loadTaskContext(memoryWorkspace({ "CONTEXT.md": `x${text}` }), {
+            maxChars,
+          });
+          const content = context.content;
+          expect(content.length).toBeLessThanOrEqual(maxChars);
+          expect(`x${text}`.startsWith(content)).toBe(true);
+          const boundaries = new Set(
+            [...segmenter.segment(`x${text}`)].map((segment) => segment.index),
+          );
+          boundaries.add(text.length + 1);
+          expect(boundaries.has(content.length)).toBe(true);
+          expect(context.truncated).toBe(content.length < text.length + 1);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -235,7 +245,12 @@ describe("loadTaskContext", () => {
 
   it("rejects bad options with INVALID_ARGUMENT before reading", async () => {
     const workspace = memoryWorkspace({ "CONTEXT.md": "x" });
-    for (const options of [{ maxChars: 0 }, { maxChars: 1.5 }, { maxChars: Number.NaN }, { maxTokens: 10 }]) {
+    for (const options of [
+      { maxChars: 0 },
+      { maxChars: 1.5 },
+      { maxChars: Number.NaN },
+      { maxTokens: 10 },
+    ]) {
       const error = await loadTaskContext(workspace, options).catch((caught: unknown) => caught);
       expect(InvalidArgumentError.isInstance(error)).toBe(true);
       expect((error as TaskContextError).code).toBe("INVALID_ARGUMENT");
@@ -243,7 +258,9 @@ describe("loadTaskContext", () => {
   });
 
   it("hashes the delivered content, not the file", async () => {
-    const context = await loadTaskContext(memoryWorkspace({ "CONTEXT.md": "abcdef" }), { maxChars: 3 });
+    const context = await loadTaskContext(memoryWorkspace({ "CONTEXT.md": "abcdef" }), {
+      maxChars: 3,
+    });
     expect(context.sha256).toBe(sha256("abc"));
   });
 });

@@ -38,7 +38,9 @@ describe("memoryWorkspace", () => {
     expect(await codeOf(workspace.writeFile("docs/a.md/x", "x"))).toBe("INVALID_WORKSPACE_PATH");
     expect(await codeOf(workspace.writeFile("docs", "x"))).toBe("NOT_A_REGULAR_FILE");
     expect(await codeOf(workspace.readFile("a.md", { maxBytes: -1 }))).toBe("FILE_NOT_FOUND");
-    expect(await codeOf(workspace.readFile("docs/a.md", { maxBytes: -1 }))).toBe("INVALID_ARGUMENT");
+    expect(await codeOf(workspace.readFile("docs/a.md", { maxBytes: -1 }))).toBe(
+      "INVALID_ARGUMENT",
+    );
   });
 
   it("refuses invalid initial paths", () => {

@@ -1,5 +1,15 @@
-import { constants, type Stats } from "node:fs";
-import { lstat, mkdir, open, realpath, rename, stat, unlink } from "node:fs/promises";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  read,
+  readSync,
+  realpathSync,
+  type Stats,
+  statSync,
+} from "node:fs";
+import { lstat, mkdir, open, realpath, rename, unlink } from "node:fs/promises";
 import { resolve, sep } from "node:path";
 import { FileNotFoundError } from "./errors/file-not-found-error.ts";
 import { type FileKind, NotRegularFileError } from "./errors/not-regular-file-error.ts";
@@ -29,6 +39,31 @@ function kindOf(stats: Stats): FileKind {
   return "unknown";
 }
 
+/** Reads up to this many bytes synchronously: a few microseconds, no thread-pool round trip. */
+const SYNCHRONOUS_READ_LIMIT = 64 * 1024;
+
+function readAt(fd: number, bytes: Uint8Array, offset: number, position: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    read(fd, bytes, offset, bytes.length - offset, position, (error, bytesRead) =>
+      error ? reject(error) : resolve(bytesRead),
+    );
+  });
+}
+
+/** Fills `bytes` from the start of the file; returns how many bytes the file had. */
+async function readInto(fd: number, bytes: Uint8Array): Promise<number> {
+  let filled = 0;
+  while (filled < bytes.length) {
+    const bytesRead =
+      bytes.length <= SYNCHRONOUS_READ_LIMIT
+        ? readSync(fd, bytes, filled, bytes.length - filled, filled)
+        : await readAt(fd, bytes, filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return filled;
+}
+
 function isInside(root: string, path: string): boolean {
   return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 }
@@ -41,7 +76,8 @@ function isInside(root: string, path: string): boolean {
  * - Reads open first — without following a symbolic link at the last component and without
  *   blocking on FIFOs — then check what was opened: a regular file whose real path is under the
  *   root and is the very file the descriptor holds. A symbolic link swapped in between cannot leak
- *   a file. At most `maxBytes` bytes are read.
+ *   a file. At most `maxBytes` bytes are read. Metadata calls and reads up to 64 KiB are
+ *   synchronous (microseconds each); larger reads are asynchronous.
  * - Writes go to a new temporary file beside the target and are renamed over it, so they are
  *   atomic and never go through a symbolic link.
  *
@@ -77,9 +113,11 @@ export function nodeWorkspace(root: string): Workspace {
       throw error;
     }
     const fullPath = base + sep + segments.join(sep);
-    let handle: Awaited<ReturnType<typeof open>>;
+    // Metadata calls are synchronous: each takes microseconds, and O_NONBLOCK keeps the open of a
+    // FIFO from waiting for a writer.
+    let fd: number;
     try {
-      handle = await open(fullPath, READ_FLAGS);
+      fd = openSync(fullPath, READ_FLAGS);
     } catch (error) {
       const code = errorCode(error);
       if (code === "ENOENT" || code === "ENOTDIR")
@@ -88,31 +126,28 @@ export function nodeWorkspace(root: string): Workspace {
       throw error;
     }
     try {
-      const opened = await handle.stat();
+      const opened = fstatSync(fd);
       if (!opened.isFile()) throw new NotRegularFileError(path, kindOf(opened));
       let resolved: string;
       let current: Stats;
       try {
-        resolved = await realpath(fullPath);
-        current = await stat(resolved);
-      } catch (_error) {
+        resolved = realpathSync.native(fullPath);
+        current = statSync(resolved);
+      } catch {
         // The file was removed or a directory swapped after it was opened: refuse it.
         throw new WorkspaceEscapeError(path);
       }
       if (!isInside(base, resolved) || current.ino !== opened.ino || current.dev !== opened.dev) {
         throw new WorkspaceEscapeError(path);
       }
-      const length = readLimit(options, opened.size);
-      const bytes = new Uint8Array(length);
-      let filled = 0;
-      while (filled < length) {
-        const { bytesRead } = await handle.read(bytes, filled, length - filled, filled);
-        if (bytesRead === 0) break;
-        filled += bytesRead;
-      }
-      return { bytes: filled === length ? bytes : bytes.subarray(0, filled), size: opened.size };
+      const bytes = new Uint8Array(readLimit(options, opened.size));
+      const filled = await readInto(fd, bytes);
+      return {
+        bytes: filled === bytes.length ? bytes : bytes.subarray(0, filled),
+        size: opened.size,
+      };
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   }
 

@@ -15,11 +15,58 @@ const ORDINARY = { disallowedSpecial: new Set<string>() };
 const fits = (text: string, maxTokens: number) =>
   isWithinTokenLimit(text, maxTokens, ORDINARY) !== false;
 
-/** Length of the longest prefix of `decoded` without the U+FFFD of a character cut by a token. */
-function completeLength(decoded: string): number {
-  let end = decoded.length;
-  while (end > 0 && decoded.charCodeAt(end - 1) === 0xfffd) end--;
-  return end;
+/**
+ * The text of one complete pre-tokenized chunk starting at `at`. gpt-tokenizer decodes through one
+ * shared streaming decoder, so bytes left over by another caller's partial decode come out first;
+ * that call consumes them, and a second decode is clean.
+ */
+function chunkText(chunk: number[], text: string, at: number): string {
+  const decoded = decode(chunk);
+  return text.startsWith(decoded, at) ? decoded : decode(chunk);
+}
+
+/** The longest prefix of `chunk` (at code point boundaries) that encodes in `budget` tokens. */
+function fittingPrefixLength(chunk: string, budget: number): number {
+  let low = 0;
+  let high = chunk.length;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (fits(chunk.slice(0, middle), budget)) low = middle;
+    else high = middle - 1;
+  }
+  const code = chunk.charCodeAt(low - 1);
+  return code >= 0xd800 && code <= 0xdbff ? low - 1 : low;
+}
+
+/** Where the budget runs out: the tokens of the whole chunks before `chunkStart`, and a cut after it. */
+interface BudgetEnd {
+  /** Tokens of the complete chunks that end at `chunkStart`. */
+  used: number;
+  /** Where the chunk in which the budget runs out starts (a reliable pre-tokenization boundary). */
+  chunkStart: number;
+  /** The proposed cut, ≥ chunkStart. */
+  end: number;
+}
+
+/**
+ * Where the first `maxTokens` tokens of `text` end (in UTF-16 units), walking pre-tokenized chunks.
+ * Returns undefined when the answer depends on the last chunk of a window that is not the whole text.
+ */
+function budgetEnd(text: string, maxTokens: number, whole: boolean): BudgetEnd | undefined {
+  let used = 0;
+  let end = 0;
+  for (const chunk of encodeGenerator(text, ORDINARY)) {
+    const piece = chunkText(chunk, text, end);
+    const chunkEnd = end + piece.length;
+    if (used + chunk.length > maxTokens) {
+      if (!whole && chunkEnd >= text.length) return undefined;
+      // Part of this chunk may still fit.
+      return { used, chunkStart: end, end: end + fittingPrefixLength(piece, maxTokens - used) };
+    }
+    used += chunk.length;
+    end = chunkEnd;
+  }
+  return whole ? { used, chunkStart: end, end } : undefined;
 }
 
 /**
@@ -52,23 +99,24 @@ export const o200kTokenizer: Tokenizer = {
       );
     }
     if (maxTokens === 0) return "";
-    let used = 0;
-    let end = 0;
-    let exhausted = true;
-    for (const chunk of encodeGenerator(text, ORDINARY)) {
-      if (used + chunk.length > maxTokens) {
-        // Part of this chunk still fits: keep the characters its first tokens spell.
-        end += completeLength(decode(chunk.slice(0, maxTokens - used)));
-        exhausted = false;
-        break;
-      }
-      used += chunk.length;
-      end += decode(chunk).length;
+    // Encode a window that should hold the budget (tokens rarely span more than a few characters),
+    // growing it when it does not; the window's last chunk may be cut short, so it never decides.
+    let window = Math.min(text.length, maxTokens * 8 + 64);
+    let found = budgetEnd(text.slice(0, window), maxTokens, window === text.length);
+    while (found === undefined) {
+      window = Math.min(text.length, window * 2);
+      found = budgetEnd(text.slice(0, window), maxTokens, window === text.length);
     }
-    if (exhausted) return text;
+    const { used, chunkStart, end } = found;
+    if (end === text.length) return text;
+    // Chunks before chunkStart pre-tokenize the same in the prefix, so only the text after it needs
+    // counting again: BPE can merge a cut chunk differently. Step back a grapheme until it fits.
+    const fitsUpTo = (cut: number) =>
+      cut >= chunkStart
+        ? fits(text.slice(chunkStart, cut), maxTokens - used)
+        : fits(text.slice(0, cut), maxTokens);
     let cut = graphemeBoundaryAtOrBefore(text, end);
-    // Re-encoding a prefix can merge differently at its end; step back a grapheme until it fits.
-    while (cut > 0 && !fits(text.slice(0, cut), maxTokens))
+    while (cut > 0 && cut !== chunkStart && !fitsUpTo(cut))
       cut = graphemeBoundaryAtOrBefore(text, cut - 1);
     return text.slice(0, cut);
   },

@@ -24,6 +24,6 @@ export function decodeUtf8(bytes: Uint8Array, complete: boolean): DecodedText {
 const encoder = new TextEncoder();
 
 /** UTF-8 bytes of a string. */
-export function encodeUtf8(text: string): Uint8Array {
+export function encodeUtf8(text: string): Uint8Array<ArrayBuffer> {
   return encoder.encode(text);
 }
