@@ -4,12 +4,22 @@ import {
   fstatSync,
   openSync,
   read,
+  readlinkSync,
   readSync,
   realpathSync,
   type Stats,
   statSync,
 } from "node:fs";
-import { lstat, mkdir, open, realpath, rename, unlink } from "node:fs/promises";
+import {
+  type FileHandle,
+  lstat,
+  mkdir,
+  open,
+  readlink,
+  realpath,
+  rename,
+  unlink,
+} from "node:fs/promises";
 import { resolve, sep } from "node:path";
 import { FileNotFoundError } from "./errors/file-not-found-error.ts";
 import { type FileKind, NotRegularFileError } from "./errors/not-regular-file-error.ts";
@@ -22,6 +32,25 @@ import { parseWorkspacePath } from "./workspace-path.ts";
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const CREATE_FLAGS =
   constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+
+/**
+ * Linux names every open descriptor here: `readlink` gives the path of the very file a descriptor
+ * holds, and a path through `/proc/self/fd/<fd>/name` looks `name` up in the directory a
+ * descriptor holds (an `openat` without native bindings). Elsewhere (macOS, Windows) the checks
+ * fall back to paths, which a concurrent swap of a directory for a symbolic link can race.
+ */
+const PROC_FD = process.platform === "linux" ? "/proc/self/fd/" : undefined;
+
+/** The kernel's path of the file open as `fd`, or undefined where /proc/self/fd is unavailable. */
+function descriptorPath(fd: number): string | undefined {
+  if (PROC_FD === undefined) return undefined;
+  try {
+    return readlinkSync(PROC_FD + fd);
+  } catch {
+    return undefined;
+  }
+}
 
 function errorCode(error: unknown): string | undefined {
   return typeof error === "object" && error !== null
@@ -69,17 +98,32 @@ function isInside(root: string, path: string): boolean {
 }
 
 /**
+ * The error for a parent path segment that could not be used as a directory. A directory here
+ * means a symbolic link was swapped for it after it was refused: an escape attempt all the same.
+ */
+function notADirectory(path: string, parent: string, info: Stats): Error {
+  if (info.isSymbolicLink() || info.isDirectory()) return new WorkspaceEscapeError(path);
+  const kind = info.isFile() ? "file" : kindOf(info).replace("-", " ");
+  return new WorkspacePathError(path, `"${parent}" is a ${kind}, not a directory`);
+}
+
+/**
  * A workspace on disk that never reads or writes outside `root`.
  *
  * - Paths are checked before the file system is touched (no `..`, absolute paths, NUL bytes or
  *   backslashes).
  * - Reads open first — without following a symbolic link at the last component and without
- *   blocking on FIFOs — then check what was opened: a regular file whose real path is under the
- *   root and is the very file the descriptor holds. A symbolic link swapped in between cannot leak
- *   a file. At most `maxBytes` bytes are read. Metadata calls and reads up to 64 KiB are
- *   synchronous (microseconds each); larger reads are asynchronous.
+ *   blocking on FIFOs — then check what was opened: a regular file whose path, as the kernel
+ *   reports it for the open descriptor (`/proc/self/fd` on Linux), is under the root. A directory
+ *   swapped for a symbolic link at any moment cannot leak a file. At most `maxBytes` bytes are
+ *   read. Metadata calls and reads up to 64 KiB are synchronous (microseconds each); larger reads
+ *   are asynchronous.
  * - Writes go to a new temporary file beside the target and are renamed over it, so they are
- *   atomic and never go through a symbolic link.
+ *   atomic and never go through a symbolic link. On Linux every parent directory is opened
+ *   relative to the one before (through `/proc/self/fd`), so a directory swapped for a symbolic
+ *   link cannot redirect a write outside the root either.
+ * - Without `/proc/self/fd` (macOS, Windows) the same checks use paths: they refuse symbolic links
+ *   that leave the root, but a concurrent swap timed between two checks can race them.
  *
  * @example
  * ```ts
@@ -101,17 +145,21 @@ export function nodeWorkspace(root: string): Workspace {
     return realRoot;
   };
 
-  async function readFile(path: string, options: ReadFileOptions = {}): Promise<FileContent> {
-    const segments = parseWorkspacePath(path);
-    let base: string;
+  /** The root's real path; a missing root means no file at `path`. */
+  async function existingRoot(path: string): Promise<string> {
     try {
-      base = await rootPath();
+      return await rootPath();
     } catch (error) {
       if (errorCode(error) === "ENOENT" || errorCode(error) === "ENOTDIR") {
         throw new FileNotFoundError(path, { cause: error });
       }
       throw error;
     }
+  }
+
+  async function readFile(path: string, options: ReadFileOptions = {}): Promise<FileContent> {
+    const segments = parseWorkspacePath(path);
+    const base = await existingRoot(path);
     const fullPath = base + sep + segments.join(sep);
     // Metadata calls are synchronous: each takes microseconds, and O_NONBLOCK keeps the open of a
     // FIFO from waiting for a writer.
@@ -123,22 +171,22 @@ export function nodeWorkspace(root: string): Workspace {
       if (code === "ENOENT" || code === "ENOTDIR")
         throw new FileNotFoundError(path, { cause: error });
       if (code === "ELOOP") throw new NotRegularFileError(path, "symbolic-link");
+      if (code === "ENXIO" || code === "ENODEV") {
+        // A socket, or a device without a driver: it cannot be opened, so say what it is.
+        const info = await lstat(fullPath).catch(() => undefined);
+        throw new NotRegularFileError(path, info === undefined ? "unknown" : kindOf(info));
+      }
       throw error;
     }
     try {
       const opened = fstatSync(fd);
       if (!opened.isFile()) throw new NotRegularFileError(path, kindOf(opened));
-      let resolved: string;
-      let current: Stats;
-      try {
-        resolved = realpathSync.native(fullPath);
-        current = statSync(resolved);
-      } catch {
-        // The file was removed or a directory swapped after it was opened: refuse it.
-        throw new WorkspaceEscapeError(path);
-      }
-      if (!isInside(base, resolved) || current.ino !== opened.ino || current.dev !== opened.dev) {
-        throw new WorkspaceEscapeError(path);
+      const where = descriptorPath(fd);
+      if (where !== undefined) {
+        // The path of the file actually opened: swapping a directory afterwards cannot change it.
+        if (!isInside(base, where)) throw new WorkspaceEscapeError(path);
+      } else {
+        checkByPath(path, base, fullPath, opened);
       }
       const bytes = new Uint8Array(readLimit(options, opened.size));
       const filled = await readInto(fd, bytes);
@@ -151,10 +199,72 @@ export function nodeWorkspace(root: string): Workspace {
     }
   }
 
-  /** Creates the parent directories one by one, refusing any that is a symbolic link. */
+  /**
+   * Without /proc/self/fd: checks that `fullPath` resolves under the root to the file `opened`
+   * describes. Best effort — a directory swapped back and forth between the two calls can race it.
+   */
+  function checkByPath(path: string, base: string, fullPath: string, opened: Stats): void {
+    let resolved: string;
+    let current: Stats;
+    try {
+      resolved = realpathSync.native(fullPath);
+      current = statSync(resolved);
+    } catch {
+      // The file was removed or a directory swapped after it was opened: refuse it.
+      throw new WorkspaceEscapeError(path);
+    }
+    if (!isInside(base, resolved) || current.ino !== opened.ino || current.dev !== opened.dev) {
+      throw new WorkspaceEscapeError(path);
+    }
+  }
+
+  /**
+   * Linux: opens the parent directories one by one, each relative to the one before through
+   * /proc/self/fd, creating missing ones and refusing any that is a symbolic link. Whatever is
+   * swapped in meanwhile, the returned handle holds a directory inside the root. Undefined where
+   * /proc/self/fd is not available.
+   */
+  async function openParent(
+    path: string,
+    base: string,
+    parents: string[],
+  ): Promise<FileHandle | undefined> {
+    if (PROC_FD === undefined) return undefined;
+    let directory = await open(base, DIRECTORY_FLAGS);
+    try {
+      if ((await readlink(PROC_FD + directory.fd).catch(() => undefined)) !== base) {
+        await directory.close();
+        return undefined;
+      }
+      for (const [index, segment] of parents.entries()) {
+        const child = `${PROC_FD}${directory.fd}/${segment}`;
+        try {
+          await mkdir(child);
+        } catch (error) {
+          if (errorCode(error) !== "EEXIST") throw error;
+        }
+        let next: FileHandle;
+        try {
+          next = await open(child, DIRECTORY_FLAGS);
+        } catch (error) {
+          const code = errorCode(error);
+          if (code !== "ENOTDIR" && code !== "ELOOP") throw error;
+          throw notADirectory(path, parents.slice(0, index + 1).join("/"), await lstat(child));
+        }
+        await directory.close();
+        directory = next;
+      }
+      return directory;
+    } catch (error) {
+      await directory.close();
+      throw error;
+    }
+  }
+
+  /** Without /proc/self/fd: creates the parent directories by path, refusing symbolic links. */
   async function ensureParent(path: string, base: string, parents: string[]): Promise<string> {
     let directory = base;
-    for (const segment of parents) {
+    for (const [index, segment] of parents.entries()) {
       directory = directory + sep + segment;
       try {
         await mkdir(directory);
@@ -162,23 +272,22 @@ export function nodeWorkspace(root: string): Workspace {
         if (errorCode(error) !== "EEXIST") throw error;
       }
       const info = await lstat(directory);
-      if (info.isSymbolicLink()) throw new WorkspaceEscapeError(path);
-      if (!info.isDirectory()) {
-        throw new WorkspacePathError(
-          path,
-          `"${segment}" is a ${kindOf(info).replace("-", " ")}, not a directory`,
-        );
-      }
+      if (!info.isDirectory())
+        throw notADirectory(path, parents.slice(0, index + 1).join("/"), info);
     }
     return directory;
   }
 
-  async function writeFile(path: string, data: string | Uint8Array): Promise<void> {
-    const segments = parseWorkspacePath(path);
-    const name = segments[segments.length - 1] as string;
-    const base = await rootPath();
-    const directory = await ensureParent(path, base, segments.slice(0, -1));
-    const temporary = `${directory}${sep}.${name}.${crypto.randomUUID()}.tmp`;
+  /** Writes a temporary file in `directory` and renames it over `name` there. */
+  async function replaceIn(
+    path: string,
+    directory: string,
+    name: string,
+    data: string | Uint8Array,
+    beforeRename?: () => Promise<void>,
+  ): Promise<void> {
+    // A fixed-length name: a long target name must not push the temporary one past NAME_MAX.
+    const temporary = `${directory}${sep}.task-context-${crypto.randomUUID()}.tmp`;
     const handle = await open(temporary, CREATE_FLAGS, 0o644);
     try {
       try {
@@ -187,7 +296,7 @@ export function nodeWorkspace(root: string): Workspace {
       } finally {
         await handle.close();
       }
-      if (!isInside(base, await realpath(directory))) throw new WorkspaceEscapeError(path);
+      await beforeRename?.();
       try {
         await rename(temporary, directory + sep + name);
       } catch (error) {
@@ -198,6 +307,26 @@ export function nodeWorkspace(root: string): Workspace {
       await unlink(temporary).catch(() => undefined);
       throw error;
     }
+  }
+
+  async function writeFile(path: string, data: string | Uint8Array): Promise<void> {
+    const segments = parseWorkspacePath(path);
+    const name = segments[segments.length - 1] as string;
+    const parents = segments.slice(0, -1);
+    const base = await existingRoot(path);
+    const parent = await openParent(path, base, parents);
+    if (parent !== undefined) {
+      try {
+        await replaceIn(path, `${PROC_FD}${parent.fd}`, name, data);
+      } finally {
+        await parent.close();
+      }
+      return;
+    }
+    const directory = await ensureParent(path, base, parents);
+    await replaceIn(path, directory, name, data, async () => {
+      if (!isInside(base, await realpath(directory))) throw new WorkspaceEscapeError(path);
+    });
   }
 
   return { description: absoluteRoot, readFile, writeFile };
