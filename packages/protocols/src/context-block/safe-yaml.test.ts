@@ -1,0 +1,476 @@
+import { InvalidArgumentError } from "@task-context/core";
+import fc from "fast-check";
+import { describe, expect, it, vi } from "vitest";
+import { Composer, type CST, Parser, stringify } from "yaml";
+import { InvalidYamlError } from "../errors/invalid-yaml-error.ts";
+import { parseUntrustedYaml, parseUntrustedYamlDocument, utf8Overflow } from "./safe-yaml.ts";
+
+/** The error `parseUntrustedYaml(text, options)` throws (fails the test when it does not throw). */
+function rejection(
+  text: string,
+  options?: Parameters<typeof parseUntrustedYaml>[1],
+): InvalidYamlError {
+  try {
+    parseUntrustedYaml(text, options);
+  } catch (error) {
+    if (InvalidYamlError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error("expected an InvalidYamlError, but the YAML was accepted");
+}
+
+/** Fastest of three timed rejections, after one untimed run to warm up the JIT. */
+function timedRejection(text: string): { error: InvalidYamlError; milliseconds: number } {
+  rejection(text);
+  let best = Number.POSITIVE_INFINITY;
+  let error: InvalidYamlError | undefined;
+  for (let run = 0; run < 3; run++) {
+    const start = performance.now();
+    error = rejection(text);
+    best = Math.min(best, performance.now() - start);
+  }
+  return { error: error as InvalidYamlError, milliseconds: best };
+}
+
+/** Collection depth of yaml's concrete syntax tree: what its recursive composer descends. */
+function treeDepth(tokens: CST.Token | CST.Token[]): number {
+  let deepest = 0;
+  const visit = (token: CST.Token | null | undefined, depth: number): void => {
+    if (token === undefined || token === null) return;
+    if (token.type === "document") {
+      visit(token.value, depth);
+      return;
+    }
+    if (
+      token.type === "block-map" ||
+      token.type === "block-seq" ||
+      token.type === "flow-collection"
+    ) {
+      deepest = Math.max(deepest, depth + 1);
+      for (const item of token.items) {
+        if ("key" in item) visit(item.key, depth + 1);
+        visit(item.value, depth + 1);
+      }
+    }
+  };
+  for (const token of Array.isArray(tokens) ? tokens : [tokens]) visit(token, 0);
+  return deepest;
+}
+
+describe("parseUntrustedYaml", () => {
+  it("returns plain values for mappings, sequences, block scalars and core-schema scalars", () => {
+    const text = [
+      "name: Lumen",
+      "count: 3",
+      "ratio: 1.5",
+      "enabled: true",
+      "nothing: null",
+      "tilde: ~",
+      "hex: 0x1F",
+      "quoted: '007'",
+      "list:",
+      "  - a",
+      "  - [1, {b: c}]",
+      "text: |",
+      "  line one",
+      "  line two",
+      "folded: >-",
+      "  one",
+      "  two",
+      "",
+    ].join("\n");
+    expect(parseUntrustedYaml(text)).toEqual({
+      name: "Lumen",
+      count: 3,
+      ratio: 1.5,
+      enabled: true,
+      nothing: null,
+      tilde: null,
+      hex: 31,
+      quoted: "007",
+      list: ["a", [1, { b: "c" }]],
+      text: "line one\nline two\n",
+      folded: "one two",
+    });
+  });
+
+  it("reads YAML 1.1 words such as yes, on and 0o17 per the 1.2 core schema", () => {
+    expect(parseUntrustedYaml("a: yes\nb: on\nc: 0o17\nd: 012\n")).toEqual({
+      a: "yes",
+      b: "on",
+      c: 15,
+      d: 12,
+    });
+  });
+
+  it("keeps mapping keys as written, so 1.0, null and true are text keys", () => {
+    const value = parseUntrustedYaml("1.0: a\nnull: b\ntrue: c\n'x y': d\n");
+    expect(value).toEqual({ "1.0": "a", null: "b", true: "c", "x y": "d" });
+  });
+
+  it("returns null for an empty document", () => {
+    expect(parseUntrustedYaml("")).toBe(null);
+    expect(parseUntrustedYaml("# only a comment\n")).toBe(null);
+  });
+
+  it("makes __proto__ an ordinary own key instead of changing the prototype", () => {
+    const value = parseUntrustedYaml(
+      "__proto__:\n  polluted: yes\nnested:\n  __proto__: {polluted: true}\n",
+    ) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.hasOwn(value, "__proto__")).toBe(true);
+    expect(Object.getOwnPropertyDescriptor(value, "__proto__")?.value).toEqual({ polluted: "yes" });
+    const nested = value.nested as Record<string, unknown>;
+    expect(Object.getPrototypeOf(nested)).toBe(Object.prototype);
+    expect(Object.hasOwn(nested, "__proto__")).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBe(undefined);
+    expect((value as { polluted?: unknown }).polluted).toBe(undefined);
+    expect(JSON.stringify(value)).toBe(
+      '{"__proto__":{"polluted":"yes"},"nested":{"__proto__":{"polluted":true}}}',
+    );
+  });
+
+  it("rejects an alias bomb at its first anchor in under 50 ms", () => {
+    const levels = ["a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]"];
+    for (let level = 1; level < 9; level++) {
+      const previous = String.fromCharCode(96 + level);
+      const name = String.fromCharCode(97 + level);
+      levels.push(`${name}: &${name} [${Array(9).fill(`*${previous}`).join(", ")}]`);
+    }
+    const { error, milliseconds } = timedRejection(levels.join("\n"));
+    expect(milliseconds).toBeLessThan(50);
+    expect(error.code).toBe("INVALID_YAML");
+    expect(error.kind).toBe("anchor");
+    expect(error.line).toBe(1);
+    expect(error.path).toBe("/a");
+    expect(error.message).toBe(
+      "Invalid YAML at line 1: anchors (&a) are not allowed in untrusted YAML. Remove the anchor and write the values out in full.",
+    );
+  });
+
+  it("rejects an alias even without a matching anchor", () => {
+    const error = rejection("a: 1\nb: *a\n");
+    expect(error.kind).toBe("alias");
+    expect(error.line).toBe(2);
+    expect(error.path).toBe("/b");
+    expect(error.detail).toBe(
+      "aliases (*a) are not allowed in untrusted YAML. Write the value out in full.",
+    );
+  });
+
+  it("rejects an alias that refers to an anchor on a key", () => {
+    expect(rejection("? &k key\n: 1\nother: *k\n").kind).toBe("anchor");
+  });
+
+  it.each([
+    ["a: !!js/function 'function () { return 1 }'", "!!js/function"],
+    ["a: !!js/undefined ''", "!!js/undefined"],
+    ["a: !foo bar", "!foo"],
+    ["a: !!binary aGVsbG8=", "!!binary"],
+    ["a: !!str 1", "!!str"],
+    ["a: ! 1", "!"],
+    ["a: !!map {b: c}", "!!map"],
+    ["!!str key: value", "!!str"],
+  ])("rejects the explicit tag in %j", (text, tag) => {
+    const error = rejection(text);
+    expect(error.kind).toBe("tag");
+    expect(error.line).toBe(1);
+    expect(error.detail).toBe(
+      `explicit tags (${tag}) are not allowed in untrusted YAML. Remove the tag; quote the value if it should be text.`,
+    );
+  });
+
+  it("rejects !!js/function in under 50 ms", () => {
+    const { error, milliseconds } = timedRejection(
+      "run: !!js/function >\n  function () { process.exit(1) }\n",
+    );
+    expect(milliseconds).toBeLessThan(50);
+    expect(error.kind).toBe("tag");
+  });
+
+  it("rejects a duplicate key with the line of its second occurrence, in under 50 ms", () => {
+    const { error, milliseconds } = timedRejection("a: 1\nb:\n  c: 2\n  c: 3\n");
+    expect(milliseconds).toBeLessThan(50);
+    expect(error.kind).toBe("duplicate-key");
+    expect(error.line).toBe(4);
+    expect(error.path).toBe("/b/c");
+    expect(error.message).toBe(
+      'Invalid YAML at line 4: the key "c" appears more than once in the same mapping. Keep only one of them.',
+    );
+  });
+
+  it("finds a duplicate at the end of a 4 000-key mapping", () => {
+    const keys = Array.from({ length: 4000 }, (_, index) => `k${index}: ${index}`);
+    const error = rejection(`${keys.join("\n")}\nk0: again\n`);
+    expect(error.kind).toBe("duplicate-key");
+    expect(error.line).toBe(4001);
+  });
+
+  it("treats keys that differ only in how they are written as different keys", () => {
+    expect(parseUntrustedYaml("1: a\n1.0: b\n'01': c\n")).toEqual({
+      "1": "a",
+      "1.0": "b",
+      "01": "c",
+    });
+    expect(rejection("a: 1\n'a': 2\n").kind).toBe("duplicate-key");
+  });
+
+  it.each([
+    ["flow sequences", `a: ${"[".repeat(10_000)}${"]".repeat(10_000)}`],
+    ["flow mappings", `${"{a: ".repeat(10_000)}1${"}".repeat(10_000)}`],
+    ["unclosed flow sequences", "[".repeat(10_000)],
+    ["compact block sequences", `${"- ".repeat(10_000)}x`],
+    ["explicit keys", `${"? ".repeat(10_000)}x`],
+    ["mixed flow and block", `${"- [".repeat(5_000)}x`],
+  ])("rejects 10 000-deep %s before parsing them, in under 50 ms", (_name, text) => {
+    const { error, milliseconds } = timedRejection(text);
+    expect(milliseconds).toBeLessThan(50);
+    expect(error.kind).toBe("too-deep");
+    expect(error.line).toBe(1);
+    expect(error.detail).toBe(
+      "mappings and sequences nest deeper than 32 levels. Flatten the structure.",
+    );
+  });
+
+  it("rejects block mappings nested by indentation alone, naming the line where the limit is passed", () => {
+    const text = Array.from({ length: 300 }, (_, depth) => `${" ".repeat(depth)}a:`).join("\n");
+    const error = rejection(text);
+    expect(error.kind).toBe("too-deep");
+    expect(error.line).toBe(35);
+  });
+
+  it("accepts nesting up to maxDepth and rejects one level more", () => {
+    const flow = (depth: number) => `${"[".repeat(depth)}1${"]".repeat(depth)}`;
+    const block = (depth: number) =>
+      Array.from({ length: depth }, (_, level) => `${"  ".repeat(level)}k${level}:`).join("\n") +
+      " 1";
+    for (const maxDepth of [1, 3, 32]) {
+      expect(() => parseUntrustedYaml(flow(maxDepth), { maxDepth })).not.toThrow();
+      expect(rejection(flow(maxDepth + 1), { maxDepth }).kind).toBe("too-deep");
+      expect(() => parseUntrustedYaml(block(maxDepth), { maxDepth })).not.toThrow();
+      expect(rejection(block(maxDepth + 1), { maxDepth }).kind).toBe("too-deep");
+    }
+  });
+
+  it("rejects a 50 MB scalar by its size alone, in under 50 ms", () => {
+    const text = `summary: ${"x".repeat(50 * 1024 * 1024)}`;
+    // A string read from a file or the network is flat; flatten this concatenation up front.
+    expect(text.charCodeAt(text.length - 1)).toBe(120);
+    const { error, milliseconds } = timedRejection(text);
+    expect(milliseconds).toBeLessThan(50);
+    expect(error.kind).toBe("too-large");
+    expect(error.message).toBe(
+      "Invalid YAML at line 1: the YAML is larger than the 65536-byte limit for untrusted YAML. Send a shorter document (a context block is normally well under 2 KB).",
+    );
+  });
+
+  it("counts the size in UTF-8 bytes and names the line where the limit is passed", () => {
+    // 3 bytes per character: 30 000 characters are 90 000 bytes.
+    const text = `a: b\nc: ${"€".repeat(30_000)}\n`;
+    const error = rejection(text);
+    expect(error.kind).toBe("too-large");
+    expect(error.line).toBe(2);
+    expect(() => parseUntrustedYaml(text, { maxBytes: 100_000 })).not.toThrow();
+    expect(utf8Overflow("aé€😀", 10)).toBe(-1);
+    expect(utf8Overflow("aé€😀", 9)).toBe(3);
+    expect(utf8Overflow("\ud800", 3)).toBe(-1);
+  });
+
+  it("rejects more than one document", () => {
+    const error = rejection("a: 1\n---\nb: 2\n");
+    expect(error.kind).toBe("multiple-documents");
+    expect(error.line).toBe(2);
+  });
+
+  it("accepts a single document with explicit start and end markers", () => {
+    expect(parseUntrustedYaml("---\na: 1\n...\n")).toEqual({ a: 1 });
+  });
+
+  it("rejects %YAML and %TAG directives", () => {
+    expect(rejection("%YAML 1.1\n---\na: yes\n").kind).toBe("directive");
+    expect(rejection("%TAG !e! tag:example.com,2000:\n---\na: !e!x 1\n").kind).toBe("directive");
+  });
+
+  it("names the line and the fix for a syntax error", () => {
+    const error = rejection("project:\n  path: /x\n  stack: a: b\n");
+    expect(error.kind).toBe("syntax");
+    expect(error.line).toBe(3);
+    expect(error.message).toBe(
+      'Invalid YAML at line 3: nested mappings are not allowed in compact mappings. Check the indentation and quoting on this line; quote values that contain ": ", " #" or start with a special character ([ { & * ! | > \' " % @ `).',
+    );
+  });
+
+  it("says to indent with spaces when a tab indents", () => {
+    const error = rejection("a:\n\tb: 1\n");
+    expect(error.line).toBe(2);
+    expect(error.detail).toBe("tabs are not allowed as indentation. Indent with spaces, not tabs.");
+  });
+
+  it("rejects keys that are not text", () => {
+    expect(rejection("? [a, b]\n: c\n").kind).toBe("syntax");
+    expect(rejection("{[a]: b}").kind).toBe("syntax");
+  });
+
+  it("numbers lines from firstLine for YAML embedded in a larger text", () => {
+    expect(rejection("a: 1\na: 2\n", { firstLine: 10 }).line).toBe(11);
+  });
+
+  it("points lineOf at the key of each path", () => {
+    const document = parseUntrustedYamlDocument("a:\n  b:\n    - x\n    - y\n", { firstLine: 5 });
+    expect(document.lineOf(["a"])).toBe(5);
+    expect(document.lineOf(["a", "b"])).toBe(6);
+    expect(document.lineOf(["a", "b", 1])).toBe(8);
+    expect(document.lineOf(["a", "missing"])).toBe(5);
+    expect(document.lineOf(["missing"])).toBe(undefined);
+  });
+
+  it("throws InvalidArgumentError for limits that are not whole numbers ≥ 1", () => {
+    expect(() => parseUntrustedYaml("a: 1", { maxBytes: 0 })).toThrow(InvalidArgumentError);
+    expect(() => parseUntrustedYaml("a: 1", { maxDepth: 1.5 })).toThrow(InvalidArgumentError);
+    expect(() => parseUntrustedYaml(42 as unknown as string)).toThrow(InvalidArgumentError);
+  });
+
+  it("never hands yaml's composer a syntax tree deeper than maxDepth, and throws only InvalidYamlError (fuzzed)", () => {
+    const fragment = fc.constantFrom(
+      "[",
+      "]",
+      "{",
+      "}",
+      "[[",
+      "{a: ",
+      "- ",
+      "- - ",
+      "? ",
+      ": ",
+      "a",
+      "'",
+      '"',
+      "#",
+      " ",
+      "  ",
+      "\n",
+      "\n  ",
+      "\n    ",
+      "|",
+      ">",
+      "|2",
+      ",",
+      "&a ",
+      "!t ",
+      "*a",
+      "\\",
+      "---\n",
+      "...\n",
+      "\t",
+      "a:",
+      "a: ",
+      "\n- ",
+      "\n? ",
+      "\n: ",
+      "a:\n  ",
+      "b: [",
+      "c: {",
+      "-",
+      "?",
+      ":",
+      "\r\n",
+      "%YAML 1.2\n",
+      "|-\n",
+      ">+\n  x\n",
+      "'x'",
+      '"y"',
+      "[a, ",
+      "{a, ",
+      "-\n",
+      "?\n",
+      ":\n",
+    );
+    const maxDepth = 2;
+    const composed: number[] = [];
+    const next = Composer.prototype.next;
+    const spy = vi.spyOn(Composer.prototype, "next").mockImplementation(function (
+      this: Composer,
+      token: CST.Token,
+    ) {
+      composed.push(treeDepth(token));
+      return next.call(this, token);
+    });
+    try {
+      fc.assert(
+        fc.property(fc.array(fragment, { maxLength: 50 }), (fragments) => {
+          composed.length = 0;
+          try {
+            parseUntrustedYaml(fragments.join(""), { maxDepth });
+          } catch (error) {
+            expect(InvalidYamlError.isInstance(error)).toBe(true);
+          }
+          expect(Math.max(0, ...composed)).toBeLessThanOrEqual(maxDepth);
+        }),
+        { numRuns: 3000 },
+      );
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it("refuses deep nesting from the token stream alone for the usual shapes (fuzzed)", () => {
+    // Repeating a fragment nests it as deep as the input is long; the token count must notice
+    // long before yaml's parser builds the tree.
+    const shape = fc.constantFrom(
+      "[",
+      "{a: ",
+      "- ",
+      "? ",
+      ": ",
+      "a:\n  ",
+      "- a:\n  ",
+      "[\n- ",
+      "a: a:\n",
+      "[a b ",
+      "'x'a: [",
+      "a:\n>+\n  x\n",
+      "- [",
+      "{? a: [",
+    );
+    fc.assert(
+      fc.property(shape, fc.integer({ min: 1, max: 4 }), (fragment, maxDepth) => {
+        const text = fragment.repeat(40);
+        if (treeDepth([...new Parser().parse(text)]) <= maxDepth + 2) return;
+        const error = rejection(text, { maxDepth });
+        expect(error.kind).toBe("too-deep");
+        expect(String(error.stack)).not.toContain("checkTreeDepth");
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("accepts every document within maxDepth, in block and in flow style (fuzzed)", () => {
+    const maxDepth = 4;
+    const { value } = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: "small", withCrossShrink: true },
+        fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null)),
+        fc.array(tie("value"), { maxLength: 3 }),
+        fc.dictionary(fc.string({ minLength: 1 }), tie("value"), { maxKeys: 3 }),
+      ),
+    }));
+    const depthOf = (value: unknown): number =>
+      typeof value === "object" && value !== null
+        ? 1 + Math.max(0, ...Object.values(value).map(depthOf))
+        : 0;
+    fc.assert(
+      fc.property(value, (generated) => {
+        fc.pre(!JSON.stringify(generated).includes("__proto__"));
+        const depth = depthOf(generated);
+        for (const text of [stringify(generated), JSON.stringify(generated)]) {
+          if (depth <= maxDepth) {
+            expect(parseUntrustedYaml(text, { maxDepth })).toEqual(generated);
+          } else {
+            expect(rejection(text, { maxDepth }).kind).toBe("too-deep");
+          }
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

@@ -1,0 +1,132 @@
+import { DEFAULT_MAX_CHARS } from "@task-context/core";
+import { CONTEXT_MD_SECTIONS } from "./template.ts";
+
+/** One finding of {@link lintContextMd}. */
+export interface ContextMdIssue {
+  /** Which rule fired. */
+  rule: "empty" | "over-limit" | "missing-section" | "placeholder" | "secret";
+  /** `error`: fix before delegating; `warning`: recipients will likely miss something; `info`: optional. */
+  severity: "error" | "warning" | "info";
+  /** What is wrong and what to do. */
+  message: string;
+  /** 1-based line, when the issue has one. */
+  line?: number;
+}
+
+/** The result of {@link lintContextMd}. */
+export interface ContextMdLintResult {
+  /** False when any issue is an error. */
+  ok: boolean;
+  issues: ContextMdIssue[];
+}
+
+/** Options of {@link lintContextMd}. */
+export interface LintContextMdOptions {
+  /** The delivery limit in UTF-16 units (default 10 000, as the loader's). */
+  maxChars?: number;
+}
+
+const SECRET_PATTERNS: Array<[string, RegExp]> = [
+  ["an Anthropic API key", /\bsk-ant-[A-Za-z0-9_-]{20,}/],
+  ["an OpenAI API key", /\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}/],
+  ["an AWS access key id", /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/],
+  ["a GitHub token", /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})/],
+  ["a Google API key", /\bAIza[0-9A-Za-z_-]{35}\b/],
+  ["a Slack token", /\bxox[abprs]-[A-Za-z0-9-]{10,}/],
+  ["a Stripe secret key", /\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}/],
+  ["a private key", /-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----/],
+  [
+    "a credential assignment",
+    /\b(?:api[_-]?key|secret|access[_-]?token|auth[_-]?token|password|passwd)\b\s*[:=]\s*["']?[A-Za-z0-9_\-+/=.]{12,}/i,
+  ],
+];
+
+const PLACEHOLDER =
+  /<(?:One or two sentences|Term|what it means|Colours, typefaces|Audience, constraints)[^>]*>/;
+
+function mask(secret: string): string {
+  return secret.length <= 8 ? "****" : `${secret.slice(0, 4)}…${secret.slice(-2)}`;
+}
+
+/**
+ * Checks a CONTEXT.md before agents delegate with it: empty, over the delivery limit (it would be
+ * truncated), sections of spec 000 missing (what we are building and key terminology are expected;
+ * brand guidelines and other details are optional), template placeholders left in, and anything
+ * that looks like an API key or private key (every recipient would receive it).
+ *
+ * @example
+ * ```ts
+ * const { ok, issues } = lintContextMd(await readFile("CONTEXT.md", "utf8"));
+ * for (const issue of issues) console.log(`${issue.severity} ${issue.line ?? ""} ${issue.message}`);
+ * ```
+ */
+export function lintContextMd(
+  text: string,
+  options: LintContextMdOptions = {},
+): ContextMdLintResult {
+  const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
+  const issues: ContextMdIssue[] = [];
+  const content = text.startsWith("\uFEFF") ? text.slice(1) : text;
+
+  if (content.trim() === "") {
+    issues.push({
+      rule: "empty",
+      severity: "error",
+      message:
+        "CONTEXT.md is empty: write what we are building, key terminology and other details (see the template).",
+    });
+    return { ok: false, issues };
+  }
+  if (content.length > maxChars) {
+    issues.push({
+      rule: "over-limit",
+      severity: "error",
+      message: `CONTEXT.md has ${content.length} characters; only ${maxChars} are delivered, so the rest would be cut. Shorten it by ${content.length - maxChars} characters.`,
+    });
+  }
+
+  const lines = content.split(/\r?\n/);
+  const headings = lines
+    .map((line, index) => ({ match: /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line), line: index + 1 }))
+    .filter((heading) => heading.match !== null)
+    .map((heading) => ({
+      title: (heading.match?.[1] ?? "").replace(/[*_`]/g, ""),
+      line: heading.line,
+    }));
+  for (const section of CONTEXT_MD_SECTIONS) {
+    if (headings.some((heading) => section.headings.test(heading.title))) continue;
+    issues.push({
+      rule: "missing-section",
+      severity: section.required ? "warning" : "info",
+      message: section.required
+        ? `No "${section.title}" section: recipients need it to understand the task (add "## ${section.title}").`
+        : `No "${section.title}" section; add "## ${section.title}" if it is relevant to this task.`,
+    });
+  }
+
+  lines.forEach((line, index) => {
+    if (PLACEHOLDER.test(line)) {
+      issues.push({
+        rule: "placeholder",
+        severity: "warning",
+        message:
+          "A template placeholder is still here: replace it with the task's own details or delete the line.",
+        line: index + 1,
+      });
+    }
+    for (const [kind, pattern] of SECRET_PATTERNS) {
+      const found = pattern.exec(line);
+      if (found === null) continue;
+      issues.push({
+        rule: "secret",
+        severity: "error",
+        message: `This looks like ${kind} (${mask(found[0])}). CONTEXT.md is sent to every tool and subagent: remove it and pass credentials another way.`,
+        line: index + 1,
+      });
+      break;
+    }
+  });
+
+  issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+  return { ok: !issues.some((issue) => issue.severity === "error"), issues };
+}

@@ -1,0 +1,63 @@
+import { TaskContextError } from "@task-context/core";
+
+/** Issues listed in the message; `issues` holds them all. */
+const MAX_LISTED = 10;
+
+/** One problem found in a subagent-context document. */
+export interface SubagentContextIssue {
+  /** Where in the document, as dot-separated element names and indexes (`context.2.type`). */
+  path: string;
+  /** What is wrong there. */
+  message: string;
+  /** The 1-based line of the XML where the problem sits, when parsing. */
+  line?: number;
+  /** The 1-based column (in Unicode characters) of the XML where the problem sits, when parsing. */
+  column?: number;
+}
+
+/**
+ * A Sage `<subagent-context>` document is not well-formed XML or does not match spec 002's shape.
+ * `issues` lists every problem found; `line` and `column` point at the first one when it came
+ * from parsing XML.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   parseSubagentContext(xml);
+ * } catch (error) {
+ *   if (InvalidSubagentContextError.isInstance(error)) console.error(error.line, error.issues);
+ * }
+ * ```
+ */
+export class InvalidSubagentContextError extends TaskContextError {
+  /** Every problem found (at least one). */
+  readonly issues: readonly SubagentContextIssue[];
+  /** The 1-based line of the first problem, when it came from parsing XML. */
+  readonly line: number | undefined;
+  /** The 1-based column of the first problem, when it came from parsing XML. */
+  readonly column: number | undefined;
+
+  constructor(issues: readonly SubagentContextIssue[], options?: { cause?: unknown }) {
+    const first = issues[0];
+    const where =
+      first?.line === undefined ? "" : ` at line ${first.line}, column ${first.column ?? 1}`;
+    const shown = issues
+      .slice(0, MAX_LISTED)
+      .map((issue) => (issue.path === "" ? issue.message : `${issue.path}: ${issue.message}`));
+    if (issues.length > MAX_LISTED) shown.push(`and ${issues.length - MAX_LISTED} more`);
+    const list = shown.join("; ");
+    super(
+      "INVALID_SUBAGENT_CONTEXT",
+      `Invalid subagent-context document${where}: ${list}. Render documents with renderSubagentContext so that they follow spec 002's <subagent-context version="1.0"> shape.`,
+      options,
+    );
+    this.name = "InvalidSubagentContextError";
+    this.issues = issues;
+    this.line = first?.line;
+    this.column = first?.column;
+  }
+
+  static override isInstance(error: unknown): error is InvalidSubagentContextError {
+    return TaskContextError.hasCode(error, "INVALID_SUBAGENT_CONTEXT");
+  }
+}

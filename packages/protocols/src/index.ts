@@ -1,0 +1,53 @@
+export { ContextLimitsError } from "./errors/context-limits-error.ts";
+export { ContextPathOutsideProjectError } from "./errors/context-path-outside-project-error.ts";
+export {
+  type ContextTooLargeDetails,
+  ContextTooLargeError,
+} from "./errors/context-too-large-error.ts";
+export { InvalidContextBlockError } from "./errors/invalid-context-block-error.ts";
+export {
+  InvalidSubagentContextError,
+  type SubagentContextIssue,
+} from "./errors/invalid-subagent-context-error.ts";
+export { InvalidTaskIdError } from "./errors/invalid-task-id-error.ts";
+export { InvalidYamlError } from "./errors/invalid-yaml-error.ts";
+export { UnknownSchemaError } from "./errors/unknown-schema-error.ts";
+export {
+  type Artifact,
+  type ArtifactReference,
+  artifactReferenceSchema,
+  artifactSchema,
+} from "./schemas/artifact.ts";
+export {
+  type CollaborationEvent,
+  collaborationEventSchema,
+} from "./schemas/collaboration-event.ts";
+export { type ContextBlock, contextBlockSchema } from "./schemas/context-block.ts";
+export {
+  type ContextLimits,
+  type ContextLimitsConfig,
+  contextLimitsConfigSchema,
+  contextLimitsSchema,
+} from "./schemas/context-limits.ts";
+export { type SchemaName, schemaIdOf, schemaNames, schemaRegistry } from "./schemas/registry.ts";
+export { type ReviewContext, reviewContextSchema } from "./schemas/review-context.ts";
+export { type ReviewFeedback, reviewFeedbackSchema } from "./schemas/review-feedback.ts";
+export { type StageContext, stageContextSchema } from "./schemas/stage-context.ts";
+export {
+  type ContextItem,
+  contextItemSchema,
+  outputFieldSchema,
+  type SubagentContext,
+  type SubagentTaskType,
+  subagentContextSchema,
+  subagentTaskTypeSchema,
+  taskIdSchema,
+} from "./schemas/subagent-context.ts";
+export { type SubagentOutput, subagentOutputSchema } from "./schemas/subagent-output.ts";
+export { type WorkItem, workItemSchema } from "./schemas/work-item.ts";
+export { resolveSchemaName, validate } from "./validate/validate.ts";
+export type {
+  SchemaValidator,
+  ValidationIssue,
+  ValidationResult,
+} from "./validate/validation-result.ts";

@@ -1,0 +1,201 @@
+import {
+  InvalidArgumentError,
+  memoryWorkspace,
+  NotRegularFileError,
+  type Workspace,
+} from "@task-context/core";
+import { describe, expect, it } from "vitest";
+import { ContextLimitsError } from "../errors/context-limits-error.ts";
+import {
+  CONTEXT_LIMITS_PATH,
+  DEFAULT_CONTEXT_LIMITS,
+  loadContextLimits,
+  MAX_CONTEXT_LIMITS_BYTES,
+  parseContextLimitsConfig,
+} from "./load-context-limits.ts";
+
+const withLimits = (yaml: string | Uint8Array) => memoryWorkspace({ [CONTEXT_LIMITS_PATH]: yaml });
+
+async function limitsError(workspace: Workspace, type?: "review"): Promise<ContextLimitsError> {
+  const error = await loadContextLimits(workspace, type).catch((caught: unknown) => caught);
+  if (!ContextLimitsError.isInstance(error))
+    throw new Error(`expected ContextLimitsError, got ${String(error)}`);
+  return error;
+}
+
+const config = `# Sage context limits
+defaults:
+  max_total: 6000
+  max_file_content: 1500
+overrides:
+  review:
+    max_total: 12000
+  plan:
+    max_prior_output: 3000
+`;
+
+describe("loadContextLimits", () => {
+  it("uses the built-in defaults when the file is absent", async () => {
+    expect(DEFAULT_CONTEXT_LIMITS).toEqual({
+      max_total: 8000,
+      max_file_content: 2000,
+      max_prior_output: 1000,
+    });
+    expect(await loadContextLimits(memoryWorkspace())).toEqual(DEFAULT_CONTEXT_LIMITS);
+    expect(await loadContextLimits(memoryWorkspace(), "fix")).toEqual(DEFAULT_CONTEXT_LIMITS);
+  });
+
+  it("applies the file's defaults over the built-in ones", async () => {
+    expect(await loadContextLimits(withLimits(config), "implement")).toEqual({
+      max_total: 6000,
+      max_file_content: 1500,
+      max_prior_output: 1000,
+    });
+    expect(await loadContextLimits(withLimits(config))).toEqual({
+      max_total: 6000,
+      max_file_content: 1500,
+      max_prior_output: 1000,
+    });
+  });
+
+  it("applies the subagent type's overrides over the defaults, limit by limit", async () => {
+    expect(await loadContextLimits(withLimits(config), "review")).toEqual({
+      max_total: 12000,
+      max_file_content: 1500,
+      max_prior_output: 1000,
+    });
+    expect(await loadContextLimits(withLimits(config), "plan")).toEqual({
+      max_total: 6000,
+      max_file_content: 1500,
+      max_prior_output: 3000,
+    });
+  });
+
+  it("reads an empty or comment-only file as no settings", async () => {
+    expect(await loadContextLimits(withLimits(""), "test")).toEqual(DEFAULT_CONTEXT_LIMITS);
+    expect(await loadContextLimits(withLimits("# nothing yet\n"), "test")).toEqual(
+      DEFAULT_CONTEXT_LIMITS,
+    );
+  });
+
+  it("accepts a per-item limit above max_total (max_total still bounds the document)", async () => {
+    const workspace = withLimits("overrides:\n  fix:\n    max_total: 500\n");
+    expect(await loadContextLimits(workspace, "fix")).toEqual({
+      max_total: 500,
+      max_file_content: 2000,
+      max_prior_output: 1000,
+    });
+  });
+
+  it("reports malformed YAML with its line and column", async () => {
+    const error = await limitsError(withLimits("defaults:\n  max_total: [1, 2\noverrides: {}\n"));
+    expect(error.code).toBe("INVALID_CONTEXT_LIMITS");
+    expect(error.path).toBe(".sage/config/context-limits.yaml");
+    expect(error.line).toBe(3);
+    expect(error.column).toBe(1);
+    expect(error.message).toMatch(
+      /^Invalid context limits in \.sage\/config\/context-limits\.yaml at line 3, column 1: malformed YAML: .+\. Fix the file, or delete it to use the built-in limits\.$/s,
+    );
+  });
+
+  it("reports a duplicate key with its line", async () => {
+    const error = await limitsError(withLimits("defaults:\n  max_total: 1\n  max_total: 2\n"));
+    expect([error.line, error.column]).toEqual([3, 3]);
+    expect(error.message).toContain("malformed YAML: Map keys must be unique");
+  });
+
+  it("reports a schema violation with the key path and the line of the value", async () => {
+    const error = await limitsError(
+      withLimits("defaults:\n  max_total: 8000\noverrides:\n  review:\n    max_total: -5\n"),
+      "review",
+    );
+    expect(error.key).toBe("overrides.review.max_total");
+    expect([error.line, error.column]).toEqual([5, 16]);
+    expect(error.message).toBe(
+      "Invalid context limits in .sage/config/context-limits.yaml at line 5, column 16: overrides.review.max_total: Too small: expected number to be >0. Fix the file, or delete it to use the built-in limits.",
+    );
+  });
+
+  it("reports a misspelt limit at its key", async () => {
+    const error = await limitsError(withLimits("defaults:\n  max_totl: 8000\n"));
+    expect(error.key).toBe("defaults.max_totl");
+    expect([error.line, error.column]).toEqual([2, 3]);
+    expect(error.message).toContain('defaults: Unrecognized key: "max_totl"');
+  });
+
+  it("reports an override for an unknown subagent type instead of ignoring it", async () => {
+    const error = await limitsError(withLimits("overrides:\n  reveiw:\n    max_total: 9000\n"));
+    expect(error.key).toBe("overrides.reveiw");
+    expect([error.line, error.column]).toEqual([2, 3]);
+    expect(error.message).toContain(
+      'overrides.reveiw: unknown subagent type "reveiw"; expected one of implement, test, fix, review, plan',
+    );
+  });
+
+  it("refuses aliases and tags", async () => {
+    const alias = await limitsError(
+      withLimits("defaults: &d\n  max_total: 100\noverrides:\n  review: *d\n"),
+    );
+    expect(alias.message).toContain("YAML aliases (*name) are not allowed");
+    expect(alias.line).toBe(4);
+    const tag = await limitsError(withLimits("defaults:\n  max_total: !!int 100\n"));
+    expect(tag.message).toContain("YAML tags (tag:yaml.org,2002:int) are not allowed");
+    expect(tag.line).toBe(2);
+  });
+
+  it("refuses deep nesting before parsing", async () => {
+    const error = await limitsError(withLimits(`defaults: ${"[".repeat(10_000)}`));
+    expect(error.message).toContain("nesting deeper than 16 levels");
+    expect([error.line, error.column]).toEqual([1, 27]);
+    const block = await limitsError(withLimits(`defaults:\n${" ".repeat(100)}x: 1\n`));
+    expect(block.line).toBe(2);
+  });
+
+  it("refuses a file over the size limit without reading all of it", async () => {
+    const big = new Uint8Array(10_000_000).fill(0x20);
+    let maxBytes: number | undefined;
+    const inner = withLimits(big);
+    const workspace: Workspace = {
+      description: "spy",
+      readFile: (path, options) => {
+        maxBytes = options?.maxBytes;
+        return inner.readFile(path, options);
+      },
+      writeFile: inner.writeFile,
+    };
+    const error = await limitsError(workspace);
+    expect(maxBytes).toBe(MAX_CONTEXT_LIMITS_BYTES + 1);
+    expect(error.message).toContain("the file is 10000000 bytes, over the 65536-byte limit");
+  });
+
+  it("refuses a file that is not UTF-8", async () => {
+    const error = await limitsError(withLimits(new Uint8Array([0x64, 0x3a, 0xff, 0x0a])));
+    expect(error.message).toContain("the file is not valid UTF-8");
+  });
+
+  it("passes the workspace's own errors through", async () => {
+    const workspace = memoryWorkspace({ [`${CONTEXT_LIMITS_PATH}/inner`]: "x" });
+    await expect(loadContextLimits(workspace)).rejects.toBeInstanceOf(NotRegularFileError);
+  });
+
+  it("refuses an unknown subagent type", async () => {
+    await expect(loadContextLimits(memoryWorkspace(), "deploy" as "review")).rejects.toBeInstanceOf(
+      InvalidArgumentError,
+    );
+  });
+});
+
+describe("parseContextLimitsConfig", () => {
+  it("returns the parsed file", () => {
+    expect(parseContextLimitsConfig(config)).toEqual({
+      defaults: { max_total: 6000, max_file_content: 1500 },
+      overrides: { review: { max_total: 12000 }, plan: { max_prior_output: 3000 } },
+    });
+  });
+
+  it("reports a document that is not a mapping", () => {
+    expect(() => parseContextLimitsConfig("- 1\n- 2\n")).toThrow(
+      /at line 1, column 1: Invalid input: expected object, received array/,
+    );
+  });
+});

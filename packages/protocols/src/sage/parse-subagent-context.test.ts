@@ -1,0 +1,173 @@
+import { describe, expect, it } from "vitest";
+import { InvalidSubagentContextError } from "../errors/invalid-subagent-context-error.ts";
+import { parseSubagentContext } from "./parse-subagent-context.ts";
+import { renderSubagentContext } from "./render-subagent-context.ts";
+import { emptyDocument, specDocument } from "./test-support.ts";
+
+/** The InvalidSubagentContextError that parsing `xml` throws. */
+function parseError(xml: string): InvalidSubagentContextError {
+  try {
+    parseSubagentContext(xml);
+  } catch (error) {
+    if (InvalidSubagentContextError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error("expected parseSubagentContext to throw");
+}
+
+const minimal = (body: string) =>
+  `<subagent-context version="1.0">
+  <task><id>T-1</id><type>plan</type><description>d</description></task>
+  <instructions/>
+  <scope><files-to-modify/><files-to-read/><files-forbidden/></scope>
+  ${body}
+  <output-format><required-fields/><optional-fields/></output-format>
+</subagent-context>`;
+
+describe("parseSubagentContext", () => {
+  it("reads back what renderSubagentContext wrote", () => {
+    expect(parseSubagentContext(renderSubagentContext(specDocument))).toEqual(specDocument);
+    expect(parseSubagentContext(renderSubagentContext(emptyDocument))).toEqual(emptyDocument);
+  });
+
+  it("reads spec 002's example as written, comment included", () => {
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<subagent-context version="1.0">
+  <task>
+    <id>T-1</id>
+    <type>implement</type>
+    <description>Add export</description>
+    <story-ref>docs/story.md</story-ref>
+  </task>
+  <instructions>
+    <!-- Task-specific directives based on subagent type -->
+    <instruction>Follow TDD: write failing test first</instruction>
+  </instructions>
+  <scope>
+    <files-to-modify><file>src/a.ts</file></files-to-modify>
+    <files-to-read><file>src/b.ts</file></files-to-read>
+    <files-forbidden><pattern>dist/**</pattern></files-forbidden>
+  </scope>
+  <context>
+    <item type="story-excerpt">Users export notes.</item>
+  </context>
+  <output-format>
+    <required-fields><field name="status">success | failure | blocked</field></required-fields>
+    <optional-fields/>
+  </output-format>
+</subagent-context>`;
+    expect(parseSubagentContext(xml)).toEqual({
+      version: "1.0",
+      task: {
+        id: "T-1",
+        type: "implement",
+        description: "Add export",
+        "story-ref": "docs/story.md",
+      },
+      instructions: ["Follow TDD: write failing test first"],
+      scope: {
+        "files-to-modify": ["src/a.ts"],
+        "files-to-read": ["src/b.ts"],
+        "files-forbidden": ["dist/**"],
+      },
+      context: [{ type: "story-excerpt", content: "Users export notes." }],
+      "output-format": {
+        "required-fields": [{ name: "status", description: "success | failure | blocked" }],
+        "optional-fields": [],
+      },
+    });
+  });
+
+  it("keeps leaf text exactly and reads CDATA, references, a BOM and self-closing leaves", () => {
+    const doc = parseSubagentContext(
+      `\uFEFF${minimal(`<context><item type="a" path="x&#10;y">  <![CDATA[<b> & ]]>&lt;&#x1F600;  </item><item type="b"/></context>`)}`,
+    );
+    expect(doc.context).toEqual([
+      { type: "a", path: "x\ny", content: "  <b> & <\u{1F600}  " },
+      { type: "b", content: "" },
+    ]);
+  });
+
+  it("refuses a DOCTYPE, so no DTD or custom entity is ever read", () => {
+    const error = parseError(
+      `<?xml version="1.0"?>\n<!DOCTYPE subagent-context [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n${minimal("<context/>")}`,
+    );
+    expect(error.code).toBe("INVALID_SUBAGENT_CONTEXT");
+    expect(error.message).toBe(
+      'Invalid subagent-context document at line 2, column 70: a DOCTYPE is not allowed (no DTDs or custom entities). Render documents with renderSubagentContext so that they follow spec 002\'s <subagent-context version="1.0"> shape.',
+    );
+    expect([error.line, error.column]).toEqual([2, 70]);
+  });
+
+  it("refuses an undefined entity with its line and column", () => {
+    const error = parseError(minimal(`<context><item type="a">&xxe;</item></context>`));
+    expect(error.issues).toEqual([{ path: "", message: "undefined entity.", line: 5, column: 32 }]);
+  });
+
+  it("refuses ill-formed XML with its line and column", () => {
+    const error = parseError(`<subagent-context version="1.0">\n  <task>\n</subagent-context>`);
+    expect(error.issues[0]?.message).toBe("unexpected close tag.");
+    expect([error.line, error.column]).toEqual([3, 20]);
+    expect(parseError("<subagent-context>\u0001</subagent-context>").issues[0]?.message).toBe(
+      "disallowed character.",
+    );
+    expect(parseError("").issues[0]?.message).toBe("document must contain a root element.");
+  });
+
+  it("refuses elements and attributes outside spec 002's shape", () => {
+    expect(parseError("<context/>").message).toContain(
+      "the root element must be <subagent-context>, found <context>",
+    );
+    expect(parseError(minimal("<context><file>x</file></context>")).message).toContain(
+      "<file> is not allowed inside <context>; expected <item>",
+    );
+    expect(
+      parseError(minimal(`<context><item type="a" mode="x">y</item></context>`)).message,
+    ).toContain('<item> takes only type and path attributes, found mode="…"');
+    expect(parseError(minimal("<context><item type='a'>x<b/></item></context>")).message).toContain(
+      "<b> is not allowed inside <item>, which holds text only",
+    );
+    expect(parseError(minimal("<context/><context/>")).message).toContain(
+      "<context> appears more than once inside <subagent-context>",
+    );
+    expect(parseError(minimal("<context>loose text</context>")).message).toContain(
+      "text is not allowed directly inside <context>",
+    );
+    const unknown = parseError(minimal("<context/><extra/>"));
+    expect(unknown.issues[0]).toEqual({
+      path: "",
+      message:
+        "<extra> is not allowed inside <subagent-context>; expected <task>, <instructions>, <scope>, <context>, <output-format>",
+      line: 5,
+      column: 21,
+    });
+  });
+
+  it("refuses values outside the schema, pointing at their element", () => {
+    const xml = renderSubagentContext(specDocument)
+      .replace("<type>implement</type>", "<type>deploy</type>")
+      .replace('<subagent-context version="1.0">', '<subagent-context version="2.0">');
+    const error = parseError(xml);
+    expect(error.issues.map(({ path, line, column }) => ({ path, line, column }))).toEqual([
+      { path: "version", line: 2, column: 33 },
+      { path: "task.type", line: 6, column: 11 },
+    ]);
+    expect(error.message).toMatch(
+      /^Invalid subagent-context document at line 2, column 33: version: /,
+    );
+  });
+
+  it("refuses a document without a required section", () => {
+    const xml = `<subagent-context version="1.0">
+  <task><id>T-1</id><type>plan</type><description>d</description></task>
+</subagent-context>`;
+    const error = parseError(xml);
+    expect(error.issues.map((issue) => issue.path)).toEqual([
+      "instructions",
+      "scope",
+      "context",
+      "output-format",
+    ]);
+    expect(error.line).toBe(1);
+  });
+});

@@ -1,0 +1,159 @@
+import { describe, expect, it } from "vitest";
+import { InvalidSubagentContextError } from "../errors/invalid-subagent-context-error.ts";
+import type { SubagentContext } from "../schemas/subagent-context.ts";
+import { renderSubagentContext, sanitizeSubagentContext } from "./render-subagent-context.ts";
+import { emptyDocument, specDocument } from "./test-support.ts";
+
+describe("renderSubagentContext", () => {
+  it("renders spec 002's document shape exactly", () => {
+    expect(renderSubagentContext(specDocument)).toBe(`<?xml version="1.0" encoding="UTF-8"?>
+<subagent-context version="1.0">
+
+  <task>
+    <id>story-12.task-3</id>
+    <type>implement</type>
+    <description>Add Markdown export to the note menu</description>
+    <story-ref>docs/stories/story-12.md</story-ref>
+  </task>
+
+  <instructions>
+    <instruction>Follow TDD: write failing test first</instruction>
+    <instruction>Stay within scope - only modify listed files</instruction>
+  </instructions>
+
+  <scope>
+    <files-to-modify>
+      <file>src/export.ts</file>
+      <file>src/menu.ts</file>
+    </files-to-modify>
+    <files-to-read>
+      <file>src/note.ts</file>
+    </files-to-read>
+    <files-forbidden>
+      <pattern>src/generated/**</pattern>
+    </files-forbidden>
+  </scope>
+
+  <context>
+    <item type="story-excerpt">Users export a note as Markdown from the note menu.</item>
+    <item type="code-standards">Named exports only.
+No default exports.</item>
+    <item type="prior-output">Task 2 added the Note type.</item>
+    <item type="file-content" path="src/note.ts">export interface Note {}</item>
+  </context>
+
+  <output-format>
+    <required-fields>
+      <field name="status">success | failure | blocked</field>
+      <field name="summary">Brief description of result</field>
+      <field name="files-modified">List of files changed</field>
+    </required-fields>
+    <optional-fields>
+      <field name="notes">Additional context</field>
+      <field name="recommended-action">Next step suggestion</field>
+    </optional-fields>
+  </output-format>
+
+</subagent-context>
+`);
+  });
+
+  it("renders empty lists as self-closing elements and leaves out a missing story-ref", () => {
+    expect(renderSubagentContext(emptyDocument)).toBe(`<?xml version="1.0" encoding="UTF-8"?>
+<subagent-context version="1.0">
+
+  <task>
+    <id>T-1</id>
+    <type>plan</type>
+    <description></description>
+  </task>
+
+  <instructions/>
+
+  <scope>
+    <files-to-modify/>
+    <files-to-read/>
+    <files-forbidden/>
+  </scope>
+
+  <context/>
+
+  <output-format>
+    <required-fields/>
+    <optional-fields/>
+  </output-format>
+
+</subagent-context>
+`);
+  });
+
+  it("escapes markup in text and attributes and never emits CDATA", () => {
+    const xml = renderSubagentContext({
+      ...emptyDocument,
+      task: { ...emptyDocument.task, description: "if (a < b && c > d) ]]> <![CDATA[x]]>" },
+      context: [{ type: `a"b'c`, path: "dir/<&>\t\n.ts", content: "</item><item>" }],
+      "output-format": {
+        "required-fields": [{ name: "x&y", description: "'quoted' \"text\"" }],
+        "optional-fields": [],
+      },
+    });
+    expect(xml).toContain(
+      "<description>if (a &lt; b &amp;&amp; c &gt; d) ]]&gt; &lt;![CDATA[x]]&gt;</description>",
+    );
+    expect(xml).toContain(
+      '<item type="a&quot;b&apos;c" path="dir/&lt;&amp;&gt;&#9;&#10;.ts">&lt;/item&gt;&lt;item&gt;</item>',
+    );
+    expect(xml).toContain(`<field name="x&amp;y">'quoted' "text"</field>`);
+    expect(xml).not.toContain("<![CDATA[");
+  });
+
+  it("drops characters XML 1.0 forbids and writes line ends as LF", () => {
+    const xml = renderSubagentContext({
+      ...emptyDocument,
+      task: { ...emptyDocument.task, description: "a\u0000b\u001Bc\uFFFFd\uD800e\r\nf\rg" },
+    });
+    expect(xml).toContain("<description>abcde\nf\ng</description>");
+  });
+
+  it("refuses a document that does not match the schema, listing the issues", () => {
+    const bad = {
+      ...emptyDocument,
+      task: { ...emptyDocument.task, id: "../escape", type: "deploy" },
+      extra: true,
+    } as unknown as SubagentContext;
+    const error = (() => {
+      try {
+        renderSubagentContext(bad);
+      } catch (caught) {
+        return caught;
+      }
+    })() as InvalidSubagentContextError;
+    expect(InvalidSubagentContextError.isInstance(error)).toBe(true);
+    expect(error.code).toBe("INVALID_SUBAGENT_CONTEXT");
+    expect(error.issues.map((issue) => issue.path)).toEqual(["task.id", "task.type", ""]);
+    expect(error.line).toBeUndefined();
+  });
+
+  it("refuses a field name that is empty once forbidden characters are dropped", () => {
+    expect(() =>
+      renderSubagentContext({
+        ...emptyDocument,
+        "output-format": {
+          "required-fields": [{ name: "\u0001", description: "" }],
+          "optional-fields": [],
+        },
+      }),
+    ).toThrow(/output-format\.required-fields\.0\.name/);
+  });
+});
+
+describe("sanitizeSubagentContext", () => {
+  it("sanitizes every string and keeps the shape", () => {
+    const doc = sanitizeSubagentContext({
+      ...specDocument,
+      context: [{ type: "t\u0000", content: "x\r\ny", path: "p\uFFFE" }],
+    });
+    expect(doc.context).toEqual([{ type: "t", content: "x\ny", path: "p" }]);
+    expect(doc.task).toEqual(specDocument.task);
+  });
+});

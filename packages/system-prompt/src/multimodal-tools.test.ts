@@ -1,0 +1,15 @@
+import { MULTIMODAL_TOOL_NAMES, multimodalToolNames } from "@task-context/system-prompt";
+import { expect, it } from "vitest";
+
+it("knows the seven multimodal tools of spec 000 and their two dispatchers", () => {
+  expect(MULTIMODAL_TOOL_NAMES).toHaveLength(9);
+  expect(multimodalToolNames(["web_search", "generate_video", "read_media", "read_media"])).toEqual(
+    ["generate_video", "read_media"],
+  );
+  expect(
+    multimodalToolNames([
+      { name: "ocr", multimodal: true },
+      { name: "generate_image", multimodal: false },
+    ]),
+  ).toEqual(["ocr"]);
+});
