@@ -15,6 +15,7 @@ export default defineConfig({
   dts: true,
   sourcemap: true,
   clean: true,
-  // `#sha256` is chosen per runtime by the package.json `imports` conditions, at run time.
-  deps: { neverBundle: [/^node:/, /^#/] },
+  // `#sha256` is chosen per runtime by the package.json `imports` conditions, at run time; the
+  // lazily loaded o200k tokenizer stays behind its own entry point.
+  deps: { neverBundle: [/^node:/, /^#/, /^@task-context\/core\//] },
 });

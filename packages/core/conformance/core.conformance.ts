@@ -5,6 +5,7 @@ import {
   defineContextTool,
   InvalidArgumentError,
   injectTaskContext,
+  loadO200kTokenizer,
   loadTaskContext,
   memoryWorkspace,
   splitTaskContext,
@@ -138,6 +139,14 @@ export default defineSuite({
       run() {
         assert.equal(o200kTokenizer.count(SAMPLE), 47);
         assert.equal(o200kTokenizer.truncate(SAMPLE, 10), "Lumen is a note-taking app. ル");
+      },
+    },
+    {
+      name: "the o200k tokenizer also loads lazily from the main entry point",
+      async run() {
+        const tokenizer = await loadO200kTokenizer();
+        assert.equal(tokenizer, o200kTokenizer);
+        assert.equal(tokenizer.count(SAMPLE), 47);
       },
     },
     {

@@ -109,6 +109,22 @@ describe("defineContextTool", () => {
     }
   });
 
+  it("adds taskContext and warning to the arguments execute receives, as @context_params does", async () => {
+    let received: unknown;
+    const tool = defineContextTool({
+      name: "probe",
+      description: "",
+      parameters,
+      workspace: memoryWorkspace({ "CONTEXT.md": "Lumen." }),
+      execute(input: { prompt: string }) {
+        received = input;
+        return {};
+      },
+    });
+    await tool.execute({ prompt: "Describe." });
+    expect(received).toEqual({ prompt: "Describe.", taskContext: "Lumen.", warning: undefined });
+  });
+
   it("takes the workspace per call and hands execute the loaded details", async () => {
     let seen: unknown;
     const tool = defineContextTool({

@@ -20,6 +20,12 @@ export interface ToolContext {
   prependTaskContext(prompt: string): string;
 }
 
+/** The context parameters added to the model's arguments before `execute` sees them. */
+export interface ContextParameters {
+  taskContext: string;
+  warning: string | undefined;
+}
+
 /** A context tool's result: the tool's own fields on success, a guiding error otherwise. */
 export type ContextToolResult<Output extends object> =
   | ({ success: true; warning?: string } & Output)
@@ -41,7 +47,11 @@ export interface ContextToolDefinition<Input, Output extends object, Parameters>
   workspace?: Workspace;
   /** Loader options (`maxChars`, `maxTokens`, `tokenizer`); CONTEXT.md is always required. */
   load?: Omit<LoadTaskContextOptions, "required">;
-  execute(input: Input, context: ToolContext): Output | Promise<Output>;
+  /**
+   * Runs the tool. Like spec 001's `@context_params`, the arguments arrive with `taskContext` and
+   * `warning` added; the second argument carries the same plus the loader's details.
+   */
+  execute(input: Input & ContextParameters, context: ToolContext): Output | Promise<Output>;
 }
 
 /** A tool whose every call loads CONTEXT.md and hands it to `execute`, invisibly to the model. */
@@ -65,7 +75,8 @@ function declaredNames(parameters: unknown): string[] {
 /**
  * Defines a tool that needs the task context (spec 001's `@context_params`). Each call loads
  * CONTEXT.md through core — it may have been written during the run — and passes it to `execute`
- * beside the model's arguments; the model's parameter schema never contains it.
+ * with the model's arguments (`taskContext` and `warning` are added to them, and repeated in the
+ * second argument); the model's parameter schema never contains them.
  *
  * Missing CONTEXT.md → `{ success: false, error, code: "TASK_CONTEXT_MISSING" }` with the guiding
  * message, and `execute` is not called. Truncated → `{ success: true, ...output, warning }`.
@@ -109,9 +120,16 @@ export function defineContextTool<Input, Output extends object, Parameters>(
         );
       }
       const loaded = await loadTaskContextFrom(workspace, { ...definition.load, required: true });
-      const output = await definition.execute(input, {
+      const parameters: ContextParameters = {
         taskContext: loaded.content,
         warning: loaded.warning,
+      };
+      const withContext =
+        typeof input === "object" && input !== null && !Array.isArray(input)
+          ? { ...input, ...parameters }
+          : input;
+      const output = await definition.execute(withContext as Input & ContextParameters, {
+        ...parameters,
         loaded,
         prependTaskContext: (prompt) => injectTaskContext(prompt, loaded.content),
       });

@@ -2,6 +2,7 @@ export { approximateTokenizer } from "./approximate-tokenizer.ts";
 export { CONTEXT_FILENAME, CONTEXT_MISSING_MESSAGE, DEFAULT_MAX_CHARS } from "./constants.ts";
 export {
   CONTEXT_PARAMETER_NAMES,
+  type ContextParameters,
   type ContextTool,
   type ContextToolCallOptions,
   type ContextToolDefinition,
@@ -21,6 +22,7 @@ export { WorkspaceEscapeError } from "./errors/workspace-escape-error.ts";
 export { WorkspacePathError } from "./errors/workspace-path-error.ts";
 export { graphemeBoundaryAtOrBefore } from "./grapheme.ts";
 export { injectTaskContext, type SplitPrompt, splitTaskContext } from "./inject-task-context.ts";
+export { loadO200kTokenizer } from "./load-o200k-tokenizer.ts";
 export { loadTaskContext } from "./load-task-context.ts";
 export { memoryWorkspace } from "./memory-workspace.ts";
 export type { LoadTaskContextOptions, TaskContext } from "./task-context.ts";

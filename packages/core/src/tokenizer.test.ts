@@ -1,4 +1,4 @@
-import { approximateTokenizer } from "@task-context/core";
+import { approximateTokenizer, loadO200kTokenizer } from "@task-context/core";
 import { o200kTokenizer } from "@task-context/core/o200k";
 import fc from "fast-check";
 import { countTokens, decode, encode } from "gpt-tokenizer/encoding/o200k_base";
@@ -59,6 +59,10 @@ describe("o200kTokenizer", () => {
     decode(partial); // leaves an incomplete UTF-8 sequence behind
     expect(o200kTokenizer.truncate(text, 23)).toBe(expected);
     expect(exact(expected)).toBeLessThanOrEqual(23);
+  });
+
+  it("loads lazily from the main entry point", async () => {
+    expect(await loadO200kTokenizer()).toBe(o200kTokenizer);
   });
 
   it("returns the text unchanged when it fits, and nothing for a zero budget", () => {
