@@ -1,7 +1,11 @@
 import { FileNotFoundError, InvalidArgumentError, type Workspace } from "@task-context/core";
-import { isAlias, isMap, isNode, isScalar, LineCounter, parseDocument, visit } from "yaml";
 import type { z } from "zod";
+import {
+  parseUntrustedYamlDocument,
+  type UntrustedYamlDocument,
+} from "../context-block/safe-yaml.ts";
 import { ContextLimitsError } from "../errors/context-limits-error.ts";
+import { InvalidYamlError } from "../errors/invalid-yaml-error.ts";
 import {
   type ContextLimits,
   type ContextLimitsConfig,
@@ -27,76 +31,10 @@ export const DEFAULT_CONTEXT_LIMITS: Readonly<ContextLimits> = Object.freeze({
   max_prior_output: 1_000,
 });
 
-const MAX_FLOW_DEPTH = 16;
-const MAX_INDENTATION = 64;
-const MAX_BLOCK_INDICATORS_PER_LINE = 8;
-const BLOCK_INDICATOR = /(?:^|[ \t])[-?:](?=[ \t]|$)/g;
 const SUBAGENT_TYPES: readonly string[] = subagentTaskTypeSchema.options;
 
-interface Position {
-  line?: number;
-  column?: number;
-  key?: string;
-}
-
-/**
- * Refuses nesting deeper than any limits file needs before the YAML parser sees it: deep nesting
- * makes `yaml` recurse until the stack runs out.
- */
-function checkNesting(text: string, path: string): void {
-  let depth = 0;
-  let line = 1;
-  let lineStart = 0;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (code === 10) {
-      line++;
-      lineStart = index + 1;
-    } else if (code === 0x5b || code === 0x7b) {
-      if (++depth > MAX_FLOW_DEPTH) {
-        throw new ContextLimitsError(path, `nesting deeper than ${MAX_FLOW_DEPTH} levels`, {
-          line,
-          column: index - lineStart + 1,
-        });
-      }
-    } else if ((code === 0x5d || code === 0x7d) && depth > 0) depth--;
-  }
-  for (const [index, content] of text.split("\n").entries()) {
-    const indentation = content.length - content.trimStart().length;
-    const indicators = content.match(BLOCK_INDICATOR)?.length ?? 0;
-    if (indentation > MAX_INDENTATION || indicators > MAX_BLOCK_INDICATORS_PER_LINE) {
-      throw new ContextLimitsError(path, "nesting deeper than a limits file needs", {
-        line: index + 1,
-        column: 1,
-      });
-    }
-  }
-}
-
-/** The position of the node at `keys` (or of its nearest existing ancestor) in the document. */
-function positionOf(
-  document: ReturnType<typeof parseDocument>,
-  lineCounter: LineCounter,
-  keys: readonly PropertyKey[],
-  unknownKey?: string,
-): Position {
-  const key = [...keys, ...(unknownKey === undefined ? [] : [unknownKey])].map(String).join(".");
-  for (let length = keys.length; length >= 0; length--) {
-    const node = length === 0 ? document.contents : document.getIn(keys.slice(0, length), true);
-    if (!isNode(node)) continue;
-    let offset = node.range?.[0];
-    if (length === keys.length && unknownKey !== undefined && isMap(node)) {
-      const pair = node.items.find(
-        (item) => isScalar(item.key) && String(item.key.value) === unknownKey,
-      );
-      if (isNode(pair?.key)) offset = pair.key.range?.[0] ?? offset;
-    }
-    if (offset === undefined) continue;
-    const { line, col } = lineCounter.linePos(offset);
-    return { line, column: col, key };
-  }
-  return { key };
-}
+/** A limits file is two levels deep (`overrides` → type → limit); allow a little slack. */
+const MAX_CONTEXT_LIMITS_DEPTH = 4;
 
 const describeIssue = (issue: z.core.$ZodIssue) => {
   const key = issue.path.map(String).join(".");
@@ -104,65 +42,44 @@ const describeIssue = (issue: z.core.$ZodIssue) => {
 };
 
 /**
- * Parses the text of a context-limits file (YAML 1.2, core schema) as untrusted input: at most
- * {@link MAX_CONTEXT_LIMITS_BYTES}, shallow nesting, unique keys, no aliases and no explicit tags;
- * then checks it against `contextLimitsConfigSchema` and that every `overrides` key is a subagent
- * type (implement, test, fix, review or plan), so a misspelt type is not silently ignored.
- * An empty file (or one with only comments) is `{}`.
+ * Parses the text of a context-limits file as untrusted YAML (`parseUntrustedYaml`'s rules: at
+ * most {@link MAX_CONTEXT_LIMITS_BYTES}, shallow nesting, unique keys, no aliases and no explicit
+ * tags); then checks it against `contextLimitsConfigSchema`, so a misspelt subagent type in
+ * `overrides` is an error rather than silently ignored. An empty file (or one with only comments)
+ * is `{}`.
  *
- * Throws {@link ContextLimitsError} with the line and column of the first problem.
+ * Throws {@link ContextLimitsError} with the line of the first problem.
  */
 export function parseContextLimitsConfig(
   text: string,
   path: string = CONTEXT_LIMITS_PATH,
 ): ContextLimitsConfig {
-  if (text.length > MAX_CONTEXT_LIMITS_BYTES) {
+  let document: UntrustedYamlDocument;
+  try {
+    document = parseUntrustedYamlDocument(text, {
+      maxBytes: MAX_CONTEXT_LIMITS_BYTES,
+      maxDepth: MAX_CONTEXT_LIMITS_DEPTH,
+    });
+  } catch (error) {
+    if (!InvalidYamlError.isInstance(error)) throw error;
     throw new ContextLimitsError(
       path,
-      `the text is longer than ${MAX_CONTEXT_LIMITS_BYTES} characters; a limits file needs a few hundred`,
+      `malformed YAML: ${error.detail.replace(/\.$/, "")}`,
+      { line: error.line },
+      { cause: error },
     );
   }
-  checkNesting(text, path);
-  const lineCounter = new LineCounter();
-  const document = parseDocument(text, {
-    lineCounter,
-    prettyErrors: false,
-    schema: "core",
-    strict: true,
-    uniqueKeys: true,
-    version: "1.2",
-  });
-  const [problem] = [...document.errors, ...document.warnings];
-  if (problem !== undefined) {
-    const { line, col } = lineCounter.linePos(problem.pos[0]);
-    throw new ContextLimitsError(path, `malformed YAML: ${problem.message}`, {
-      line,
-      column: col,
-    });
-  }
-  visit(document, {
-    Node(_key, node) {
-      const offset = node.range?.[0];
-      const where = offset === undefined ? undefined : lineCounter.linePos(offset);
-      const position = where === undefined ? {} : { line: where.line, column: where.col };
-      if (isAlias(node)) {
-        throw new ContextLimitsError(path, "YAML aliases (*name) are not allowed", position);
-      }
-      if (node.tag !== undefined) {
-        throw new ContextLimitsError(path, `YAML tags (${node.tag}) are not allowed`, position);
-      }
-    },
-  });
-  const value = document.toJS({ maxAliasCount: 0 }) ?? {};
+  const value = document.value ?? {};
   // A misspelt subagent type gets its own message before the schema's generic one.
   const overrides = (value as { overrides?: unknown }).overrides;
   if (typeof overrides === "object" && overrides !== null && !Array.isArray(overrides)) {
     for (const type of Object.keys(overrides)) {
       if (!SUBAGENT_TYPES.includes(type)) {
+        const line = document.lineOf(["overrides", type]);
         throw new ContextLimitsError(
           path,
           `overrides.${type}: unknown subagent type ${JSON.stringify(type)}; expected one of ${SUBAGENT_TYPES.join(", ")}`,
-          positionOf(document, lineCounter, ["overrides"], type),
+          { ...(line === undefined ? {} : { line }), key: `overrides.${type}` },
         );
       }
     }
@@ -172,11 +89,15 @@ export function parseContextLimitsConfig(
     const [first] = result.error.issues;
     const unknownKey =
       first?.code === "unrecognized_keys" && first.keys.length > 0 ? first.keys[0] : undefined;
-    throw new ContextLimitsError(
-      path,
-      result.error.issues.map(describeIssue).join("; "),
-      first === undefined ? {} : positionOf(document, lineCounter, first.path, unknownKey),
-    );
+    const issuePath =
+      first === undefined
+        ? []
+        : [...first.path.map((key) => (typeof key === "number" ? key : String(key)))];
+    const line = document.lineOf(unknownKey === undefined ? issuePath : [...issuePath, unknownKey]);
+    throw new ContextLimitsError(path, result.error.issues.map(describeIssue).join("; "), {
+      ...(line === undefined ? {} : { line }),
+      key: [...issuePath, ...(unknownKey === undefined ? [] : [unknownKey])].join("."),
+    });
   }
   return result.data;
 }
@@ -214,7 +135,7 @@ export function resolveContextLimits(
  * `subagentType` (its overrides over the file's defaults over {@link DEFAULT_CONTEXT_LIMITS}).
  * No file → the built-in defaults. Reads at most {@link MAX_CONTEXT_LIMITS_BYTES} + 1 bytes.
  *
- * Throws {@link ContextLimitsError} (`code: "INVALID_CONTEXT_LIMITS"`, with the line and column)
+ * Throws {@link ContextLimitsError} (`code: "INVALID_CONTEXT_LIMITS"`, with the line)
  * for a file that is too large, not UTF-8, malformed YAML, or outside the schema; the workspace's
  * own errors (such as `NotRegularFileError` for a directory) pass through.
  *
