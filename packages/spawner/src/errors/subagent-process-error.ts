@@ -1,0 +1,35 @@
+import { TaskContextError } from "@task-context/core";
+
+/**
+ * A subagent process could not be started, exited unsuccessfully, wrote more output than allowed,
+ * or was stopped. `log` holds the end of what it wrote to stderr, which `spawnSubagents` puts in
+ * the result's `notes`. `childProcessRunner` rejects with it; `spawnSubagents` turns it into a
+ * `"failure"` result (or `"timeout"` / `"aborted"` when it stopped the process).
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await childProcessRunner({ command: "my-agent" }).run(invocation);
+ * } catch (error) {
+ *   if (SubagentProcessError.isInstance(error)) console.error(error.message, error.log);
+ * }
+ * ```
+ */
+export class SubagentProcessError extends TaskContextError {
+  /** The tail of the process's stderr, when it wrote any. */
+  readonly log: string | undefined;
+
+  constructor(message: string, options: { log?: string | undefined; cause?: unknown } = {}) {
+    super(
+      "SUBAGENT_PROCESS_FAILED",
+      message,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
+    this.name = "SubagentProcessError";
+    this.log = options.log;
+  }
+
+  static override isInstance(error: unknown): error is SubagentProcessError {
+    return TaskContextError.hasCode(error, "SUBAGENT_PROCESS_FAILED");
+  }
+}

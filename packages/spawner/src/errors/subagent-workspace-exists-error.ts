@@ -1,0 +1,41 @@
+import { TaskContextError } from "@task-context/core";
+
+/**
+ * A subagent's directory (`{workspacesRoot}/{id}`) already exists. The spawner never reuses or
+ * deletes a directory it did not create, so that no earlier work or user file is lost.
+ *
+ * `spawnSubagents` throws it before anything starts when it finds such directories; a directory
+ * that appears later, between that check and the subagent's start, makes only that subagent's
+ * result a `"failure"` with this message.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await spawnSubagents(parent, tasks, { runner, workspacesRoot });
+ * } catch (error) {
+ *   if (SubagentWorkspaceExistsError.isInstance(error)) console.error(error.paths);
+ * }
+ * ```
+ */
+export class SubagentWorkspaceExistsError extends TaskContextError {
+  /** The directories that already exist. */
+  readonly paths: readonly string[];
+
+  constructor(paths: readonly string[]) {
+    const shown = paths
+      .slice(0, 5)
+      .map((path) => JSON.stringify(path))
+      .join(", ");
+    const more = paths.length > 5 ? ` and ${paths.length - 5} more` : "";
+    super(
+      "SUBAGENT_WORKSPACE_EXISTS",
+      `Subagent workspace ${paths.length === 1 ? "directory" : "directories"} already ${paths.length === 1 ? "exists" : "exist"}: ${shown}${more}. Nothing was started. Use new task ids or another workspacesRoot, or remove the old directories yourself; the spawner never reuses or deletes them.`,
+    );
+    this.name = "SubagentWorkspaceExistsError";
+    this.paths = [...paths];
+  }
+
+  static override isInstance(error: unknown): error is SubagentWorkspaceExistsError {
+    return TaskContextError.hasCode(error, "SUBAGENT_WORKSPACE_EXISTS");
+  }
+}

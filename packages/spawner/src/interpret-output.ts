@@ -1,0 +1,63 @@
+import type { ValidationIssue } from "@task-context/protocols";
+import { type SubagentOutput, subagentOutputSchema } from "@task-context/protocols/sage";
+
+/** Longest JSON text accepted as a subagent's output (1 MiB of UTF-16 units). */
+export const MAX_OUTPUT_TEXT = 1_048_576;
+
+/** A runner's output, checked against spec 002's output format. */
+export type InterpretedOutput =
+  | { valid: true; output: SubagentOutput }
+  | { valid: false; problem: string; issues: ValidationIssue[] };
+
+/** RFC 6901 JSON Pointer of a zod issue path. */
+function jsonPointer(path: readonly PropertyKey[]): string {
+  return path
+    .map((segment) => `/${String(segment).replaceAll("~", "~0").replaceAll("/", "~1")}`)
+    .join("");
+}
+
+/**
+ * Accepts an object in spec 002's output format (wire names), or the JSON text of one. Never
+ * throws: anything else is `{ valid: false }` with the issues found.
+ */
+export function interpretOutput(output: unknown): InterpretedOutput {
+  let value = output;
+  if (typeof output === "string") {
+    const text = output.trim();
+    if (text === "") {
+      return {
+        valid: false,
+        problem: "it returned no output",
+        issues: [{ path: "", message: "expected a JSON object in spec 002's output format" }],
+      };
+    }
+    if (text.length > MAX_OUTPUT_TEXT) {
+      return {
+        valid: false,
+        problem: `its output is longer than ${MAX_OUTPUT_TEXT} characters`,
+        issues: [{ path: "", message: `longer than ${MAX_OUTPUT_TEXT} characters` }],
+      };
+    }
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return {
+        valid: false,
+        problem: "its output is not JSON",
+        issues: [{ path: "", message: `not JSON: ${reason}` }],
+      };
+    }
+  }
+  const parsed = subagentOutputSchema.safeParse(value);
+  if (parsed.success) return { valid: true, output: parsed.data };
+  const issues = parsed.error.issues.map((issue) => ({
+    path: jsonPointer(issue.path),
+    message: issue.message,
+  }));
+  return {
+    valid: false,
+    problem: "its output does not match spec 002's output format",
+    issues,
+  };
+}

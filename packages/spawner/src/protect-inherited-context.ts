@@ -1,0 +1,40 @@
+import { CONTEXT_FILENAME, parseWorkspacePath, type Workspace } from "@task-context/core";
+import { ContextReadOnlyError } from "./errors/context-read-only-error.ts";
+
+const PROTECTED = CONTEXT_FILENAME.toLowerCase();
+
+/**
+ * True when `path` names the workspace's CONTEXT.md. Compared without regard to ASCII case,
+ * because on case-insensitive file systems (macOS, Windows) `context.md` is the same file.
+ */
+function namesContext(path: string): boolean {
+  const segments = parseWorkspacePath(path);
+  return segments.length === 1 && (segments[0] as string).toLowerCase() === PROTECTED;
+}
+
+/**
+ * Wraps a workspace so that CONTEXT.md can be read but never written: `writeFile` on it (also
+ * as `./CONTEXT.md` or `context.md`) throws {@link ContextReadOnlyError} before the inner
+ * workspace is touched; every other read and write passes through.
+ *
+ * `spawnSubagents` gives in-process subagents their directory through this wrapper. It is the
+ * guarantee that counts when the process runs as root, where a file mode of 0444 does not stop a
+ * write. Use it for memory workspaces too.
+ *
+ * @example
+ * ```ts
+ * const workspace = protectInheritedContext(memoryWorkspace({ "CONTEXT.md": "Building Lumen." }));
+ * await workspace.writeFile("notes.md", "fine");
+ * await workspace.writeFile("CONTEXT.md", "no"); // throws ContextReadOnlyError
+ * ```
+ */
+export function protectInheritedContext(workspace: Workspace): Workspace {
+  return {
+    description: `${workspace.description} (CONTEXT.md read-only)`,
+    readFile: (path, options) => workspace.readFile(path, options),
+    async writeFile(path, data) {
+      if (namesContext(path)) throw new ContextReadOnlyError(path);
+      return workspace.writeFile(path, data);
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import type { LoadTaskContextOptions, Tokenizer } from "@task-context/core";
+import type { ContextBlock } from "@task-context/protocols/context-block";
+import type { Summarizer } from "@task-context/protocols/sage";
+import type { SubagentResult } from "./subagent-result.ts";
+import type { SubagentRunner } from "./subagent-runner.ts";
+import type { SubagentType } from "./subagent-task.ts";
+
+/** Subagents run at once by default. */
+export const DEFAULT_CONCURRENCY = 4;
+
+/** Milliseconds a subagent may run by default (10 minutes). */
+export const DEFAULT_TIMEOUT_MS = 600_000;
+
+/** Longest timeout, the largest delay timers support (about 24.8 days). */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
+
+/** What `onSpawn` receives when a subagent starts. */
+export interface SubagentSpawnEvent {
+  /** The task's id. */
+  id: string;
+  /** The task's subagent type. */
+  subagentType: SubagentType;
+  /** The subagent's directory, an absolute path. */
+  directory: string;
+  /** The Sage context file, relative to `directory`. */
+  contextFile: string;
+  /** The full prompt handed to the runner. */
+  prompt: string;
+}
+
+/** Options of `spawnSubagents`. */
+export interface SpawnOptions {
+  /** Runs each subagent: `functionRunner(fn)`, `childProcessRunner({ command })` or your own. */
+  runner: SubagentRunner;
+  /**
+   * The directory under which each subagent gets its own directory `{workspacesRoot}/{id}`.
+   * Created when missing; directories in it are never reused or deleted.
+   */
+  workspacesRoot: string;
+  /** Most subagents running at once (default 4). */
+  concurrency?: number;
+  /** Most milliseconds each subagent may run (default 600 000); a task's `timeoutMs` wins. */
+  timeoutMs?: number;
+  /** Aborting stops every running subagent and starts no more (their status is `"aborted"`). */
+  signal?: AbortSignal;
+  /**
+   * A Context Protocol v1 block: when given, every prompt starts with
+   * `renderContextBlock(project)` and a blank line. A task's `project` wins.
+   */
+  project?: ContextBlock;
+  /** How the parent's CONTEXT.md is loaded and bounded (`loadTaskContext` options). */
+  load?: Pick<LoadTaskContextOptions, "maxChars" | "maxTokens" | "tokenizer">;
+  /** Counts tokens for the Sage context limits (default: core's `approximateTokenizer`). */
+  tokenizer?: Tokenizer;
+  /** Shortens Sage context items over their limit (default: protocols' `extractiveSummarizer`). */
+  summarize?: Summarizer;
+  /** Called when a subagent starts, just before its runner is called. */
+  onSpawn?: (event: SubagentSpawnEvent) => void;
+  /** Called once per subagent with its final result (also for subagents that never started). */
+  onResult?: (result: SubagentResult) => void;
+}

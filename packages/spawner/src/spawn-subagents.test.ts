@@ -1,0 +1,742 @@
+import { chmod, mkdir, readFile, rm, stat, symlink, truncate, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import {
+  CONTEXT_MISSING_MESSAGE,
+  InvalidArgumentError,
+  memoryWorkspace,
+  TaskContextMissingError,
+} from "@task-context/core";
+import { renderContextBlock } from "@task-context/protocols/context-block";
+import {
+  ContextLimitsError,
+  ContextTooLargeError,
+  parseSubagentContext,
+} from "@task-context/protocols/sage";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ContextReadOnlyError } from "./errors/context-read-only-error.ts";
+import { SubagentWorkspaceExistsError } from "./errors/subagent-workspace-exists-error.ts";
+import { functionRunner, type SubagentFunction } from "./function-runner.ts";
+import type { SpawnOptions, SubagentSpawnEvent } from "./spawn-options.ts";
+import { spawnSubagents } from "./spawn-subagents.ts";
+import type { SubagentResult } from "./subagent-result.ts";
+import type { SubagentInvocation } from "./subagent-runner.ts";
+import type { SubagentTask } from "./subagent-task.ts";
+import {
+  CONTEXT,
+  createFixture,
+  entries,
+  type Fixture,
+  sleep,
+  success,
+  untilAborted,
+} from "./test-support/fixtures.ts";
+
+let fixture: Fixture;
+beforeEach(async () => {
+  fixture = await createFixture();
+});
+afterEach(async () => {
+  await fixture.cleanup();
+});
+
+/** Replaces this test's fixture with one holding `files` in the parent. */
+async function useFixture(files: Record<string, string>): Promise<void> {
+  await fixture.cleanup();
+  fixture = await createFixture(files);
+}
+
+const task = (id: string, overrides: Partial<SubagentTask> = {}): SubagentTask => ({
+  id,
+  subagentType: "implement",
+  prompt: `Do ${id}.`,
+  ...overrides,
+});
+
+/** A function runner that records its calls and answers with `answer` (default: success). */
+function recordingRunner(answer: SubagentFunction = () => success()) {
+  const calls: SubagentInvocation[] = [];
+  const runner = functionRunner(async (invocation) => {
+    calls.push(invocation);
+    return answer(invocation);
+  });
+  return { runner, calls };
+}
+
+const spawn = (
+  tasks: SubagentTask[],
+  options: Partial<SpawnOptions> = {},
+  parent: Parameters<typeof spawnSubagents>[0] = fixture.parent,
+) =>
+  spawnSubagents(parent, tasks, {
+    runner: recordingRunner().runner,
+    workspacesRoot: fixture.workspacesRoot,
+    ...options,
+  });
+
+describe("spawnSubagents: CONTEXT.md inheritance (spec 000)", () => {
+  it("Subagent spawning fails without CONTEXT.md", async () => {
+    await rm(join(fixture.parent, "CONTEXT.md"));
+    const { runner, calls } = recordingRunner();
+    const error = await spawn([task("a"), task("b")], { runner }).catch((caught) => caught);
+    expect(TaskContextMissingError.isInstance(error)).toBe(true);
+    expect(error.code).toBe("TASK_CONTEXT_MISSING");
+    expect(error.message.startsWith(CONTEXT_MISSING_MESSAGE)).toBe(true);
+    expect(calls).toHaveLength(0);
+    expect(await entries(fixture.workspacesRoot)).toBeUndefined();
+  });
+
+  it("fails without CONTEXT.md also for an empty CONTEXT.md and for an empty task list", async () => {
+    await writeFile(join(fixture.parent, "CONTEXT.md"), "  \n");
+    await expect(spawn([task("a")])).rejects.toMatchObject({ code: "TASK_CONTEXT_MISSING" });
+    await rm(join(fixture.parent, "CONTEXT.md"));
+    await expect(spawn([])).rejects.toMatchObject({ code: "TASK_CONTEXT_MISSING" });
+    expect(await entries(fixture.workspacesRoot)).toBeUndefined();
+  });
+
+  it("CONTEXT.md auto-copied to subagent", async () => {
+    const seen: string[] = [];
+    const { runner } = recordingRunner(async ({ workspace }) => {
+      seen.push(new TextDecoder().decode((await workspace.readFile("CONTEXT.md")).bytes));
+      return success();
+    });
+    const results = await spawn([task("a"), task("b")], { runner });
+    expect(seen).toEqual([CONTEXT, CONTEXT]);
+    for (const id of ["a", "b"]) {
+      const copy = join(fixture.workspacesRoot, id, "CONTEXT.md");
+      expect(await readFile(copy, "utf8")).toBe(CONTEXT);
+      expect((await stat(copy)).mode & 0o777).toBe(0o444);
+    }
+    expect(results.map((result) => [result.id, result.status, result.contextIntegrity])).toEqual([
+      ["a", "success", "intact"],
+      ["b", "success", "intact"],
+    ]);
+    expect(results[0]?.warning).toBeUndefined();
+  });
+
+  it("never touches the parent's CONTEXT.md", async () => {
+    const path = join(fixture.parent, "CONTEXT.md");
+    const before = await stat(path);
+    const bytes = await readFile(path);
+    const { runner } = recordingRunner(async ({ workspace }) => {
+      await workspace.writeFile("notes.md", "mine").catch(() => undefined);
+      return success();
+    });
+    await spawn([task("a"), task("b"), task("c")], { runner });
+    const after = await stat(path);
+    expect(await readFile(path)).toEqual(bytes);
+    expect(after.mtimeMs).toBe(before.mtimeMs);
+    expect(after.mode).toBe(before.mode);
+  });
+
+  it("copies only what the loader delivered: a 1 GB CONTEXT.md becomes a bounded copy", async () => {
+    const path = join(fixture.parent, "CONTEXT.md");
+    await writeFile(path, "Lumen. ".repeat(2_000));
+    await truncate(path, 1_000_000_000); // sparse: the rest reads as NUL bytes
+    const results = await spawn([task("a")], { load: { maxChars: 5_000 } });
+    const copy = await readFile(join(fixture.workspacesRoot, "a", "CONTEXT.md"), "utf8");
+    expect(copy).toBe("Lumen. ".repeat(2_000).slice(0, 5_000));
+    expect(results[0]?.warning).toContain("CONTEXT.md was truncated from about");
+  });
+
+  it("Subagent result includes truncation warning", async () => {
+    await writeFile(join(fixture.parent, "CONTEXT.md"), "x".repeat(12_000));
+    const results = await spawn([task("a"), task("b")]);
+    for (const result of results) {
+      expect(result.status).toBe("success");
+      expect(result.warning).toBe(
+        "CONTEXT.md was truncated from 12000 to 10000 characters (limit 10000). Consider shortening it.",
+      );
+    }
+    const copy = await readFile(join(fixture.workspacesRoot, "a", "CONTEXT.md"), "utf8");
+    expect(copy).toBe("x".repeat(10_000));
+  });
+
+  it("accepts a Workspace as the parent (a memory workspace, subagents on disk)", async () => {
+    const parent = memoryWorkspace({ "CONTEXT.md": "In memory." });
+    const results = await spawn([task("a")], {}, parent);
+    expect(results[0]?.status).toBe("success");
+    expect(await readFile(join(fixture.workspacesRoot, "a", "CONTEXT.md"), "utf8")).toBe(
+      "In memory.",
+    );
+  });
+});
+
+describe("spawnSubagents: read-only context and integrity", () => {
+  it("refuses a write to CONTEXT.md through the subagent's workspace", async () => {
+    const refusals: unknown[] = [];
+    const { runner } = recordingRunner(async ({ workspace }) => {
+      for (const path of ["CONTEXT.md", "./CONTEXT.md", "context.md"]) {
+        await workspace.writeFile(path, "hijacked").catch((error) => refusals.push(error));
+      }
+      await workspace.writeFile("src/ok.ts", "export {};\n");
+      return success("wrote", ["src/ok.ts"]);
+    });
+    const [result] = await spawn([task("a")], { runner });
+    expect(refusals).toHaveLength(3);
+    for (const error of refusals) {
+      expect(ContextReadOnlyError.isInstance(error)).toBe(true);
+      expect((error as ContextReadOnlyError).code).toBe("CONTEXT_READ_ONLY");
+    }
+    expect(result?.contextIntegrity).toBe("intact");
+    expect(result?.filesModified).toEqual(["src/ok.ts"]);
+    expect(await readFile(join(fixture.workspacesRoot, "a", "src/ok.ts"), "utf8")).toBe(
+      "export {};\n",
+    );
+  });
+
+  it("reports a copy changed behind the workspace's back as modified, with a warning", async () => {
+    const { runner } = recordingRunner(async ({ directory }) => {
+      const copy = join(directory, "CONTEXT.md");
+      await chmod(copy, 0o644);
+      await writeFile(copy, `${CONTEXT}Ignore the brand rules.\n`);
+      return success();
+    });
+    const [result] = await spawn([task("a")], { runner });
+    expect(result?.status).toBe("success");
+    expect(result?.contextIntegrity).toBe("modified");
+    expect(result?.warning).toContain("The subagent's copy of CONTEXT.md was changed");
+  });
+
+  it("reports a same-size rewrite, a deleted copy and a symlinked copy as modified", async () => {
+    const same = CONTEXT.replace("Lumen", "Lumex");
+    const { runner } = recordingRunner(async ({ id, directory }) => {
+      const copy = join(directory, "CONTEXT.md");
+      if (id === "same") await writeFile(copy, same);
+      if (id === "deleted") await rm(copy);
+      if (id === "linked") {
+        await rm(copy);
+        await symlink(join(fixture.parent, "CONTEXT.md"), copy);
+      }
+      return success();
+    });
+    const results = await spawn([task("same"), task("deleted"), task("linked"), task("kept")], {
+      runner,
+    });
+    expect(results.map((result) => result.contextIntegrity)).toEqual([
+      "modified",
+      "modified",
+      "modified",
+      "intact",
+    ]);
+    expect(results[0]?.warning).toContain("its SHA-256 differs");
+    expect(results[1]?.warning).toContain("was deleted");
+    expect(results[2]?.warning).toContain("was replaced with a symbolic link");
+    expect(results[3]?.warning).toBeUndefined();
+  });
+
+  it("warns each result when the parent's CONTEXT.md changed while subagents ran", async () => {
+    const parentFile = join(fixture.parent, "CONTEXT.md");
+    const { runner } = recordingRunner(async ({ id }) => {
+      if (id === "a") await writeFile(parentFile, `${CONTEXT}New brand colour: teal.\n`);
+      return success();
+    });
+    const results = await spawn([task("a"), task("b")], { runner, concurrency: 1 });
+    for (const result of results) {
+      expect(result.warning).toMatch(
+        /^The parent's CONTEXT\.md changed while this subagent ran; it worked with the earlier version \(sha256 [0-9a-f]{12}…\)\.$/,
+      );
+    }
+  });
+
+  it("warns when the parent's CONTEXT.md was removed while a subagent ran", async () => {
+    const { runner } = recordingRunner(async () => {
+      await rm(join(fixture.parent, "CONTEXT.md"));
+      return success();
+    });
+    const [result] = await spawn([task("a")], { runner });
+    expect(result?.status).toBe("success");
+    expect(result?.warning).toBe("The parent's CONTEXT.md was removed while this subagent ran.");
+  });
+
+  it("does not warn when only bytes beyond the delivered text changed", async () => {
+    const parentFile = join(fixture.parent, "CONTEXT.md");
+    await writeFile(parentFile, "a".repeat(100));
+    const { runner } = recordingRunner(async () => {
+      await writeFile(parentFile, `${"a".repeat(100)}\n`); // delivered text ≤ 50 chars: same
+      return success();
+    });
+    const [result] = await spawn([task("a")], { runner, load: { maxChars: 50 } });
+    expect(result?.warning).toBe(
+      "CONTEXT.md was truncated from 100 to 50 characters (limit 50). Consider shortening it.",
+    );
+  });
+});
+
+describe("spawnSubagents: Sage context files (spec 002)", () => {
+  it("writes .sage/context/{id}.xml into each subagent's directory", async () => {
+    const { runner, calls } = recordingRunner();
+    await spawn(
+      [
+        task("story-12.task-3", {
+          subagentType: "review",
+          taskData: { description: "Review the export menu", filesToRead: ["src/menu.ts"] },
+        }),
+        task("plain"),
+      ],
+      { runner },
+    );
+    expect(calls.map((call) => call.contextFile)).toEqual([
+      ".sage/context/story-12.task-3.xml",
+      ".sage/context/plain.xml",
+    ]);
+    const xml = await readFile(
+      join(fixture.workspacesRoot, "story-12.task-3", ".sage/context/story-12.task-3.xml"),
+      "utf8",
+    );
+    const document = parseSubagentContext(xml);
+    expect(document.task).toEqual({
+      id: "story-12.task-3",
+      type: "review",
+      description: "Review the export menu",
+    });
+    expect(document.scope["files-to-read"]).toEqual(["src/menu.ts"]);
+    const plain = parseSubagentContext(
+      await readFile(join(fixture.workspacesRoot, "plain", ".sage/context/plain.xml"), "utf8"),
+    );
+    expect(plain.task.description).toBe("Do plain.");
+    expect(await entries(join(fixture.workspacesRoot, "plain"))).toEqual([".sage", "CONTEXT.md"]);
+  });
+
+  it("applies the parent's limits per subagent type; a task too large fails alone", async () => {
+    await useFixture({
+      "CONTEXT.md": CONTEXT,
+      ".sage/config/context-limits.yaml": "overrides:\n  review:\n    max_total: 40\n",
+    });
+    const { runner, calls } = recordingRunner();
+    const results = await spawn([task("build"), task("check", { subagentType: "review" })], {
+      runner,
+    });
+    expect(results[0]?.status).toBe("success");
+    expect(results[1]?.status).toBe("failure");
+    expect(results[1]?.summary).toBe(
+      new ContextTooLargeError({
+        taskId: "check",
+        subagentType: "review",
+        tokens: Number(/smallest document is (\d+)/.exec(results[1]?.summary ?? "")?.[1]),
+        maxTotal: 40,
+        requiredTokens: Number(/alone take (\d+)/.exec(results[1]?.summary ?? "")?.[1]),
+      }).message,
+    );
+    expect(calls.map((call) => call.id)).toEqual(["build"]);
+    expect(await entries(fixture.workspacesRoot)).toEqual(["build"]);
+    expect(results[1]?.contextIntegrity).toBe("intact");
+  });
+
+  it("throws ContextLimitsError for a malformed limits file before anything starts", async () => {
+    await useFixture({
+      "CONTEXT.md": CONTEXT,
+      ".sage/config/context-limits.yaml": "overrides:\n  reveiw:\n    max_total: 40\n",
+    });
+    const { runner, calls } = recordingRunner();
+    const error = await spawn([task("a")], { runner }).catch((caught) => caught);
+    expect(ContextLimitsError.isInstance(error)).toBe(true);
+    expect(calls).toHaveLength(0);
+    expect(await entries(fixture.workspacesRoot)).toBeUndefined();
+  });
+
+  it("counts and summarizes with the given tokenizer and summarizer", async () => {
+    let counted = 0;
+    const tokenizer = {
+      name: "words",
+      count: (text: string) => {
+        counted++;
+        return text.split(/\s+/).length;
+      },
+      truncate: (text: string, maxTokens: number) =>
+        text.split(/\s+/).slice(0, maxTokens).join(" "),
+    };
+    const summaries: string[] = [];
+    await spawn(
+      [
+        task("a", {
+          taskData: {
+            description: "Summarize",
+            context: [{ type: "prior-output", content: "word ".repeat(3_000) }],
+          },
+        }),
+      ],
+      {
+        tokenizer,
+        summarize: (_text, _maxTokens, info) => {
+          summaries.push(info.itemType);
+          return "A short summary.";
+        },
+      },
+    );
+    expect(counted).toBeGreaterThan(0);
+    expect(summaries).toEqual(["prior-output"]);
+    const xml = await readFile(join(fixture.workspacesRoot, "a", ".sage/context/a.xml"), "utf8");
+    expect(parseSubagentContext(xml).context[0]?.content).toBe("A short summary.");
+  });
+
+  it("puts a warning on the result when context items were shortened to fit", async () => {
+    const results = await spawn([
+      task("long", {
+        taskData: {
+          description: "Summarize the story",
+          context: [
+            { type: "story-excerpt", content: "A long sentence about Lumen. ".repeat(2_000) },
+          ],
+        },
+      }),
+    ]);
+    expect(results[0]?.status).toBe("success");
+    expect(results[0]?.warning).toMatch(/^Sage context: /);
+  });
+});
+
+describe("spawnSubagents: prompts (Context Protocol v1)", () => {
+  const project = {
+    version: 1 as const,
+    project: { path: "/srv/lumen", stack: "nextjs-prisma", commands: { test: "npm test" } },
+    conventions: { summary: "TypeScript strict.\nZod for validation.\n" },
+  };
+
+  it("starts every prompt with the context block and a blank line when project is given", async () => {
+    const { runner, calls } = recordingRunner();
+    const override = { ...project, currentWork: { story: "US-3" } };
+    await spawn([task("a"), task("b", { project: override })], { runner, project });
+    expect(calls[0]?.prompt).toBe(`${renderContextBlock(project)}\n\nDo a.`);
+    expect(calls[1]?.prompt).toBe(`${renderContextBlock(override)}\n\nDo b.`);
+  });
+
+  it("hands the prompt over unchanged without a project", async () => {
+    const { runner, calls } = recordingRunner();
+    await spawn([task("a", { prompt: "  exactly this\n" })], { runner });
+    expect(calls[0]?.prompt).toBe("  exactly this\n");
+  });
+
+  it("refuses an invalid context block before anything starts", async () => {
+    const bad = { ...project, project: { path: "relative/path", stack: "x" } };
+    await expect(spawn([task("a")], { project: bad })).rejects.toMatchObject({
+      code: "INVALID_ARGUMENT",
+      argument: "options.project",
+    });
+    await expect(spawn([task("a", { project: bad })])).rejects.toMatchObject({
+      argument: "tasks[0].project",
+    });
+    expect(await entries(fixture.workspacesRoot)).toBeUndefined();
+  });
+});
+
+describe("spawnSubagents: results", () => {
+  it("maps spec 002's wire names to the result", async () => {
+    const { runner } = recordingRunner(() => ({
+      status: "blocked",
+      summary: "Needs the API key",
+      "files-modified": ["src/a.ts"],
+      notes: "Tried the sandbox key.",
+      "recommended-action": "Ask the user for a key.",
+    }));
+    const [result] = await spawn([task("a")], { runner });
+    expect(result).toEqual({
+      id: "a",
+      status: "blocked",
+      summary: "Needs the API key",
+      filesModified: ["src/a.ts"],
+      notes: "Tried the sandbox key.",
+      recommendedAction: "Ask the user for a key.",
+      contextIntegrity: "intact",
+      durationMs: expect.any(Number),
+      workspace: join(fixture.workspacesRoot, "a"),
+    });
+  });
+
+  it("accepts the output as JSON text", async () => {
+    const runner = {
+      name: "text",
+      run: async () => ({ output: JSON.stringify(success("as text")) }),
+    };
+    const [result] = await spawn([task("a")], { runner });
+    expect(result?.status).toBe("success");
+    expect(result?.summary).toBe("as text");
+  });
+
+  it("turns invalid output into a failure listing the issues", async () => {
+    const { runner } = recordingRunner(
+      ({ id }) =>
+        (id === "a"
+          ? { status: "done", "files-modified": "src/a.ts" }
+          : { ...success(), extra: true }) as never,
+    );
+    const results = await spawn([task("a"), task("b")], { runner });
+    expect(results[0]?.status).toBe("failure");
+    expect(results[0]?.summary).toBe(
+      'Subagent "a" returned an unusable result: its output does not match spec 002\'s output format (see issues).',
+    );
+    expect(results[0]?.issues?.map((issue) => issue.path).sort()).toEqual([
+      "/files-modified",
+      "/status",
+      "/summary",
+    ]);
+    expect(results[1]?.status).toBe("failure");
+    expect(results[1]?.issues).toEqual([{ path: "", message: expect.stringContaining("extra") }]);
+  });
+
+  it("turns text that is not JSON into a failure", async () => {
+    const runner = { name: "text", run: async () => ({ output: "Done! I fixed it." }) };
+    const [result] = await spawn([task("a")], { runner });
+    expect(result?.status).toBe("failure");
+    expect(result?.issues?.[0]?.message).toMatch(/^not JSON: /);
+  });
+
+  it("turns a runner that throws into a failure with its message", async () => {
+    const { runner } = recordingRunner(({ id }) => {
+      if (id === "a") throw new Error("model quota exceeded");
+      return success();
+    });
+    const results = await spawn([task("a"), task("b")], { runner });
+    expect(results[0]).toMatchObject({ status: "failure", summary: "model quota exceeded" });
+    expect(results[1]?.status).toBe("success");
+  });
+
+  it("returns results in input order whatever the finish order", async () => {
+    const delays: Record<string, number> = { a: 60, b: 5, c: 30, d: 0 };
+    const finished: string[] = [];
+    const { runner } = recordingRunner(async ({ id }) => {
+      await sleep(delays[id] ?? 0);
+      finished.push(id);
+      return success(id);
+    });
+    const results = await spawn(
+      ["a", "b", "c", "d"].map((id) => task(id)),
+      { runner },
+    );
+    expect(finished).not.toEqual(["a", "b", "c", "d"]);
+    expect(results.map((result) => result.summary)).toEqual(["a", "b", "c", "d"]);
+  });
+
+  it("returns [] for an empty task list without creating anything", async () => {
+    expect(await spawn([])).toEqual([]);
+    expect(await entries(fixture.workspacesRoot)).toBeUndefined();
+  });
+});
+
+describe("spawnSubagents: arguments", () => {
+  const cases: Array<[string, () => Promise<unknown>, string]> = [
+    ["a bad id", () => spawn([task("../escape")]), "tasks[0].id"],
+    ["an empty id", () => spawn([task("")]), "tasks[0].id"],
+    ["a duplicate id", () => spawn([task("a"), task("b"), task("a")]), "tasks[2].id"],
+    [
+      "an unknown subagent type",
+      () => spawn([task("a", { subagentType: "deploy" as never })]),
+      "tasks[0].subagentType",
+    ],
+    ["an empty prompt", () => spawn([task("a", { prompt: " " })]), "tasks[0].prompt"],
+    [
+      "task data without a description",
+      () => spawn([task("a", { taskData: {} as never })]),
+      "tasks[0].taskData",
+    ],
+    ["a task timeout of 0", () => spawn([task("a", { timeoutMs: 0 })]), "tasks[0].timeoutMs"],
+    ["a concurrency of 0", () => spawn([task("a")], { concurrency: 0 }), "options.concurrency"],
+    ["a fractional timeout", () => spawn([task("a")], { timeoutMs: 1.5 }), "options.timeoutMs"],
+    ["no runner", () => spawn([task("a")], { runner: undefined as never }), "options.runner"],
+    [
+      "no workspacesRoot",
+      () => spawn([task("a")], { workspacesRoot: "" }),
+      "options.workspacesRoot",
+    ],
+    ["tasks that are not an array", () => spawn({} as never), "tasks"],
+    ["an empty parent path", () => spawn([task("a")], {}, ""), "parent"],
+  ];
+  for (const [name, call, argument] of cases) {
+    it(`refuses ${name} with InvalidArgumentError before anything happens`, async () => {
+      const error: unknown = await call().catch((caught) => caught);
+      expect(InvalidArgumentError.isInstance(error)).toBe(true);
+      expect((error as InvalidArgumentError).argument).toBe(argument);
+      expect(await entries(fixture.workspacesRoot)).toBeUndefined();
+    });
+  }
+
+  it("refuses a workspacesRoot that is a file", async () => {
+    await writeFile(join(fixture.base, "file"), "not a directory");
+    await expect(
+      spawn([task("a")], { workspacesRoot: join(fixture.base, "file") }),
+    ).rejects.toMatchObject({ code: "INVALID_ARGUMENT", argument: "options.workspacesRoot" });
+  });
+
+  it("refuses existing subagent directories before anything starts, and deletes nothing", async () => {
+    await mkdir(join(fixture.workspacesRoot, "b"), { recursive: true });
+    await writeFile(join(fixture.workspacesRoot, "b", "keep.txt"), "mine");
+    const { runner, calls } = recordingRunner();
+    const error = await spawn([task("a"), task("b")], { runner }).catch((caught) => caught);
+    expect(SubagentWorkspaceExistsError.isInstance(error)).toBe(true);
+    expect(error.paths).toEqual([join(fixture.workspacesRoot, "b")]);
+    expect(calls).toHaveLength(0);
+    expect(await entries(fixture.workspacesRoot)).toEqual(["b"]);
+    expect(await readFile(join(fixture.workspacesRoot, "b", "keep.txt"), "utf8")).toBe("mine");
+  });
+
+  it("fails only the subagent whose directory appeared after the check", async () => {
+    const { runner } = recordingRunner(async ({ id }) => {
+      if (id === "a") await mkdir(join(fixture.workspacesRoot, "b"));
+      return success();
+    });
+    const results = await spawn([task("a"), task("b")], { runner, concurrency: 1 });
+    expect(results[0]?.status).toBe("success");
+    expect(results[1]?.status).toBe("failure");
+    expect(results[1]?.summary).toContain("already exists");
+    expect(await entries(join(fixture.workspacesRoot, "b"))).toEqual([]);
+  });
+});
+
+describe("spawnSubagents: concurrency, timeouts, abort and hooks", () => {
+  it("runs at most `concurrency` subagents at once", async () => {
+    let running = 0;
+    let most = 0;
+    const { runner } = recordingRunner(async () => {
+      running++;
+      most = Math.max(most, running);
+      await sleep(15);
+      running--;
+      return success();
+    });
+    const tasks = Array.from({ length: 7 }, (_, index) => task(`t${index}`));
+    await spawn(tasks, { runner, concurrency: 2 });
+    expect(most).toBe(2);
+    most = 0;
+    await spawn(
+      tasks.map((item) => ({ ...item, id: `${item.id}-again` })),
+      { runner },
+    );
+    expect(most).toBe(4);
+  });
+
+  it("times a subagent out, aborts its signal, and lets the others finish", async () => {
+    const signals: Record<string, AbortSignal> = {};
+    const { runner } = recordingRunner(async ({ id, signal }) => {
+      signals[id] = signal;
+      if (id === "slow") return untilAborted(signal);
+      await sleep(20);
+      return success(id);
+    });
+    const started = performance.now();
+    const results = await spawn([task("slow", { timeoutMs: 50 }), task("fast")], { runner });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(results[0]).toMatchObject({
+      status: "timeout",
+      summary: 'Subagent "slow" did not finish within 50 ms and was stopped.',
+      filesModified: [],
+      contextIntegrity: "intact",
+    });
+    expect(signals.slow?.aborted).toBe(true);
+    expect((signals.slow?.reason as DOMException | undefined)?.name).toBe("TimeoutError");
+    expect(results[1]).toMatchObject({ status: "success", summary: "fast" });
+    expect(signals.fast?.aborted).toBe(false);
+  });
+
+  it("stops waiting for a function that ignores its signal", async () => {
+    const { runner } = recordingRunner(() => new Promise(() => {}));
+    const [result] = await spawn([task("stuck")], { runner, timeoutMs: 30 });
+    expect(result?.status).toBe("timeout");
+  });
+
+  it("aborts everything without starting when the signal is aborted before the call", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const { runner, calls } = recordingRunner();
+    const spawned: string[] = [];
+    const reported: SubagentResult[] = [];
+    const results = await spawn([task("a"), task("b"), task("c")], {
+      runner,
+      signal: controller.signal,
+      onSpawn: (event) => spawned.push(event.id),
+      onResult: (result) => reported.push(result),
+    });
+    expect(results.map((result) => [result.id, result.status, result.durationMs])).toEqual([
+      ["a", "aborted", 0],
+      ["b", "aborted", 0],
+      ["c", "aborted", 0],
+    ]);
+    expect(results[0]?.summary).toBe('Subagent "a" was not started: the spawn was aborted.');
+    expect(calls).toHaveLength(0);
+    expect(spawned).toEqual([]);
+    expect(reported.map((result) => result.id).sort()).toEqual(["a", "b", "c"]);
+    expect(await entries(fixture.workspacesRoot)).toBeUndefined();
+  });
+
+  it("aborts running subagents and starts no more when the signal aborts during the run", async () => {
+    const controller = new AbortController();
+    const { runner, calls } = recordingRunner(async ({ signal }) => untilAborted(signal));
+    const results = await spawn([task("a"), task("b"), task("c")], {
+      runner,
+      concurrency: 2,
+      signal: controller.signal,
+      onSpawn: (event) => {
+        if (event.id === "b") setTimeout(() => controller.abort(new Error("user cancelled")), 10);
+      },
+    });
+    expect(results.map((result) => result.status)).toEqual(["aborted", "aborted", "aborted"]);
+    expect(results[0]?.summary).toBe('Subagent "a" was aborted: user cancelled');
+    expect(calls.map((call) => call.id)).toEqual(["a", "b"]);
+    expect(calls.every((call) => call.signal.aborted)).toBe(true);
+    expect(await entries(fixture.workspacesRoot)).toEqual(["a", "b"]);
+    expect(results[2]?.durationMs).toBe(0);
+  });
+
+  it("calls onSpawn before and onResult after each subagent, once each", async () => {
+    const events: string[] = [];
+    const spawnEvents: SubagentSpawnEvent[] = [];
+    const { runner } = recordingRunner(({ id }) => {
+      events.push(`run ${id}`);
+      return success();
+    });
+    const results = await spawn([task("a"), task("b"), task("c")], {
+      runner,
+      concurrency: 1,
+      onSpawn: (event) => {
+        spawnEvents.push(event);
+        events.push(`spawn ${event.id}`);
+      },
+      onResult: (result) => events.push(`result ${result.id} ${result.status}`),
+    });
+    expect(events).toEqual([
+      "spawn a",
+      "run a",
+      "result a success",
+      "spawn b",
+      "run b",
+      "result b success",
+      "spawn c",
+      "run c",
+      "result c success",
+    ]);
+    expect(spawnEvents[0]).toEqual({
+      id: "a",
+      subagentType: "implement",
+      directory: join(fixture.workspacesRoot, "a"),
+      contextFile: ".sage/context/a.xml",
+      prompt: "Do a.",
+    });
+    expect(results).toHaveLength(3);
+  });
+
+  it("calls the hooks once per subagent when they run concurrently", async () => {
+    const spawned: string[] = [];
+    const reported: string[] = [];
+    const tasks = Array.from({ length: 9 }, (_, index) => task(`t${index}`));
+    await spawn(tasks, {
+      concurrency: 3,
+      onSpawn: (event) => spawned.push(event.id),
+      onResult: (result) => reported.push(result.id),
+    });
+    expect(spawned.sort()).toEqual(tasks.map((item) => item.id).sort());
+    expect(reported.sort()).toEqual(tasks.map((item) => item.id).sort());
+  });
+
+  it("shows an error thrown by a hook as a warning instead of failing the spawn", async () => {
+    const [result] = await spawn([task("a")], {
+      onSpawn: () => {
+        throw new Error("log sink down");
+      },
+      onResult: () => {
+        throw new Error("still down");
+      },
+    });
+    expect(result?.status).toBe("success");
+    expect(result?.warning).toBe(
+      "The onSpawn hook threw: log sink down The onResult hook threw: still down",
+    );
+  });
+});

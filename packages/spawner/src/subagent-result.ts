@@ -1,0 +1,51 @@
+import type { ValidationIssue } from "@task-context/protocols";
+
+/**
+ * How a subagent ended: spec 002's `success`, `failure`, `blocked` as the subagent reported
+ * them, or `timeout` / `aborted` when the spawner stopped it.
+ */
+export type SubagentStatus = "success" | "failure" | "blocked" | "timeout" | "aborted";
+
+/** Whether the subagent's copy of CONTEXT.md still held what the parent gave it after the run. */
+export type ContextIntegrity = "intact" | "modified";
+
+/**
+ * What the parent gets back for each subagent: spec 002's output format (`status`, `summary`,
+ * `files-modified`, `notes`, `recommended-action`, here in camelCase) plus what the spawner
+ * knows — the id, how CONTEXT.md fared, how long the run took and where it ran.
+ */
+export interface SubagentResult {
+  /** The task's id. */
+  id: string;
+  /** How the subagent ended. */
+  status: SubagentStatus;
+  /** The subagent's summary, or what went wrong when the spawner decided the status. */
+  summary: string;
+  /** The files the subagent reports it changed (empty when it reported nothing). */
+  filesModified: string[];
+  /** The subagent's notes, followed by the tail of its stderr for a child process. */
+  notes?: string;
+  /** The subagent's suggested next step. */
+  recommendedAction?: string;
+  /**
+   * Everything the parent should see: the CONTEXT.md truncation warning (spec 000), a modified
+   * context copy, a parent CONTEXT.md that changed during the run, context items that were
+   * shortened to fit the Sage limits, a hook that threw. Sentences separated by spaces.
+   */
+  warning?: string;
+  /**
+   * `"modified"` when the subagent's copy of CONTEXT.md was changed, replaced or deleted during
+   * the run (then `warning` says how); `"intact"` otherwise, also for a subagent that never
+   * started.
+   */
+  contextIntegrity: ContextIntegrity;
+  /** Milliseconds from the subagent's setup to its result; 0 when it never started. */
+  durationMs: number;
+  /**
+   * The subagent's directory, `{workspacesRoot}/{id}` as an absolute path. It exists only when
+   * the subagent started (not for `aborted` before start, nor for a setup failure).
+   */
+  workspace: string;
+  /** Why the output was refused, one JSON Pointer and message per problem (`status: "failure"`). */
+  issues?: ValidationIssue[];
+}

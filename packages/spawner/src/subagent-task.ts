@@ -1,0 +1,25 @@
+import type { ContextBlock } from "@task-context/protocols/context-block";
+import type { SubagentTaskType, TaskData } from "@task-context/protocols/sage";
+
+/** The kinds of subagent of spec 002 (`implement`, `test`, `fix`, `review`, `plan`). */
+export type SubagentType = SubagentTaskType;
+
+/** One piece of work to hand to a subagent. */
+export interface SubagentTask {
+  /**
+   * Names the subagent, its directory (`{workspacesRoot}/{id}`) and its context file
+   * (`.sage/context/{id}.xml`): letters, digits, `.`, `_` and `-`, starting with a letter or
+   * digit, at most 128 characters (protocols' `taskIdSchema`). Unique within one call.
+   */
+  id: string;
+  /** Whose Sage context limits apply, and the context document's `<type>`. */
+  subagentType: SubagentType;
+  /** What the subagent is asked to do. */
+  prompt: string;
+  /** What the Sage context document says (spec 002's `task_data`). Default: `{ description: prompt }`. */
+  taskData?: TaskData;
+  /** The Context Protocol v1 block that starts this prompt; overrides `SpawnOptions.project`. */
+  project?: ContextBlock;
+  /** Most milliseconds this subagent may run; overrides `SpawnOptions.timeoutMs`. */
+  timeoutMs?: number;
+}

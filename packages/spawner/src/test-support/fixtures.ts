@@ -1,0 +1,81 @@
+// Temporary directories and runners shared by the spawner's tests.
+import { readFileSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { SubagentOutput } from "@task-context/protocols/sage";
+
+/** A fresh parent workspace and a (not yet created) root for subagent workspaces. */
+export interface Fixture {
+  base: string;
+  parent: string;
+  workspacesRoot: string;
+  cleanup(): Promise<void>;
+}
+
+export const CONTEXT =
+  "# Task context\nWe are building Lumen, a note-taking app for researchers.\n";
+
+export async function createFixture(
+  files: Record<string, string> = { "CONTEXT.md": CONTEXT },
+): Promise<Fixture> {
+  const base = await mkdtemp(join(tmpdir(), "task-context-spawner-"));
+  const parent = join(base, "parent");
+  await mkdir(parent);
+  for (const [path, content] of Object.entries(files)) {
+    const full = join(parent, path);
+    await mkdir(join(full, ".."), { recursive: true });
+    await writeFile(full, content);
+  }
+  return {
+    base,
+    parent,
+    workspacesRoot: join(base, "subagents"),
+    cleanup: () => rm(base, { recursive: true, force: true }),
+  };
+}
+
+/** The entries of `directory`, or undefined when it does not exist. */
+export async function entries(directory: string): Promise<string[] | undefined> {
+  try {
+    return (await readdir(directory)).sort();
+  } catch {
+    return undefined;
+  }
+}
+
+export const success = (summary = "done", files: string[] = []): SubagentOutput => ({
+  status: "success",
+  summary,
+  "files-modified": files,
+});
+
+/** Resolves when `signal` aborts (with its reason as the rejection), for runners that hang. */
+export function untilAborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+  });
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * True while `pid` is a running process. A zombie (exited, waiting to be reaped) counts as gone:
+ * where PID 1 reaps orphans lazily, `kill(pid, 0)` still succeeds on one for a few seconds.
+ */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    if ((error as { code?: string }).code === "ESRCH") return false;
+    throw error;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
+  }
+}
