@@ -23,11 +23,9 @@ function toBytes(data: string | Uint8Array): Uint8Array {
 export function memoryWorkspace(files: Record<string, string | Uint8Array> = {}): Workspace {
   const store = new Map<string, Uint8Array>();
 
-  const isDirectory = (key: string) => {
-    const prefix = `${key}/`;
-    for (const existing of store.keys()) if (existing.startsWith(prefix)) return true;
-    return false;
-  };
+  // Every proper prefix of a stored path is a directory; kept as a set so lookups stay O(1).
+  const directories = new Set<string>();
+  const isDirectory = (key: string) => directories.has(key);
 
   const put = (path: string, data: string | Uint8Array) => {
     const segments = parseWorkspacePath(path);
@@ -42,6 +40,8 @@ export function memoryWorkspace(files: Record<string, string | Uint8Array> = {})
     }
     if (isDirectory(key)) throw new NotRegularFileError(path, "directory");
     store.set(key, toBytes(data));
+    for (let end = 1; end < segments.length; end++)
+      directories.add(segments.slice(0, end).join("/"));
   };
 
   for (const [path, data] of Object.entries(files)) put(path, data);

@@ -1,0 +1,33 @@
+import type { ToolContext, Workspace } from "@task-context/core";
+import type { MediaKind } from "./detect-media-type.ts";
+import type { MediaModels, ProviderOptions } from "./media-tools-options.ts";
+
+/** The resolved options every tool implementation works with. */
+export interface MediaRuntime {
+  workspace: Workspace;
+  models: MediaModels;
+  limits: Readonly<Record<MediaKind, number>>;
+  maxRetries: number | undefined;
+  providerOptions: Partial<Record<keyof MediaModels, ProviderOptions>>;
+  outputDirectory: string;
+}
+
+/** One tool call: the loaded task context and the signal that aborts the external call. */
+export interface MediaCall {
+  context: ToolContext;
+  signal: AbortSignal;
+}
+
+/** The SDK call options shared by every call: abort signal, retries, provider options. */
+export function callSettings(
+  runtime: MediaRuntime,
+  call: MediaCall,
+  model: keyof MediaModels,
+): { abortSignal: AbortSignal; maxRetries?: number; providerOptions?: ProviderOptions } {
+  const providerOptions = runtime.providerOptions[model];
+  return {
+    abortSignal: call.signal,
+    ...(runtime.maxRetries === undefined ? {} : { maxRetries: runtime.maxRetries }),
+    ...(providerOptions === undefined ? {} : { providerOptions }),
+  };
+}

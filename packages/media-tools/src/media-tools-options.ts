@@ -1,0 +1,118 @@
+import type { LoadTaskContextOptions, Workspace } from "@task-context/core";
+import type {
+  experimental_generateVideo,
+  generateImage,
+  ImageModel,
+  LanguageModel,
+  SpeechModel,
+  TranscriptionModel,
+} from "ai";
+import type { MediaKind } from "./detect-media-type.ts";
+
+/** A video model as `experimental_generateVideo` takes it (a provider's video model or a gateway id). */
+export type VideoModel = Parameters<typeof experimental_generateVideo>[0]["model"];
+
+/** Provider-specific options, keyed by provider name, as every AI SDK call takes them. */
+export type ProviderOptions = NonNullable<Parameters<typeof generateImage>[0]["providerOptions"]>;
+
+/**
+ * The AI SDK models behind the tools. Each is optional: a tool whose model is missing returns
+ * `{ success: false, code: "MODEL_NOT_CONFIGURED" }` and names the option to set.
+ */
+export interface MediaModels {
+  /**
+   * A language model that accepts file parts: `understand_image`, `understand_video`,
+   * `understand_file`, and `understand_audio` when no `transcription` model is set.
+   */
+  understanding?: LanguageModel;
+  /** `generate_image` (`generateImage`). */
+  image?: ImageModel;
+  /** `generate_video` (`experimental_generateVideo`). */
+  video?: VideoModel;
+  /** `generate_audio` (`experimental_generateSpeech`): text to speech. */
+  speech?: SpeechModel;
+  /** `understand_audio` (`experimental_transcribe`); takes precedence over `understanding` for audio. */
+  transcription?: TranscriptionModel;
+}
+
+/** Largest input file per kind, in bytes. */
+export interface MediaLimits {
+  image?: number;
+  audio?: number;
+  video?: number;
+  file?: number;
+}
+
+const MiB = 1024 * 1024;
+
+/**
+ * The default {@link MediaLimits}: image 20 MiB, audio 25 MiB, video 100 MiB, file 50 MiB.
+ *
+ * @example
+ * ```ts
+ * createMediaTools({ workspace, models, limits: { video: 4 * DEFAULT_MEDIA_LIMITS.video } });
+ * ```
+ */
+export const DEFAULT_MEDIA_LIMITS: Readonly<Record<MediaKind, number>> = Object.freeze({
+  image: 20 * MiB,
+  audio: 25 * MiB,
+  video: 100 * MiB,
+  file: 50 * MiB,
+});
+
+/** The names of the seven underlying tools. */
+export type UnderlyingToolName =
+  | "understand_image"
+  | "understand_audio"
+  | "understand_video"
+  | "understand_file"
+  | "generate_image"
+  | "generate_video"
+  | "generate_audio";
+
+/** Every tool {@link createMediaTools} returns: the two dispatchers and the seven underlying tools. */
+export type MediaToolName = "read_media" | "generate_media" | UnderlyingToolName;
+
+/**
+ * Default time limits per call, in milliseconds: 2 minutes for understanding and speech,
+ * 3 for images, 15 for video (providers render video for minutes). A dispatcher uses the limit
+ * of the tool it picks.
+ *
+ * @example
+ * ```ts
+ * createMediaTools({ workspace, models, timeoutMs: { ...DEFAULT_TIMEOUTS_MS, generate_video: 1_800_000 } });
+ * ```
+ */
+export const DEFAULT_TIMEOUTS_MS: Readonly<Record<UnderlyingToolName, number>> = Object.freeze({
+  understand_image: 120_000,
+  understand_audio: 120_000,
+  understand_video: 120_000,
+  understand_file: 120_000,
+  generate_image: 180_000,
+  generate_video: 900_000,
+  generate_audio: 120_000,
+});
+
+/** Options of {@link createMediaTools}. */
+export interface CreateMediaToolsOptions {
+  /** Where CONTEXT.md is read from on every call, media are read from and generated media written to. */
+  workspace: Workspace;
+  /** The AI SDK models behind the tools; any provider's. */
+  models: MediaModels;
+  /** Largest input file per kind, in bytes (defaults: {@link DEFAULT_MEDIA_LIMITS}). */
+  limits?: MediaLimits;
+  /**
+   * Time limit of one tool call, in milliseconds: one number for every tool, or per underlying tool
+   * (defaults: {@link DEFAULT_TIMEOUTS_MS}). A call past it is aborted and returns
+   * `{ success: false, code: "TIMEOUT" }`.
+   */
+  timeoutMs?: number | Partial<Record<UnderlyingToolName, number>>;
+  /** Retries of a failed provider call, passed to the AI SDK (its default: 2). */
+  maxRetries?: number;
+  /** Provider options passed to each model's calls, e.g. `{ image: { openai: { quality: "high" } } }`. */
+  providerOptions?: Partial<Record<keyof MediaModels, ProviderOptions>>;
+  /** The workspace folder generated media are written to (default `"generated"`). */
+  outputDirectory?: string;
+  /** How CONTEXT.md is bounded (`maxChars`, default 10 000; `maxTokens` with a `tokenizer`). */
+  context?: Omit<LoadTaskContextOptions, "required">;
+}

@@ -1,0 +1,189 @@
+import { CONTEXT_MISSING_MESSAGE, memoryWorkspace, TaskContextError } from "@task-context/core";
+import { generateText, streamText, wrapLanguageModel } from "ai";
+import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
+import { describe, expect, it } from "vitest";
+import { createMediaTools, taskContextMiddleware } from "./index.ts";
+import { CONTEXT, injected, PNG, toolCallOptions } from "./test-support/fixtures.ts";
+
+const TRUNCATED =
+  "CONTEXT.md was truncated from 10500 to 10000 characters (limit 10000). Consider shortening it.";
+
+function wrapped(files: Record<string, string | Uint8Array>, options: { required?: boolean } = {}) {
+  const workspace = memoryWorkspace(files);
+  const model = new MockLanguageModelV4({
+    doGenerate: async () => ({
+      content: [{ type: "text", text: "Sure." }],
+      finishReason: { unified: "stop", raw: "stop" },
+      usage: {
+        inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+        outputTokens: { total: 1, text: 1, reasoning: 0 },
+      },
+      warnings: [],
+    }),
+    doStream: async () => ({
+      stream: convertArrayToReadableStream([
+        { type: "stream-start", warnings: [] },
+        { type: "text-start", id: "t" },
+        { type: "text-delta", id: "t", delta: "Sure." },
+        { type: "text-end", id: "t" },
+        {
+          type: "finish",
+          finishReason: { unified: "stop", raw: "stop" },
+          usage: {
+            inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+            outputTokens: { total: 1, text: 1, reasoning: 0 },
+          },
+        },
+      ]),
+    }),
+  });
+  const middleware = taskContextMiddleware({ workspace, ...options });
+  return { workspace, model, wrappedModel: wrapLanguageModel({ model, middleware }) };
+}
+
+describe("taskContextMiddleware", () => {
+  it("injects the context into the last user message's text, in the spec's format", async () => {
+    const { model, wrappedModel } = wrapped({ "CONTEXT.md": CONTEXT });
+    await generateText({
+      model: wrappedModel,
+      instructions: "You are helpful.",
+      messages: [
+        { role: "user", content: "First question." },
+        { role: "assistant", content: "First answer." },
+        { role: "user", content: "Name three headlines." },
+      ],
+    });
+    expect(model.doGenerateCalls[0]?.prompt).toEqual([
+      { role: "system", content: "You are helpful." },
+      { role: "user", content: [{ type: "text", text: "First question." }] },
+      { role: "assistant", content: [{ type: "text", text: "First answer." }] },
+      { role: "user", content: [{ type: "text", text: injected("Name three headlines.") }] },
+    ]);
+  });
+
+  it("puts a text part in front of a user message that has only files", async () => {
+    const { model, wrappedModel } = wrapped({ "CONTEXT.md": CONTEXT });
+    await generateText({
+      model: wrappedModel,
+      messages: [{ role: "user", content: [{ type: "file", data: PNG, mediaType: "image/png" }] }],
+    });
+    const message = model.doGenerateCalls[0]?.prompt[0];
+    expect(message).toMatchObject({
+      role: "user",
+      content: [
+        { type: "text", text: injected("") },
+        { type: "file", mediaType: "image/png" },
+      ],
+    });
+  });
+
+  it("injects into the first text part only, leaving the other parts as they were", async () => {
+    const { model, wrappedModel } = wrapped({ "CONTEXT.md": CONTEXT });
+    await generateText({
+      model: wrappedModel,
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "Compare" },
+            { type: "file", data: PNG, mediaType: "image/png" },
+            { type: "text", text: "with the brand rules." },
+          ],
+        },
+      ],
+    });
+    expect(model.doGenerateCalls[0]?.prompt[0]).toMatchObject({
+      content: [
+        { type: "text", text: injected("Compare") },
+        { type: "file" },
+        { type: "text", text: "with the brand rules." },
+      ],
+    });
+  });
+
+  it("does not inject twice into a prompt that already carries the task context", async () => {
+    const files = { "CONTEXT.md": CONTEXT, "a.png": PNG };
+    const { workspace, model, wrappedModel } = wrapped(files);
+    const tools = createMediaTools({ workspace, models: { understanding: wrappedModel } });
+    await tools.understand_image.execute?.({ path: "a.png", prompt: "Header?" }, toolCallOptions());
+    const message = model.doGenerateCalls[0]?.prompt[0];
+    expect(message?.role === "user" && message.content[0]).toEqual({
+      type: "text",
+      text: injected("Header?"),
+    });
+  });
+
+  it("fails the call with the guiding error when CONTEXT.md is missing, before the model runs", async () => {
+    const { model, wrappedModel } = wrapped({});
+    const failure = await generateText({ model: wrappedModel, prompt: "Hello." }).catch(
+      (error: unknown) => error,
+    );
+    expect(TaskContextError.isInstance(failure)).toBe(true);
+    expect(failure).toMatchObject({
+      code: "TASK_CONTEXT_MISSING",
+      message: `${CONTEXT_MISSING_MESSAGE}\nThere is no CONTEXT.md at the workspace root.`,
+    });
+    expect(model.doGenerateCalls).toHaveLength(0);
+  });
+
+  it("sends the prompt unchanged without CONTEXT.md when required is false", async () => {
+    const { model, wrappedModel } = wrapped({}, { required: false });
+    await generateText({ model: wrappedModel, prompt: "Hello." });
+    expect(model.doGenerateCalls[0]?.prompt).toEqual([
+      { role: "user", content: [{ type: "text", text: "Hello." }] },
+    ]);
+  });
+
+  it("reports truncation in the call's warnings", async () => {
+    const { model, wrappedModel } = wrapped({ "CONTEXT.md": "c".repeat(10_500) });
+    const result = await generateText({ model: wrappedModel, prompt: "Hello." });
+    expect(result.warnings).toEqual([{ type: "other", message: TRUNCATED }]);
+    expect(model.doGenerateCalls[0]?.prompt).toEqual([
+      { role: "user", content: [{ type: "text", text: injected("Hello.", "c".repeat(10_000)) }] },
+    ]);
+  });
+
+  it("injects into streamed calls and reports truncation in the stream's warnings", async () => {
+    const { model, wrappedModel } = wrapped({ "CONTEXT.md": "c".repeat(10_500) });
+    const result = streamText({ model: wrappedModel, prompt: "Hello." });
+    expect(await result.text).toBe("Sure.");
+    expect(await result.warnings).toEqual([{ type: "other", message: TRUNCATED }]);
+    expect(model.doStreamCalls[0]?.prompt).toEqual([
+      { role: "user", content: [{ type: "text", text: injected("Hello.", "c".repeat(10_000)) }] },
+    ]);
+  });
+
+  it("reads CONTEXT.md on every call", async () => {
+    const { workspace, model, wrappedModel } = wrapped({ "CONTEXT.md": "One." });
+    await generateText({ model: wrappedModel, prompt: "Hi." });
+    await workspace.writeFile("CONTEXT.md", "Two.");
+    await generateText({ model: wrappedModel, prompt: "Hi." });
+    expect(
+      model.doGenerateCalls.map((options) => {
+        const message = options.prompt[0];
+        return message?.role === "user" && message.content[0]?.type === "text"
+          ? message.content[0].text
+          : undefined;
+      }),
+    ).toEqual([injected("Hi.", "One."), injected("Hi.", "Two.")]);
+  });
+
+  it("warns when the prompt has no user message to carry the context", async () => {
+    const { model, wrappedModel } = wrapped({ "CONTEXT.md": CONTEXT });
+    const result = await generateText({
+      model: wrappedModel,
+      instructions: "Say hello.",
+      messages: [{ role: "assistant", content: "Hello!" }],
+    });
+    expect(result.warnings).toEqual([
+      {
+        type: "other",
+        message: "The task context was not injected: the prompt has no user message to carry it.",
+      },
+    ]);
+    expect(model.doGenerateCalls[0]?.prompt).toEqual([
+      { role: "system", content: "Say hello." },
+      { role: "assistant", content: [{ type: "text", text: "Hello!" }] },
+    ]);
+  });
+});

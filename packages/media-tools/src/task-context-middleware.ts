@@ -1,0 +1,126 @@
+import {
+  injectTaskContext,
+  type LoadTaskContextOptions,
+  loadTaskContext,
+  splitTaskContext,
+  type Workspace,
+} from "@task-context/core";
+import type { LanguageModelMiddleware } from "ai";
+
+type TransformParams = NonNullable<LanguageModelMiddleware["transformParams"]>;
+type CallOptions = Parameters<TransformParams>[0]["params"];
+type Prompt = CallOptions["prompt"];
+type StreamResult = Awaited<ReturnType<NonNullable<LanguageModelMiddleware["wrapStream"]>>>;
+type StreamPart = StreamResult["stream"] extends ReadableStream<infer Part> ? Part : never;
+
+/** Options of {@link taskContextMiddleware}. */
+export interface TaskContextMiddlewareOptions extends LoadTaskContextOptions {
+  /** Where CONTEXT.md is read from, on every call. */
+  workspace: Workspace;
+}
+
+const NO_USER_MESSAGE =
+  "The task context was not injected: the prompt has no user message to carry it.";
+
+/**
+ * Injects CONTEXT.md into the last user message of a prompt, in the spec's format. Text that
+ * already carries a task context (`[Task Context]\n…\n\n[Request]\n…`, e.g. from the media tools
+ * through a wrapped model) is left alone, so the context never appears twice.
+ */
+function injectIntoLastUserMessage(prompt: Prompt, context: string): Prompt | undefined {
+  let index = prompt.length - 1;
+  while (index >= 0 && prompt[index]?.role !== "user") index--;
+  const message = prompt[index];
+  if (message === undefined || message.role !== "user") return undefined;
+
+  const content = [...message.content];
+  const textIndex = content.findIndex((part) => part.type === "text");
+  const part = content[textIndex];
+  if (part?.type === "text") {
+    if (splitTaskContext(part.text).context !== undefined) return prompt;
+    content[textIndex] = { ...part, text: injectTaskContext(part.text, context) };
+  } else {
+    content.unshift({ type: "text", text: injectTaskContext("", context) });
+  }
+  const next = [...prompt];
+  next[index] = { ...message, content };
+  return next;
+}
+
+/**
+ * Language model middleware that gives any AI SDK text call the task context, for code that calls
+ * models directly rather than through the media tools: each call loads CONTEXT.md from the
+ * workspace and rewrites the last user message's text to
+ * `[Task Context]\n{context}\n\n[Request]\n{text}` (a message with only files gets that text
+ * part in front, with an empty request). Use it with `wrapLanguageModel`.
+ *
+ * When CONTEXT.md is missing (or empty) the call fails before reaching the model: the model call
+ * rejects with core's `TaskContextMissingError` (`code: "TASK_CONTEXT_MISSING"`) and the spec's
+ * guiding message — the same rule as the tools. Pass `required: false` to send the prompt
+ * unchanged instead (spec 001's migration path). When CONTEXT.md was truncated, the truncation
+ * warning is added to the call's `warnings` (the result's `warnings`, or the stream's
+ * `stream-start` part), where the AI SDK reports and logs it.
+ *
+ * @example
+ * ```ts
+ * import { openai } from "@ai-sdk/openai";
+ * import { nodeWorkspace } from "@task-context/core/node";
+ * import { taskContextMiddleware } from "@task-context/media-tools";
+ * import { generateText, wrapLanguageModel } from "ai";
+ *
+ * const model = wrapLanguageModel({
+ *   model: openai("gpt-5-mini"),
+ *   middleware: taskContextMiddleware({ workspace: nodeWorkspace("/srv/agents/run-42") }),
+ * });
+ * const { text } = await generateText({ model, prompt: "Name three headlines for the launch." });
+ * ```
+ */
+export function taskContextMiddleware(
+  options: TaskContextMiddlewareOptions,
+): LanguageModelMiddleware {
+  const { workspace, ...load } = options;
+  // Warnings for the calls whose parameters this middleware produced (wrapGenerate and
+  // wrapStream receive the very object transformParams returned).
+  const warnings = new WeakMap<object, string>();
+
+  return {
+    specificationVersion: "v4",
+
+    async transformParams({ params }) {
+      const context = await loadTaskContext(workspace, load);
+      if (!context.found) return params;
+      const prompt = injectIntoLastUserMessage(params.prompt, context.content);
+      const next = { ...params, prompt: prompt ?? params.prompt };
+      const warning = [context.warning, prompt === undefined ? NO_USER_MESSAGE : undefined]
+        .filter((text): text is string => text !== undefined)
+        .join(" ");
+      if (warning !== "") warnings.set(next, warning);
+      return next;
+    },
+
+    async wrapGenerate({ doGenerate, params }) {
+      const result = await doGenerate();
+      const message = warnings.get(params);
+      if (message === undefined) return result;
+      return { ...result, warnings: [...result.warnings, { type: "other", message }] };
+    },
+
+    async wrapStream({ doStream, params }) {
+      const result = await doStream();
+      const message = warnings.get(params);
+      if (message === undefined) return result;
+      const stream = result.stream.pipeThrough(
+        new TransformStream<StreamPart, StreamPart>({
+          transform(part, controller) {
+            controller.enqueue(
+              part.type === "stream-start"
+                ? { ...part, warnings: [...part.warnings, { type: "other", message }] }
+                : part,
+            );
+          },
+        }),
+      );
+      return { ...result, stream };
+    },
+  };
+}
