@@ -89,7 +89,7 @@ export function checkSpawnArguments(parent: unknown, tasks: unknown, options: un
     throw new InvalidArgumentError("tasks", "expected an array of subagent tasks.");
   }
   if (!isObject(options)) {
-    throw new InvalidArgumentError("options", "expected an object with runner and workspacesRoot.");
+    throw new InvalidArgumentError("options", "expected an object with a runner.");
   }
   const spawn = options as Partial<SpawnOptions>;
   if (!isObject(spawn.runner) || typeof spawn.runner.run !== "function") {
@@ -98,7 +98,10 @@ export function checkSpawnArguments(parent: unknown, tasks: unknown, options: un
       "expected a SubagentRunner, such as functionRunner(fn) or childProcessRunner({ command }).",
     );
   }
-  if (typeof spawn.workspacesRoot !== "string" || spawn.workspacesRoot === "") {
+  if (
+    spawn.workspacesRoot !== undefined &&
+    (typeof spawn.workspacesRoot !== "string" || spawn.workspacesRoot === "")
+  ) {
     throw new InvalidArgumentError(
       "options.workspacesRoot",
       "expected the directory under which each subagent gets {workspacesRoot}/{id}.",

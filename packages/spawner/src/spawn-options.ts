@@ -34,9 +34,11 @@ export interface SpawnOptions {
   runner: SubagentRunner;
   /**
    * The directory under which each subagent gets its own directory `{workspacesRoot}/{id}`.
-   * Created when missing; directories in it are never reused or deleted.
+   * Created when missing; directories in it are never reused or deleted. Default: a new directory
+   * `task-context-subagents-XXXXXX` in the system's temporary directory, created only once every
+   * check has passed (each result's `workspace` says where).
    */
-  workspacesRoot: string;
+  workspacesRoot?: string;
   /** Most subagents running at once (default 4). */
   concurrency?: number;
   /** Most milliseconds each subagent may run (default 600 000); a task's `timeoutMs` wins. */

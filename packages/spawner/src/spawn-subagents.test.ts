@@ -1,5 +1,6 @@
 import { chmod, mkdir, readFile, rm, stat, symlink, truncate, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import {
   CONTEXT_MISSING_MESSAGE,
   InvalidArgumentError,
@@ -533,7 +534,7 @@ describe("spawnSubagents: arguments", () => {
     ["a fractional timeout", () => spawn([task("a")], { timeoutMs: 1.5 }), "options.timeoutMs"],
     ["no runner", () => spawn([task("a")], { runner: undefined as never }), "options.runner"],
     [
-      "no workspacesRoot",
+      "an empty workspacesRoot",
       () => spawn([task("a")], { workspacesRoot: "" }),
       "options.workspacesRoot",
     ],
@@ -548,6 +549,18 @@ describe("spawnSubagents: arguments", () => {
       expect(await entries(fixture.workspacesRoot)).toBeUndefined();
     });
   }
+
+  it("puts subagents in a new temporary directory when no workspacesRoot is given", async () => {
+    const { runner } = recordingRunner();
+    const [result] = await spawnSubagents(fixture.parent, [task("alt-text")], { runner });
+    expect(result?.status).toBe("success");
+    const workspace = result?.workspace ?? "";
+    expect(dirname(workspace).startsWith(join(tmpdir(), "task-context-subagents-"))).toBe(true);
+    expect(await readFile(join(workspace, "CONTEXT.md"), "utf8")).toBe(
+      await readFile(join(fixture.parent, "CONTEXT.md"), "utf8"),
+    );
+    await rm(dirname(workspace), { recursive: true, force: true });
+  });
 
   it("refuses a workspacesRoot that is a file", async () => {
     await writeFile(join(fixture.base, "file"), "not a directory");

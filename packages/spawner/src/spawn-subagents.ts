@@ -1,4 +1,5 @@
-import { lstatSync, mkdirSync, statSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { CONTEXT_FILENAME, InvalidArgumentError, type Workspace } from "@task-context/core";
 import { nodeWorkspace } from "@task-context/core/node";
@@ -288,6 +289,16 @@ function report(options: SpawnOptions, result: SubagentResult): void {
 }
 
 /**
+ * Where the subagents' directories go: the caller's `workspacesRoot`, or a new temporary directory
+ * (not created when the run is aborted before it starts).
+ */
+function subagentsRoot(options: SpawnOptions): string {
+  if (options.workspacesRoot !== undefined) return resolve(options.workspacesRoot);
+  const prefix = join(tmpdir(), "task-context-subagents-");
+  return options.signal?.aborted ? `${prefix}aborted` : mkdtempSync(prefix);
+}
+
+/**
  * Spawns one subagent per task, each in its own directory `{workspacesRoot}/{id}` holding a
  * read-only copy of the parent's CONTEXT.md and its Sage context file, and returns their results
  * in the order of `tasks`.
@@ -349,7 +360,7 @@ export async function spawnSubagents(
     parentWorkspace,
     plan.tasks.map((task) => task.subagentType),
   );
-  const root = resolve(options.workspacesRoot);
+  const root = subagentsRoot(options);
   const rootStats = statSync(root, { throwIfNoEntry: false });
   if (rootStats !== undefined && !rootStats.isDirectory()) {
     throw new InvalidArgumentError(
