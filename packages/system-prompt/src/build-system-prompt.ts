@@ -1,7 +1,7 @@
 import { DEFAULT_MAX_CHARS, InvalidArgumentError, type Tokenizer } from "@task-context/core";
 import { EXAMPLE_CONTEXT_MD, renderContextMdSection } from "./context-md-section.ts";
 import { renderContextProtocolSection } from "./context-protocol-section.ts";
-import { multimodalToolNames, type ToolDescriptor } from "./multimodal-tools.ts";
+import { multimodalToolNames, type ToolList } from "./multimodal-tools.ts";
 
 /** One part of a system prompt. Sections are ordered by `order`, then by the order given. */
 export interface SystemPromptSection {
@@ -17,8 +17,11 @@ export interface SystemPromptSection {
 export interface BuildSystemPromptOptions {
   /** The agent's own instructions, first in the prompt. */
   base?: string;
-  /** The tools the agent has; multimodal ones (by name or `multimodal: true`) trigger the CONTEXT.md section. */
-  tools?: readonly ToolDescriptor[];
+  /**
+   * The tools the agent has — names, `{ name, multimodal }` descriptors, or a record keyed by name
+   * (an AI SDK `tools` object); multimodal ones trigger the CONTEXT.md section.
+   */
+  tools?: ToolList;
   /** Whether the agent can spawn subagents (adds the CONTEXT.md and Context Protocol sections). */
   canSpawnSubagents?: boolean;
   /** More sections to compose in. */

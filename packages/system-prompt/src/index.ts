@@ -12,6 +12,7 @@ export {
   MULTIMODAL_TOOL_NAMES,
   multimodalToolNames,
   type ToolDescriptor,
+  type ToolList,
 } from "./multimodal-tools.ts";
 export {
   type ContextReceiverOptions,

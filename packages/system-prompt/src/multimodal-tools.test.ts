@@ -13,3 +13,10 @@ it("knows the seven multimodal tools of spec 000 and their two dispatchers", () 
     ]),
   ).toEqual(["ocr"]);
 });
+
+it("reads the names of an AI SDK tools record", () => {
+  expect(multimodalToolNames({ read_media: {}, web_search: {}, generate_media: {} })).toEqual([
+    "read_media",
+    "generate_media",
+  ]);
+});

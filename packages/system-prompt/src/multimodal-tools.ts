@@ -14,10 +14,17 @@ export const MULTIMODAL_TOOL_NAMES = [
 /** A tool the agent has: a name, or a descriptor that can mark any tool as multimodal. */
 export type ToolDescriptor = string | { name: string; multimodal?: boolean };
 
+/**
+ * The tools an agent has: a list of names or descriptors, or a record keyed by tool name such as
+ * the `tools` object of an AI SDK call.
+ */
+export type ToolList = readonly ToolDescriptor[] | Readonly<Record<string, unknown>>;
+
 /** The names of the tools in `tools` that reach other models. */
-export function multimodalToolNames(tools: readonly ToolDescriptor[]): string[] {
+export function multimodalToolNames(tools: ToolList): string[] {
   const names: string[] = [];
-  for (const tool of tools) {
+  const descriptors: readonly ToolDescriptor[] = Array.isArray(tools) ? tools : Object.keys(tools);
+  for (const tool of descriptors) {
     const name = typeof tool === "string" ? tool : tool.name;
     const multimodal =
       typeof tool === "object" && tool.multimodal !== undefined
