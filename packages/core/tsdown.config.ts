@@ -1,6 +1,8 @@
 import { defineConfig } from "tsdown";
+import { sharedBuildOptions } from "../../tsdown.shared.ts";
 
 export default defineConfig({
+  ...sharedBuildOptions,
   entry: [
     "src/index.ts",
     "src/index.node.ts",
@@ -9,13 +11,7 @@ export default defineConfig({
     "src/sha256.ts",
     "src/sha256.node.ts",
   ],
-  format: "esm",
-  platform: "neutral",
-  target: "es2022",
-  dts: true,
-  sourcemap: true,
-  clean: true,
   // `#sha256` is chosen per runtime by the package.json `imports` conditions, at run time; the
   // lazily loaded o200k tokenizer stays behind its own entry point.
-  deps: { neverBundle: [/^node:/, /^#/, /^@task-context\/core\//] },
+  deps: { neverBundle: [...sharedBuildOptions.deps.neverBundle, /^@task-context\/core\//] },
 });

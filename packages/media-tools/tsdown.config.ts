@@ -1,11 +1,4 @@
 import { defineConfig } from "tsdown";
+import { sharedBuildOptions } from "../../tsdown.shared.ts";
 
-export default defineConfig({
-  entry: ["src/index.ts"],
-  format: "esm",
-  platform: "neutral",
-  target: "es2022",
-  dts: true,
-  sourcemap: true,
-  clean: true,
-});
+export default defineConfig({ ...sharedBuildOptions, entry: ["src/index.ts"] });

@@ -1,6 +1,9 @@
 import { defineConfig } from "tsdown";
+import { sharedBuildOptions } from "../../tsdown.shared.ts";
 
+// `#validators` is chosen per runtime by the package.json `imports` conditions, at run time.
 export default defineConfig({
+  ...sharedBuildOptions,
   entry: {
     index: "src/index.ts",
     "context-block": "src/context-block/index.ts",
@@ -10,12 +13,4 @@ export default defineConfig({
     "standalone-validators": "src/validate/standalone-validators.ts",
     "runtime-validators": "src/validate/runtime-validators.ts",
   },
-  format: "esm",
-  platform: "neutral",
-  target: "es2022",
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  // `#validators` is chosen per runtime by the package.json `imports` conditions, at run time.
-  deps: { neverBundle: [/^node:/, /^#/] },
 });
