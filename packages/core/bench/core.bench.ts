@@ -3,11 +3,17 @@
 import { mkdir, mkdtemp, open, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import {
+  compareAlternating,
+  median,
+  medianNanoseconds,
+  microseconds,
+  milliseconds,
+} from "@task-context/bench-kit";
 import { injectTaskContext, loadTaskContext } from "@task-context/core";
 import { nodeWorkspace } from "@task-context/core/node";
 import { o200kTokenizer } from "@task-context/core/o200k";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
-import { compare, medianNanoseconds, microseconds, milliseconds } from "./measure.ts";
 
 const paragraph =
   "We are building Lumen, a note-taking app for researchers. LUMEN on screenshots is the wordmark, never a hospital. Deep teal, warm white, Inter. ";
@@ -23,15 +29,16 @@ try {
   await writeFile(join(small, "CONTEXT.md"), textOf(10_000));
   const workspace = nodeWorkspace(small);
   const prompt = "What does the header of this screenshot say?";
-  const inject = await compare(
-    "load + inject, 10 KB CONTEXT.md",
-    async () => injectTaskContext(prompt, await loadTaskContext(workspace)),
-    async () =>
-      `[Task Context]\n${await readFile(join(small, "CONTEXT.md"), "utf8")}\n\n[Request]\n${prompt}`,
-    2_000,
+  const inject = await compareAlternating(
+    {
+      baseline: async () =>
+        `[Task Context]\n${await readFile(join(small, "CONTEXT.md"), "utf8")}\n\n[Request]\n${prompt}`,
+      candidate: async () => injectTaskContext(prompt, await loadTaskContext(workspace)),
+    },
+    { iterations: 2_000 },
   );
   rows.push(
-    `| ${inject.name} | ${microseconds(inject.candidate)} | fs.readFile + template: ${microseconds(inject.baseline)} | ${inject.ratio.toFixed(2)}× | ≤ 1.5× |`,
+    `| load + inject, 10 KB CONTEXT.md | ${microseconds(inject.candidate)} | fs.readFile + template: ${microseconds(inject.baseline)} | ${(inject.candidate / inject.baseline).toFixed(2)}× | ≤ 1.5× |`,
   );
 
   // 2. load of 100 KB, 10 MB and 1 GB files: same time, flat memory.
@@ -66,9 +73,7 @@ try {
   }
   globalThis.gc?.();
   const largestGrowth = process.memoryUsage().rss - before;
-  const times = samples.map(
-    (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] as number,
-  );
+  const times = samples.map(median);
   for (const [index, [label]] of workspaces.entries()) {
     rows.push(`| load, ${label} CONTEXT.md | ${microseconds(times[index] as number)} | | | |`);
   }
@@ -83,14 +88,12 @@ try {
   // 3. truncating 1 MB of text to 2 000 tokens against one encode of the kept prefix.
   const megabyte = textOf(1_000_000);
   const kept = o200kTokenizer.truncate(megabyte, 2_000);
-  const truncate = await compare(
-    "o200k truncate 1 MB → 2 000 tokens",
-    () => o200kTokenizer.truncate(megabyte, 2_000),
-    () => encode(kept),
-    200,
+  const truncate = await compareAlternating(
+    { baseline: () => encode(kept), candidate: () => o200kTokenizer.truncate(megabyte, 2_000) },
+    { iterations: 200 },
   );
   rows.push(
-    `| ${truncate.name} | ${milliseconds(truncate.candidate)} | one encode of the kept prefix: ${milliseconds(truncate.baseline)} | ${truncate.ratio.toFixed(2)}× | ≤ 2× |`,
+    `| o200k truncate 1 MB → 2 000 tokens | ${milliseconds(truncate.candidate)} | one encode of the kept prefix: ${milliseconds(truncate.baseline)} | ${(truncate.candidate / truncate.baseline).toFixed(2)}× | ≤ 2× |`,
   );
 } finally {
   await rm(directory, { recursive: true, force: true });

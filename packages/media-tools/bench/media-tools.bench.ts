@@ -1,6 +1,7 @@
 // Overhead of the media tools over a bare AI SDK call with the same test model, measured in the
 // same run against the built package (dist/). Run: `pnpm run bench` here after `pnpm run build`
 // (or `node_modules/.bin/pnpm run bench` at the root, which builds first). Prints a markdown table.
+import { compareAlternating, microseconds } from "@task-context/bench-kit";
 import {
   injectTaskContext,
   loadTaskContext,
@@ -28,44 +29,17 @@ const image = imageModel();
 const tools = createMediaTools({ workspace, models: { understanding, image } });
 const options = { toolCallId: "bench", messages: [], context: {} };
 
-/** Median nanoseconds per call of `fn`, over `rounds` rounds of `iterations` calls. */
-async function medianNanoseconds(fn: () => unknown, iterations: number, rounds: number) {
-  const samples: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    const start = process.hrtime.bigint();
-    for (let index = 0; index < iterations; index++) await fn();
-    samples.push(Number(process.hrtime.bigint() - start) / iterations);
-  }
-  samples.sort((a, b) => a - b);
-  return samples[Math.floor(samples.length / 2)] as number;
-}
-
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
-
 /**
  * Candidate, baseline and the context load alone, in alternating rounds (so drift and garbage
  * collection hit all three alike); returns the median of each.
  */
-async function compare(candidate: () => unknown, baseline: () => unknown, iterations: number) {
-  for (let warm = 0; warm < iterations; warm++) {
-    await candidate();
-    await baseline();
-  }
-  const times = { candidate: [] as number[], baseline: [] as number[], load: [] as number[] };
-  for (let round = 0; round < 15; round++) {
-    times.baseline.push(await medianNanoseconds(baseline, iterations, 3));
-    times.candidate.push(await medianNanoseconds(candidate, iterations, 3));
-    times.load.push(await medianNanoseconds(() => loadTaskContext(workspace), iterations, 3));
-  }
-  return {
-    candidate: median(times.candidate),
-    baseline: median(times.baseline),
-    load: median(times.load),
-  };
-}
+const compare = (candidate: () => unknown, baseline: () => unknown, iterations: number) =>
+  compareAlternating(
+    { baseline, candidate, load: () => loadTaskContext(workspace) },
+    { iterations, rounds: 15 },
+  );
 
-const µs = (nanoseconds: number) => `${(nanoseconds / 1_000).toFixed(1)} µs`;
+const µs = microseconds;
 const rows: string[] = [];
 
 function row(
