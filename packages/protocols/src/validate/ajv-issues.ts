@@ -1,5 +1,5 @@
 import { patternMessages } from "./pattern-messages.ts";
-import type { ValidationIssue } from "./validation-result.ts";
+import type { SchemaValidator, ValidationIssue } from "./validation-result.ts";
 
 /**
  * The fields of an ajv error object that issues are made of. Declared here rather than imported
@@ -13,6 +13,20 @@ export interface AjvErrorObject {
   message?: string;
   /** Set on the errors of a `propertyNames` subschema: the property name that failed. */
   propertyName?: string;
+}
+
+/** An ajv validate function, compiled at run time or generated standalone. */
+export interface AjvValidateFunction {
+  (value: unknown): boolean;
+  errors?: readonly AjvErrorObject[] | null | undefined;
+}
+
+/** Wraps an ajv validate function as a {@link SchemaValidator} answering `{ valid, issues }`. */
+export function schemaValidatorFrom(validateFunction: AjvValidateFunction): SchemaValidator {
+  return (value) =>
+    validateFunction(value)
+      ? { valid: true, issues: [] }
+      : { valid: false, issues: issuesFromAjvErrors(validateFunction.errors) };
 }
 
 const unionKeywords = new Set(["oneOf", "anyOf"]);

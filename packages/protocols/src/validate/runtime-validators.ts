@@ -22,7 +22,7 @@ import subagentOutputSchema from "../../schemas/subagent-output.v1.schema.json" 
 import workItemSchema from "../../schemas/work-item.v1.schema.json" with { type: "json" };
 import { UnknownSchemaError } from "../errors/unknown-schema-error.ts";
 import type { SchemaName } from "../schemas/registry.ts";
-import { issuesFromAjvErrors } from "./ajv-issues.ts";
+import { schemaValidatorFrom } from "./ajv-issues.ts";
 import { ajvOptions } from "./ajv-options.ts";
 import { getValidator as getStandaloneValidator } from "./standalone-validators.ts";
 import type { SchemaValidator } from "./validation-result.ts";
@@ -74,10 +74,7 @@ export function getValidator(name: SchemaName): SchemaValidator {
     cache.set(name, standalone);
     return standalone;
   }
-  const validator: SchemaValidator = (value) =>
-    validateFunction(value)
-      ? { valid: true, issues: [] }
-      : { valid: false, issues: issuesFromAjvErrors(validateFunction.errors) };
+  const validator = schemaValidatorFrom(validateFunction);
   cache.set(name, validator);
   return validator;
 }

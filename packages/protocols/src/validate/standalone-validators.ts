@@ -1,6 +1,6 @@
 import { UnknownSchemaError } from "../errors/unknown-schema-error.ts";
 import type { SchemaName } from "../schemas/registry.ts";
-import { issuesFromAjvErrors } from "./ajv-issues.ts";
+import { schemaValidatorFrom } from "./ajv-issues.ts";
 import { validators } from "./standalone-validators.generated.js";
 import type { SchemaValidator } from "./validation-result.ts";
 
@@ -23,10 +23,7 @@ export function getValidator(name: SchemaName): SchemaValidator {
   if (cached) return cached;
   if (!Object.hasOwn(validators, name)) throw new UnknownSchemaError(name, Object.keys(validators));
   const validateFunction = validators[name];
-  const validator: SchemaValidator = (value) =>
-    validateFunction(value)
-      ? { valid: true, issues: [] }
-      : { valid: false, issues: issuesFromAjvErrors(validateFunction.errors) };
+  const validator = schemaValidatorFrom(validateFunction);
   cache.set(name, validator);
   return validator;
 }
