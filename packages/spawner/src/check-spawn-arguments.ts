@@ -15,6 +15,9 @@ import {
 } from "./spawn-options.ts";
 import type { SubagentTask } from "./subagent-task.ts";
 
+/** The subagent type of a task that names none. */
+export const DEFAULT_SUBAGENT_TYPE: SubagentTaskType = "implement";
+
 /** A task whose every field was checked, with its defaults applied and its prompt composed. */
 export interface PlannedTask {
   id: string;
@@ -136,8 +139,14 @@ export function checkSpawnArguments(parent: unknown, tasks: unknown, options: un
   const planned = tasks.map((task: unknown, index): PlannedTask => {
     const name = `tasks[${index}]`;
     if (!isObject(task)) throw new InvalidArgumentError(name, "expected a subagent task object.");
-    const { id, subagentType, prompt, taskData, project, timeoutMs } =
-      task as Partial<SubagentTask>;
+    const {
+      id,
+      subagentType = DEFAULT_SUBAGENT_TYPE,
+      prompt,
+      taskData,
+      project,
+      timeoutMs,
+    } = task as Partial<SubagentTask>;
     if (typeof id !== "string" || !taskIdSchema.safeParse(id).success) {
       throw new InvalidArgumentError(
         `${name}.id`,

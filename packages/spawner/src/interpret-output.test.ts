@@ -10,6 +10,27 @@ describe("interpretOutput", () => {
     expect(interpretOutput(`\n${JSON.stringify(valid)}\n`)).toEqual({ valid: true, output: valid });
   });
 
+  it("accepts the result's camelCase names for the spec's wire names", () => {
+    expect(
+      interpretOutput({
+        status: "blocked",
+        summary: "s",
+        filesModified: [],
+        recommendedAction: "ask",
+      }),
+    ).toEqual({
+      valid: true,
+      output: {
+        status: "blocked",
+        summary: "s",
+        "files-modified": [],
+        "recommended-action": "ask",
+      },
+    });
+    const both = interpretOutput({ ...valid, filesModified: ["b.ts"] });
+    expect(both.valid).toBe(false);
+  });
+
   it("lists every issue with its JSON Pointer", () => {
     const result = interpretOutput({ status: "ok", summary: 3, "files-modified": ["a", 4] });
     expect(result.valid).toBe(false);

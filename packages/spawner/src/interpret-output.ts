@@ -16,9 +16,29 @@ function jsonPointer(path: readonly PropertyKey[]): string {
     .join("");
 }
 
+/** The TypeScript names of SubagentResult, accepted for the spec's wire names. */
+const WIRE_NAMES: Readonly<Record<string, string>> = {
+  filesModified: "files-modified",
+  recommendedAction: "recommended-action",
+};
+
 /**
- * Accepts an object in spec 002's output format (wire names), or the JSON text of one. Never
- * throws: anything else is `{ valid: false }` with the issues found.
+ * An output written with the result's camelCase names (`filesModified`, `recommendedAction`) in
+ * the spec's wire names, so an in-process subagent may answer in either; a value that uses both
+ * names for one field is left as it is and fails validation.
+ */
+function toWireNames(value: unknown): unknown {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+  const entries = Object.entries(value).map(([key, field]) => {
+    const wire = WIRE_NAMES[key];
+    return wire !== undefined && !Object.hasOwn(value, wire) ? [wire, field] : [key, field];
+  });
+  return Object.fromEntries(entries);
+}
+
+/**
+ * Accepts an object in spec 002's output format (wire names, or the result's camelCase names), or
+ * the JSON text of one. Never throws: anything else is `{ valid: false }` with the issues found.
  */
 export function interpretOutput(output: unknown): InterpretedOutput {
   let value = output;
@@ -49,7 +69,7 @@ export function interpretOutput(output: unknown): InterpretedOutput {
       };
     }
   }
-  const parsed = subagentOutputSchema.safeParse(value);
+  const parsed = subagentOutputSchema.safeParse(toWireNames(value));
   if (parsed.success) return { valid: true, output: parsed.data };
   const issues = parsed.error.issues.map((issue) => ({
     path: jsonPointer(issue.path),

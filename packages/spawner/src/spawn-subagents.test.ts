@@ -550,6 +550,14 @@ describe("spawnSubagents: arguments", () => {
     });
   }
 
+  it("treats a task without a subagentType as an implement task", async () => {
+    const { runner, calls } = recordingRunner();
+    const { subagentType: _, ...untyped } = task("plain");
+    const [result] = await spawn([untyped as SubagentTask], { runner });
+    expect(result?.status).toBe("success");
+    expect(calls[0]?.subagentType).toBe("implement");
+  });
+
   it("puts subagents in a new temporary directory when no workspacesRoot is given", async () => {
     const { runner } = recordingRunner();
     const [result] = await spawnSubagents(fixture.parent, [task("alt-text")], { runner });

@@ -12,8 +12,8 @@ export interface SubagentTask {
    * digit, at most 128 characters (protocols' `taskIdSchema`). Unique within one call.
    */
   id: string;
-  /** Whose Sage context limits apply, and the context document's `<type>`. */
-  subagentType: SubagentType;
+  /** Whose Sage context limits apply, and the context document's `<type>` (default `"implement"`). */
+  subagentType?: SubagentType;
   /** What the subagent is asked to do. */
   prompt: string;
   /** What the Sage context document says (spec 002's `task_data`). Default: `{ description: prompt }`. */
