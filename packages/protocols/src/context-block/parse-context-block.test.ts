@@ -3,31 +3,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ContextBlock } from "../schemas/context-block.ts";
 import { approximateTokenUpperBound, parseContextBlock } from "./parse-context-block.ts";
+import { SPEC_BLOCK, SPEC_TEXT } from "./spec-example.test-support.ts";
 
 // The two blocks of spec 004, verbatim.
-const SPEC_FORMAT = `\`\`\`yaml
-<context>
-version: 1
-project:
-  path: /Users/dev/code/my-app
-  stack: nextjs-prisma
-  commands:
-    dev: npm run dev
-    test: npm test
-    build: npm run build
-    lint: npm run lint
-conventions:
-  summary: |
-    TypeScript strict mode. Tailwind CSS with shadcn/ui components.
-    API routes in app/api/. Server actions in lib/actions/.
-    Prisma for database. Zod for validation.
-  fullPath: /Users/dev/code/my-app/docs/CONVENTIONS.md
-currentWork:
-  prd: Add dark mode support
-  story: Create theme toggle component
-  branch: feature/dark-mode
-</context>
-\`\`\``;
+const SPEC_FORMAT = `\`\`\`yaml\n${SPEC_TEXT}\n\`\`\``;
 
 const SPEC_BUILDER = `\`\`\`markdown
 <context>
@@ -93,29 +72,7 @@ describe("parseContextBlock", () => {
   it("parses the spec's format example to the exact object", () => {
     expect(parseContextBlock(SPEC_FORMAT)).toEqual({
       status: "found",
-      block: {
-        version: 1,
-        project: {
-          path: "/Users/dev/code/my-app",
-          stack: "nextjs-prisma",
-          commands: {
-            dev: "npm run dev",
-            test: "npm test",
-            build: "npm run build",
-            lint: "npm run lint",
-          },
-        },
-        conventions: {
-          summary:
-            "TypeScript strict mode. Tailwind CSS with shadcn/ui components.\nAPI routes in app/api/. Server actions in lib/actions/.\nPrisma for database. Zod for validation.\n",
-          fullPath: "/Users/dev/code/my-app/docs/CONVENTIONS.md",
-        },
-        currentWork: {
-          prd: "Add dark mode support",
-          story: "Create theme toggle component",
-          branch: "feature/dark-mode",
-        },
-      },
+      block: SPEC_BLOCK,
       rest: "",
       issues: [],
       warnings: [],

@@ -4,53 +4,7 @@ import { InvalidContextBlockError } from "../errors/invalid-context-block-error.
 import type { ContextBlock } from "../schemas/context-block.ts";
 import { parseContextBlock } from "./parse-context-block.ts";
 import { renderContextBlock } from "./render-context-block.ts";
-
-const SPEC_BLOCK: ContextBlock = {
-  version: 1,
-  project: {
-    path: "/Users/dev/code/my-app",
-    stack: "nextjs-prisma",
-    commands: {
-      dev: "npm run dev",
-      test: "npm test",
-      build: "npm run build",
-      lint: "npm run lint",
-    },
-  },
-  conventions: {
-    summary:
-      "TypeScript strict mode. Tailwind CSS with shadcn/ui components.\nAPI routes in app/api/. Server actions in lib/actions/.\nPrisma for database. Zod for validation.\n",
-    fullPath: "/Users/dev/code/my-app/docs/CONVENTIONS.md",
-  },
-  currentWork: {
-    prd: "Add dark mode support",
-    story: "Create theme toggle component",
-    branch: "feature/dark-mode",
-  },
-};
-
-// The spec's "Context Block Format" example, verbatim.
-const SPEC_TEXT = `<context>
-version: 1
-project:
-  path: /Users/dev/code/my-app
-  stack: nextjs-prisma
-  commands:
-    dev: npm run dev
-    test: npm test
-    build: npm run build
-    lint: npm run lint
-conventions:
-  summary: |
-    TypeScript strict mode. Tailwind CSS with shadcn/ui components.
-    API routes in app/api/. Server actions in lib/actions/.
-    Prisma for database. Zod for validation.
-  fullPath: /Users/dev/code/my-app/docs/CONVENTIONS.md
-currentWork:
-  prd: Add dark mode support
-  story: Create theme toggle component
-  branch: feature/dark-mode
-</context>`;
+import { SPEC_BLOCK, SPEC_TEXT } from "./spec-example.test-support.ts";
 
 /** A minimal block whose `project.stack` is `value`, rendered; returns the stack line. */
 function stackLine(value: string): string {
