@@ -1,16 +1,42 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "tsdown";
 import { sharedBuildOptions } from "../../tsdown.shared.ts";
 
-// `#validators` is chosen per runtime by the package.json `imports` conditions, at run time.
-export default defineConfig({
-  ...sharedBuildOptions,
-  entry: {
-    index: "src/index.ts",
-    "context-block": "src/context-block/index.ts",
-    sage: "src/sage/index.ts",
-    "context-md": "src/context-md/index.ts",
-    "work-item": "src/work-item.ts",
-    "standalone-validators": "src/validate/standalone-validators.ts",
-    "runtime-validators": "src/validate/runtime-validators.ts",
-  },
-});
+// `#validators` and `#yaml` are chosen per runtime by the package.json `imports` conditions, at
+// run time. The second build bundles yaml's browser build for Deno into dist-vendor/ (see src/vendor/yaml.ts).
+const yamlBrowserBuild = fileURLToPath(import.meta.resolve("yaml/package.json")).replace(
+  /package\.json$/,
+  "browser/index.js",
+);
+
+// yaml's ISC licence asks that its notice travel with every copy.
+const yamlLicence = readFileSync(
+  yamlBrowserBuild.replace(/browser\/index\.js$/, "LICENSE"),
+  "utf8",
+);
+
+export default [
+  defineConfig({
+    ...sharedBuildOptions,
+    entry: {
+      index: "src/index.ts",
+      "context-block": "src/context-block/index.ts",
+      sage: "src/sage/index.ts",
+      "context-md": "src/context-md/index.ts",
+      "work-item": "src/work-item.ts",
+      "standalone-validators": "src/validate/standalone-validators.ts",
+      "runtime-validators": "src/validate/runtime-validators.ts",
+    },
+  }),
+  defineConfig({
+    ...sharedBuildOptions,
+    dts: false,
+    // Its own folder: the two builds run side by side, and each cleans only its own output.
+    outDir: "dist-vendor",
+    entry: { yaml: "src/vendor/yaml.ts" },
+    banner: `/*! yaml (browser build), bundled for Deno.\n${yamlLicence.trim()}\n*/`,
+    alias: { yaml: yamlBrowserBuild },
+    deps: { alwaysBundle: ["yaml"] },
+  }),
+];

@@ -89,8 +89,7 @@ interface Fence {
  *
  * Never throws for a string prompt: every problem becomes `status` and `issues`. (It throws
  * `InvalidArgumentError` for a prompt that is not a string or limits that are not whole numbers,
- * and passes on Deno's `NotCapable` error when `--allow-env=LOG_TOKENS,LOG_STREAM` is missing; see
- * {@link parseUntrustedYaml}.)
+ * and passes on a runtime permission error as is; see {@link parseUntrustedYaml}.)
  *
  * @example
  * ```ts

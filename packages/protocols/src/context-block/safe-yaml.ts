@@ -13,7 +13,7 @@ import {
   type ParseOptions,
   Parser,
   type SchemaOptions,
-} from "yaml";
+} from "#yaml";
 import { InvalidYamlError, type InvalidYamlKind } from "../errors/invalid-yaml-error.ts";
 import { toJsonPointer } from "./json-pointer.ts";
 
@@ -84,9 +84,10 @@ const COMPOSER_OPTIONS: DocumentOptions & ParseOptions & SchemaOptions = {
  * YAML 1.2 core schema, no custom tags, no merge keys. A `__proto__` key becomes an ordinary own
  * property (no prototype pollution).
  *
- * Runs on Node, Bun, Deno and Workers. On Deno, the `yaml` package's Node build reads the
- * environment variables `LOG_TOKENS` and `LOG_STREAM`: grant `--allow-env=LOG_TOKENS,LOG_STREAM`
- * (Deno's `NotCapable` error is passed on as is, not reported as invalid YAML).
+ * Runs on Node, Bun, Deno and Workers. On Deno it uses a bundled copy of `yaml`'s browser build
+ * (`#yaml`), because the package's Node build reads environment variables on every token, which
+ * Deno refuses without `--allow-env`; a permission error is still passed on as is, never reported
+ * as invalid YAML.
  *
  * @throws {InvalidYamlError} whose message names the line, what is wrong and what to do.
  *
@@ -147,8 +148,8 @@ export function parseUntrustedYamlDocument(
     }
   } catch (error) {
     if (InvalidYamlError.isInstance(error)) throw error;
-    // Deno without --allow-env: the yaml package reads LOG_TOKENS and LOG_STREAM from process.env
-    // for every token. Say so loudly rather than report every document as invalid.
+    // A runtime permission error (Deno's NotCapable) is not a property of the document: pass it on
+    // rather than report every document as invalid.
     if (
       error instanceof Error &&
       (error.name === "NotCapable" || error.name === "PermissionDenied")
