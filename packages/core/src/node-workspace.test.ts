@@ -27,6 +27,7 @@ import {
 } from "@task-context/core";
 import { nodeWorkspace } from "@task-context/core/node";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { rejection } from "./test-support/rejection.ts";
 
 // Layout of every test (a fresh temporary directory each time):
 //
@@ -59,24 +60,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
-
-/** Awaits a promise that must reject with a TaskContextError and returns that error. */
-async function rejection(promise: Promise<unknown>): Promise<TaskContextError> {
-  let value: unknown;
-  try {
-    value = await promise;
-  } catch (error) {
-    if (!TaskContextError.isInstance(error)) {
-      throw new Error(`expected a TaskContextError, got ${String(error)}`, { cause: error });
-    }
-    return error;
-  }
-  const shown =
-    typeof value === "object" && value !== null && "bytes" in value
-      ? JSON.stringify(text(value as FileContent))
-      : String(value);
-  throw new Error(`expected a rejection, but it resolved with ${shown}`);
-}
 
 /** The kind of a NOT_A_REGULAR_FILE rejection. */
 async function refusedKind(promise: Promise<unknown>): Promise<string> {

@@ -4,11 +4,11 @@ import { join } from "node:path";
 import {
   memoryWorkspace,
   parseWorkspacePath,
-  TaskContextError,
   type Workspace,
 } from "@task-context/core";
 import { nodeWorkspace } from "@task-context/core/node";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { rejection } from "./test-support/rejection.ts";
 
 // Layout of every test (a fresh temporary directory each time):
 //
@@ -55,24 +55,6 @@ afterEach(async () => {
 /** Replaces {OUT} and {OUT_REL} in a path template. */
 function fill(template: string): string {
   return template.replaceAll("{OUT_REL}", outside.slice(1)).replaceAll("{OUT}", outside);
-}
-
-/** Awaits a promise that must reject with a TaskContextError and returns that error. */
-async function rejection(promise: Promise<unknown>): Promise<TaskContextError> {
-  let value: unknown;
-  try {
-    value = await promise;
-  } catch (error) {
-    if (!TaskContextError.isInstance(error)) {
-      throw new Error(`expected a TaskContextError, got ${String(error)}`, { cause: error });
-    }
-    return error;
-  }
-  const shown =
-    typeof value === "object" && value !== null && "bytes" in value
-      ? JSON.stringify(decoder.decode((value as { bytes: Uint8Array }).bytes))
-      : String(value);
-  throw new Error(`expected a rejection, but it resolved with ${shown}`);
 }
 
 /** Every entry under `dir` (type, inode, content), without descending into `skip`. */
