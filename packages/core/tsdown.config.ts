@@ -8,6 +8,7 @@ export default defineConfig({
     "src/index.node.ts",
     "src/node.ts",
     "src/o200k.ts",
+    "src/internal.ts",
     "src/sha256.ts",
     "src/sha256.node.ts",
   ],

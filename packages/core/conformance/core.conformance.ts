@@ -1,9 +1,9 @@
 // Conformance of @task-context/core's built main entry on Node 20, Node 24, Bun, Deno and workerd.
 import {
+  ArgumentError,
   approximateTokenizer,
   CONTEXT_MISSING_MESSAGE,
   defineContextTool,
-  InvalidArgumentError,
   injectTaskContext,
   loadO200kTokenizer,
   loadTaskContext,
@@ -116,7 +116,7 @@ export default defineSuite({
         } catch (error) {
           // Node, Bun and Deno resolve the `node` condition and look on disk; workerd refuses paths.
           assert.ok(
-            TaskContextMissingError.isInstance(error) || InvalidArgumentError.isInstance(error),
+            TaskContextMissingError.isInstance(error) || ArgumentError.isInstance(error),
             `unexpected ${String(error)}`,
           );
         }
@@ -153,7 +153,10 @@ export default defineSuite({
       name: "the approximate tokenizer counts identically on every runtime",
       run() {
         assert.equal(approximateTokenizer.count(SAMPLE), 39);
-        assert.equal(approximateTokenizer.truncate(SAMPLE, 10), "Lumen is a note-taking app. ル");
+        assert.equal(
+          approximateTokenizer.truncate(SAMPLE, 10),
+          "Lumen is a note-taking app. ルーメンは",
+        );
       },
     },
     {

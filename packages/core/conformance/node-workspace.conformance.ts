@@ -27,12 +27,12 @@ export default defineSuite({
   runtimes: ["node20", "node24", "bun", "deno"],
   cases: [
     {
-      name: "loads CONTEXT.md from a directory path, CRLF kept",
+      name: "loads CONTEXT.md from a directory path, CRLF inside kept, surrounding whitespace trimmed",
       run: () =>
         withDirectory(async (root) => {
           await writeFile(join(root, "CONTEXT.md"), "Lumen\r\nnotes\r\n");
           const context = await loadTaskContext(root);
-          assert.equal(context.content, "Lumen\r\nnotes\r\n");
+          assert.equal(context.content, "Lumen\r\nnotes");
         }),
     },
     {

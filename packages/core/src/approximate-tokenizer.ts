@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from "./errors/invalid-argument-error.ts";
+import { requireString, requireWholeNumber } from "./arguments.ts";
 import { graphemeBoundaryAtOrBefore } from "./grapheme.ts";
 import type { Tokenizer } from "./tokenizer.ts";
 
@@ -32,7 +32,24 @@ function piecePrice(piece: string, previous: string): number {
   return previous.length === 1 && !LETTER.test(previous) && !NUMBER.test(previous) ? 0.5 : 1;
 }
 
-/** Walks the pieces of `text`, stopping before the first piece that would go over `budget`. */
+/** The longest prefix of `piece` whose price, added to `total`, stays within `budget`. */
+function fittingPrefixLength(piece: string, previous: string, total: number, budget: number) {
+  // A piece's price never falls as it grows, so the longest fitting prefix is found by bisection.
+  let low = 0;
+  let high = piece.length - 1;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (Math.ceil(total + piecePrice(piece.slice(0, middle), previous)) <= budget) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+/**
+ * Walks the pieces of `text` until `budget` runs out. `end` is where it ran out: inside the piece
+ * that goes over budget, after its longest prefix that still fits (a word longer than the whole
+ * budget keeps its first letters rather than nothing).
+ */
 function measure(text: string, budget: number): { tokens: number; end: number } {
   let total = 0;
   let previous = "";
@@ -40,7 +57,10 @@ function measure(text: string, budget: number): { tokens: number; end: number } 
   for (let match = PIECE.exec(text); match !== null; match = PIECE.exec(text)) {
     const piece = match[0];
     const next = total + piecePrice(piece, previous);
-    if (Math.ceil(next) > budget) return { tokens: Math.ceil(total), end: match.index };
+    if (Math.ceil(next) > budget) {
+      const end = match.index + fittingPrefixLength(piece, previous, total, budget);
+      return { tokens: Math.ceil(total), end };
+    }
     total = next;
     previous = piece;
   }
@@ -56,15 +76,12 @@ function measure(text: string, budget: number): { tokens: number; end: number } 
 export const approximateTokenizer: Tokenizer = {
   name: "approximate",
   count(text: string): number {
+    requireString("text", text);
     return measure(text, Number.POSITIVE_INFINITY).tokens;
   },
   truncate(text: string, maxTokens: number): string {
-    if (!Number.isSafeInteger(maxTokens) || maxTokens < 0) {
-      throw new InvalidArgumentError(
-        "maxTokens",
-        `expected a whole number ≥ 0, got ${String(maxTokens)}.`,
-      );
-    }
+    requireString("text", text);
+    requireWholeNumber("maxTokens", maxTokens, 0);
     const { end } = measure(text, maxTokens);
     return text.slice(0, graphemeBoundaryAtOrBefore(text, end));
   },

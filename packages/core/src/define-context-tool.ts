@@ -1,12 +1,29 @@
-import { InvalidArgumentError } from "./errors/invalid-argument-error.ts";
+import { describeArgument, requireObject, requireString, requireText } from "./arguments.ts";
+import { ArgumentError } from "./errors/argument-error.ts";
 import { TaskContextError } from "./errors/task-context-error.ts";
 import { injectTaskContext } from "./inject-task-context.ts";
-import { loadTaskContextFrom } from "./load-task-context-from.ts";
+import { loadTaskContextFrom, requireWorkspace } from "./load-task-context-from.ts";
 import type { LoadTaskContextOptions, TaskContext } from "./task-context.ts";
 import type { Workspace } from "./workspace.ts";
 
 /** Names the model must never see in a context tool's parameters (spec 001, decision 3). */
 export const CONTEXT_PARAMETER_NAMES = ["taskContext", "task_context", "warning"] as const;
+
+/**
+ * True for a parameter name that reads as one of {@link CONTEXT_PARAMETER_NAMES} in any spelling
+ * (`task-context`, `TaskContext`, `WARNING`): the model may neither declare nor send one.
+ */
+function isContextParameterName(name: string): boolean {
+  const folded = name.toLowerCase().replace(/[-_\s]/g, "");
+  return folded === "taskcontext" || folded === "warning";
+}
+
+/** The model's arguments without anything posing as a context parameter. */
+function withoutContextParameters(input: object): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(input).filter(([name]) => !isContextParameterName(name)),
+  );
+}
 
 /** What a context tool's `execute` receives besides the model's arguments. */
 export interface ToolContext {
@@ -97,14 +114,23 @@ function declaredNames(parameters: unknown): string[] {
 export function defineContextTool<Input, Output extends object, Parameters>(
   definition: ContextToolDefinition<Input, Output, Parameters>,
 ): ContextTool<Input, Output, Parameters> {
-  const reserved = declaredNames(definition.parameters).filter((name) =>
-    (CONTEXT_PARAMETER_NAMES as readonly string[]).includes(name),
-  );
+  requireObject("definition", definition, "a tool definition object");
+  requireText("definition.name", definition.name, "the tool's name, a non-empty string");
+  requireString("definition.description", definition.description);
+  if (typeof definition.execute !== "function") {
+    throw new ArgumentError({
+      argument: "definition.execute",
+      message: `expected a function, got ${describeArgument(definition.execute)}.`,
+    });
+  }
+  if (definition.workspace !== undefined)
+    requireWorkspace("definition.workspace", definition.workspace);
+  const reserved = declaredNames(definition.parameters).filter(isContextParameterName);
   if (reserved.length > 0) {
-    throw new InvalidArgumentError(
-      "parameters",
-      `tool "${definition.name}" declares ${reserved.join(", ")}, which task-context supplies itself; remove them from the schema the model sees.`,
-    );
+    throw new ArgumentError({
+      argument: "parameters",
+      message: `tool "${definition.name}" declares ${reserved.join(", ")}, which task-context supplies itself; remove them from the schema the model sees.`,
+    });
   }
 
   async function execute(
@@ -114,19 +140,21 @@ export function defineContextTool<Input, Output extends object, Parameters>(
     const workspace = options.workspace ?? definition.workspace;
     try {
       if (workspace === undefined) {
-        throw new InvalidArgumentError(
-          "workspace",
-          `tool "${definition.name}" has no workspace: pass one to defineContextTool or to execute.`,
-        );
+        throw new ArgumentError({
+          argument: "workspace",
+          message: `tool "${definition.name}" has no workspace: pass one to defineContextTool or to execute.`,
+        });
       }
       const loaded = await loadTaskContextFrom(workspace, { ...definition.load, required: true });
       const parameters: ContextParameters = {
         taskContext: loaded.content,
         warning: loaded.warning,
       };
+      // Whatever the model sent under a context parameter's name is dropped: only the loader's
+      // context reaches execute.
       const withContext =
         typeof input === "object" && input !== null && !Array.isArray(input)
-          ? { ...input, ...parameters }
+          ? { ...withoutContextParameters(input), ...parameters }
           : input;
       const output = await definition.execute(withContext as Input & ContextParameters, {
         ...parameters,

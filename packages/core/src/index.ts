@@ -1,26 +1,25 @@
 export { approximateTokenizer } from "./approximate-tokenizer.ts";
 export { CONTEXT_FILENAME, CONTEXT_MISSING_MESSAGE, DEFAULT_MAX_CHARS } from "./constants.ts";
 export {
-  CONTEXT_PARAMETER_NAMES,
-  type ContextParameters,
   type ContextTool,
-  type ContextToolCallOptions,
   type ContextToolDefinition,
   type ContextToolResult,
   defineContextTool,
   type ToolContext,
 } from "./define-context-tool.ts";
+export { ArgumentError } from "./errors/argument-error.ts";
+export type { CoreErrorCode } from "./errors/core-error-code.ts";
 export { FileNotFoundError } from "./errors/file-not-found-error.ts";
-export { InvalidArgumentError } from "./errors/invalid-argument-error.ts";
 export { type FileKind, NotRegularFileError } from "./errors/not-regular-file-error.ts";
-export { TaskContextError, type TaskContextErrorCode } from "./errors/task-context-error.ts";
+export { TaskContextError, type TaskContextErrorOptions } from "./errors/task-context-error.ts";
 export {
   TaskContextMissingError,
   type TaskContextMissingReason,
 } from "./errors/task-context-missing-error.ts";
-export { WorkspaceEscapeError } from "./errors/workspace-escape-error.ts";
+export { TokenizerUnavailableError } from "./errors/tokenizer-unavailable-error.ts";
+export { type EscapeRoute, WorkspaceEscapeError } from "./errors/workspace-escape-error.ts";
+export { WorkspaceIoError } from "./errors/workspace-io-error.ts";
 export { WorkspacePathError } from "./errors/workspace-path-error.ts";
-export { graphemeBoundaryAtOrBefore } from "./grapheme.ts";
 export { injectTaskContext, type SplitPrompt, splitTaskContext } from "./inject-task-context.ts";
 export { loadO200kTokenizer } from "./load-o200k-tokenizer.ts";
 export { loadTaskContext } from "./load-task-context.ts";
@@ -28,4 +27,3 @@ export { memoryWorkspace } from "./memory-workspace.ts";
 export type { LoadTaskContextOptions, TaskContext } from "./task-context.ts";
 export type { Tokenizer } from "./tokenizer.ts";
 export type { FileContent, ReadFileOptions, Workspace } from "./workspace.ts";
-export { parseWorkspacePath } from "./workspace-path.ts";

@@ -1,3 +1,5 @@
+import { describeArgument, requireString } from "./arguments.ts";
+import { ArgumentError } from "./errors/argument-error.ts";
 import type { TaskContext } from "./task-context.ts";
 
 const CONTEXT_HEADER = "[Task Context]\n";
@@ -19,7 +21,12 @@ export interface SplitPrompt {
 
 function contentOf(context: string | TaskContext | null | undefined): string {
   if (context === null || context === undefined) return "";
-  return typeof context === "string" ? context : context.content;
+  if (typeof context === "string") return context;
+  if (typeof context === "object" && typeof context.content === "string") return context.content;
+  throw new ArgumentError({
+    argument: "context",
+    message: `expected the loaded TaskContext, its content as a string, or nothing; got ${describeArgument(context)}.`,
+  });
 }
 
 /**
@@ -39,6 +46,7 @@ export function injectTaskContext(
   prompt: string,
   context: string | TaskContext | null | undefined,
 ): string {
+  requireString("prompt", prompt);
   const content = contentOf(context);
   if (content === "") return prompt;
   return `${CONTEXT_HEADER}${content.replace(MARKER_LINE, "\\$&")}${REQUEST_SEPARATOR}${prompt}`;
@@ -56,6 +64,7 @@ export function injectTaskContext(
  * ```
  */
 export function splitTaskContext(text: string): SplitPrompt {
+  requireString("text", text);
   if (!text.startsWith(CONTEXT_HEADER)) return { context: undefined, prompt: text };
   const separator = text.indexOf(REQUEST_SEPARATOR, CONTEXT_HEADER.length);
   if (separator === -1) return { context: undefined, prompt: text };

@@ -1,27 +1,40 @@
 import { sha256Hex } from "#sha256";
+import { describeArgument, requireObject, requireWholeNumber } from "./arguments.ts";
 import { CONTEXT_FILENAME, DEFAULT_MAX_CHARS } from "./constants.ts";
+import { ArgumentError } from "./errors/argument-error.ts";
 import { FileNotFoundError } from "./errors/file-not-found-error.ts";
-import { InvalidArgumentError } from "./errors/invalid-argument-error.ts";
 import { NotRegularFileError } from "./errors/not-regular-file-error.ts";
 import {
   TaskContextMissingError,
   type TaskContextMissingReason,
 } from "./errors/task-context-missing-error.ts";
+import { fitTokenBudget } from "./fit-token-budget.ts";
 import { graphemeBoundaryAtOrBefore } from "./grapheme.ts";
 import type { LoadTaskContextOptions, TaskContext } from "./task-context.ts";
 import { decodeUtf8 } from "./utf8.ts";
 import type { Workspace } from "./workspace.ts";
 
-function positiveInteger(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new InvalidArgumentError(name, `expected a whole number ≥ 1, got ${String(value)}.`);
+/** Throws unless `value` looks like a {@link Workspace}: an object with `readFile`. */
+export function requireWorkspace(argument: string, value: unknown): Workspace {
+  if (
+    typeof value !== "object" ||
+    value === null ||
+    typeof (value as Partial<Workspace>).readFile !== "function"
+  ) {
+    throw new ArgumentError({
+      argument,
+      message: `expected a Workspace (memoryWorkspace(), nodeWorkspace(root) or an object with readFile and writeFile), got ${describeArgument(value)}.`,
+    });
   }
-  return value;
+  return value as Workspace;
 }
 
-async function notFound(reason: TaskContextMissingReason, required: boolean, cause?: unknown) {
-  if (required)
-    throw new TaskContextMissingError(reason, cause === undefined ? undefined : { cause });
+async function notFound(
+  reason: TaskContextMissingReason,
+  required: boolean,
+  cause?: unknown,
+): Promise<TaskContext> {
+  if (required) throw new TaskContextMissingError({ reason, cause });
   return {
     content: "",
     truncated: false,
@@ -30,7 +43,32 @@ async function notFound(reason: TaskContextMissingReason, required: boolean, cau
     originalBytes: 0,
     sha256: await sha256Hex(""),
     found: false,
-  } satisfies TaskContext;
+  };
+}
+
+/** The options of {@link loadTaskContext}, checked, with their defaults. */
+function checkOptions(options: LoadTaskContextOptions) {
+  requireObject("options", options);
+  const maxChars = requireWholeNumber("maxChars", options.maxChars ?? DEFAULT_MAX_CHARS, 1);
+  const { tokenizer, maxTokens } = options;
+  if (maxTokens !== undefined) requireWholeNumber("maxTokens", maxTokens, 1);
+  if (tokenizer !== undefined) {
+    const { count, truncate } = tokenizer as Partial<typeof tokenizer>;
+    if (typeof count !== "function" || typeof truncate !== "function") {
+      throw new ArgumentError({
+        argument: "tokenizer",
+        message: `expected a Tokenizer with count and truncate, got ${describeArgument(tokenizer)}.`,
+      });
+    }
+  }
+  if (maxTokens !== undefined && tokenizer === undefined) {
+    throw new ArgumentError({
+      argument: "maxTokens",
+      message:
+        'a token budget needs a tokenizer: pass `tokenizer: approximateTokenizer` or `o200kTokenizer` from "@task-context/core/o200k".',
+    });
+  }
+  return { maxChars, maxTokens, tokenizer, required: options.required ?? true };
 }
 
 /** {@link loadTaskContext} for a {@link Workspace}; shared by every runtime's entry point. */
@@ -38,18 +76,8 @@ export async function loadTaskContextFrom(
   workspace: Workspace,
   options: LoadTaskContextOptions = {},
 ): Promise<TaskContext> {
-  const maxChars = positiveInteger("maxChars", options.maxChars ?? DEFAULT_MAX_CHARS);
-  const { tokenizer, maxTokens } = options;
-  if (maxTokens !== undefined) {
-    positiveInteger("maxTokens", maxTokens);
-    if (tokenizer === undefined) {
-      throw new InvalidArgumentError(
-        "maxTokens",
-        'a token budget needs a tokenizer: pass `tokenizer: approximateTokenizer` or `o200kTokenizer` from "@task-context/core/o200k".',
-      );
-    }
-  }
-  const required = options.required ?? true;
+  requireWorkspace("workspace", workspace);
+  const { maxChars, maxTokens, tokenizer, required } = checkOptions(options);
 
   // UTF-8 needs at most 3 bytes per UTF-16 unit; 4 × maxChars + 4 also covers a BOM and the
   // look-ahead that tells where the grapheme cluster at the cut ends.
@@ -64,19 +92,26 @@ export async function loadTaskContextFrom(
   }
 
   const complete = read.bytes.length >= read.size;
-  const { text, replaced } = decodeUtf8(read.bytes, complete);
-  if (text.trim() === "") return notFound("empty", required);
+  const decoded = decodeUtf8(read.bytes, complete);
+  // What is delivered is trimmed of surrounding whitespace (the reference loader strips it), so
+  // the injected prompt has exactly one blank line before [Request]. Of a file read in part, only
+  // the start is known.
+  const text = complete ? decoded.text.trim() : decoded.text.trimStart();
+  if (complete && text === "") return notFound("empty", required);
 
   const originalLength = complete ? text.length : text.length + (read.size - read.bytes.length);
   let content =
     text.length > maxChars ? text.slice(0, graphemeBoundaryAtOrBefore(text, maxChars)) : text;
-  if (maxTokens !== undefined && tokenizer !== undefined && tokenizer.count(content) > maxTokens) {
-    content = tokenizer.truncate(content, maxTokens);
+  if (maxTokens !== undefined && tokenizer !== undefined) {
+    content = await fitTokenBudget(content, maxTokens, tokenizer);
   }
-  const truncated = content.length < originalLength;
+  // A cut can end in whitespace; nothing left means nothing of the file fits the limits.
+  content = content.trimEnd();
+  if (content === "") return notFound("nothing-fits", required);
+  const truncated = !complete || content.length < text.length;
 
   const warnings: string[] = [];
-  if (replaced) {
+  if (decoded.replaced) {
     warnings.push(
       "CONTEXT.md is not valid UTF-8: invalid bytes were replaced with U+FFFD. Save it as UTF-8.",
     );

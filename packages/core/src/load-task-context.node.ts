@@ -1,3 +1,4 @@
+import { requireText } from "./arguments.ts";
 import { loadTaskContextFrom } from "./load-task-context-from.ts";
 import { nodeWorkspace } from "./node-workspace.ts";
 import type { LoadTaskContextOptions, TaskContext } from "./task-context.ts";
@@ -21,8 +22,7 @@ export async function loadTaskContext(
   workspace: string | Workspace,
   options?: LoadTaskContextOptions,
 ): Promise<TaskContext> {
-  return loadTaskContextFrom(
-    typeof workspace === "string" ? nodeWorkspace(workspace) : workspace,
-    options,
-  );
+  if (typeof workspace !== "string") return loadTaskContextFrom(workspace, options);
+  requireText("workspace", workspace, "a Workspace or a directory path (a non-empty string)");
+  return loadTaskContextFrom(nodeWorkspace(workspace), options);
 }

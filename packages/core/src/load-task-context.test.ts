@@ -3,10 +3,11 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  ArgumentError,
   approximateTokenizer,
   CONTEXT_MISSING_MESSAGE,
   DEFAULT_MAX_CHARS,
-  InvalidArgumentError,
+  injectTaskContext,
   loadTaskContext,
   memoryWorkspace,
   TaskContextError,
@@ -31,15 +32,15 @@ afterEach(async () => {
 
 describe("spec 000: Task Context Loading", () => {
   it("CONTEXT.md exists: returns the file content", async () => {
-    const text = "# Lumen\nWe are building Lumen, a note-taking app.\n";
-    await writeFile(join(root, "CONTEXT.md"), text);
+    const text = "# Lumen\nWe are building Lumen, a note-taking app.";
+    await writeFile(join(root, "CONTEXT.md"), `${text}\n`);
     const context = await loadTaskContext(root);
-    expect(context).toEqual({
+    expect(context).toStrictEqual({
       content: text,
       truncated: false,
       originalLength: text.length,
       originalLengthIsExact: true,
-      originalBytes: Buffer.byteLength(text),
+      originalBytes: Buffer.byteLength(text) + 1,
       sha256: sha256(text),
       found: true,
     });
@@ -133,12 +134,36 @@ describe("loadTaskContext", () => {
     expect(context.warning).toBeUndefined();
   });
 
-  it("keeps CRLF line endings as written", async () => {
-    const text = "line one\r\nline two\r\n";
-    await writeFile(join(root, "CONTEXT.md"), text);
+  it("keeps CRLF line endings inside the text as written", async () => {
+    await writeFile(join(root, "CONTEXT.md"), "line one\r\nline two\r\n");
     const context = await loadTaskContext(root);
-    expect(context.content).toBe(text);
-    expect(context.sha256).toBe(sha256(text));
+    expect(context.content).toBe("line one\r\nline two");
+    expect(context.sha256).toBe(sha256("line one\r\nline two"));
+  });
+
+  it("trims surrounding whitespace, so the injected prompt has exactly one blank line before [Request]", async () => {
+    const workspace = memoryWorkspace({
+      "CONTEXT.md": "\n\n  # Lumen\n\nBrand: LUMEN in capitals.\n\n\n",
+    });
+    const context = await loadTaskContext(workspace);
+    expect(context.content).toBe("# Lumen\n\nBrand: LUMEN in capitals.");
+    expect(context.originalLength).toBe(context.content.length);
+    expect(context.truncated).toBe(false);
+    expect(context.warning).toBeUndefined();
+    expect(injectTaskContext("Describe the logo.", context)).toBe(
+      "[Task Context]\n# Lumen\n\nBrand: LUMEN in capitals.\n\n[Request]\nDescribe the logo.",
+    );
+  });
+
+  it("never ends a truncated context in whitespace", async () => {
+    const context = await loadTaskContext(memoryWorkspace({ "CONTEXT.md": "alpha beta gamma" }), {
+      maxChars: 11,
+    });
+    expect(context.content).toBe("alpha beta");
+    expect(context.truncated).toBe(true);
+    expect(context.warning).toBe(
+      "CONTEXT.md was truncated from 16 to 10 characters (limit 11). Consider shortening it.",
+    );
   });
 
   it("replaces invalid UTF-8 with U+FFFD and warns", async () => {
@@ -204,14 +229,16 @@ describe("loadTaskContext", () => {
             maxChars,
           });
           const content = context.content;
+          const delivered = `x${text}`.trimEnd();
           expect(content.length).toBeLessThanOrEqual(maxChars);
-          expect(`x${text}`.startsWith(content)).toBe(true);
+          expect(delivered.startsWith(content)).toBe(true);
+          expect(content).toBe(content.trimEnd());
           const boundaries = new Set(
             [...segmenter.segment(`x${text}`)].map((segment) => segment.index),
           );
           boundaries.add(text.length + 1);
           expect(boundaries.has(content.length)).toBe(true);
-          expect(context.truncated).toBe(content.length < text.length + 1);
+          expect(context.truncated).toBe(content.length < delivered.length);
         },
       ),
       { numRuns: 300 },
@@ -219,7 +246,7 @@ describe("loadTaskContext", () => {
   });
 
   it("applies a token budget with the exact o200k tokenizer", async () => {
-    const text = "Lumen is a note-taking app for researchers. ".repeat(100);
+    const text = "Lumen is a note-taking app for researchers. ".repeat(100).trimEnd();
     const context = await loadTaskContext(memoryWorkspace({ "CONTEXT.md": text }), {
       maxTokens: 50,
       tokenizer: o200kTokenizer,
@@ -240,7 +267,7 @@ describe("loadTaskContext", () => {
       tokenizer: approximateTokenizer,
     });
     expect(approximateTokenizer.count(context.content)).toBeLessThanOrEqual(100);
-    expect(context.content).toBe("word ".repeat(100));
+    expect(context.content).toBe("word ".repeat(100).trimEnd());
   });
 
   it("rejects bad options with INVALID_ARGUMENT before reading", async () => {
@@ -252,7 +279,7 @@ describe("loadTaskContext", () => {
       { maxTokens: 10 },
     ]) {
       const error = await loadTaskContext(workspace, options).catch((caught: unknown) => caught);
-      expect(InvalidArgumentError.isInstance(error)).toBe(true);
+      expect(ArgumentError.isInstance(error)).toBe(true);
       expect((error as TaskContextError).code).toBe("INVALID_ARGUMENT");
     }
   });

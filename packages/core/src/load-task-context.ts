@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from "./errors/invalid-argument-error.ts";
+import { ArgumentError } from "./errors/argument-error.ts";
 import { loadTaskContextFrom } from "./load-task-context-from.ts";
 import type { LoadTaskContextOptions, TaskContext } from "./task-context.ts";
 import type { Workspace } from "./workspace.ts";
@@ -23,10 +23,11 @@ export async function loadTaskContext(
   options?: LoadTaskContextOptions,
 ): Promise<TaskContext> {
   if (typeof workspace === "string") {
-    throw new InvalidArgumentError(
-      "workspace",
-      "a directory path needs a file system, which this runtime does not offer through task-context. Pass a Workspace, such as memoryWorkspace().",
-    );
+    throw new ArgumentError({
+      argument: "workspace",
+      message:
+        "a directory path needs a file system, which this runtime does not offer through task-context. Pass a Workspace, such as memoryWorkspace().",
+    });
   }
   return loadTaskContextFrom(workspace, options);
 }

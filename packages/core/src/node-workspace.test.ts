@@ -69,32 +69,34 @@ async function refusedKind(promise: Promise<unknown>): Promise<string> {
   return error.kind;
 }
 
+/** A read that blocks (on a FIFO without a writer, say) is a failure, not a hung worker. */
+const HANG_GUARD_MS = 10_000;
+
 /**
- * Settles `promise` or fails after `ms` milliseconds; `unblock` then releases whatever a broken
- * implementation may be stuck on, so a failing test does not hang the worker.
+ * Settles `promise` or fails after {@link HANG_GUARD_MS}; `unblock` then releases whatever a
+ * broken implementation may be stuck on, so a failing test does not hang the worker.
  */
-async function within<T>(
-  ms: number,
+async function settled<T>(
   promise: Promise<T>,
   unblock: () => void = () => undefined,
-): Promise<{ result: PromiseSettledResult<T>; elapsed: number }> {
-  const started = performance.now();
+): Promise<PromiseSettledResult<T>> {
+  const ms = HANG_GUARD_MS;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => resolve("timeout"), ms);
   });
-  const settled = promise.then(
+  const outcome = promise.then(
     (value): PromiseSettledResult<T> => ({ status: "fulfilled", value }),
     (reason: unknown): PromiseSettledResult<T> => ({ status: "rejected", reason }),
   );
-  const outcome = await Promise.race([settled, timeout]);
+  const first = await Promise.race([outcome, timeout]);
   clearTimeout(timer);
-  if (outcome === "timeout") {
+  if (first === "timeout") {
     unblock();
-    await settled;
-    throw new Error(`did not settle within ${ms} ms`);
+    await outcome;
+    throw new Error(`blocked: did not settle within ${ms} ms`);
   }
-  return { result: outcome, elapsed: performance.now() - started };
+  return first;
 }
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -363,7 +365,6 @@ describe("nodeWorkspace: symbolic links", () => {
     const swapper = await startSwapper(dir, swap, 3);
     const counts = await readDuring(swapper.exited, "dir/file.txt", "inside");
     const swaps = await swapper.exited;
-    console.log(`directory race (${swapper.mode}, ${swaps} swaps):`, JSON.stringify(counts));
 
     expect(counts.leaked).toBe(0);
     expect(counts.other).toEqual([]);
@@ -385,7 +386,6 @@ describe("nodeWorkspace: symbolic links", () => {
     const swapper = await startSwapper(file, swap, 3);
     const counts = await readDuring(swapper.exited, "file.txt", "inside");
     const swaps = await swapper.exited;
-    console.log(`last-component race (${swapper.mode}, ${swaps} swaps):`, JSON.stringify(counts));
 
     expect(counts.leaked).toBe(0);
     expect(counts.other).toEqual([]);
@@ -401,41 +401,29 @@ describe("nodeWorkspace: symbolic links", () => {
 
 describe("nodeWorkspace: special files", () => {
   it.each(["CONTEXT.md", "data.txt"])(
-    "rejects a FIFO named %s as kind fifo within 1 second, without blocking",
+    "rejects a FIFO named %s as kind fifo, without blocking",
     async (name) => {
       const fifo = join(root, name);
       const stopGuard = guardedFifo(fifo);
       try {
-        const { result, elapsed } = await within(
-          1000,
-          refusedKind(workspace.readFile(name)),
-          unblockFifo(fifo),
-        );
-        console.log(`FIFO ${name} refused in ${elapsed.toFixed(1)} ms`);
-        expect(elapsed).toBeLessThan(1000);
+        const result = await settled(refusedKind(workspace.readFile(name)), unblockFifo(fifo));
         expect(result).toEqual({ status: "fulfilled", value: "fifo" });
-        const bounded = await within(
-          1000,
+        const bounded = await settled(
           refusedKind(workspace.readFile(name, { maxBytes: 4 })),
           unblockFifo(fifo),
         );
-        expect(bounded.result).toEqual({ status: "fulfilled", value: "fifo" });
+        expect(bounded).toEqual({ status: "fulfilled", value: "fifo" });
       } finally {
         stopGuard();
       }
     },
   );
 
-  it("treats a FIFO CONTEXT.md as missing within 1 second", async () => {
+  it("treats a FIFO CONTEXT.md as missing, without blocking", async () => {
     const fifo = join(root, "CONTEXT.md");
     const stopGuard = guardedFifo(fifo);
     try {
-      const { result, elapsed } = await within(
-        1000,
-        rejection(loadTaskContext(root)),
-        unblockFifo(fifo),
-      );
-      expect(elapsed).toBeLessThan(1000);
+      const result = await settled(rejection(loadTaskContext(root)), unblockFifo(fifo));
       if (result.status !== "fulfilled") throw result.reason;
       expect(result.value.code).toBe("TASK_CONTEXT_MISSING");
       expect(TaskContextMissingError.isInstance(result.value) && result.value.reason).toBe(
@@ -446,20 +434,17 @@ describe("nodeWorkspace: special files", () => {
     }
   });
 
-  it("rejects a character device (a /dev/zero made with mknod) as kind character-device within 1 second", async () => {
+  it("rejects a character device (a /dev/zero made with mknod) as kind character-device, without reading it", async () => {
     execFileSync("mknod", [join(root, "zero"), "c", "1", "5"]);
     expect((await lstat(join(root, "zero"))).isCharacterDevice()).toBe(true);
-    const { result, elapsed } = await within(1000, refusedKind(workspace.readFile("zero")));
-    console.log(`character device refused in ${elapsed.toFixed(1)} ms`);
+    const result = await settled(refusedKind(workspace.readFile("zero")));
     expect(result).toEqual({ status: "fulfilled", value: "character-device" });
-    expect(elapsed).toBeLessThan(1000);
   });
 
-  it("rejects a symlink to /dev/zero as a symbolic link within 1 second", async () => {
+  it("rejects a symlink to /dev/zero as a symbolic link, without reading it", async () => {
     await symlink("/dev/zero", join(root, "CONTEXT.md"));
-    const { result, elapsed } = await within(1000, refusedKind(workspace.readFile("CONTEXT.md")));
+    const result = await settled(refusedKind(workspace.readFile("CONTEXT.md")));
     expect(result).toEqual({ status: "fulfilled", value: "symbolic-link" });
-    expect(elapsed).toBeLessThan(1000);
   });
 
   it("rejects a directory as kind directory", async () => {
@@ -494,28 +479,22 @@ describe("nodeWorkspace: a 2 GiB sparse CONTEXT.md", () => {
     expect((await stat(path)).size).toBe(GiB2);
   });
 
-  it("loads a truncated prefix with a warning, fast, reading and keeping only a bounded prefix", async () => {
-    // Warm up the code paths so their first-use costs are not measured.
+  it("loads a truncated prefix with a warning, reading and keeping only a bounded prefix", async () => {
+    // Warm up the code paths so their first-use allocations are not counted.
     await loadTaskContext(root, { maxChars: 100 });
     const rssBefore = process.memoryUsage().rss;
     const rcharBefore = rchar();
-    const started = performance.now();
     const context = await loadTaskContext(root, { maxChars: 10_000 });
-    const elapsed = performance.now() - started;
     const readBytes = rchar() - rcharBefore;
     const rssGrowth = process.memoryUsage().rss - rssBefore;
-    console.log(
-      `2 GiB CONTEXT.md: ${elapsed.toFixed(1)} ms, rchar +${readBytes} bytes, rss +${(rssGrowth / 2 ** 20).toFixed(1)} MiB`,
-    );
 
-    expect(context.content).toBe(prefix.slice(0, 10_000));
+    expect(context.content).toBe(prefix.slice(0, 10_000).trimEnd());
     expect(context.truncated).toBe(true);
     expect(context.originalBytes).toBe(GiB2);
     expect(context.originalLengthIsExact).toBe(false);
     expect(context.warning).toBe(
-      `CONTEXT.md was truncated from about ${GiB2} to 10000 characters (limit 10000). Consider shortening it.`,
+      `CONTEXT.md was truncated from about ${GiB2} to ${context.content.length} characters (limit 10000). Consider shortening it.`,
     );
-    expect(elapsed).toBeLessThan(500);
     expect(readBytes).toBeLessThan(4 * 10_000 + 4 + 256 * 1024);
     expect(rssGrowth).toBeLessThan(20 * 2 ** 20);
   });
@@ -538,7 +517,7 @@ describe("nodeWorkspace: a 2 GiB sparse CONTEXT.md", () => {
       writeFile: (path, data) => workspace.writeFile(path, data),
     };
     const context = await loadTaskContext(recording, { maxChars: 10_000 });
-    expect(context.content).toBe(prefix.slice(0, 10_000));
+    expect(context.content).toBe(prefix.slice(0, 10_000).trimEnd());
     expect(calls).toEqual([{ path: "CONTEXT.md", maxBytes: 40_004, length: 40_004, size: GiB2 }]);
   });
 });
@@ -654,12 +633,7 @@ describe("nodeWorkspace: writing", () => {
       }
     };
     await Promise.all([loop(0), loop(1), loop(2), loop(3)]);
-    const swaps = await swapper.exited;
-    console.log(
-      `write race (${swapper.mode}, ${swaps} swaps):`,
-      JSON.stringify({ ...counts, other: counts.other.slice(0, 3) }),
-      `${counts.other.length} other errors`,
-    );
+    expect(await swapper.exited).toBeGreaterThan(10);
     expect(await list(outside)).toEqual(["file.txt", "secret.txt"]);
     expect(await readFile(secretPath, "utf8")).toBe(SECRET);
     expect(await readFile(join(outside, "file.txt"), "utf8")).toBe(SECRET);
@@ -705,7 +679,6 @@ describe("nodeWorkspace: writing", () => {
       }
     };
     await Promise.all([writer, reader(), reader()]);
-    console.log("concurrent reads during 16 writes of 5 MiB:", JSON.stringify(seen));
     expect(seen.torn).toBe(0);
     expect(seen.first + seen.second).toBeGreaterThan(4);
     expect(await list(root)).toEqual(["big.bin"]);

@@ -21,11 +21,15 @@ import {
   unlink,
 } from "node:fs/promises";
 import { resolve, sep } from "node:path";
+import { requireFileData, requireObject, requireText } from "./arguments.ts";
 import { FileNotFoundError } from "./errors/file-not-found-error.ts";
 import { type FileKind, NotRegularFileError } from "./errors/not-regular-file-error.ts";
+import { TaskContextError } from "./errors/task-context-error.ts";
 import { WorkspaceEscapeError } from "./errors/workspace-escape-error.ts";
+import { WorkspaceIoError } from "./errors/workspace-io-error.ts";
 import { WorkspacePathError } from "./errors/workspace-path-error.ts";
 import { readLimit } from "./read-limit.ts";
+import { systemErrorCode as errorCode } from "./system-error-code.ts";
 import type { FileContent, ReadFileOptions, Workspace } from "./workspace.ts";
 import { parseWorkspacePath } from "./workspace-path.ts";
 
@@ -52,10 +56,14 @@ function descriptorPath(fd: number): string | undefined {
   }
 }
 
-function errorCode(error: unknown): string | undefined {
-  return typeof error === "object" && error !== null
-    ? (error as { code?: string }).code
-    : undefined;
+/**
+ * Passes task-context errors on and turns anything else the file system threw into a
+ * {@link WorkspaceIoError}, whose message holds the workspace path only: the raw error names
+ * absolute paths outside the workspace.
+ */
+function asWorkspaceError(error: unknown, path: string, operation: "read" | "write"): Error {
+  if (TaskContextError.isInstance(error)) return error;
+  return new WorkspaceIoError({ path, operation, systemCode: errorCode(error) });
 }
 
 function kindOf(stats: Stats): FileKind {
@@ -102,9 +110,19 @@ function isInside(root: string, path: string): boolean {
  * means a symbolic link was swapped for it after it was refused: an escape attempt all the same.
  */
 function notADirectory(path: string, parent: string, info: Stats): Error {
-  if (info.isSymbolicLink() || info.isDirectory()) return new WorkspaceEscapeError(path);
+  if (info.isSymbolicLink() || info.isDirectory()) return new WorkspaceEscapeError({ path });
   const kind = info.isFile() ? "file" : kindOf(info).replace("-", " ");
-  return new WorkspacePathError(path, `"${parent}" is a ${kind}, not a directory`);
+  return new WorkspacePathError({ path, problem: `"${parent}" is a ${kind}, not a directory` });
+}
+
+/** Options of {@link nodeWorkspace}. */
+export interface NodeWorkspaceOptions {
+  /**
+   * Read files that have more than one hard link (default false). A hard link made inside the
+   * workspace to a file outside it looks like an ordinary file; with one name per file, nothing
+   * outside the root can be read. Allow them only when you trust every name a file may have.
+   */
+  allowHardLinks?: boolean;
 }
 
 /**
@@ -124,6 +142,11 @@ function notADirectory(path: string, parent: string, info: Stats): Error {
  *   link cannot redirect a write outside the root either.
  * - Without `/proc/self/fd` (macOS, Windows) the same checks use paths: they refuse symbolic links
  *   that leave the root, but a concurrent swap timed between two checks can race them.
+ * - Files with more than one hard link are refused (`WorkspaceEscapeError`, `route: "hard-link"`):
+ *   a hard link can give a file outside the root a name inside it. Pass `allowHardLinks: true` to
+ *   read them anyway.
+ * - Operating-system failures become `WorkspaceIoError`s that name the workspace path and the
+ *   system's error code, never an absolute path.
  *
  * @example
  * ```ts
@@ -134,7 +157,9 @@ function notADirectory(path: string, parent: string, info: Stats): Error {
  * const context = await loadTaskContext(workspace);
  * ```
  */
-export function nodeWorkspace(root: string): Workspace {
+export function nodeWorkspace(root: string, options: NodeWorkspaceOptions = {}): Workspace {
+  requireText("root", root, "the workspace directory, a non-empty path");
+  const allowHardLinks = requireObject("options", options).allowHardLinks === true;
   const absoluteRoot = resolve(root);
   let realRoot: Promise<string> | undefined;
   const rootPath = () => {
@@ -151,13 +176,21 @@ export function nodeWorkspace(root: string): Workspace {
       return await rootPath();
     } catch (error) {
       if (errorCode(error) === "ENOENT" || errorCode(error) === "ENOTDIR") {
-        throw new FileNotFoundError(path, { cause: error });
+        throw new FileNotFoundError({ path });
       }
       throw error;
     }
   }
 
   async function readFile(path: string, options: ReadFileOptions = {}): Promise<FileContent> {
+    try {
+      return await readRegularFile(path, options);
+    } catch (error) {
+      throw asWorkspaceError(error, path, "read");
+    }
+  }
+
+  async function readRegularFile(path: string, options: ReadFileOptions): Promise<FileContent> {
     const segments = parseWorkspacePath(path);
     const base = await existingRoot(path);
     const fullPath = base + sep + segments.join(sep);
@@ -168,23 +201,28 @@ export function nodeWorkspace(root: string): Workspace {
       fd = openSync(fullPath, READ_FLAGS);
     } catch (error) {
       const code = errorCode(error);
-      if (code === "ENOENT" || code === "ENOTDIR")
-        throw new FileNotFoundError(path, { cause: error });
-      if (code === "ELOOP") throw new NotRegularFileError(path, "symbolic-link");
+      if (code === "ENOENT" || code === "ENOTDIR") throw new FileNotFoundError({ path });
+      if (code === "ELOOP") throw new NotRegularFileError({ path, kind: "symbolic-link" });
       if (code === "ENXIO" || code === "ENODEV") {
         // A socket, or a device without a driver: it cannot be opened, so say what it is.
         const info = await lstat(fullPath).catch(() => undefined);
-        throw new NotRegularFileError(path, info === undefined ? "unknown" : kindOf(info));
+        throw new NotRegularFileError({
+          path,
+          kind: info === undefined ? "unknown" : kindOf(info),
+        });
       }
       throw error;
     }
     try {
       const opened = fstatSync(fd);
-      if (!opened.isFile()) throw new NotRegularFileError(path, kindOf(opened));
+      if (!opened.isFile()) throw new NotRegularFileError({ path, kind: kindOf(opened) });
+      if (opened.nlink > 1 && !allowHardLinks) {
+        throw new WorkspaceEscapeError({ path, route: "hard-link" });
+      }
       const where = descriptorPath(fd);
       if (where !== undefined) {
         // The path of the file actually opened: swapping a directory afterwards cannot change it.
-        if (!isInside(base, where)) throw new WorkspaceEscapeError(path);
+        if (!isInside(base, where)) throw new WorkspaceEscapeError({ path });
       } else {
         checkByPath(path, base, fullPath, opened);
       }
@@ -211,10 +249,10 @@ export function nodeWorkspace(root: string): Workspace {
       current = statSync(resolved);
     } catch {
       // The file was removed or a directory swapped after it was opened: refuse it.
-      throw new WorkspaceEscapeError(path);
+      throw new WorkspaceEscapeError({ path });
     }
     if (!isInside(base, resolved) || current.ino !== opened.ino || current.dev !== opened.dev) {
-      throw new WorkspaceEscapeError(path);
+      throw new WorkspaceEscapeError({ path });
     }
   }
 
@@ -300,7 +338,8 @@ export function nodeWorkspace(root: string): Workspace {
       try {
         await rename(temporary, directory + sep + name);
       } catch (error) {
-        if (errorCode(error) === "EISDIR") throw new NotRegularFileError(path, "directory");
+        if (errorCode(error) === "EISDIR")
+          throw new NotRegularFileError({ path, kind: "directory" });
         throw error;
       }
     } catch (error) {
@@ -310,6 +349,15 @@ export function nodeWorkspace(root: string): Workspace {
   }
 
   async function writeFile(path: string, data: string | Uint8Array): Promise<void> {
+    requireFileData("data", data);
+    try {
+      await writeRegularFile(path, data);
+    } catch (error) {
+      throw asWorkspaceError(error, path, "write");
+    }
+  }
+
+  async function writeRegularFile(path: string, data: string | Uint8Array): Promise<void> {
     const segments = parseWorkspacePath(path);
     const name = segments[segments.length - 1] as string;
     const parents = segments.slice(0, -1);
@@ -325,7 +373,7 @@ export function nodeWorkspace(root: string): Workspace {
     }
     const directory = await ensureParent(path, base, parents);
     await replaceIn(path, directory, name, data, async () => {
-      if (!isInside(base, await realpath(directory))) throw new WorkspaceEscapeError(path);
+      if (!isInside(base, await realpath(directory))) throw new WorkspaceEscapeError({ path });
     });
   }
 

@@ -1,1 +1,1 @@
-export { nodeWorkspace } from "./node-workspace.ts";
+export { type NodeWorkspaceOptions, nodeWorkspace } from "./node-workspace.ts";

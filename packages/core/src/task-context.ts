@@ -2,12 +2,16 @@ import type { Tokenizer } from "./tokenizer.ts";
 
 /** What {@link loadTaskContext} delivers: the bounded content of CONTEXT.md and how it was cut. */
 export interface TaskContext {
-  /** The text to deliver, at most `maxChars` UTF-16 units (and `maxTokens` tokens when set). */
+  /**
+   * The text to deliver: the file's text without a BOM and without surrounding whitespace, at most
+   * `maxChars` UTF-16 units (and `maxTokens` tokens when set). Line endings inside are as written.
+   */
   content: string;
-  /** True when `content` is shorter than the file. */
+  /** True when the limits cut `content` short of the file's text. */
   truncated: boolean;
   /**
-   * The file's length in UTF-16 units. Exact when the whole file was read (any file up to
+   * The length in UTF-16 units of the file's text without surrounding whitespace: what would have
+   * been delivered without limits. Exact when the whole file was read (any file up to
    * 4 × maxChars + 4 bytes); for larger files, which are never read in full, an upper bound that
    * counts one unit per unread byte (`originalLengthIsExact: false`).
    */

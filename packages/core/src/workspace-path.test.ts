@@ -1,7 +1,8 @@
 import { lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { memoryWorkspace, parseWorkspacePath, type Workspace } from "@task-context/core";
+import { memoryWorkspace, type Workspace } from "@task-context/core";
+import { parseWorkspacePath } from "@task-context/core/internal";
 import { nodeWorkspace } from "@task-context/core/node";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { rejection } from "./test-support/rejection.ts";

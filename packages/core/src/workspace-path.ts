@@ -1,3 +1,4 @@
+import { describeArgument } from "./arguments.ts";
 import { WorkspacePathError } from "./errors/workspace-path-error.ts";
 
 /**
@@ -7,20 +8,20 @@ import { WorkspacePathError } from "./errors/workspace-path-error.ts";
  * `./docs//a.md` names `docs/a.md`.
  */
 export function parseWorkspacePath(path: string): string[] {
+  const refuse = (problem: string) => new WorkspacePathError({ path: String(path), problem });
   if (typeof path !== "string")
-    throw new WorkspacePathError(String(path), "the path must be a string");
-  if (path.length === 0) throw new WorkspacePathError(path, "the path is empty");
-  if (path.includes("\0")) throw new WorkspacePathError(path, "the path contains a NUL byte");
-  if (path.includes("\\")) throw new WorkspacePathError(path, "backslashes are not allowed");
-  if (path.startsWith("/")) throw new WorkspacePathError(path, "absolute paths are not allowed");
-  if (/^[A-Za-z]:/.test(path))
-    throw new WorkspacePathError(path, "drive-letter paths are not allowed");
+    throw refuse(`the path must be a string, not ${describeArgument(path)}`);
+  if (path.length === 0) throw refuse("the path is empty");
+  if (path.includes("\0")) throw refuse("the path contains a NUL byte");
+  if (path.includes("\\")) throw refuse("backslashes are not allowed");
+  if (path.startsWith("/")) throw refuse("absolute paths are not allowed");
+  if (/^[A-Za-z]:/.test(path)) throw refuse("drive-letter paths are not allowed");
   const segments: string[] = [];
   for (const segment of path.split("/")) {
     if (segment === "" || segment === ".") continue;
-    if (segment === "..") throw new WorkspacePathError(path, '".." segments are not allowed');
+    if (segment === "..") throw refuse('".." segments are not allowed');
     segments.push(segment);
   }
-  if (segments.length === 0) throw new WorkspacePathError(path, "the path names no file");
+  if (segments.length === 0) throw refuse("the path names no file");
   return segments;
 }

@@ -1,5 +1,5 @@
-import { AbortedError } from "./errors/aborted-error.ts";
-import { TimeoutError } from "./errors/timeout-error.ts";
+import { MediaToolAbortedError } from "./errors/media-tool-aborted-error.ts";
+import { MediaToolTimeoutError } from "./errors/media-tool-timeout-error.ts";
 
 /** Whether an abort reason is a timeout: `AbortSignal.timeout`, as the AI SDK's tool timeouts use. */
 function isTimeout(reason: unknown): boolean {
@@ -10,7 +10,7 @@ function isTimeout(reason: unknown): boolean {
  * Runs `run` with a signal that aborts after `timeoutMs` or when `callerSignal` aborts, and
  * settles as soon as either happens, even when the work underneath ignores the signal: a timeout
  * (ours, or the caller's `AbortSignal.timeout`, e.g. `generateText({ timeout: { toolMs } })`)
- * rejects with {@link TimeoutError}, any other abort with {@link AbortedError}.
+ * rejects with {@link MediaToolTimeoutError}, any other abort with {@link MediaToolAbortedError}.
  */
 export function withDeadline<T>(
   tool: string,
@@ -19,7 +19,9 @@ export function withDeadline<T>(
   run: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   const callerFailure = (reason: unknown) =>
-    isTimeout(reason) ? new TimeoutError(tool, undefined) : new AbortedError(tool, reason);
+    isTimeout(reason)
+      ? new MediaToolTimeoutError({ tool, timeoutMs: undefined })
+      : new MediaToolAbortedError({ tool, reason });
   if (callerSignal?.aborted) return Promise.reject(callerFailure(callerSignal.reason));
 
   return new Promise<T>((resolve, reject) => {
@@ -35,7 +37,7 @@ export function withDeadline<T>(
       reject(failure);
     };
     const onCallerAbort = () => stop(callerFailure(callerSignal?.reason));
-    const timer = setTimeout(() => stop(new TimeoutError(tool, timeoutMs)), timeoutMs);
+    const timer = setTimeout(() => stop(new MediaToolTimeoutError({ tool, timeoutMs })), timeoutMs);
     callerSignal?.addEventListener("abort", onCallerAbort, { once: true });
     run(controller.signal).then(
       (value) => {

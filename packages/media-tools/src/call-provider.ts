@@ -25,7 +25,12 @@ export async function callProvider<T>(
     if (signal.aborted) throw signal.reason;
     if (TaskContextError.isInstance(error)) throw error;
     const message = error instanceof Error ? error.message : String(error);
-    throw new ProviderError(tool, message, statusCodeOf(error), error);
+    throw new ProviderError({
+      tool,
+      providerMessage: message,
+      statusCode: statusCodeOf(error),
+      cause: error,
+    });
   }
 }
 

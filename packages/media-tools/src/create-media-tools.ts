@@ -1,10 +1,10 @@
 import {
+  ArgumentError,
   type ContextToolResult,
   defineContextTool,
-  InvalidArgumentError,
-  parseWorkspacePath,
   type ToolContext,
 } from "@task-context/core";
+import { parseWorkspacePath } from "@task-context/core/internal";
 import { type Tool, tool } from "ai";
 import type { z } from "zod";
 import { withDeadline } from "./call-deadline.ts";
@@ -83,7 +83,10 @@ const DESCRIPTIONS: Record<MediaToolName, string> = {
 
 function positiveWhole(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 1)
-    throw new InvalidArgumentError(name, `expected a whole number ≥ 1, got ${String(value)}.`);
+    throw new ArgumentError({
+      argument: name,
+      message: `expected a whole number ≥ 1, got ${String(value)}.`,
+    });
   return value;
 }
 

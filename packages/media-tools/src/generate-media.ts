@@ -92,7 +92,7 @@ export async function generateImageFile(
 ): Promise<GenerateOutput> {
   const tool = GENERATE_TOOLS.image;
   const model = runtime.models.image;
-  if (model === undefined) throw new ModelNotConfiguredError(tool, "image");
+  if (model === undefined) throw new ModelNotConfiguredError({ tool, model: "image" });
   const result = await callProvider(tool, call.signal, () =>
     generateImage({
       model,
@@ -115,7 +115,7 @@ export async function generateVideoFile(
 ): Promise<GenerateOutput> {
   const tool = GENERATE_TOOLS.video;
   const model = runtime.models.video;
-  if (model === undefined) throw new ModelNotConfiguredError(tool, "video");
+  if (model === undefined) throw new ModelNotConfiguredError({ tool, model: "video" });
   const result = await callProvider(tool, call.signal, () =>
     experimental_generateVideo({
       model,
@@ -130,12 +130,11 @@ export async function generateVideoFile(
   );
   const video = result.videos[0];
   if (video === undefined) {
-    throw new ProviderError(
+    throw new ProviderError({
       tool,
-      "the provider delivered the video to its own upload destination, not as data; nothing could be written to the workspace",
-      undefined,
-      undefined,
-    );
+      providerMessage:
+        "the provider delivered the video to its own upload destination, not as data; nothing could be written to the workspace",
+    });
   }
   return save(runtime, call, tool, "video", video, result.warnings);
 }
@@ -152,7 +151,7 @@ export async function generateAudioFile(
 ): Promise<GenerateOutput> {
   const tool = GENERATE_TOOLS.audio;
   const model = runtime.models.speech;
-  if (model === undefined) throw new ModelNotConfiguredError(tool, "speech");
+  if (model === undefined) throw new ModelNotConfiguredError({ tool, model: "speech" });
   const result = await callProvider(tool, call.signal, () =>
     experimental_generateSpeech({
       model,

@@ -9,16 +9,12 @@ export {
   detectMediaType,
   type MediaKind,
 } from "./detect-media-type.ts";
-export { AbortedError } from "./errors/aborted-error.ts";
 export { FileTooLargeError } from "./errors/file-too-large-error.ts";
-export {
-  MEDIA_TOOL_ERROR_CODES,
-  MediaToolError,
-  type MediaToolErrorCode,
-} from "./errors/media-tool-error.ts";
+export { MediaToolAbortedError } from "./errors/media-tool-aborted-error.ts";
+export { MediaToolError, type MediaToolErrorCode } from "./errors/media-tool-error.ts";
+export { MediaToolTimeoutError } from "./errors/media-tool-timeout-error.ts";
 export { ModelNotConfiguredError } from "./errors/model-not-configured-error.ts";
 export { ProviderError } from "./errors/provider-error.ts";
-export { TimeoutError } from "./errors/timeout-error.ts";
 export { UnsupportedMediaTypeError } from "./errors/unsupported-media-type-error.ts";
 export {
   DEFAULT_SPEECH_REQUEST,

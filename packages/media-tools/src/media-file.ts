@@ -44,19 +44,19 @@ function refuse(
 ): UnsupportedMediaTypeError {
   if (found === undefined) {
     const what = describeUnsupportedContent(bytes);
-    return new UnsupportedMediaTypeError(
+    return new UnsupportedMediaTypeError({
       path,
-      `${JSON.stringify(path)} is ${what}, which ${tool} cannot read. Supported: ${SUPPORTED}. The type is detected from the file's content, not its name.`,
-      what.match(/\(([^)]+)\)/)?.[1],
-    );
+      message: `${JSON.stringify(path)} is ${what}, which ${tool} cannot read. Supported: ${SUPPORTED}. The type is detected from the file's content, not its name.`,
+      detected: what.match(/\(([^)]+)\)/)?.[1],
+    });
   }
   const wanted = accepted.map((kind) => KIND_NAMES[kind]).join(" or ");
   const suggestion = found.kind === "file" ? "understand_file" : `understand_${found.kind}`;
-  return new UnsupportedMediaTypeError(
+  return new UnsupportedMediaTypeError({
     path,
-    `${JSON.stringify(path)} is ${found.mediaType} (detected from its content), not ${wanted}. Use ${suggestion} or read_media, which picks the tool from the content.`,
-    found.mediaType,
-  );
+    message: `${JSON.stringify(path)} is ${found.mediaType} (detected from its content), not ${wanted}. Use ${suggestion} or read_media, which picks the tool from the content.`,
+    detected: found.mediaType,
+  });
 }
 
 /**
@@ -90,10 +90,10 @@ export async function readMedia(
   limit: number,
 ): Promise<MediaFile> {
   if (probed.size > limit)
-    throw new FileTooLargeError(probed.path, probed.kind, probed.size, limit);
+    throw new FileTooLargeError({ path: probed.path, kind: probed.kind, size: probed.size, limit });
   const read = await workspace.readFile(probed.path, { maxBytes: limit });
   if (read.size > limit || read.bytes.length < read.size)
-    throw new FileTooLargeError(probed.path, probed.kind, read.size, limit);
+    throw new FileTooLargeError({ path: probed.path, kind: probed.kind, size: read.size, limit });
   let found = detectMediaType(read.bytes, true);
   // Detection looks at a prefix; text must be text to its end.
   if (found?.mediaType === "text/plain" && !isUtf8Text(read.bytes, true)) found = undefined;

@@ -81,7 +81,7 @@ async function askLanguageModel(
   prompt: string,
 ): Promise<UnderstandOutput> {
   const model = runtime.models.understanding;
-  if (model === undefined) throw new ModelNotConfiguredError(tool, "understanding");
+  if (model === undefined) throw new ModelNotConfiguredError({ tool, model: "understanding" });
   const result = await callProvider(tool, call.signal, () =>
     generateText({
       model,
@@ -151,11 +151,15 @@ export function requireUnderstandingModel(runtime: MediaRuntime, kind: MediaKind
   const tool = UNDERSTAND_TOOLS[kind];
   if (kind === "audio") {
     if (runtime.models.transcription === undefined && runtime.models.understanding === undefined)
-      throw new ModelNotConfiguredError(tool, "transcription", "understanding");
+      throw new ModelNotConfiguredError({
+        tool,
+        model: "transcription",
+        alternative: "understanding",
+      });
     return;
   }
   if (runtime.models.understanding === undefined)
-    throw new ModelNotConfiguredError(tool, "understanding");
+    throw new ModelNotConfiguredError({ tool, model: "understanding" });
 }
 
 /**

@@ -11,6 +11,7 @@ export {
 } from "./errors/invalid-subagent-context-error.ts";
 export { InvalidTaskIdError } from "./errors/invalid-task-id-error.ts";
 export { InvalidYamlError } from "./errors/invalid-yaml-error.ts";
+export type { ProtocolsErrorCode } from "./errors/protocols-error-code.ts";
 export { UnknownSchemaError } from "./errors/unknown-schema-error.ts";
 export {
   type Artifact,

@@ -15,7 +15,7 @@ import {
   spawnSubagents,
 } from "@task-context/spawner";
 
-const CONTEXT = "# Task context\nWe are building Lumen, a note-taking app for researchers.\n";
+const CONTEXT = "# Task context\nWe are building Lumen, a note-taking app for researchers.";
 const success = (summary: string): SubagentOutput => ({
   status: "success",
   summary,

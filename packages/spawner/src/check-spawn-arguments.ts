@@ -1,4 +1,4 @@
-import { InvalidArgumentError, TaskContextError, type Workspace } from "@task-context/core";
+import { ArgumentError, TaskContextError, type Workspace } from "@task-context/core";
 import { type ContextBlock, renderContextBlock } from "@task-context/protocols/context-block";
 import {
   type SubagentTaskType,
@@ -45,17 +45,20 @@ function isWorkspace(value: unknown): value is Workspace {
 
 function wholeNumber(argument: string, value: unknown, maximum: number): number {
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1 || value > maximum) {
-    throw new InvalidArgumentError(
-      argument,
-      `expected a whole number from 1 to ${maximum}, got ${String(value)}.`,
-    );
+    throw new ArgumentError({
+      argument: argument,
+      message: `expected a whole number from 1 to ${maximum}, got ${String(value)}.`,
+    });
   }
   return value;
 }
 
 function optionalFunction(argument: string, value: unknown): void {
   if (value !== undefined && typeof value !== "function") {
-    throw new InvalidArgumentError(argument, `expected a function, got ${typeof value}.`);
+    throw new ArgumentError({
+      argument: argument,
+      message: `expected a function, got ${typeof value}.`,
+    });
   }
 }
 
@@ -64,7 +67,7 @@ function renderProject(argument: string, project: ContextBlock): string {
     return renderContextBlock(project);
   } catch (error) {
     if (!TaskContextError.isInstance(error)) throw error;
-    throw new InvalidArgumentError(argument, error.message);
+    throw new ArgumentError({ argument: argument, message: error.message });
   }
 }
 
@@ -79,36 +82,37 @@ function issueList(issues: ReadonlyArray<{ path: PropertyKey[]; message: string 
 
 /**
  * Checks everything `spawnSubagents` was given before anything is read, created or started;
- * throws `InvalidArgumentError` naming the first unusable argument (`tasks[2].id`, …).
+ * throws `ArgumentError` naming the first unusable argument (`tasks[2].id`, …).
  */
 export function checkSpawnArguments(parent: unknown, tasks: unknown, options: unknown): SpawnPlan {
   if (!(typeof parent === "string" && parent !== "") && !isWorkspace(parent)) {
-    throw new InvalidArgumentError(
-      "parent",
-      "expected the parent's workspace directory (a non-empty string) or a Workspace.",
-    );
+    throw new ArgumentError({
+      argument: "parent",
+      message: "expected the parent's workspace directory (a non-empty string) or a Workspace.",
+    });
   }
   if (!Array.isArray(tasks)) {
-    throw new InvalidArgumentError("tasks", "expected an array of subagent tasks.");
+    throw new ArgumentError({ argument: "tasks", message: "expected an array of subagent tasks." });
   }
   if (!isObject(options)) {
-    throw new InvalidArgumentError("options", "expected an object with a runner.");
+    throw new ArgumentError({ argument: "options", message: "expected an object with a runner." });
   }
   const spawn = options as Partial<SpawnOptions>;
   if (!isObject(spawn.runner) || typeof spawn.runner.run !== "function") {
-    throw new InvalidArgumentError(
-      "options.runner",
-      "expected a SubagentRunner, such as functionRunner(fn) or childProcessRunner({ command }).",
-    );
+    throw new ArgumentError({
+      argument: "options.runner",
+      message:
+        "expected a SubagentRunner, such as functionRunner(fn) or childProcessRunner({ command }).",
+    });
   }
   if (
     spawn.workspacesRoot !== undefined &&
     (typeof spawn.workspacesRoot !== "string" || spawn.workspacesRoot === "")
   ) {
-    throw new InvalidArgumentError(
-      "options.workspacesRoot",
-      "expected the directory under which each subagent gets {workspacesRoot}/{id}.",
-    );
+    throw new ArgumentError({
+      argument: "options.workspacesRoot",
+      message: "expected the directory under which each subagent gets {workspacesRoot}/{id}.",
+    });
   }
   const concurrency = wholeNumber(
     "options.concurrency",
@@ -124,13 +128,13 @@ export function checkSpawnArguments(parent: unknown, tasks: unknown, options: un
     spawn.signal !== undefined &&
     !(isObject(spawn.signal) && typeof spawn.signal.addEventListener === "function")
   ) {
-    throw new InvalidArgumentError("options.signal", "expected an AbortSignal.");
+    throw new ArgumentError({ argument: "options.signal", message: "expected an AbortSignal." });
   }
   optionalFunction("options.onSpawn", spawn.onSpawn);
   optionalFunction("options.onResult", spawn.onResult);
   optionalFunction("options.summarize", spawn.summarize);
   if (spawn.tokenizer !== undefined && typeof spawn.tokenizer?.count !== "function") {
-    throw new InvalidArgumentError("options.tokenizer", "expected a Tokenizer.");
+    throw new ArgumentError({ argument: "options.tokenizer", message: "expected a Tokenizer." });
   }
   const sharedPrefix =
     spawn.project === undefined ? "" : `${renderProject("options.project", spawn.project)}\n\n`;
@@ -138,7 +142,8 @@ export function checkSpawnArguments(parent: unknown, tasks: unknown, options: un
   const seen = new Set<string>();
   const planned = tasks.map((task: unknown, index): PlannedTask => {
     const name = `tasks[${index}]`;
-    if (!isObject(task)) throw new InvalidArgumentError(name, "expected a subagent task object.");
+    if (!isObject(task))
+      throw new ArgumentError({ argument: name, message: "expected a subagent task object." });
     const {
       id,
       subagentType = DEFAULT_SUBAGENT_TYPE,
@@ -148,35 +153,38 @@ export function checkSpawnArguments(parent: unknown, tasks: unknown, options: un
       timeoutMs,
     } = task as Partial<SubagentTask>;
     if (typeof id !== "string" || !taskIdSchema.safeParse(id).success) {
-      throw new InvalidArgumentError(
-        `${name}.id`,
-        `${JSON.stringify(id)} is not a task id: it must start with a letter or digit and use only letters, digits, ".", "_" and "-" (at most 128 characters), because it names the subagent's directory and .sage/context/{id}.xml.`,
-      );
+      throw new ArgumentError({
+        argument: `${name}.id`,
+        message: `${JSON.stringify(id)} is not a task id: it must start with a letter or digit and use only letters, digits, ".", "_" and "-" (at most 128 characters), because it names the subagent's directory and .sage/context/{id}.xml.`,
+      });
     }
     if (seen.has(id)) {
-      throw new InvalidArgumentError(
-        `${name}.id`,
-        `${JSON.stringify(id)} is used by an earlier task; every subagent needs its own id.`,
-      );
+      throw new ArgumentError({
+        argument: `${name}.id`,
+        message: `${JSON.stringify(id)} is used by an earlier task; every subagent needs its own id.`,
+      });
     }
     seen.add(id);
     if (!subagentTaskTypeSchema.safeParse(subagentType).success) {
-      throw new InvalidArgumentError(
-        `${name}.subagentType`,
-        `expected one of ${subagentTaskTypeSchema.options.join(", ")}, got ${JSON.stringify(subagentType)}.`,
-      );
+      throw new ArgumentError({
+        argument: `${name}.subagentType`,
+        message: `expected one of ${subagentTaskTypeSchema.options.join(", ")}, got ${JSON.stringify(subagentType)}.`,
+      });
     }
     if (typeof prompt !== "string" || prompt.trim() === "") {
-      throw new InvalidArgumentError(
-        `${name}.prompt`,
-        "expected the task's prompt, a non-empty string.",
-      );
+      throw new ArgumentError({
+        argument: `${name}.prompt`,
+        message: "expected the task's prompt, a non-empty string.",
+      });
     }
     let data: TaskData = { description: prompt };
     if (taskData !== undefined) {
       const parsed = taskDataSchema.safeParse(taskData);
       if (!parsed.success) {
-        throw new InvalidArgumentError(`${name}.taskData`, `${issueList(parsed.error.issues)}.`);
+        throw new ArgumentError({
+          argument: `${name}.taskData`,
+          message: `${issueList(parsed.error.issues)}.`,
+        });
       }
       data = taskData;
     }

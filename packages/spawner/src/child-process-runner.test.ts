@@ -1,6 +1,6 @@
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { InvalidArgumentError } from "@task-context/core";
+import { ArgumentError } from "@task-context/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type ChildProcessRunnerOptions, childProcessRunner } from "./child-process-runner.ts";
 import { SubagentProcessError } from "./errors/subagent-process-error.ts";
@@ -256,7 +256,7 @@ describe("childProcessRunner", () => {
       { command: "x", maxOutputBytes: 0 },
       { command: "x", maxLogBytes: 1.5 },
     ]) {
-      expect(() => childProcessRunner(options)).toThrow(InvalidArgumentError);
+      expect(() => childProcessRunner(options)).toThrow(ArgumentError);
     }
   });
 

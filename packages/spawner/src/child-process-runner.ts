@@ -1,6 +1,6 @@
 import { Buffer } from "node:buffer";
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { InvalidArgumentError } from "@task-context/core";
+import { ArgumentError } from "@task-context/core";
 import { SubagentProcessError } from "./errors/subagent-process-error.ts";
 import type { SubagentRunner } from "./subagent-runner.ts";
 
@@ -34,10 +34,10 @@ const IS_WINDOWS = process.platform === "win32";
 
 function checkCount(name: string, value: number, minimum: number): number {
   if (!Number.isSafeInteger(value) || value < minimum) {
-    throw new InvalidArgumentError(
-      name,
-      `expected a whole number ≥ ${minimum}, got ${String(value)}.`,
-    );
+    throw new ArgumentError({
+      argument: name,
+      message: `expected a whole number ≥ ${minimum}, got ${String(value)}.`,
+    });
   }
   return value;
 }
@@ -100,7 +100,10 @@ class Tail {
 export function childProcessRunner(options: ChildProcessRunnerOptions): SubagentRunner {
   const { command } = options;
   if (typeof command !== "string" || command === "") {
-    throw new InvalidArgumentError("command", "expected the program to run, a non-empty string.");
+    throw new ArgumentError({
+      argument: "command",
+      message: "expected the program to run, a non-empty string.",
+    });
   }
   const args = [...(options.args ?? [])];
   const killGraceMs = checkCount("killGraceMs", options.killGraceMs ?? DEFAULT_KILL_GRACE_MS, 0);
@@ -132,10 +135,10 @@ export function childProcessRunner(options: ChildProcessRunnerOptions): Subagent
         env.TASK_CONTEXT_CONTEXT_FILE = invocation.contextFile;
 
         const cannotStart = (error: unknown) =>
-          new SubagentProcessError(
-            `Could not start subagent process ${JSON.stringify(command)}: ${error instanceof Error ? error.message : String(error)}`,
-            { cause: error },
-          );
+          new SubagentProcessError({
+            message: `Could not start subagent process ${JSON.stringify(command)}: ${error instanceof Error ? error.message : String(error)}`,
+            cause: error,
+          });
         let child: ChildProcessWithoutNullStreams;
         try {
           child = spawn(command, args, {
@@ -202,9 +205,9 @@ export function childProcessRunner(options: ChildProcessRunnerOptions): Subagent
           stdoutBytes += chunk.length;
           if (stdoutBytes > maxOutputBytes) {
             stop(
-              new SubagentProcessError(
-                `Subagent process wrote more than ${maxOutputBytes} bytes to stdout; it was stopped.`,
-              ),
+              new SubagentProcessError({
+                message: `Subagent process wrote more than ${maxOutputBytes} bytes to stdout; it was stopped.`,
+              }),
             );
             return;
           }
@@ -227,7 +230,7 @@ export function childProcessRunner(options: ChildProcessRunnerOptions): Subagent
             const message = SubagentProcessError.isInstance(stopped)
               ? stopped.message
               : "Subagent process was stopped.";
-            finish(new SubagentProcessError(message, { log, cause: stopped }));
+            finish(new SubagentProcessError({ message, log, cause: stopped }));
             return;
           }
           if (exit.code !== 0) {
@@ -235,7 +238,7 @@ export function childProcessRunner(options: ChildProcessRunnerOptions): Subagent
               exit.signal !== null
                 ? `was killed by ${exit.signal}`
                 : `exited with code ${exit.code}`;
-            finish(new SubagentProcessError(`Subagent process ${how}.`, { log }));
+            finish(new SubagentProcessError({ message: `Subagent process ${how}.`, log }));
             return;
           }
           const output = Buffer.concat(stdout).toString("utf8");

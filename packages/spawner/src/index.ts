@@ -8,6 +8,7 @@ export {
   DEFAULT_MAX_OUTPUT_BYTES,
 } from "./child-process-runner.ts";
 export { ContextReadOnlyError } from "./errors/context-read-only-error.ts";
+export type { SpawnerErrorCode } from "./errors/spawner-error-code.ts";
 export { SubagentProcessError } from "./errors/subagent-process-error.ts";
 export { SubagentWorkspaceExistsError } from "./errors/subagent-workspace-exists-error.ts";
 export { functionRunner, type SubagentFunction } from "./function-runner.ts";

@@ -1,4 +1,5 @@
-import { CONTEXT_FILENAME, parseWorkspacePath, type Workspace } from "@task-context/core";
+import { CONTEXT_FILENAME, type Workspace } from "@task-context/core";
+import { parseWorkspacePath } from "@task-context/core/internal";
 import { ContextReadOnlyError } from "./errors/context-read-only-error.ts";
 
 const PROTECTED = CONTEXT_FILENAME.toLowerCase();
@@ -33,7 +34,7 @@ export function protectInheritedContext(workspace: Workspace): Workspace {
     description: `${workspace.description} (CONTEXT.md read-only)`,
     readFile: (path, options) => workspace.readFile(path, options),
     async writeFile(path, data) {
-      if (namesContext(path)) throw new ContextReadOnlyError(path);
+      if (namesContext(path)) throw new ContextReadOnlyError({ path });
       return workspace.writeFile(path, data);
     },
   };

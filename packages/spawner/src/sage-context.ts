@@ -1,11 +1,11 @@
 import {
   type FileContent,
   FileNotFoundError,
-  parseWorkspacePath,
   type ReadFileOptions,
   type Tokenizer,
   type Workspace,
 } from "@task-context/core";
+import { parseWorkspacePath } from "@task-context/core/internal";
 import {
   CONTEXT_LIMITS_PATH,
   generateContext,
@@ -29,7 +29,7 @@ const encoder = new TextEncoder();
  * built-in limits, so it never escapes, and creating a fresh error (with its stack) for each
  * subagent would cost more than the rest of the read.
  */
-const NO_LIMITS_FILE = new FileNotFoundError(CONTEXT_LIMITS_PATH);
+const NO_LIMITS_FILE = new FileNotFoundError({ path: CONTEXT_LIMITS_PATH });
 
 /**
  * A workspace in memory for one `generateContext` call: it holds the parent's limits file and
@@ -44,7 +44,7 @@ function sageWorkspace(limits: ParentLimits): Workspace {
       const key = parseWorkspacePath(path).join("/");
       const bytes = files.get(key);
       if (bytes === undefined) {
-        throw key === CONTEXT_LIMITS_PATH ? NO_LIMITS_FILE : new FileNotFoundError(path);
+        throw key === CONTEXT_LIMITS_PATH ? NO_LIMITS_FILE : new FileNotFoundError({ path });
       }
       const limit = Math.min(options.maxBytes ?? bytes.length, bytes.length);
       return { bytes: bytes.subarray(0, limit), size: bytes.length };

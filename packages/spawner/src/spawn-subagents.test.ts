@@ -2,8 +2,8 @@ import { chmod, mkdir, readFile, rm, stat, symlink, truncate, writeFile } from "
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import {
+  ArgumentError,
   CONTEXT_MISSING_MESSAGE,
-  InvalidArgumentError,
   memoryWorkspace,
   TaskContextMissingError,
 } from "@task-context/core";
@@ -542,10 +542,10 @@ describe("spawnSubagents: arguments", () => {
     ["an empty parent path", () => spawn([task("a")], {}, ""), "parent"],
   ];
   for (const [name, call, argument] of cases) {
-    it(`refuses ${name} with InvalidArgumentError before anything happens`, async () => {
+    it(`refuses ${name} with ArgumentError before anything happens`, async () => {
       const error: unknown = await call().catch((caught) => caught);
-      expect(InvalidArgumentError.isInstance(error)).toBe(true);
-      expect((error as InvalidArgumentError).argument).toBe(argument);
+      expect(ArgumentError.isInstance(error)).toBe(true);
+      expect((error as ArgumentError).argument).toBe(argument);
       expect(await entries(fixture.workspacesRoot)).toBeUndefined();
     });
   }

@@ -1,7 +1,7 @@
 import { lstatSync, mkdirSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { CONTEXT_FILENAME, InvalidArgumentError, type Workspace } from "@task-context/core";
+import { ArgumentError, CONTEXT_FILENAME, type Workspace } from "@task-context/core";
 import { nodeWorkspace } from "@task-context/core/node";
 import { checkSpawnArguments, type PlannedTask } from "./check-spawn-arguments.ts";
 import { SubagentWorkspaceExistsError } from "./errors/subagent-workspace-exists-error.ts";
@@ -168,7 +168,8 @@ async function runSubagent(run: SpawnRun, task: PlannedTask): Promise<SubagentRe
         try {
           mkdirSync(directory);
         } catch (error) {
-          if (errorCode(error) === "EEXIST") throw new SubagentWorkspaceExistsError([directory]);
+          if (errorCode(error) === "EEXIST")
+            throw new SubagentWorkspaceExistsError({ paths: [directory] });
           throw error;
         }
         writeContextCopy(directory, parentContext.bytes);
@@ -303,7 +304,7 @@ function subagentsRoot(options: SpawnOptions): string {
  * read-only copy of the parent's CONTEXT.md and its Sage context file, and returns their results
  * in the order of `tasks`.
  *
- * Before anything is created or started it checks the arguments (`InvalidArgumentError`), loads
+ * Before anything is created or started it checks the arguments (`ArgumentError`), loads
  * the parent's CONTEXT.md (`TaskContextMissingError`, with the guiding message, when there is
  * none), checks the parent's `.sage/config/context-limits.yaml` (`ContextLimitsError`) and that
  * no subagent directory exists yet (`SubagentWorkspaceExistsError`). Then, at most `concurrency`
@@ -363,15 +364,15 @@ export async function spawnSubagents(
   const root = subagentsRoot(options);
   const rootStats = statSync(root, { throwIfNoEntry: false });
   if (rootStats !== undefined && !rootStats.isDirectory()) {
-    throw new InvalidArgumentError(
-      "options.workspacesRoot",
-      `${JSON.stringify(root)} exists and is not a directory; name a directory (it is created when missing).`,
-    );
+    throw new ArgumentError({
+      argument: "options.workspacesRoot",
+      message: `${JSON.stringify(root)} exists and is not a directory; name a directory (it is created when missing).`,
+    });
   }
   const existing = plan.tasks
     .map((task) => join(root, task.id))
     .filter((directory) => lstatSync(directory, { throwIfNoEntry: false }) !== undefined);
-  if (existing.length > 0) throw new SubagentWorkspaceExistsError(existing);
+  if (existing.length > 0) throw new SubagentWorkspaceExistsError({ paths: existing });
   if (!options.signal?.aborted) mkdirSync(root, { recursive: true });
 
   const run: SpawnRun = { options, root, parentContext, limits };

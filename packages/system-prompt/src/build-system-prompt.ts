@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_CHARS, InvalidArgumentError, type Tokenizer } from "@task-context/core";
+import { ArgumentError, DEFAULT_MAX_CHARS, type Tokenizer } from "@task-context/core";
 import { EXAMPLE_CONTEXT_MD, renderContextMdSection } from "./context-md-section.ts";
 import { renderContextProtocolSection } from "./context-protocol-section.ts";
 import { multimodalToolNames, type ToolList } from "./multimodal-tools.ts";
@@ -62,10 +62,10 @@ export function buildSystemPromptSections(
   const seen = new Set<string>();
   for (const section of sections) {
     if (seen.has(section.id)) {
-      throw new InvalidArgumentError(
-        "sections",
-        `two sections have the id "${section.id}"; give each a unique id.`,
-      );
+      throw new ArgumentError({
+        argument: "sections",
+        message: `two sections have the id "${section.id}"; give each a unique id.`,
+      });
     }
     seen.add(section.id);
   }

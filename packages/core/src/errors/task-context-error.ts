@@ -1,53 +1,58 @@
-const marker = Symbol.for("task-context.error");
+const marker = "task-context.error";
+const symbol = Symbol.for(marker);
 
-/** Every error code the core package throws. */
-export type TaskContextErrorCode =
-  | "TASK_CONTEXT_MISSING"
-  | "INVALID_WORKSPACE_PATH"
-  | "WORKSPACE_ESCAPE"
-  | "NOT_A_REGULAR_FILE"
-  | "FILE_NOT_FOUND"
-  | "INVALID_ARGUMENT"
-  | "TOOL_EXECUTION_FAILED";
+/** What every task-context error is built from. */
+export interface TaskContextErrorOptions<Code extends string> {
+  /** A stable string to branch on, e.g. `"TASK_CONTEXT_MISSING"`. */
+  code: Code;
+  /** What happened and what to do next. */
+  message: string;
+  /** The lower-level error this one explains, if any. */
+  cause?: unknown;
+}
 
 /**
  * Base class of every error thrown by task-context packages. `code` is a stable string to branch
- * on; the message says what happened and what to do next.
+ * on (each package exports the union of its codes); the message says what happened and what to do
+ * next.
+ *
+ * Each class has a static `isInstance` that recognises its errors by a `Symbol.for` marker, so it
+ * also works for an error thrown by another bundled copy of the package, where `instanceof` fails.
  *
  * @example
  * ```ts
  * try {
  *   await loadTaskContext(workspace);
  * } catch (error) {
+ *   if (TaskContextMissingError.isInstance(error)) return { success: false, error: error.message };
  *   if (TaskContextError.isInstance(error)) console.error(error.code, error.message);
+ *   throw error;
  * }
  * ```
  */
-export class TaskContextError extends Error {
-  readonly code: string;
+export class TaskContextError<Code extends string = string> extends Error {
+  protected readonly [symbol] = true;
+  override name = "TaskContextError";
+  readonly code: Code;
 
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "TaskContextError";
+  constructor({ code, message, cause }: TaskContextErrorOptions<Code>) {
+    super(message, cause === undefined ? undefined : { cause });
     this.code = code;
-    Object.defineProperty(this, marker, { value: true });
   }
 
-  /**
-   * True for any task-context error, also one thrown by another bundled copy of this package
-   * (where `instanceof` would fail).
-   */
+  /** True for an error of any task-context package, from any bundled copy. */
   static isInstance(error: unknown): error is TaskContextError {
+    return TaskContextError.hasMarker(error, marker);
+  }
+
+  /** True when `error` carries the `Symbol.for(marker)` property that a class sets. */
+  protected static hasMarker(error: unknown, marker: string): boolean {
+    const markerSymbol = Symbol.for(marker);
     return (
       typeof error === "object" &&
       error !== null &&
-      (error as { [marker]?: unknown })[marker] === true &&
-      typeof (error as { code?: unknown }).code === "string"
+      markerSymbol in error &&
+      (error as Record<symbol, unknown>)[markerSymbol] === true
     );
-  }
-
-  /** True when `error` is a task-context error with this `code`. */
-  static hasCode(error: unknown, code: string): error is TaskContextError {
-    return TaskContextError.isInstance(error) && error.code === code;
   }
 }

@@ -1,12 +1,12 @@
 import { TaskContextError } from "@task-context/core";
 import { describe, expect, it } from "vitest";
 import {
-  AbortedError,
   FileTooLargeError,
+  MediaToolAbortedError,
   MediaToolError,
+  MediaToolTimeoutError,
   ModelNotConfiguredError,
   ProviderError,
-  TimeoutError,
   UnsupportedMediaTypeError,
 } from "../index.ts";
 import { formatBytes } from "./file-too-large-error.ts";
@@ -15,43 +15,71 @@ describe("media tool errors", () => {
   it("carry a string code and recognise each other across bundled copies", () => {
     const errors = [
       [
-        new UnsupportedMediaTypeError("a.zip", "no", "application/zip"),
+        new UnsupportedMediaTypeError({
+          path: "a.zip",
+          message: "no",
+          detected: "application/zip",
+        }),
         "UNSUPPORTED_MEDIA_TYPE",
         UnsupportedMediaTypeError,
       ],
-      [new FileTooLargeError("a.png", "image", 3, 2), "FILE_TOO_LARGE", FileTooLargeError],
       [
-        new ModelNotConfiguredError("generate_image", "image"),
+        new FileTooLargeError({ path: "a.png", kind: "image", size: 3, limit: 2 }),
+        "FILE_TOO_LARGE",
+        FileTooLargeError,
+      ],
+      [
+        new ModelNotConfiguredError({ tool: "generate_image", model: "image" }),
         "MODEL_NOT_CONFIGURED",
         ModelNotConfiguredError,
       ],
       [
-        new ProviderError("generate_image", "boom", 500, undefined),
+        new ProviderError({ tool: "generate_image", providerMessage: "boom", statusCode: 500 }),
         "PROVIDER_ERROR",
         ProviderError,
       ],
-      [new TimeoutError("generate_image", 10), "TIMEOUT", TimeoutError],
-      [new AbortedError("generate_image", undefined), "ABORTED", AbortedError],
+      [
+        new MediaToolTimeoutError({ tool: "generate_image", timeoutMs: 10 }),
+        "TIMEOUT",
+        MediaToolTimeoutError,
+      ],
+      [
+        new MediaToolAbortedError({ tool: "generate_image", reason: undefined }),
+        "ABORTED",
+        MediaToolAbortedError,
+      ],
     ] as const;
     for (const [error, code, type] of errors) {
       expect(error).toBeInstanceOf(TaskContextError);
       expect(error.code).toBe(code);
       expect(MediaToolError.isInstance(error)).toBe(true);
       expect(type.isInstance(error)).toBe(true);
-      const foreign = Object.assign(Object.create(Error.prototype), error);
-      Object.defineProperty(foreign, Symbol.for("task-context.error"), { value: true });
+      // A copy from another bundle: another class, the same markers.
+      const foreign = {
+        [Symbol.for("task-context.error")]: true,
+        [Symbol.for("task-context.error.MediaToolError")]: true,
+        [Symbol.for(`task-context.error.${type.name}`)]: true,
+      };
       expect(type.isInstance(foreign)).toBe(true);
     }
-    expect(MediaToolError.isInstance(new TaskContextError("FILE_NOT_FOUND", "x"))).toBe(false);
-    expect(TimeoutError.isInstance(new AbortedError("x", undefined))).toBe(false);
+    expect(
+      MediaToolError.isInstance(new TaskContextError({ code: "FILE_NOT_FOUND", message: "x" })),
+    ).toBe(false);
+    expect(
+      MediaToolTimeoutError.isInstance(new MediaToolAbortedError({ tool: "x", reason: undefined })),
+    ).toBe(false);
   });
 
   it("say what happened and what to do", () => {
-    expect(new AbortedError("generate_video", undefined).message).toBe(
+    expect(new MediaToolAbortedError({ tool: "generate_video", reason: undefined }).message).toBe(
       "generate_video was aborted by the caller; nothing was written.",
     );
     expect(
-      new ProviderError("understand_image", "Rate limit reached", 429, undefined).message,
+      new ProviderError({
+        tool: "understand_image",
+        providerMessage: "Rate limit reached",
+        statusCode: 429,
+      }).message,
     ).toBe("understand_image: the model provider failed (HTTP 429): Rate limit reached");
   });
 

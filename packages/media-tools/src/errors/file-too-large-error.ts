@@ -1,33 +1,47 @@
 import { TaskContextError } from "@task-context/core";
 import { MediaToolError } from "./media-tool-error.ts";
 
+const marker = "task-context.error.FileTooLargeError";
+const symbol = Symbol.for(marker);
+
 /**
  * A media file is larger than the limit for its kind; it was not read in full nor sent anywhere.
  *
  * @example
  * ```ts
- * new FileTooLargeError("big.png", "image", 3 * 1024 * 1024, 2 * 1024 * 1024).message;
+ * new FileTooLargeError({ path: "big.png", kind: "image", size: 3 * 2 ** 20, limit: 2 * 2 ** 20 }).message;
  * // '"big.png" is 3 MiB, over the 2 MiB limit for image files. Use a smaller or compressed file, or raise `limits.image` in createMediaTools.'
  * ```
  */
-export class FileTooLargeError extends MediaToolError {
+export class FileTooLargeError extends MediaToolError<"FILE_TOO_LARGE"> {
+  protected readonly [symbol] = true;
+  override name = "FileTooLargeError";
   readonly path: string;
   readonly size: number;
   readonly limit: number;
 
-  constructor(path: string, kind: string, size: number, limit: number) {
-    super(
-      "FILE_TOO_LARGE",
-      `${JSON.stringify(path)} is ${formatBytes(size)}, over the ${formatBytes(limit)} limit for ${kind} files. Use a smaller or compressed file, or raise \`limits.${kind}\` in createMediaTools.`,
-    );
-    this.name = "FileTooLargeError";
+  constructor({
+    path,
+    kind,
+    size,
+    limit,
+  }: {
+    path: string;
+    kind: string;
+    size: number;
+    limit: number;
+  }) {
+    super({
+      code: "FILE_TOO_LARGE",
+      message: `${JSON.stringify(path)} is ${formatBytes(size)}, over the ${formatBytes(limit)} limit for ${kind} files. Use a smaller or compressed file, or raise \`limits.${kind}\` in createMediaTools.`,
+    });
     this.path = path;
     this.size = size;
     this.limit = limit;
   }
 
   static override isInstance(error: unknown): error is FileTooLargeError {
-    return TaskContextError.hasCode(error, "FILE_TOO_LARGE");
+    return TaskContextError.hasMarker(error, marker);
   }
 }
 

@@ -1,6 +1,6 @@
 import { TaskContextError } from "@task-context/core";
 
-/** Every error code the media tools add to core's (`TASK_CONTEXT_MISSING`, `FILE_NOT_FOUND`, …). */
+/** Every `code` the media tools add to core's (`TASK_CONTEXT_MISSING`, `FILE_NOT_FOUND`, …). */
 export type MediaToolErrorCode =
   | "UNSUPPORTED_MEDIA_TYPE"
   | "FILE_TOO_LARGE"
@@ -8,6 +8,9 @@ export type MediaToolErrorCode =
   | "PROVIDER_ERROR"
   | "TIMEOUT"
   | "ABORTED";
+
+const marker = "task-context.error.MediaToolError";
+const symbol = Symbol.for(marker);
 
 /**
  * Base class of the media tools' own failures. A tool never throws it at the agent: it becomes
@@ -23,28 +26,13 @@ export type MediaToolErrorCode =
  * }
  * ```
  */
-export class MediaToolError extends TaskContextError {
-  declare readonly code: MediaToolErrorCode;
-
-  constructor(code: MediaToolErrorCode, message: string, options?: { cause?: unknown }) {
-    super(code, message, options);
-    this.name = "MediaToolError";
-  }
+export class MediaToolError<
+  Code extends MediaToolErrorCode = MediaToolErrorCode,
+> extends TaskContextError<Code> {
+  protected readonly [symbol] = true;
+  override name = "MediaToolError";
 
   static override isInstance(error: unknown): error is MediaToolError {
-    return (
-      TaskContextError.isInstance(error) &&
-      (MEDIA_TOOL_ERROR_CODES as readonly string[]).includes(error.code)
-    );
+    return TaskContextError.hasMarker(error, marker);
   }
 }
-
-/** The codes {@link MediaToolError.isInstance} recognises. */
-export const MEDIA_TOOL_ERROR_CODES = [
-  "UNSUPPORTED_MEDIA_TYPE",
-  "FILE_TOO_LARGE",
-  "MODEL_NOT_CONFIGURED",
-  "PROVIDER_ERROR",
-  "TIMEOUT",
-  "ABORTED",
-] as const satisfies readonly MediaToolErrorCode[];

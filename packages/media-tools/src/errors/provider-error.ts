@@ -1,6 +1,9 @@
 import { TaskContextError } from "@task-context/core";
 import { MediaToolError } from "./media-tool-error.ts";
 
+const marker = "task-context.error.ProviderError";
+const symbol = Symbol.for(marker);
+
 /**
  * The external model call failed; the message keeps the provider's own message.
  *
@@ -11,28 +14,34 @@ import { MediaToolError } from "./media-tool-error.ts";
  * //   error: "generate_image: the model provider failed (HTTP 400): Invalid size: 7x7 is not supported." }
  * ```
  */
-export class ProviderError extends MediaToolError {
+export class ProviderError extends MediaToolError<"PROVIDER_ERROR"> {
+  protected readonly [symbol] = true;
+  override name = "ProviderError";
   readonly tool: string;
   /** The HTTP status of the failed request, when the provider reported one. */
   readonly statusCode: number | undefined;
 
-  constructor(
-    tool: string,
-    providerMessage: string,
-    statusCode: number | undefined,
-    cause: unknown,
-  ) {
-    super(
-      "PROVIDER_ERROR",
-      `${tool}: the model provider failed${statusCode === undefined ? "" : ` (HTTP ${statusCode})`}: ${providerMessage}`,
-      { cause },
-    );
-    this.name = "ProviderError";
+  constructor({
+    tool,
+    providerMessage,
+    statusCode,
+    cause,
+  }: {
+    tool: string;
+    providerMessage: string;
+    statusCode?: number | undefined;
+    cause?: unknown;
+  }) {
+    super({
+      code: "PROVIDER_ERROR",
+      message: `${tool}: the model provider failed${statusCode === undefined ? "" : ` (HTTP ${statusCode})`}: ${providerMessage}`,
+      cause,
+    });
     this.tool = tool;
     this.statusCode = statusCode;
   }
 
   static override isInstance(error: unknown): error is ProviderError {
-    return TaskContextError.hasCode(error, "PROVIDER_ERROR");
+    return TaskContextError.hasMarker(error, marker);
   }
 }

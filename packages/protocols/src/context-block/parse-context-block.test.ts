@@ -1,4 +1,4 @@
-import { approximateTokenizer, InvalidArgumentError, type Tokenizer } from "@task-context/core";
+import { ArgumentError, approximateTokenizer, type Tokenizer } from "@task-context/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ContextBlock } from "../schemas/context-block.ts";
@@ -595,10 +595,10 @@ describe("parseContextBlock", () => {
     );
   });
 
-  it("throws InvalidArgumentError for a prompt that is not a string or a bad limit", () => {
-    expect(() => parseContextBlock(undefined as unknown as string)).toThrow(InvalidArgumentError);
-    expect(() => parseContextBlock("no block", { maxBytes: -1 })).toThrow(InvalidArgumentError);
-    expect(() => parseContextBlock("no block", { maxDepth: 0 })).toThrow(InvalidArgumentError);
+  it("throws ArgumentError for a prompt that is not a string or a bad limit", () => {
+    expect(() => parseContextBlock(undefined as unknown as string)).toThrow(ArgumentError);
+    expect(() => parseContextBlock("no block", { maxBytes: -1 })).toThrow(ArgumentError);
+    expect(() => parseContextBlock("no block", { maxDepth: 0 })).toThrow(ArgumentError);
   });
 
   it("never throws for any string (fuzzed)", () => {

@@ -1,4 +1,4 @@
-import { approximateTokenizer, InvalidArgumentError, type Tokenizer } from "@task-context/core";
+import { ArgumentError, approximateTokenizer, type Tokenizer } from "@task-context/core";
 import { InvalidYamlError } from "../errors/invalid-yaml-error.ts";
 import { type ContextBlock, contextBlockSchema } from "../schemas/context-block.ts";
 import {
@@ -88,7 +88,7 @@ interface Fence {
  * caller falls back to reading the project files.
  *
  * Never throws for a string prompt: every problem becomes `status` and `issues`. (It throws
- * `InvalidArgumentError` for a prompt that is not a string or limits that are not whole numbers,
+ * `ArgumentError` for a prompt that is not a string or limits that are not whole numbers,
  * and passes on a runtime permission error as is; see {@link parseUntrustedYaml}.)
  *
  * @example
@@ -105,7 +105,10 @@ export function parseContextBlock(
   options: ParseContextBlockOptions = {},
 ): ParsedContextBlock {
   if (typeof prompt !== "string") {
-    throw new InvalidArgumentError("prompt", `expected a string, got ${typeof prompt}.`);
+    throw new ArgumentError({
+      argument: "prompt",
+      message: `expected a string, got ${typeof prompt}.`,
+    });
   }
   const yamlOptions: ParseUntrustedYamlOptions = {};
   if (options.maxBytes !== undefined) yamlOptions.maxBytes = options.maxBytes;

@@ -89,7 +89,7 @@ const WINDOWS_ABSOLUTE = /^(?:[A-Za-z]:[\\/]|\\\\)/;
 export function toWorkspacePath(path: string, projectPath: string, field: string): string {
   const windows = WINDOWS_ABSOLUTE.test(projectPath);
   const absolute = path.startsWith("/") || WINDOWS_ABSOLUTE.test(path);
-  const outside = () => new ContextPathOutsideProjectError(field, path, projectPath);
+  const outside = () => new ContextPathOutsideProjectError({ field, path, projectPath });
   if (!absolute) {
     const relative = normalize(split(path, windows));
     if (relative === undefined) throw outside();

@@ -35,7 +35,7 @@ export function renderContextBlock(block: ContextBlock): string {
   const reserved = reservedKeyIssues(block);
   if (!result.success || reserved.length > 0) {
     const issues = result.success ? [] : describeSchemaIssues(block, result.error.issues);
-    throw new InvalidContextBlockError([...issues, ...reserved]);
+    throw new InvalidContextBlockError({ issues: [...issues, ...reserved] });
   }
   const { project, conventions, currentWork } = result.data;
   const lines = ["<context>", "version: 1", "project:"];

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from "@task-context/core";
+import { ArgumentError } from "@task-context/core";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { Composer, type CST, Parser, stringify } from "yaml";
@@ -324,10 +324,10 @@ describe("parseUntrustedYaml", () => {
     expect(document.lineOf(["missing"])).toBe(undefined);
   });
 
-  it("throws InvalidArgumentError for limits that are not whole numbers ≥ 1", () => {
-    expect(() => parseUntrustedYaml("a: 1", { maxBytes: 0 })).toThrow(InvalidArgumentError);
-    expect(() => parseUntrustedYaml("a: 1", { maxDepth: 1.5 })).toThrow(InvalidArgumentError);
-    expect(() => parseUntrustedYaml(42 as unknown as string)).toThrow(InvalidArgumentError);
+  it("throws ArgumentError for limits that are not whole numbers ≥ 1", () => {
+    expect(() => parseUntrustedYaml("a: 1", { maxBytes: 0 })).toThrow(ArgumentError);
+    expect(() => parseUntrustedYaml("a: 1", { maxDepth: 1.5 })).toThrow(ArgumentError);
+    expect(() => parseUntrustedYaml(42 as unknown as string)).toThrow(ArgumentError);
   });
 
   it("never hands yaml's composer a syntax tree deeper than maxDepth, and throws only InvalidYamlError (fuzzed)", () => {

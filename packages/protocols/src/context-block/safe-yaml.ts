@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from "@task-context/core";
+import { ArgumentError } from "@task-context/core";
 import {
   Composer,
   CST,
@@ -112,7 +112,10 @@ export function parseUntrustedYamlDocument(
   options: ParseUntrustedYamlOptions = {},
 ): UntrustedYamlDocument {
   if (typeof text !== "string") {
-    throw new InvalidArgumentError("text", `expected a string of YAML, got ${typeof text}.`);
+    throw new ArgumentError({
+      argument: "text",
+      message: `expected a string of YAML, got ${typeof text}.`,
+    });
   }
   const limits = resolveLimits(options);
   const lines = lineLocator(text, limits.firstLine);
@@ -199,7 +202,10 @@ export function resolveLimits(options: ParseUntrustedYamlOptions): Limits {
   ) => {
     if (value === undefined) return fallback;
     if (!Number.isSafeInteger(value) || value < 1) {
-      throw new InvalidArgumentError(name, `expected a whole number ≥ 1, got ${String(value)}.`);
+      throw new ArgumentError({
+        argument: name,
+        message: `expected a whole number ≥ 1, got ${String(value)}.`,
+      });
     }
     return value;
   };
@@ -217,10 +223,13 @@ function fail(
   path?: YamlPath,
   cause?: unknown,
 ): never {
-  throw new InvalidYamlError(
-    { kind, line, detail, path: path === undefined ? undefined : toJsonPointer(path) },
-    cause === undefined ? undefined : { cause },
-  );
+  throw new InvalidYamlError({
+    kind,
+    line,
+    detail,
+    path: path === undefined ? undefined : toJsonPointer(path),
+    cause,
+  });
 }
 
 /** Maps a UTF-16 offset to its line number; counts lazily, so the happy path pays nothing. */

@@ -18,15 +18,19 @@ describe("context block errors", () => {
       InvalidYamlError,
     ],
     [
-      new InvalidContextBlockError([
-        { path: "/project/stack", message: "project.stack must not be empty." },
-      ]),
+      new InvalidContextBlockError({
+        issues: [{ path: "/project/stack", message: "project.stack must not be empty." }],
+      }),
       "INVALID_CONTEXT_BLOCK",
       "InvalidContextBlockError",
       InvalidContextBlockError,
     ],
     [
-      new ContextPathOutsideProjectError("conventions.fullPath", "/etc/passwd", "C:\\code\\app"),
+      new ContextPathOutsideProjectError({
+        field: "conventions.fullPath",
+        path: "/etc/passwd",
+        projectPath: "C:\\code\\app",
+      }),
       "CONTEXT_PATH_OUTSIDE_PROJECT",
       "ContextPathOutsideProjectError",
       ContextPathOutsideProjectError,
@@ -41,12 +45,15 @@ describe("context block errors", () => {
 
   it.each(errors)(
     "%s recognises a copy from another bundle and nothing else",
-    (error, _code, _name, type) => {
-      const foreign = Object.assign(Object.create(Error.prototype), error);
-      Object.defineProperty(foreign, Symbol.for("task-context.error"), { value: true });
+    (error, _code, name, type) => {
+      const foreign = {
+        [Symbol.for("task-context.error")]: true,
+        [Symbol.for(`task-context.error.${name}`)]: true,
+      };
+      expect(type.isInstance(error)).toBe(true);
       expect(type.isInstance(foreign)).toBe(true);
       expect(type.isInstance(new Error("x"))).toBe(false);
-      expect(type.isInstance(new TaskContextError("OTHER", "x"))).toBe(false);
+      expect(type.isInstance(new TaskContextError({ code: "OTHER", message: "x" }))).toBe(false);
     },
   );
 

@@ -1,5 +1,8 @@
 import { TaskContextError } from "@task-context/core";
 
+const marker = "task-context.error.ContextLimitsError";
+const symbol = Symbol.for(marker);
+
 /**
  * `.sage/config/context-limits.yaml` is malformed YAML, too large or too deeply nested, or does
  * not match the limits schema. The message names the file, the line and column, and what to fix.
@@ -13,7 +16,9 @@ import { TaskContextError } from "@task-context/core";
  * }
  * ```
  */
-export class ContextLimitsError extends TaskContextError {
+export class ContextLimitsError extends TaskContextError<"INVALID_CONTEXT_LIMITS"> {
+  protected readonly [symbol] = true;
+  override name = "ContextLimitsError";
   /** The workspace path of the limits file. */
   readonly path: string;
   /** The 1-based line of the problem, when it has one. */
@@ -23,29 +28,37 @@ export class ContextLimitsError extends TaskContextError {
   /** The dot-separated key path of a schema violation (`overrides.review.max_total`), if any. */
   readonly key: string | undefined;
 
-  constructor(
-    path: string,
-    problem: string,
-    position: { line?: number; column?: number; key?: string } = {},
-    options?: { cause?: unknown },
-  ) {
+  constructor({
+    path,
+    problem,
+    line,
+    column,
+    key,
+    cause,
+  }: {
+    path: string;
+    problem: string;
+    line?: number | undefined;
+    column?: number | undefined;
+    key?: string | undefined;
+    cause?: unknown;
+  }) {
     const where =
-      position.line === undefined
+      line === undefined
         ? ""
-        : ` at line ${position.line}${position.column === undefined ? "" : `, column ${position.column}`}`;
-    super(
-      "INVALID_CONTEXT_LIMITS",
-      `Invalid context limits in ${path}${where}: ${problem}. Fix the file, or delete it to use the built-in limits.`,
-      options,
-    );
-    this.name = "ContextLimitsError";
+        : ` at line ${line}${column === undefined ? "" : `, column ${column}`}`;
+    super({
+      code: "INVALID_CONTEXT_LIMITS",
+      message: `Invalid context limits in ${path}${where}: ${problem}. Fix the file, or delete it to use the built-in limits.`,
+      cause,
+    });
     this.path = path;
-    this.line = position.line;
-    this.column = position.column;
-    this.key = position.key;
+    this.line = line;
+    this.column = column;
+    this.key = key;
   }
 
   static override isInstance(error: unknown): error is ContextLimitsError {
-    return TaskContextError.hasCode(error, "INVALID_CONTEXT_LIMITS");
+    return TaskContextError.hasMarker(error, marker);
   }
 }

@@ -14,6 +14,9 @@ export interface ContextTooLargeDetails {
   requiredTokens: number;
 }
 
+const marker = "task-context.error.ContextTooLargeError";
+const symbol = Symbol.for(marker);
+
 /**
  * Spec 002, step 3: even after summarizing, replacing file content with path references and
  * truncating every context item, the document is over `max_total` — the task is too large for
@@ -28,7 +31,12 @@ export interface ContextTooLargeDetails {
  * }
  * ```
  */
-export class ContextTooLargeError extends TaskContextError implements ContextTooLargeDetails {
+export class ContextTooLargeError
+  extends TaskContextError<"CONTEXT_TOO_LARGE">
+  implements ContextTooLargeDetails
+{
+  protected readonly [symbol] = true;
+  override name = "ContextTooLargeError";
   readonly taskId: string;
   readonly subagentType: string;
   readonly tokens: number;
@@ -36,11 +44,10 @@ export class ContextTooLargeError extends TaskContextError implements ContextToo
   readonly requiredTokens: number;
 
   constructor(details: ContextTooLargeDetails) {
-    super(
-      "CONTEXT_TOO_LARGE",
-      `Context for task ${JSON.stringify(details.taskId)}: task too large for subagent ${JSON.stringify(details.subagentType)}. The smallest document is ${details.tokens} tokens, over max_total ${details.maxTotal} (the task, instructions, scope and output format alone take ${details.requiredTokens} tokens; context items were already summarized, replaced with file references or truncated). Split the task into smaller ones, shorten its description, instructions or file lists, or raise max_total for "${details.subagentType}" in .sage/config/context-limits.yaml.`,
-    );
-    this.name = "ContextTooLargeError";
+    super({
+      code: "CONTEXT_TOO_LARGE",
+      message: `Context for task ${JSON.stringify(details.taskId)}: task too large for subagent ${JSON.stringify(details.subagentType)}. The smallest document is ${details.tokens} tokens, over max_total ${details.maxTotal} (the task, instructions, scope and output format alone take ${details.requiredTokens} tokens; context items were already summarized, replaced with file references or truncated). Split the task into smaller ones, shorten its description, instructions or file lists, or raise max_total for "${details.subagentType}" in .sage/config/context-limits.yaml.`,
+    });
     this.taskId = details.taskId;
     this.subagentType = details.subagentType;
     this.tokens = details.tokens;
@@ -49,6 +56,6 @@ export class ContextTooLargeError extends TaskContextError implements ContextToo
   }
 
   static override isInstance(error: unknown): error is ContextTooLargeError {
-    return TaskContextError.hasCode(error, "CONTEXT_TOO_LARGE");
+    return TaskContextError.hasMarker(error, marker);
   }
 }

@@ -15,6 +15,9 @@ export interface SubagentContextIssue {
   column?: number;
 }
 
+const marker = "task-context.error.InvalidSubagentContextError";
+const symbol = Symbol.for(marker);
+
 /**
  * A Sage `<subagent-context>` document is not well-formed XML or does not match spec 002's shape.
  * `issues` lists every problem found; `line` and `column` point at the first one when it came
@@ -29,7 +32,9 @@ export interface SubagentContextIssue {
  * }
  * ```
  */
-export class InvalidSubagentContextError extends TaskContextError {
+export class InvalidSubagentContextError extends TaskContextError<"INVALID_SUBAGENT_CONTEXT"> {
+  protected readonly [symbol] = true;
+  override name = "InvalidSubagentContextError";
   /** Every problem found (at least one). */
   readonly issues: readonly SubagentContextIssue[];
   /** The 1-based line of the first problem, when it came from parsing XML. */
@@ -37,7 +42,7 @@ export class InvalidSubagentContextError extends TaskContextError {
   /** The 1-based column of the first problem, when it came from parsing XML. */
   readonly column: number | undefined;
 
-  constructor(issues: readonly SubagentContextIssue[], options?: { cause?: unknown }) {
+  constructor({ issues, cause }: { issues: readonly SubagentContextIssue[]; cause?: unknown }) {
     const first = issues[0];
     const where =
       first?.line === undefined ? "" : ` at line ${first.line}, column ${first.column ?? 1}`;
@@ -46,18 +51,17 @@ export class InvalidSubagentContextError extends TaskContextError {
       .map((issue) => (issue.path === "" ? issue.message : `${issue.path}: ${issue.message}`));
     if (issues.length > MAX_LISTED) shown.push(`and ${issues.length - MAX_LISTED} more`);
     const list = shown.join("; ");
-    super(
-      "INVALID_SUBAGENT_CONTEXT",
-      `Invalid subagent-context document${where}: ${list}. Render documents with renderSubagentContext so that they follow spec 002's <subagent-context version="1.0"> shape.`,
-      options,
-    );
-    this.name = "InvalidSubagentContextError";
+    super({
+      code: "INVALID_SUBAGENT_CONTEXT",
+      message: `Invalid subagent-context document${where}: ${list}. Render documents with renderSubagentContext so that they follow spec 002's <subagent-context version="1.0"> shape.`,
+      cause,
+    });
     this.issues = issues;
     this.line = first?.line;
     this.column = first?.column;
   }
 
   static override isInstance(error: unknown): error is InvalidSubagentContextError {
-    return TaskContextError.hasCode(error, "INVALID_SUBAGENT_CONTEXT");
+    return TaskContextError.hasMarker(error, marker);
   }
 }

@@ -23,20 +23,28 @@ export interface InvalidYamlDetails {
   path?: string | undefined;
 }
 
+const marker = "task-context.error.InvalidYamlError";
+const symbol = Symbol.for(marker);
+
 /**
  * Untrusted YAML was refused: too large, too deeply nested, not well-formed, or using a feature
  * that is not allowed (anchors, aliases, explicit tags, directives, duplicate keys). The message
  * names the line, what is wrong and what to do.
  */
-export class InvalidYamlError extends TaskContextError {
+export class InvalidYamlError extends TaskContextError<"INVALID_YAML"> {
+  protected readonly [symbol] = true;
+  override name = "InvalidYamlError";
   readonly kind: InvalidYamlKind;
   readonly line: number;
   readonly detail: string;
   readonly path: string | undefined;
 
-  constructor(details: InvalidYamlDetails, options?: { cause?: unknown }) {
-    super("INVALID_YAML", `Invalid YAML at line ${details.line}: ${details.detail}`, options);
-    this.name = "InvalidYamlError";
+  constructor({ cause, ...details }: InvalidYamlDetails & { cause?: unknown }) {
+    super({
+      code: "INVALID_YAML",
+      message: `Invalid YAML at line ${details.line}: ${details.detail}`,
+      cause,
+    });
     this.kind = details.kind;
     this.line = details.line;
     this.detail = details.detail;
@@ -44,6 +52,6 @@ export class InvalidYamlError extends TaskContextError {
   }
 
   static override isInstance(error: unknown): error is InvalidYamlError {
-    return TaskContextError.hasCode(error, "INVALID_YAML");
+    return TaskContextError.hasMarker(error, marker);
   }
 }

@@ -9,11 +9,15 @@ describe("sage errors", () => {
   it("carry a string code and recognise each other across bundled copies", () => {
     const errors = [
       [
-        new InvalidSubagentContextError([{ path: "task.id", message: "bad" }]),
+        new InvalidSubagentContextError({ issues: [{ path: "task.id", message: "bad" }] }),
         "INVALID_SUBAGENT_CONTEXT",
         InvalidSubagentContextError,
       ],
-      [new ContextLimitsError("x.yaml", "bad"), "INVALID_CONTEXT_LIMITS", ContextLimitsError],
+      [
+        new ContextLimitsError({ path: "x.yaml", problem: "bad" }),
+        "INVALID_CONTEXT_LIMITS",
+        ContextLimitsError,
+      ],
       [
         new ContextTooLargeError({
           taskId: "T",
@@ -25,7 +29,7 @@ describe("sage errors", () => {
         "CONTEXT_TOO_LARGE",
         ContextTooLargeError,
       ],
-      [new InvalidTaskIdError("../x"), "INVALID_TASK_ID", InvalidTaskIdError],
+      [new InvalidTaskIdError({ taskId: "../x" }), "INVALID_TASK_ID", InvalidTaskIdError],
     ] as const;
     for (const [error, code, type] of errors) {
       expect(error).toBeInstanceOf(TaskContextError);
@@ -33,32 +37,50 @@ describe("sage errors", () => {
       expect(error.name).toBe(type.name);
       expect(TaskContextError.isInstance(error)).toBe(true);
       expect(type.isInstance(error)).toBe(true);
-      const foreign = Object.assign(Object.create(Error.prototype), error);
-      Object.defineProperty(foreign, Symbol.for("task-context.error"), { value: true });
+      // A copy from another bundle: another class, the same markers.
+      const foreign = {
+        [Symbol.for("task-context.error")]: true,
+        [Symbol.for(`task-context.error.${type.name}`)]: true,
+      };
       expect(type.isInstance(foreign)).toBe(true);
     }
-    expect(InvalidTaskIdError.isInstance(new ContextLimitsError("x", "y"))).toBe(false);
+    expect(InvalidTaskIdError.isInstance(new ContextLimitsError({ path: "x", problem: "y" }))).toBe(
+      false,
+    );
   });
 
   it("say what is wrong and what to do", () => {
-    expect(new InvalidTaskIdError("../x").message).toBe(
+    expect(new InvalidTaskIdError({ taskId: "../x" }).message).toBe(
       'Invalid task id "../x": it must start with a letter or digit and use only letters, digits, ".", "_" and "-" (at most 128 characters), because the context is written to .sage/context/{taskId}.xml. Use an id such as "story-12.task-3".',
     );
-    expect(new InvalidTaskIdError("y".repeat(200)).message).toContain(`"${"y".repeat(80)}"…:`);
-    expect(new ContextLimitsError("a.yaml", "bad value", { line: 3, column: 5 }).message).toBe(
+    expect(new InvalidTaskIdError({ taskId: "y".repeat(200) }).message).toContain(
+      `"${"y".repeat(80)}"…:`,
+    );
+    const limits = new ContextLimitsError({
+      path: "a.yaml",
+      problem: "bad value",
+      line: 3,
+      column: 5,
+    });
+    expect(limits.message).toBe(
       "Invalid context limits in a.yaml at line 3, column 5: bad value. Fix the file, or delete it to use the built-in limits.",
     );
-    const invalid = new InvalidSubagentContextError([
-      { path: "task.type", message: "unknown type", line: 4, column: 11 },
-      { path: "", message: "second" },
-    ]);
+    const invalid = new InvalidSubagentContextError({
+      issues: [
+        { path: "task.type", message: "unknown type", line: 4, column: 11 },
+        { path: "", message: "second" },
+      ],
+    });
     expect(invalid.message).toBe(
       'Invalid subagent-context document at line 4, column 11: task.type: unknown type; second. Render documents with renderSubagentContext so that they follow spec 002\'s <subagent-context version="1.0"> shape.',
     );
     expect([invalid.line, invalid.column]).toEqual([4, 11]);
-    const many = new InvalidSubagentContextError(
-      Array.from({ length: 12 }, (_, index) => ({ path: `context.${index}`, message: "bad" })),
-    );
+    const many = new InvalidSubagentContextError({
+      issues: Array.from({ length: 12 }, (_, index) => ({
+        path: `context.${index}`,
+        message: "bad",
+      })),
+    });
     expect(many.message).toContain("context.9: bad; and 2 more.");
     expect(many.issues).toHaveLength(12);
   });

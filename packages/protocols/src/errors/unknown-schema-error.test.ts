@@ -4,7 +4,10 @@ import { UnknownSchemaError } from "./unknown-schema-error.ts";
 
 describe("UnknownSchemaError", () => {
   it("carries the UNKNOWN_SCHEMA code and lists the known schemas", () => {
-    const error = new UnknownSchemaError("context-block.v2", ["context-block.v1", "work-item.v1"]);
+    const error = new UnknownSchemaError({
+      schema: "context-block.v2",
+      knownSchemas: ["context-block.v1", "work-item.v1"],
+    });
     expect(error).toBeInstanceOf(TaskContextError);
     expect(error.code).toBe("UNKNOWN_SCHEMA");
     expect(error.name).toBe("UnknownSchemaError");
@@ -16,12 +19,16 @@ describe("UnknownSchemaError", () => {
   });
 
   it("recognises a copy from another bundle and nothing else", () => {
-    const error = new UnknownSchemaError("x", []);
-    const foreign = Object.assign(Object.create(Error.prototype), error);
-    Object.defineProperty(foreign, Symbol.for("task-context.error"), { value: true });
+    const error = new UnknownSchemaError({ schema: "x", knownSchemas: [] });
+    const foreign = {
+      [Symbol.for("task-context.error")]: true,
+      [Symbol.for("task-context.error.UnknownSchemaError")]: true,
+    };
     expect(UnknownSchemaError.isInstance(foreign)).toBe(true);
     expect(TaskContextError.isInstance(error)).toBe(true);
     expect(UnknownSchemaError.isInstance(new Error("x"))).toBe(false);
-    expect(UnknownSchemaError.isInstance(new TaskContextError("OTHER", "x"))).toBe(false);
+    expect(
+      UnknownSchemaError.isInstance(new TaskContextError({ code: "OTHER", message: "x" })),
+    ).toBe(false);
   });
 });

@@ -1,5 +1,8 @@
 import { TaskContextError } from "@task-context/core";
 
+const marker = "task-context.error.UnknownSchemaError";
+const symbol = Symbol.for(marker);
+
 /**
  * `validate()` was asked for a schema that is not published. The message lists the names that
  * are, so the caller can fix the typo or the version.
@@ -13,23 +16,24 @@ import { TaskContextError } from "@task-context/core";
  * }
  * ```
  */
-export class UnknownSchemaError extends TaskContextError {
+export class UnknownSchemaError extends TaskContextError<"UNKNOWN_SCHEMA"> {
+  protected readonly [symbol] = true;
+  override name = "UnknownSchemaError";
   /** The name or `$id` that was asked for. */
   readonly schema: string;
   /** The published schema names. */
   readonly knownSchemas: readonly string[];
 
-  constructor(schema: string, knownSchemas: readonly string[]) {
-    super(
-      "UNKNOWN_SCHEMA",
-      `Unknown schema ${JSON.stringify(schema)}. Use a published schema name or its $id (urn:task-context:schema:{name}); the names are: ${knownSchemas.join(", ")}.`,
-    );
-    this.name = "UnknownSchemaError";
+  constructor({ schema, knownSchemas }: { schema: string; knownSchemas: readonly string[] }) {
+    super({
+      code: "UNKNOWN_SCHEMA",
+      message: `Unknown schema ${JSON.stringify(schema)}. Use a published schema name or its $id (urn:task-context:schema:{name}); the names are: ${knownSchemas.join(", ")}.`,
+    });
     this.schema = schema;
     this.knownSchemas = knownSchemas;
   }
 
   static override isInstance(error: unknown): error is UnknownSchemaError {
-    return TaskContextError.hasCode(error, "UNKNOWN_SCHEMA");
+    return TaskContextError.hasMarker(error, marker);
   }
 }

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Tokenizer } from "@task-context/core";
+import { ArgumentError, type Tokenizer } from "@task-context/core";
 import { ContextTooLargeError } from "../errors/context-too-large-error.ts";
 import type { ContextLimits } from "../schemas/context-limits.ts";
 import type { ContextItem, SubagentContext } from "../schemas/subagent-context.ts";
@@ -198,10 +198,10 @@ export async function applyContextLimits(
     };
     const returned: unknown = await summarize(original.content, target, info);
     if (typeof returned !== "string") {
-      throw new InvalidArgumentError(
-        "summarize",
-        `a summarizer must return a string (or a promise of one), got ${typeof returned}.`,
-      );
+      throw new ArgumentError({
+        argument: "summarize",
+        message: `a summarizer must return a string (or a promise of one), got ${typeof returned}.`,
+      });
     }
     const summary = sanitizeXmlText(returned);
     const summaryTokens = tokenizer.count(summary);

@@ -2,8 +2,8 @@ import { mkdtemp, open, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  ArgumentError,
   approximateTokenizer,
-  InvalidArgumentError,
   memoryWorkspace,
   type Tokenizer,
   type Workspace,
@@ -525,7 +525,7 @@ describe("generateContext", () => {
       { description: "d", context: [{ type: "prior-output", content: sentences(200) }] },
       { summarize: (() => undefined) as unknown as Summarizer },
     ).catch((caught: unknown) => caught);
-    expect(InvalidArgumentError.isInstance(error)).toBe(true);
+    expect(ArgumentError.isInstance(error)).toBe(true);
     expect((error as Error).message).toBe(
       "Invalid summarize: a summarizer must return a string (or a promise of one), got undefined.",
     );
@@ -606,7 +606,7 @@ describe("generateContext", () => {
       { taskId: "T-1", subagentType: "deploy" as "plan", taskData: { description: "d" } },
       { workspace },
     ).catch((caught: unknown) => caught);
-    expect(InvalidArgumentError.isInstance(badType)).toBe(true);
+    expect(ArgumentError.isInstance(badType)).toBe(true);
     expect((badType as Error).message).toBe(
       'Invalid subagentType: expected one of implement, test, fix, review, plan, got "deploy".',
     );
@@ -618,7 +618,7 @@ describe("generateContext", () => {
       },
       { workspace },
     ).catch((caught: unknown) => caught);
-    expect(InvalidArgumentError.isInstance(badData)).toBe(true);
+    expect(ArgumentError.isInstance(badData)).toBe(true);
     expect((badData as Error).message).toBe(
       'Invalid taskData: description: Invalid input: expected string, received number; Unrecognized key: "files".',
     );

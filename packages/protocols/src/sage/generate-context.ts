@@ -1,6 +1,6 @@
 import {
+  ArgumentError,
   approximateTokenizer,
-  InvalidArgumentError,
   type Tokenizer,
   type Workspace,
 } from "@task-context/core";
@@ -109,7 +109,7 @@ const issueList = (issues: ReadonlyArray<{ path: PropertyKey[]; message: string 
  *
  * `taskId`, `subagentType` and `taskData` are checked before anything is read or written:
  * an id that is not a plain file name (`../x`, `a/b`, `/etc/x`, NUL, empty) throws
- * `InvalidTaskIdError`; a bad type or task data throws `InvalidArgumentError`.
+ * `InvalidTaskIdError`; a bad type or task data throws `ArgumentError`.
  *
  * @example
  * ```ts
@@ -135,16 +135,18 @@ export async function generateContext(
 ): Promise<GeneratedContext> {
   const { taskId, subagentType, taskData } = request;
   if (typeof taskId !== "string" || !taskIdSchema.safeParse(taskId).success) {
-    throw new InvalidTaskIdError(String(taskId));
+    throw new InvalidTaskIdError({ taskId: String(taskId) });
   }
   if (!subagentTaskTypeSchema.safeParse(subagentType).success) {
-    throw new InvalidArgumentError(
-      "subagentType",
-      `expected one of ${subagentTaskTypeSchema.options.join(", ")}, got ${JSON.stringify(subagentType)}.`,
-    );
+    throw new ArgumentError({
+      argument: "subagentType",
+      message: `expected one of ${subagentTaskTypeSchema.options.join(", ")}, got ${JSON.stringify(subagentType)}.`,
+    });
   }
   const data = taskDataSchema.safeParse(taskData);
-  if (!data.success) throw new InvalidArgumentError("taskData", `${issueList(data.error.issues)}.`);
+  if (!data.success) {
+    throw new ArgumentError({ argument: "taskData", message: `${issueList(data.error.issues)}.` });
+  }
   const { workspace, logger = SILENT } = options;
   const tokenizer = rememberCounts(options.tokenizer ?? approximateTokenizer);
   const summarize = options.summarize ?? extractiveSummarizer;
@@ -156,7 +158,9 @@ export async function generateContext(
   const built = subagentContextSchema.safeParse(
     sanitizeSubagentContext(buildSubagentContext(taskId, subagentType, data.data)),
   );
-  if (!built.success) throw new InvalidSubagentContextError(subagentContextIssues(built.error));
+  if (!built.success) {
+    throw new InvalidSubagentContextError({ issues: subagentContextIssues(built.error) });
+  }
 
   // Step 3: apply context limits.
   const fitted = await applyContextLimits(built.data, limits, {

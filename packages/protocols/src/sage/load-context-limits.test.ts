@@ -1,5 +1,5 @@
 import {
-  InvalidArgumentError,
+  ArgumentError,
   memoryWorkspace,
   NotRegularFileError,
   type Workspace,
@@ -188,7 +188,7 @@ describe("loadContextLimits", () => {
 
   it("refuses an unknown subagent type", async () => {
     await expect(loadContextLimits(memoryWorkspace(), "deploy" as "review")).rejects.toBeInstanceOf(
-      InvalidArgumentError,
+      ArgumentError,
     );
   });
 });

@@ -1,4 +1,4 @@
-import { FileNotFoundError, InvalidArgumentError, type Workspace } from "@task-context/core";
+import { ArgumentError, FileNotFoundError, type Workspace } from "@task-context/core";
 import type { z } from "zod";
 import {
   parseUntrustedYamlDocument,
@@ -62,12 +62,12 @@ export function parseContextLimitsConfig(
     });
   } catch (error) {
     if (!InvalidYamlError.isInstance(error)) throw error;
-    throw new ContextLimitsError(
+    throw new ContextLimitsError({
       path,
-      `malformed YAML: ${error.detail.replace(/\.$/, "")}`,
-      { line: error.line },
-      { cause: error },
-    );
+      problem: `malformed YAML: ${error.detail.replace(/\.$/, "")}`,
+      line: error.line,
+      cause: error,
+    });
   }
   const value = document.value ?? {};
   // A misspelt subagent type gets its own message before the schema's generic one.
@@ -76,11 +76,12 @@ export function parseContextLimitsConfig(
     for (const type of Object.keys(overrides)) {
       if (!SUBAGENT_TYPES.includes(type)) {
         const line = document.lineOf(["overrides", type]);
-        throw new ContextLimitsError(
+        throw new ContextLimitsError({
           path,
-          `overrides.${type}: unknown subagent type ${JSON.stringify(type)}; expected one of ${SUBAGENT_TYPES.join(", ")}`,
-          { ...(line === undefined ? {} : { line }), key: `overrides.${type}` },
-        );
+          problem: `overrides.${type}: unknown subagent type ${JSON.stringify(type)}; expected one of ${SUBAGENT_TYPES.join(", ")}`,
+          line,
+          key: `overrides.${type}`,
+        });
       }
     }
   }
@@ -94,8 +95,10 @@ export function parseContextLimitsConfig(
         ? []
         : [...first.path.map((key) => (typeof key === "number" ? key : String(key)))];
     const line = document.lineOf(unknownKey === undefined ? issuePath : [...issuePath, unknownKey]);
-    throw new ContextLimitsError(path, result.error.issues.map(describeIssue).join("; "), {
-      ...(line === undefined ? {} : { line }),
+    throw new ContextLimitsError({
+      path,
+      problem: result.error.issues.map(describeIssue).join("; "),
+      line,
       key: [...issuePath, ...(unknownKey === undefined ? [] : [unknownKey])].join("."),
     });
   }
@@ -150,10 +153,10 @@ export async function loadContextLimits(
   subagentType?: SubagentTaskType,
 ): Promise<ContextLimits> {
   if (subagentType !== undefined && !SUBAGENT_TYPES.includes(subagentType)) {
-    throw new InvalidArgumentError(
-      "subagentType",
-      `expected one of ${SUBAGENT_TYPES.join(", ")}, got ${JSON.stringify(subagentType)}.`,
-    );
+    throw new ArgumentError({
+      argument: "subagentType",
+      message: `expected one of ${SUBAGENT_TYPES.join(", ")}, got ${JSON.stringify(subagentType)}.`,
+    });
   }
   let file: Awaited<ReturnType<Workspace["readFile"]>>;
   try {
@@ -165,21 +168,20 @@ export async function loadContextLimits(
     throw error;
   }
   if (file.size > MAX_CONTEXT_LIMITS_BYTES) {
-    throw new ContextLimitsError(
-      CONTEXT_LIMITS_PATH,
-      `the file is ${file.size} bytes, over the ${MAX_CONTEXT_LIMITS_BYTES}-byte limit; a limits file needs a few hundred`,
-    );
+    throw new ContextLimitsError({
+      path: CONTEXT_LIMITS_PATH,
+      problem: `the file is ${file.size} bytes, over the ${MAX_CONTEXT_LIMITS_BYTES}-byte limit; a limits file needs a few hundred`,
+    });
   }
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(file.bytes);
   } catch (error) {
-    throw new ContextLimitsError(
-      CONTEXT_LIMITS_PATH,
-      "the file is not valid UTF-8",
-      {},
-      { cause: error },
-    );
+    throw new ContextLimitsError({
+      path: CONTEXT_LIMITS_PATH,
+      problem: "the file is not valid UTF-8",
+      cause: error,
+    });
   }
   return resolveContextLimits(parseContextLimitsConfig(text, CONTEXT_LIMITS_PATH), subagentType);
 }

@@ -210,7 +210,8 @@ export function parseSubagentContext(xml: string): SubagentContext {
     parser.write(text).close();
   } catch (error) {
     if (!(error instanceof StructureProblem)) throw error;
-    throw new InvalidSubagentContextError([{ path: "", message: error.message, ...here() }], {
+    throw new InvalidSubagentContextError({
+      issues: [{ path: "", message: error.message, ...here() }],
       cause: error,
     });
   }
@@ -227,5 +228,5 @@ export function parseSubagentContext(xml: string): SubagentContext {
     }
     return { path: keys.join("."), message: issue.message };
   });
-  throw new InvalidSubagentContextError(issues);
+  throw new InvalidSubagentContextError({ issues });
 }

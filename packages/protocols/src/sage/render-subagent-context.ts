@@ -26,7 +26,9 @@ export function subagentContextIssues(error: z.ZodError): SubagentContextIssue[]
 /** Throws {@link InvalidSubagentContextError} unless `value` is a subagent-context document. */
 function validate(value: unknown): SubagentContext {
   const result = subagentContextSchema.safeParse(value);
-  if (!result.success) throw new InvalidSubagentContextError(subagentContextIssues(result.error));
+  if (!result.success) {
+    throw new InvalidSubagentContextError({ issues: subagentContextIssues(result.error) });
+  }
   return result.data;
 }
 

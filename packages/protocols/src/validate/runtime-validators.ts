@@ -61,7 +61,7 @@ export function getValidator(name: SchemaName): SchemaValidator {
   const cached = cache.get(name);
   if (cached) return cached;
   if (!Object.hasOwn(publishedSchemas, name))
-    throw new UnknownSchemaError(name, Object.keys(publishedSchemas));
+    throw new UnknownSchemaError({ schema: name, knownSchemas: Object.keys(publishedSchemas) });
   ajv ??= new Ajv2020({ ...ajvOptions, logger: false });
   let validateFunction: ReturnType<Ajv2020["compile"]>;
   try {

@@ -21,7 +21,8 @@ const cache = new Map<SchemaName, SchemaValidator>();
 export function getValidator(name: SchemaName): SchemaValidator {
   const cached = cache.get(name);
   if (cached) return cached;
-  if (!Object.hasOwn(validators, name)) throw new UnknownSchemaError(name, Object.keys(validators));
+  if (!Object.hasOwn(validators, name))
+    throw new UnknownSchemaError({ schema: name, knownSchemas: Object.keys(validators) });
   const validateFunction = validators[name];
   const validator = schemaValidatorFrom(validateFunction);
   cache.set(name, validator);

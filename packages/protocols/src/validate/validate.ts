@@ -18,7 +18,7 @@ const namesByReference = new Map<string, SchemaName>(
  */
 export function resolveSchemaName(schema: SchemaName | (string & {})): SchemaName {
   const name = namesByReference.get(schema);
-  if (name === undefined) throw new UnknownSchemaError(schema, schemaNames);
+  if (name === undefined) throw new UnknownSchemaError({ schema, knownSchemas: schemaNames });
   return name;
 }
 

@@ -7,13 +7,17 @@ import { SubagentWorkspaceExistsError } from "./subagent-workspace-exists-error.
 describe("spawner errors", () => {
   it("carry a string code and recognise each other across bundled copies", () => {
     const errors = [
-      [new ContextReadOnlyError("CONTEXT.md"), "CONTEXT_READ_ONLY", ContextReadOnlyError],
+      [new ContextReadOnlyError({ path: "CONTEXT.md" }), "CONTEXT_READ_ONLY", ContextReadOnlyError],
       [
-        new SubagentWorkspaceExistsError(["/tmp/a"]),
+        new SubagentWorkspaceExistsError({ paths: ["/tmp/a"] }),
         "SUBAGENT_WORKSPACE_EXISTS",
         SubagentWorkspaceExistsError,
       ],
-      [new SubagentProcessError("exited"), "SUBAGENT_PROCESS_FAILED", SubagentProcessError],
+      [
+        new SubagentProcessError({ message: "exited" }),
+        "SUBAGENT_PROCESS_FAILED",
+        SubagentProcessError,
+      ],
     ] as const;
     for (const [error, code, type] of errors) {
       expect(error).toBeInstanceOf(TaskContextError);
@@ -21,30 +25,33 @@ describe("spawner errors", () => {
       expect(error.name).toBe(type.name);
       expect(TaskContextError.isInstance(error)).toBe(true);
       expect(type.isInstance(error)).toBe(true);
-      const foreign = Object.assign(Object.create(Error.prototype), error);
-      Object.defineProperty(foreign, Symbol.for("task-context.error"), { value: true });
+      // A copy from another bundle: another class, the same markers.
+      const foreign = {
+        [Symbol.for("task-context.error")]: true,
+        [Symbol.for(`task-context.error.${type.name}`)]: true,
+      };
       expect(type.isInstance(foreign)).toBe(true);
     }
-    expect(ContextReadOnlyError.isInstance(new SubagentProcessError("x"))).toBe(false);
+    expect(ContextReadOnlyError.isInstance(new SubagentProcessError({ message: "x" }))).toBe(false);
     expect(ContextReadOnlyError.isInstance(new Error("CONTEXT_READ_ONLY"))).toBe(false);
   });
 
   it("say what is wrong and what to do", () => {
-    expect(new ContextReadOnlyError("./CONTEXT.md").message).toBe(
+    expect(new ContextReadOnlyError({ path: "./CONTEXT.md" }).message).toBe(
       'Refused to write "./CONTEXT.md": CONTEXT.md is read-only in a subagent workspace because it is inherited from the parent agent. Write your notes to another file, and say in your result\'s notes what should change in CONTEXT.md so the parent can update it.',
     );
-    expect(new SubagentWorkspaceExistsError(["/w/a"]).message).toBe(
+    expect(new SubagentWorkspaceExistsError({ paths: ["/w/a"] }).message).toBe(
       'Subagent workspace directory already exists: "/w/a". Nothing was started. Use new task ids or another workspacesRoot, or remove the old directories yourself; the spawner never reuses or deletes them.',
     );
-    const many = new SubagentWorkspaceExistsError(
-      Array.from({ length: 7 }, (_, index) => `/w/${index}`),
-    );
+    const many = new SubagentWorkspaceExistsError({
+      paths: Array.from({ length: 7 }, (_, index) => `/w/${index}`),
+    });
     expect(many.message).toContain(
       'directories already exist: "/w/0", "/w/1", "/w/2", "/w/3", "/w/4" and 2 more.',
     );
     expect(many.paths).toHaveLength(7);
     const cause = new Error("spawn ENOENT");
-    const failed = new SubagentProcessError("Could not start", { log: "tail", cause });
+    const failed = new SubagentProcessError({ message: "Could not start", log: "tail", cause });
     expect([failed.log, failed.cause]).toEqual(["tail", cause]);
   });
 });

@@ -1,5 +1,8 @@
 import { TaskContextError } from "@task-context/core";
 
+const marker = "task-context.error.SubagentProcessError";
+const symbol = Symbol.for(marker);
+
 /**
  * A subagent process could not be started, exited unsuccessfully, wrote more output than allowed,
  * or was stopped. `log` holds the end of what it wrote to stderr, which `spawnSubagents` puts in
@@ -15,21 +18,26 @@ import { TaskContextError } from "@task-context/core";
  * }
  * ```
  */
-export class SubagentProcessError extends TaskContextError {
+export class SubagentProcessError extends TaskContextError<"SUBAGENT_PROCESS_FAILED"> {
+  protected readonly [symbol] = true;
+  override name = "SubagentProcessError";
   /** The tail of the process's stderr, when it wrote any. */
   readonly log: string | undefined;
 
-  constructor(message: string, options: { log?: string | undefined; cause?: unknown } = {}) {
-    super(
-      "SUBAGENT_PROCESS_FAILED",
-      message,
-      options.cause === undefined ? undefined : { cause: options.cause },
-    );
-    this.name = "SubagentProcessError";
-    this.log = options.log;
+  constructor({
+    message,
+    log,
+    cause,
+  }: {
+    message: string;
+    log?: string | undefined;
+    cause?: unknown;
+  }) {
+    super({ code: "SUBAGENT_PROCESS_FAILED", message, cause });
+    this.log = log;
   }
 
   static override isInstance(error: unknown): error is SubagentProcessError {
-    return TaskContextError.hasCode(error, "SUBAGENT_PROCESS_FAILED");
+    return TaskContextError.hasMarker(error, marker);
   }
 }

@@ -1,5 +1,8 @@
 import { TaskContextError } from "@task-context/core";
 
+const marker = "task-context.error.SubagentWorkspaceExistsError";
+const symbol = Symbol.for(marker);
+
 /**
  * A subagent's directory (`{workspacesRoot}/{id}`) already exists. The spawner never reuses or
  * deletes a directory it did not create, so that no earlier work or user file is lost.
@@ -17,25 +20,26 @@ import { TaskContextError } from "@task-context/core";
  * }
  * ```
  */
-export class SubagentWorkspaceExistsError extends TaskContextError {
+export class SubagentWorkspaceExistsError extends TaskContextError<"SUBAGENT_WORKSPACE_EXISTS"> {
+  protected readonly [symbol] = true;
+  override name = "SubagentWorkspaceExistsError";
   /** The directories that already exist. */
   readonly paths: readonly string[];
 
-  constructor(paths: readonly string[]) {
+  constructor({ paths }: { paths: readonly string[] }) {
     const shown = paths
       .slice(0, 5)
       .map((path) => JSON.stringify(path))
       .join(", ");
     const more = paths.length > 5 ? ` and ${paths.length - 5} more` : "";
-    super(
-      "SUBAGENT_WORKSPACE_EXISTS",
-      `Subagent workspace ${paths.length === 1 ? "directory" : "directories"} already ${paths.length === 1 ? "exists" : "exist"}: ${shown}${more}. Nothing was started. Use new task ids or another workspacesRoot, or remove the old directories yourself; the spawner never reuses or deletes them.`,
-    );
-    this.name = "SubagentWorkspaceExistsError";
+    super({
+      code: "SUBAGENT_WORKSPACE_EXISTS",
+      message: `Subagent workspace ${paths.length === 1 ? "directory" : "directories"} already ${paths.length === 1 ? "exists" : "exist"}: ${shown}${more}. Nothing was started. Use new task ids or another workspacesRoot, or remove the old directories yourself; the spawner never reuses or deletes them.`,
+    });
     this.paths = [...paths];
   }
 
   static override isInstance(error: unknown): error is SubagentWorkspaceExistsError {
-    return TaskContextError.hasCode(error, "SUBAGENT_WORKSPACE_EXISTS");
+    return TaskContextError.hasMarker(error, marker);
   }
 }

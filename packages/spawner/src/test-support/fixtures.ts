@@ -13,8 +13,7 @@ export interface Fixture {
   cleanup(): Promise<void>;
 }
 
-export const CONTEXT =
-  "# Task context\nWe are building Lumen, a note-taking app for researchers.\n";
+export const CONTEXT = "# Task context\nWe are building Lumen, a note-taking app for researchers.";
 
 export async function createFixture(
   files: Record<string, string> = { "CONTEXT.md": CONTEXT },

@@ -1,0 +1,25 @@
+/**
+ * Helpers the task-context packages share, for their own use: argument checks, error-code
+ * extraction, hashing, line and grapheme arithmetic. Not part of the public API: names and
+ * signatures may change in any release.
+ *
+ * @internal
+ * @module
+ */
+
+export { sha256Hex } from "#sha256";
+export {
+  describeArgument,
+  requireFileData,
+  requireObject,
+  requireString,
+  requireText,
+  requireWholeNumber,
+} from "./arguments.ts";
+export { CONTEXT_PARAMETER_NAMES } from "./define-context-tool.ts";
+export { graphemeBoundaryAtOrBefore } from "./grapheme.ts";
+export { lineNumberAt } from "./line-number.ts";
+export { requireWorkspace } from "./load-task-context-from.ts";
+export { systemErrorCode } from "./system-error-code.ts";
+export { decodeUtf8, encodeUtf8 } from "./utf8.ts";
+export { parseWorkspacePath } from "./workspace-path.ts";
