@@ -10,10 +10,10 @@ import {
   microseconds,
   milliseconds,
 } from "@task-context/bench-kit";
-import { injectTaskContext, loadTaskContext } from "@task-context/core";
+import { injectTaskContext, loadTaskContext, memoryWorkspace } from "@task-context/core";
 import { nodeWorkspace } from "@task-context/core/node";
 import { o200kTokenizer } from "@task-context/core/o200k";
-import { encode } from "gpt-tokenizer/encoding/o200k_base";
+import { countTokens, encode } from "gpt-tokenizer/encoding/o200k_base";
 
 const paragraph =
   "We are building Lumen, a note-taking app for researchers. LUMEN on screenshots is the wordmark, never a hospital. Deep teal, warm white, Inter. ";
@@ -94,6 +94,43 @@ try {
   );
   rows.push(
     `| o200k truncate 1 MB → 2 000 tokens | ${milliseconds(truncate.candidate)} | one encode of the kept prefix: ${milliseconds(truncate.baseline)} | ${(truncate.candidate / truncate.baseline).toFixed(2)}× | ≤ 2× |`,
+  );
+
+  // 4. The worst case of an exact token budget: CONTEXT.md is one 10 000-letter word, which BPE
+  //    encodes in time quadratic in its length. A first load of each new text against one exact
+  //    count of a text like it (the floor of any exact cut); then repeated loads of an unchanged
+  //    file, which the cache answers, against reading the file.
+  const budget = { maxTokens: 1_200, tokenizer: o200kTokenizer };
+  const word = (index: number) =>
+    "abcdefghijklmnopqrstuvwxyz"[index % 26]?.repeat(10_000 - index) ?? "";
+  const firstLoads: number[] = [];
+  const counts: number[] = [];
+  for (let index = 0; index < 20; index++) {
+    const text = word(index);
+    const fresh = memoryWorkspace({ "CONTEXT.md": text });
+    let start = process.hrtime.bigint();
+    countTokens(word(index + 100));
+    counts.push(Number(process.hrtime.bigint() - start));
+    start = process.hrtime.bigint();
+    await loadTaskContext(fresh, budget);
+    firstLoads.push(Number(process.hrtime.bigint() - start));
+  }
+  rows.push(
+    `| o200k budget, CONTEXT.md one 10 000-letter word, first load | ${milliseconds(median(firstLoads))} | one exact count of such a word: ${milliseconds(median(counts))} | ${(median(firstLoads) / median(counts)).toFixed(2)}× | ≤ 2× |`,
+  );
+  const pathological = join(directory, "pathological");
+  await mkdir(pathological);
+  await writeFile(join(pathological, "CONTEXT.md"), word(0));
+  const unchanged = nodeWorkspace(pathological);
+  const cached = await compareAlternating(
+    {
+      baseline: () => readFile(join(pathological, "CONTEXT.md"), "utf8"),
+      candidate: () => loadTaskContext(unchanged, budget),
+    },
+    { iterations: 500 },
+  );
+  rows.push(
+    `| o200k budget, the same file loaded again (every tool call) | ${microseconds(cached.candidate)} | fs.readFile: ${microseconds(cached.baseline)} | ${(cached.candidate / cached.baseline).toFixed(2)}× | ≤ 1.5× |`,
   );
 } finally {
   await rm(directory, { recursive: true, force: true });

@@ -111,7 +111,9 @@ export const o200kTokenizer: Tokenizer = {
     if (maxTokens === 0) return "";
     // Encode a window that should hold the budget (tokens rarely span more than a few characters),
     // growing it when it does not; the window's last chunk may be cut short, so it never decides.
-    let window = Math.min(text.length, maxTokens * 8 + 64);
+    // A text less than twice the window is encoded whole: a second, larger window would cost more.
+    const initial = maxTokens * 8 + 64;
+    let window = text.length < 2 * initial ? text.length : initial;
     let found = budgetEnd(text.slice(0, window), maxTokens, window === text.length);
     while (found === undefined) {
       window = Math.min(text.length, window * 2);
