@@ -5,7 +5,8 @@ export const CONTEXT_FILENAME = "CONTEXT.md";
 export const DEFAULT_MAX_CHARS = 10_000;
 
 /**
- * The guiding message of spec 000/001 for a missing CONTEXT.md. Every `TaskContextMissingError`
+ * The guiding message for a missing CONTEXT.md (see
+ * {@link https://github.com/task-context/task-context/blob/main/docs/errors-and-warnings.md | errors and warnings}). Every `TaskContextMissingError`
  * message starts with it, so an agent that reads the error knows what to do next.
  */
 export const CONTEXT_MISSING_MESSAGE =

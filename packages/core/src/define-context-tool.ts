@@ -6,7 +6,7 @@ import { loadTaskContextFrom, requireWorkspace } from "./load-task-context-from.
 import type { LoadTaskContextOptions, TaskContext } from "./task-context.ts";
 import type { Workspace } from "./workspace.ts";
 
-/** Names the model must never see in a context tool's parameters (spec 001, decision 3). */
+/** Names the model must never see in a context tool's parameters: task-context supplies them. */
 export const CONTEXT_PARAMETER_NAMES = ["taskContext", "task_context", "warning"] as const;
 
 /**
@@ -65,7 +65,7 @@ export interface ContextToolDefinition<Input, Output extends object, Parameters>
   /** Loader options (`maxChars`, `maxTokens`, `tokenizer`); CONTEXT.md is always required. */
   load?: Omit<LoadTaskContextOptions, "required">;
   /**
-   * Runs the tool. Like spec 001's `@context_params`, the arguments arrive with `taskContext` and
+   * Runs the tool. Like a `@context_params` decorator, the arguments arrive with `taskContext` and
    * `warning` added; the second argument carries the same plus the loader's details.
    */
   execute(input: Input & ContextParameters, context: ToolContext): Output | Promise<Output>;
@@ -90,7 +90,7 @@ function declaredNames(parameters: unknown): string[] {
 }
 
 /**
- * Defines a tool that needs the task context (spec 001's `@context_params`). Each call loads
+ * Defines a tool that needs the task context (the `@context_params` pattern). Each call loads
  * CONTEXT.md through core — it may have been written during the run — and passes it to `execute`
  * with the model's arguments (`taskContext` and `warning` are added to them, and repeated in the
  * second argument); the model's parameter schema never contains them.
@@ -99,16 +99,21 @@ function declaredNames(parameters: unknown): string[] {
  * message, and `execute` is not called. Truncated → `{ success: true, ...output, warning }`.
  *
  * @example
- * ```ts
- * const describeImage = defineContextTool({
- *   name: "describe_image",
- *   description: "Describe an image for the user.",
+ * ```ts source="../examples/define-context-tool.ts#defineContextTool"
+ * const understandImage = defineContextTool({
+ *   name: "understand_image",
+ *   description: "Answer a question about an image.",
  *   parameters: { type: "object", properties: { prompt: { type: "string" } }, required: ["prompt"] },
  *   workspace,
  *   async execute(input: { prompt: string }, { prependTaskContext }) {
  *     return { text: await callVisionModel(prependTaskContext(input.prompt)) };
  *   },
  * });
+ *
+ * const result = await understandImage.execute({ prompt: "What does the header say?" });
+ * // { success: true, text: "…" }                   — the context went with the prompt
+ * // { success: true, text: "…", warning: "…" }     — CONTEXT.md was truncated
+ * // { success: false, error: "CONTEXT.md not found …", code: "TASK_CONTEXT_MISSING" } — nothing sent
  * ```
  */
 export function defineContextTool<Input, Output extends object, Parameters>(

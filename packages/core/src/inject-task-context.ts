@@ -30,14 +30,15 @@ function contentOf(context: string | TaskContext | null | undefined): string {
 }
 
 /**
- * Prepends the task context to a prompt for an external model, in the spec's format:
+ * Prepends the task context to a prompt for an external model, in the task-context format
+ * ({@link https://github.com/task-context/task-context/blob/main/docs/getting-started.md | getting started}):
  * `[Task Context]\n{context}\n\n[Request]\n{prompt}`. With no context (undefined, null or an empty
  * string) the prompt is returned unchanged. A context line that reads as a marker (`[Request]`,
  * `[Task Context]`) is escaped with a backslash so that the first `\n\n[Request]\n` is always the
  * real separator.
  *
  * @example
- * ```ts
+ * ```ts source="../examples/inject-task-context.ts#injectTaskContext"
  * injectTaskContext("What does the logo say?", "We are building Lumen, a note-taking app.");
  * // "[Task Context]\nWe are building Lumen, a note-taking app.\n\n[Request]\nWhat does the logo say?"
  * ```
@@ -58,7 +59,7 @@ export function injectTaskContext(
  * returned as the prompt, with `context: undefined`.
  *
  * @example
- * ```ts
+ * ```ts source="../examples/inject-task-context.ts#splitTaskContext"
  * splitTaskContext("[Task Context]\nBuilding Lumen.\n\n[Request]\nDescribe it.");
  * // { context: "Building Lumen.", prompt: "Describe it." }
  * ```

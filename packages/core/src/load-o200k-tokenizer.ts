@@ -8,9 +8,13 @@ import type { Tokenizer } from "./tokenizer.ts";
  * dependency `gpt-tokenizer`; without it, this throws {@link TokenizerUnavailableError}.
  *
  * @example
- * ```ts
- * const tokenizer = await loadO200kTokenizer();
- * const context = await loadTaskContext(workspace, { maxTokens: 2_000, tokenizer });
+ * ```ts source="../examples/token-budgets.ts#tokenBudget"
+ * // Exact OpenAI o200k_base counts (needs the optional peer dependency gpt-tokenizer):
+ * await loadTaskContext(workspace, { maxTokens: 2_000, tokenizer: o200kTokenizer });
+ * // The same tokenizer, loaded on first use from the main entry point:
+ * await loadTaskContext(workspace, { maxTokens: 2_000, tokenizer: await loadO200kTokenizer() });
+ * // No vocabulary at all, within about ±25 % of o200k:
+ * await loadTaskContext(workspace, { maxTokens: 2_000, tokenizer: approximateTokenizer });
  * ```
  */
 export async function loadO200kTokenizer(): Promise<Tokenizer> {

@@ -13,9 +13,11 @@ import type { Workspace } from "./workspace.ts";
  * `workspace` is a {@link Workspace} or a directory path (opened with `nodeWorkspace`).
  *
  * @example
- * ```ts
- * const context = await loadTaskContext("/srv/agents/run-42");
- * const prompt = injectTaskContext("Describe this screenshot.", context);
+ * ```ts source="../examples/load-task-context.ts#loadTaskContextFromDirectory"
+ * const context = await loadTaskContext("/srv/agents/run-42"); // Node, Bun, Deno: a directory
+ * const prompt = injectTaskContext("What does the header of this screenshot say?", context);
+ * // "[Task Context]\n{CONTEXT.md}\n\n[Request]\nWhat does the header of this screenshot say?"
+ * if (context.warning) console.warn(context.warning); // e.g. truncated from 12000 to 10000 characters
  * ```
  */
 export async function loadTaskContext(

@@ -13,9 +13,10 @@ import type { Workspace } from "./workspace.ts";
  * {@link Workspace} such as `memoryWorkspace()`.
  *
  * @example
- * ```ts
- * const context = await loadTaskContext(memoryWorkspace({ "CONTEXT.md": "Building Lumen." }));
- * const prompt = injectTaskContext("Describe this screenshot.", context);
+ * ```ts source="../examples/load-task-context.ts#loadTaskContext"
+ * const inMemory = await loadTaskContext(memoryWorkspace({ "CONTEXT.md": "Building Lumen." }));
+ * injectTaskContext("Describe this screenshot.", inMemory);
+ * // "[Task Context]\nBuilding Lumen.\n\n[Request]\nDescribe this screenshot."
  * ```
  */
 export async function loadTaskContext(

@@ -15,9 +15,9 @@ function toBytes(data: string | Uint8Array): Uint8Array {
  * A workspace held in memory: the same path rules as a directory on disk, on every runtime.
  *
  * @example
- * ```ts
- * const workspace = memoryWorkspace({ "CONTEXT.md": "We are building Lumen, a note-taking app." });
- * const context = await loadTaskContext(workspace);
+ * ```ts source="../examples/workspace.ts#memoryWorkspace"
+ * const notes = memoryWorkspace({ "CONTEXT.md": "We are building Lumen, a note-taking app." });
+ * await loadTaskContext(notes);
  * ```
  */
 export function memoryWorkspace(files: Record<string, string | Uint8Array> = {}): Workspace {

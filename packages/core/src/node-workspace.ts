@@ -149,12 +149,10 @@ export interface NodeWorkspaceOptions {
  *   system's error code, never an absolute path.
  *
  * @example
- * ```ts
- * import { loadTaskContext } from "@task-context/core";
- * import { nodeWorkspace } from "@task-context/core/node";
- *
+ * ```ts source="../examples/workspace.ts#nodeWorkspace"
  * const workspace = nodeWorkspace("/srv/agents/run-42");
  * const context = await loadTaskContext(workspace);
+ * await workspace.writeFile("notes/summary.md", "Done."); // atomic, never outside the root
  * ```
  */
 export function nodeWorkspace(root: string, options: NodeWorkspaceOptions = {}): Workspace {

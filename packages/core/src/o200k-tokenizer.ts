@@ -92,11 +92,13 @@ function budgetEnd(text: string, maxTokens: number, whole: boolean): BudgetEnd |
  * one encode of the kept prefix.
  *
  * @example
- * ```ts
- * import { loadTaskContext } from "@task-context/core";
- * import { o200kTokenizer } from "@task-context/core/o200k";
- *
- * const context = await loadTaskContext(workspace, { maxTokens: 2_000, tokenizer: o200kTokenizer });
+ * ```ts source="../examples/token-budgets.ts#tokenBudget"
+ * // Exact OpenAI o200k_base counts (needs the optional peer dependency gpt-tokenizer):
+ * await loadTaskContext(workspace, { maxTokens: 2_000, tokenizer: o200kTokenizer });
+ * // The same tokenizer, loaded on first use from the main entry point:
+ * await loadTaskContext(workspace, { maxTokens: 2_000, tokenizer: await loadO200kTokenizer() });
+ * // No vocabulary at all, within about ±25 % of o200k:
+ * await loadTaskContext(workspace, { maxTokens: 2_000, tokenizer: approximateTokenizer });
  * ```
  */
 export const o200kTokenizer: Tokenizer = {

@@ -39,7 +39,7 @@ export interface LoadTaskContextOptions {
   /**
    * When true (the default) a missing, empty or non-regular CONTEXT.md throws
    * `TaskContextMissingError`. When false it yields `{ found: false, content: "" }`, so nothing is
-   * injected (spec 001's migration path).
+   * injected: the migration path for agents that have not learnt to write CONTEXT.md yet.
    */
   required?: boolean;
 }

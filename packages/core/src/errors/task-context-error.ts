@@ -20,11 +20,15 @@ export interface TaskContextErrorOptions<Code extends string> {
  * also works for an error thrown by another bundled copy of the package, where `instanceof` fails.
  *
  * @example
- * ```ts
+ * ```ts source="../../examples/errors.ts#handleErrors"
  * try {
- *   await loadTaskContext(workspace);
+ *   return await loadTaskContext(workspace);
  * } catch (error) {
- *   if (TaskContextMissingError.isInstance(error)) return { success: false, error: error.message };
+ *   if (TaskContextMissingError.isInstance(error)) {
+ *     // The message starts with "CONTEXT.md not found in workspace. Before using multimodal tools
+ *     // or spawning subagents, create a CONTEXT.md file …": show it to the agent.
+ *     return { success: false, error: error.message };
+ *   }
  *   if (TaskContextError.isInstance(error)) console.error(error.code, error.message);
  *   throw error;
  * }

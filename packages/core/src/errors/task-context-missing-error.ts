@@ -23,8 +23,8 @@ const symbol = Symbol.for(marker);
 
 /**
  * CONTEXT.md is required but cannot be delivered: missing, empty, not a regular file, or cut to
- * nothing by the limits. The message starts with the spec's guiding text and then names the case,
- * so an agent that reads it knows what to do next.
+ * nothing by the limits. The message starts with the guiding text ({@link CONTEXT_MISSING_MESSAGE})
+ * and then names the case, so an agent that reads it knows what to do next.
  */
 export class TaskContextMissingError extends TaskContextError<"TASK_CONTEXT_MISSING"> {
   protected readonly [symbol] = true;

@@ -1,0 +1,14 @@
+// Workspaces: in memory on every runtime, on disk with nodeWorkspace.
+import { loadTaskContext, memoryWorkspace } from "@task-context/core";
+import { nodeWorkspace } from "@task-context/core/node";
+
+//#region memoryWorkspace
+const notes = memoryWorkspace({ "CONTEXT.md": "We are building Lumen, a note-taking app." });
+await loadTaskContext(notes);
+//#endregion
+
+//#region nodeWorkspace
+const workspace = nodeWorkspace("/srv/agents/run-42");
+const context = await loadTaskContext(workspace);
+await workspace.writeFile("notes/summary.md", "Done."); // atomic, never outside the root
+//#endregion
