@@ -1,0 +1,152 @@
+#!/usr/bin/env node
+// What a user meets who installs the packages: packs every published package as the registry would
+// receive it, installs the tarballs with npm into fresh projects, and checks
+// - the install size of @task-context/core alone (its tokenizer is an optional peer dependency);
+// - that every entry point of every package imports on the machine's Node (media-tools on Node ≥ 22);
+// - that the exact tokenizer, without gpt-tokenizer, fails with an error that says what to install.
+// Run after `pnpm run build`. Prints a table; exits 1 when a check fails.
+import { spawnSync } from "node:child_process";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const pnpm = join(root, "node_modules", ".bin", "pnpm");
+const node24 = join(root, "node_modules", "node", "bin", "node");
+const systemNode = process.env.TASK_CONTEXT_SYSTEM_NODE ?? process.execPath;
+const work = mkdtempSync(join(tmpdir(), "task-context-install-"));
+const failures = [];
+const rows = [];
+
+function run(command, args, cwd) {
+  const result = spawnSync(command, args, { cwd, encoding: "utf8", env: { ...process.env } });
+  if (result.status !== 0) {
+    throw new Error(`${command} ${args.join(" ")} failed:\n${result.stderr || result.stdout}`);
+  }
+  return result.stdout;
+}
+
+function sizeOf(path) {
+  const info = statSync(path);
+  if (!info.isDirectory()) return info.size;
+  let total = 0;
+  for (const entry of readdirSync(path)) total += sizeOf(join(path, entry));
+  return total;
+}
+
+const megabytes = (bytes) => `${(bytes / 1_048_576).toFixed(2)} MB`;
+
+function project(name, dependencies) {
+  const directory = join(work, name);
+  mkdirSync(directory);
+  writeFileSync(
+    join(directory, "package.json"),
+    JSON.stringify({ name, private: true, type: "module", dependencies }, null, 2),
+  );
+  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], directory);
+  return directory;
+}
+
+function check(name, ok, detail) {
+  rows.push(`| ${name} | ${ok ? "ok" : "FAILED"} | ${detail} |`);
+  if (!ok) failures.push(`${name}: ${detail}`);
+}
+
+try {
+  const packs = join(work, "packs");
+  mkdirSync(packs);
+  const packages = readdirSync(join(root, "packages"))
+    .map((directory) =>
+      JSON.parse(readFileSync(join(root, "packages", directory, "package.json"), "utf8")),
+    )
+    .filter((manifest) => manifest.private !== true);
+  const tarballs = {};
+  for (const manifest of packages) {
+    const output = run(
+      pnpm,
+      ["--filter", manifest.name, "pack", "--pack-destination", packs],
+      root,
+    );
+    tarballs[manifest.name] = `file:${output.trim().split("\n").at(-1)}`;
+  }
+
+  // 1. core alone: no tokenizer vocabulary unless asked for.
+  const alone = project("core-alone", { "@task-context/core": tarballs["@task-context/core"] });
+  const coreSize = sizeOf(join(alone, "node_modules"));
+  check("@task-context/core alone, installed", coreSize < 1_048_576, megabytes(coreSize));
+  const probe = `
+    import { loadO200kTokenizer, loadTaskContext, memoryWorkspace } from "@task-context/core";
+    const context = await loadTaskContext(memoryWorkspace({ "CONTEXT.md": "Building Lumen.\\n" }));
+    const missing = await loadO200kTokenizer().then(() => "loaded", (error) => error.code + ": " + error.message);
+    const direct = await import("@task-context/core/o200k").then(() => "loaded", (error) => error.message);
+    console.log(JSON.stringify({ content: context.content, missing, direct }));`;
+  writeFileSync(join(alone, "probe.mjs"), probe);
+  const answer = JSON.parse(run(systemNode, ["probe.mjs"], alone));
+  check(
+    "core loads CONTEXT.md on the machine's Node",
+    answer.content === "Building Lumen.",
+    answer.content,
+  );
+  check(
+    "loadO200kTokenizer() without gpt-tokenizer",
+    answer.missing.startsWith("TOKENIZER_UNAVAILABLE: ") &&
+      answer.missing.includes("npm install gpt-tokenizer"),
+    answer.missing.split(". ")[0],
+  );
+  check(
+    "import @task-context/core/o200k without gpt-tokenizer",
+    answer.direct.includes("gpt-tokenizer"),
+    answer.direct.split("\n")[0],
+  );
+
+  // 2. everything together, with the peers a user installs.
+  const peers = {};
+  for (const manifest of packages) {
+    for (const [peer, range] of Object.entries(manifest.peerDependencies ?? {}))
+      peers[peer] = range;
+  }
+  const all = project("all-packages", { ...tarballs, ...peers });
+  rows.push(
+    `| all packages and their peers, installed | | ${megabytes(sizeOf(join(all, "node_modules")))} |`,
+  );
+  for (const manifest of packages) {
+    const runtime = manifest.engines?.node?.includes("22") ? node24 : systemNode;
+    for (const subpath of Object.keys(manifest.exports)) {
+      if (subpath === "./package.json" || subpath.includes("*")) continue;
+      const specifier = `${manifest.name}${subpath.slice(1)}`;
+      const result = spawnSync(
+        runtime,
+        ["--input-type=module", "-e", `await import(${JSON.stringify(specifier)});`],
+        {
+          cwd: all,
+          encoding: "utf8",
+        },
+      );
+      check(
+        `import ${specifier}`,
+        result.status === 0,
+        result.status === 0
+          ? run(runtime, ["--version"], all).trim()
+          : (result.stderr.split("\n").find((line) => line.includes("Error")) ?? result.stderr),
+      );
+    }
+  }
+} catch (error) {
+  failures.push(error instanceof Error ? error.message : String(error));
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+console.log("| check | result | detail |\n| --- | --- | --- |");
+for (const row of rows) console.log(row);
+for (const failure of failures) console.error(`check-install: ${failure}`);
+process.exit(failures.length === 0 ? 0 : 1);
