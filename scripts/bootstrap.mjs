@@ -17,7 +17,7 @@ if (!script) {
 
 const environment = {
   ...process.env,
-  // The runtime matrix tests on the machine's own Node as well as on the pinned Node 24.
+  // The runtime tests run on the machine's own Node as well as on the pinned Node 24.
   TASK_CONTEXT_SYSTEM_NODE: process.env.TASK_CONTEXT_SYSTEM_NODE ?? process.execPath,
   TURBO_TELEMETRY_DISABLED: "1",
   DO_NOT_TRACK: "1",

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadTaskContext } from "@task-context/core";
 import { nodeWorkspace } from "@task-context/core/node";
-import { assert, defineSuite } from "@task-context/runtime-matrix/harness";
+import { describe, expect, it } from "vitest";
 
 async function withDirectory(run: (root: string, outside: string) => Promise<void>) {
   const base = await mkdtemp(join(tmpdir(), "task-context-conformance-"));
@@ -22,64 +22,59 @@ async function withDirectory(run: (root: string, outside: string) => Promise<voi
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
-export default defineSuite({
-  package: "@task-context/core",
-  runtimes: ["node20", "node24", "bun", "deno"],
-  cases: [
-    {
-      name: "loads CONTEXT.md from a directory path, CRLF inside kept, surrounding whitespace trimmed",
-      run: () =>
-        withDirectory(async (root) => {
-          await writeFile(join(root, "CONTEXT.md"), "Lumen\r\nnotes\r\n");
-          const context = await loadTaskContext(root);
-          assert.equal(context.content, "Lumen\r\nnotes");
-        }),
-    },
-    {
-      name: "bounds a read and reports the full size",
-      run: () =>
-        withDirectory(async (root) => {
-          await writeFile(join(root, "big.txt"), "0123456789");
-          const read = await nodeWorkspace(root).readFile("big.txt", { maxBytes: 3 });
-          assert.equal(text(read.bytes), "012");
-          assert.equal(read.size, 10);
-        }),
-    },
-    {
-      name: "refuses a symlink at the last component and through a parent directory",
-      run: () =>
-        withDirectory(async (root, outside) => {
-          await symlink(join(outside, "secret.txt"), join(root, "CONTEXT.md"));
-          await symlink(outside, join(root, "docs"));
-          const workspace = nodeWorkspace(root);
-          await assert.rejects(() => workspace.readFile("CONTEXT.md"), "NOT_A_REGULAR_FILE");
-          await assert.rejects(() => workspace.readFile("docs/secret.txt"), "WORKSPACE_ESCAPE");
-          await assert.rejects(() => loadTaskContext(workspace), "TASK_CONTEXT_MISSING");
-        }),
-    },
-    {
-      name: "refuses traversal before touching the disk",
-      run: () =>
-        withDirectory(async (root) => {
-          const workspace = nodeWorkspace(root);
-          for (const path of ["../outside/secret.txt", "/etc/passwd", "..\\outside", "a\0b"]) {
-            await assert.rejects(() => workspace.readFile(path), "INVALID_WORKSPACE_PATH");
-            await assert.rejects(() => workspace.writeFile(path, "x"), "INVALID_WORKSPACE_PATH");
-          }
-        }),
-    },
-    {
-      name: "writes atomically, replacing a symlink instead of following it",
-      run: () =>
-        withDirectory(async (root, outside) => {
-          await symlink(join(outside, "secret.txt"), join(root, "notes.md"));
-          const workspace = nodeWorkspace(root);
-          await workspace.writeFile("notes.md", "mine");
-          await workspace.writeFile("deep/er/file.md", "nested");
-          assert.equal(await readFile(join(outside, "secret.txt"), "utf8"), "SECRET");
-          assert.equal(await readFile(join(root, "notes.md"), "utf8"), "mine");
-          assert.equal(text((await workspace.readFile("deep/er/file.md")).bytes), "nested");
-        }),
-    },
-  ],
+describe("@task-context/core", () => {
+  it("loads CONTEXT.md from a directory path, CRLF inside kept, surrounding whitespace trimmed", () =>
+    withDirectory(async (root) => {
+      await writeFile(join(root, "CONTEXT.md"), "Lumen\r\nnotes\r\n");
+      const context = await loadTaskContext(root);
+      expect(context.content).toBe("Lumen\r\nnotes");
+    }));
+
+  it("bounds a read and reports the full size", () =>
+    withDirectory(async (root) => {
+      await writeFile(join(root, "big.txt"), "0123456789");
+      const read = await nodeWorkspace(root).readFile("big.txt", { maxBytes: 3 });
+      expect(text(read.bytes)).toBe("012");
+      expect(read.size).toBe(10);
+    }));
+
+  it("refuses a symlink at the last component and through a parent directory", () =>
+    withDirectory(async (root, outside) => {
+      await symlink(join(outside, "secret.txt"), join(root, "CONTEXT.md"));
+      await symlink(outside, join(root, "docs"));
+      const workspace = nodeWorkspace(root);
+      await expect(workspace.readFile("CONTEXT.md")).rejects.toMatchObject({
+        code: "NOT_A_REGULAR_FILE",
+      });
+      await expect(workspace.readFile("docs/secret.txt")).rejects.toMatchObject({
+        code: "WORKSPACE_ESCAPE",
+      });
+      await expect(loadTaskContext(workspace)).rejects.toMatchObject({
+        code: "TASK_CONTEXT_MISSING",
+      });
+    }));
+
+  it("refuses traversal before touching the disk", () =>
+    withDirectory(async (root) => {
+      const workspace = nodeWorkspace(root);
+      for (const path of ["../outside/secret.txt", "/etc/passwd", "..\\outside", "a\0b"]) {
+        await expect(workspace.readFile(path)).rejects.toMatchObject({
+          code: "INVALID_WORKSPACE_PATH",
+        });
+        await expect(workspace.writeFile(path, "x")).rejects.toMatchObject({
+          code: "INVALID_WORKSPACE_PATH",
+        });
+      }
+    }));
+
+  it("writes atomically, replacing a symlink instead of following it", () =>
+    withDirectory(async (root, outside) => {
+      await symlink(join(outside, "secret.txt"), join(root, "notes.md"));
+      const workspace = nodeWorkspace(root);
+      await workspace.writeFile("notes.md", "mine");
+      await workspace.writeFile("deep/er/file.md", "nested");
+      expect(await readFile(join(outside, "secret.txt"), "utf8")).toBe("SECRET");
+      expect(await readFile(join(root, "notes.md"), "utf8")).toBe("mine");
+      expect(text((await workspace.readFile("deep/er/file.md")).bytes)).toBe("nested");
+    }));
 });

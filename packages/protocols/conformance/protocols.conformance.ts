@@ -17,7 +17,7 @@ import {
   renderSubagentContext,
   type SubagentContext,
 } from "@task-context/protocols/sage";
-import { assert, defineSuite } from "@task-context/runtime-matrix/harness";
+import { describe, expect, it } from "vitest";
 
 const workItem = {
   kind: "review",
@@ -73,184 +73,148 @@ const block: ContextBlock = {
   currentWork: { story: "US-003 Add print preview modal" },
 };
 
-export default defineSuite({
-  package: "@task-context/protocols",
-  cases: [
-    {
-      name: "validate() accepts a valid review work item",
-      run() {
-        assert.deepEqual(validate("work-item.v1", workItem), { valid: true, issues: [] });
+describe("@task-context/protocols", () => {
+  it("validate() accepts a valid review work item", () => {
+    expect(validate("work-item.v1", workItem)).toStrictEqual({ valid: true, issues: [] });
+  });
+
+  it("validate() gives the same issues on every runtime", () => {
+    const { review_context: _, ...missingReview } = workItem;
+    expect(validate("work-item.v1", missingReview)).toStrictEqual({
+      valid: false,
+      issues: [{ path: "", message: "must have required property 'review_context'" }],
+    });
+    expect(
+      validate("context-block.v1", {
+        version: 1,
+        project: { path: "/p", stack: "s" },
+        conventions: {},
+      }),
+    ).toStrictEqual({
+      valid: false,
+      issues: [{ path: "/conventions", message: "must have required property 'summary'" }],
+    });
+  });
+
+  it("validate() knows every published schema and refuses unknown ones", () => {
+    expect(schemaNames.length).toBe(11);
+    expect(() => validate("no-such.v9", {})).toThrow(
+      expect.objectContaining({ code: "UNKNOWN_SCHEMA" }),
+    );
+    expect(UnknownSchemaError).toBeDefined();
+  });
+
+  it("Sage XML renders well-formed, escaped, sanitised XML and parses back", () => {
+    const xml = renderSubagentContext(document);
+    expect(
+      xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<subagent-context version="1.0">'),
+    ).toBe(true);
+    expect(xml).toContain('Add &lt;dark&gt; mode &amp; "toggle"</description>');
+    expect(xml).not.toContain("CDATA");
+    const parsed = parseSubagentContext(xml);
+    expect(parsed.task.description).toBe('Add <dark> mode & "toggle"');
+    expect(parsed.context[0]?.content).toBe("As a user ]]> I want 🌙");
+  });
+
+  it("generateContext writes .sage/context/{taskId}.xml and logs the token count", async () => {
+    const workspace = memoryWorkspace();
+    const logged: string[] = [];
+    const result = await generateContext(
+      {
+        taskId: "task-7",
+        subagentType: "implement",
+        taskData: { description: "Add dark mode" },
       },
-    },
-    {
-      name: "validate() gives the same issues on every runtime",
-      run() {
-        const { review_context: _, ...missingReview } = workItem;
-        assert.deepEqual(validate("work-item.v1", missingReview), {
-          valid: false,
-          issues: [{ path: "", message: "must have required property 'review_context'" }],
-        });
-        assert.deepEqual(
-          validate("context-block.v1", {
-            version: 1,
-            project: { path: "/p", stack: "s" },
-            conventions: {},
-          }),
-          {
-            valid: false,
-            issues: [{ path: "/conventions", message: "must have required property 'summary'" }],
-          },
-        );
+      {
+        workspace,
+        tokenizer: approximateTokenizer,
+        logger: { info: (message) => logged.push(message) },
       },
-    },
-    {
-      name: "validate() knows every published schema and refuses unknown ones",
-      run() {
-        assert.equal(schemaNames.length, 11);
-        assert.throws(() => validate("no-such.v9", {}), "UNKNOWN_SCHEMA");
-        assert.ok(UnknownSchemaError !== undefined);
+    );
+    expect(result.path).toBe(".sage/context/task-7.xml");
+    const xml = new TextDecoder().decode((await workspace.readFile(result.path)).bytes);
+    expect(parseSubagentContext(xml).task.description).toBe("Add dark mode");
+    expect(logged).toStrictEqual([`Context generated for task-7: ${result.tokens} tokens`]);
+  });
+
+  it("generateContext refuses unsafe task ids and tasks too large for the subagent", async () => {
+    const workspace = memoryWorkspace({
+      ".sage/config/context-limits.yaml": "defaults:\n  max_total: 100\n",
+    });
+    await expect(
+      generateContext(
+        { taskId: "../escape", subagentType: "fix", taskData: { description: "x" } },
+        { workspace },
+      ),
+    ).rejects.toMatchObject({ code: "INVALID_TASK_ID" });
+    const error = await generateContext(
+      {
+        taskId: "big",
+        subagentType: "fix",
+        taskData: {
+          description: "word ".repeat(400),
+          instructions: ["keep all of this ".repeat(50)],
+        },
       },
-    },
-    {
-      name: "Sage XML renders well-formed, escaped, sanitised XML and parses back",
-      run() {
-        const xml = renderSubagentContext(document);
-        assert.ok(
-          xml.startsWith(
-            '<?xml version="1.0" encoding="UTF-8"?>\n<subagent-context version="1.0">',
-          ),
-        );
-        assert.ok(xml.includes('Add &lt;dark&gt; mode &amp; "toggle"</description>'));
-        assert.ok(!xml.includes("CDATA"));
-        const parsed = parseSubagentContext(xml);
-        assert.equal(parsed.task.description, 'Add <dark> mode & "toggle"');
-        assert.equal(parsed.context[0]?.content, "As a user ]]> I want 🌙");
-      },
-    },
-    {
-      name: "generateContext writes .sage/context/{taskId}.xml and logs the token count",
-      async run() {
-        const workspace = memoryWorkspace();
-        const logged: string[] = [];
-        const result = await generateContext(
-          {
-            taskId: "task-7",
-            subagentType: "implement",
-            taskData: { description: "Add dark mode" },
-          },
-          {
-            workspace,
-            tokenizer: approximateTokenizer,
-            logger: { info: (message) => logged.push(message) },
-          },
-        );
-        assert.equal(result.path, ".sage/context/task-7.xml");
-        const xml = new TextDecoder().decode((await workspace.readFile(result.path)).bytes);
-        assert.equal(parseSubagentContext(xml).task.description, "Add dark mode");
-        assert.deepEqual(logged, [`Context generated for task-7: ${result.tokens} tokens`]);
-      },
-    },
-    {
-      name: "generateContext refuses unsafe task ids and tasks too large for the subagent",
-      async run() {
-        const workspace = memoryWorkspace({
-          ".sage/config/context-limits.yaml": "defaults:\n  max_total: 100\n",
-        });
-        await assert.rejects(
-          () =>
-            generateContext(
-              { taskId: "../escape", subagentType: "fix", taskData: { description: "x" } },
-              { workspace },
-            ),
-          "INVALID_TASK_ID",
-        );
-        const error = await assert.rejects(
-          () =>
-            generateContext(
-              {
-                taskId: "big",
-                subagentType: "fix",
-                taskData: {
-                  description: "word ".repeat(400),
-                  instructions: ["keep all of this ".repeat(50)],
-                },
-              },
-              { workspace, tokenizer: approximateTokenizer },
-            ),
-          "CONTEXT_TOO_LARGE",
-        );
-        assert.ok(ContextTooLargeError.isInstance(error));
-        assert.ok((error as Error).message.includes("task too large for subagent"));
-        assert.ok(InvalidTaskIdError !== undefined);
-      },
-    },
-    {
-      name: "a context block round-trips through render and parse, fenced or bare",
-      run() {
-        const rendered = renderContextBlock(block);
-        assert.deepEqual(parseContextBlock(`${rendered}\n\nImplement US-003.`), {
-          status: "found",
-          block,
-          rest: "Implement US-003.",
-          issues: [],
-          warnings: [],
-        });
-        const fenced = parseContextBlock(`\`\`\`yaml\n${rendered}\n\`\`\`\n\nReview it.`);
-        assert.equal(fenced.status, "found");
-        assert.equal(fenced.rest, "Review it.");
-        const unversioned = parseContextBlock(
-          "<context>\nproject:\n  path: /p\n  stack: s\nconventions:\n  summary: x\n</context>\nGo",
-        );
-        assert.equal(unversioned.block?.version, 1);
-        assert.equal(
-          parseContextBlock("<context>\nversion: 2\n</context>\nGo").status,
-          "unsupported-version",
-        );
-        assert.equal(parseContextBlock("Just a prompt").status, "missing");
-      },
-    },
-    {
-      name: "untrusted YAML: aliases, tags, duplicate keys and deep nesting are refused",
-      run() {
-        assert.throws(() => parseUntrustedYaml("a: &x [1]\nb: *x\n"), "INVALID_YAML");
-        assert.throws(() => parseUntrustedYaml("a: !!js/function 'x'\n"), "INVALID_YAML");
-        assert.throws(() => parseUntrustedYaml("a: 1\na: 2\n"), "INVALID_YAML");
-        assert.throws(
-          () => parseUntrustedYaml(`${"[".repeat(10_000)}${"]".repeat(10_000)}`),
-          "INVALID_YAML",
-        );
-        const value = parseUntrustedYaml("__proto__: 1\n") as Record<string, unknown>;
-        assert.equal(Object.getPrototypeOf(value), Object.prototype);
-        assert.equal(Object.hasOwn(value, "__proto__"), true);
-      },
-    },
-    {
-      name: "resolveContextBlock uses the block, or falls back to docs/project.json and docs/CONVENTIONS.md",
-      async run() {
-        const workspace = memoryWorkspace({
-          "docs/project.json": JSON.stringify({ stack: "remix", commands: { test: "pnpm test" } }),
-          "docs/CONVENTIONS.md": "Use Remix loaders.",
-        });
-        const fromBlock = await resolveContextBlock(
-          `${renderContextBlock(block)}\n\nGo`,
-          workspace,
-        );
-        assert.equal(fromBlock.source, "block");
-        const fromFiles = await resolveContextBlock("Go", workspace);
-        assert.equal(fromFiles.source, "files");
-        assert.equal(fromFiles.project.stack, "remix");
-        assert.equal(fromFiles.conventions.text, "Use Remix loaders.");
-      },
-    },
-    {
-      name: "lintContextMd reports the template's placeholders and secrets",
-      run() {
-        assert.equal(lintContextMd(CONTEXT_MD_TEMPLATE).issues.length, 4);
-        const secret = lintContextMd(
-          `${CONTEXT_MD_TEMPLATE}\nkey: sk-proj-abcdefghijklmnopqrstuvwx\n`,
-        );
-        assert.equal(secret.ok, false);
-      },
-    },
-  ],
+      { workspace, tokenizer: approximateTokenizer },
+    ).catch((reason: unknown) => reason);
+    expect(error).toMatchObject({ code: "CONTEXT_TOO_LARGE" });
+    expect(ContextTooLargeError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain("task too large for subagent");
+    expect(InvalidTaskIdError).toBeDefined();
+  });
+
+  it("a context block round-trips through render and parse, fenced or bare", () => {
+    const rendered = renderContextBlock(block);
+    expect(parseContextBlock(`${rendered}\n\nImplement US-003.`)).toStrictEqual({
+      status: "found",
+      block,
+      rest: "Implement US-003.",
+      issues: [],
+      warnings: [],
+    });
+    const fenced = parseContextBlock(`\`\`\`yaml\n${rendered}\n\`\`\`\n\nReview it.`);
+    expect(fenced.status).toBe("found");
+    expect(fenced.rest).toBe("Review it.");
+    const unversioned = parseContextBlock(
+      "<context>\nproject:\n  path: /p\n  stack: s\nconventions:\n  summary: x\n</context>\nGo",
+    );
+    expect(unversioned.block?.version).toBe(1);
+    expect(parseContextBlock("<context>\nversion: 2\n</context>\nGo").status).toBe(
+      "unsupported-version",
+    );
+    expect(parseContextBlock("Just a prompt").status).toBe("missing");
+  });
+
+  it("untrusted YAML: aliases, tags, duplicate keys and deep nesting are refused", () => {
+    const invalidYaml = expect.objectContaining({ code: "INVALID_YAML" });
+    expect(() => parseUntrustedYaml("a: &x [1]\nb: *x\n")).toThrow(invalidYaml);
+    expect(() => parseUntrustedYaml("a: !!js/function 'x'\n")).toThrow(invalidYaml);
+    expect(() => parseUntrustedYaml("a: 1\na: 2\n")).toThrow(invalidYaml);
+    expect(() => parseUntrustedYaml(`${"[".repeat(10_000)}${"]".repeat(10_000)}`)).toThrow(
+      invalidYaml,
+    );
+    const value = parseUntrustedYaml("__proto__: 1\n") as Record<string, unknown>;
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.hasOwn(value, "__proto__")).toBe(true);
+  });
+
+  it("resolveContextBlock uses the block, or falls back to docs/project.json and docs/CONVENTIONS.md", async () => {
+    const workspace = memoryWorkspace({
+      "docs/project.json": JSON.stringify({ stack: "remix", commands: { test: "pnpm test" } }),
+      "docs/CONVENTIONS.md": "Use Remix loaders.",
+    });
+    const fromBlock = await resolveContextBlock(`${renderContextBlock(block)}\n\nGo`, workspace);
+    expect(fromBlock.source).toBe("block");
+    const fromFiles = await resolveContextBlock("Go", workspace);
+    expect(fromFiles.source).toBe("files");
+    expect(fromFiles.project.stack).toBe("remix");
+    expect(fromFiles.conventions.text).toBe("Use Remix loaders.");
+  });
+
+  it("lintContextMd reports the template's placeholders and secrets", () => {
+    expect(lintContextMd(CONTEXT_MD_TEMPLATE).issues.length).toBe(4);
+    const secret = lintContextMd(`${CONTEXT_MD_TEMPLATE}\nkey: sk-proj-abcdefghijklmnopqrstuvwx\n`);
+    expect(secret.ok).toBe(false);
+  });
 });
