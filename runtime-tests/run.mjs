@@ -173,12 +173,14 @@ function runners() {
       runtime: "deno",
       files: all.filter((file) => !withAllPermissions(file)),
       version: () => firstLine(denoBinary, ["--version"]).split(" ")[1],
-      // Reads (a path given to loadTaskContext is looked up on disk), the host name (the AI SDK
-      // reads it as it loads), and the variables the assertion library reads for its colours.
+      // Reads and writes (nodeWorkspace on a temporary directory), the host name (the AI SDK
+      // reads it as it loads), the variables the assertion library reads for its colours, and
+      // those that name the temporary directory.
       start: deno([
         "--allow-read",
+        "--allow-write",
         "--allow-sys=hostname",
-        "--allow-env=CI,FORCE_COLOR,FORCE_TTY,NO_COLOR,TERM",
+        "--allow-env=CI,FORCE_COLOR,FORCE_TTY,NO_COLOR,TERM,TMPDIR,TMP,TEMP",
       ]),
     },
     {

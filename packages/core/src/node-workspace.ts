@@ -2,6 +2,7 @@ import {
   closeSync,
   constants,
   fstatSync,
+  lstatSync,
   openSync,
   read,
   readlinkSync,
@@ -218,6 +219,11 @@ export function nodeWorkspace(root: string, options: NodeWorkspaceOptions = {}):
         throw new WorkspaceEscapeError({ path, route: "hard-link" });
       }
       const where = descriptorPath(fd);
+      // A runtime that resolves the path itself before opening it (Deno does, unless every
+      // permission is granted) ignores O_NOFOLLOW: refuse a symbolic link it followed.
+      if (where !== fullPath && lstatSync(fullPath, { throwIfNoEntry: false })?.isSymbolicLink()) {
+        throw new NotRegularFileError({ path, kind: "symbolic-link" });
+      }
       if (where !== undefined) {
         // The path of the file actually opened: swapping a directory afterwards cannot change it.
         if (!isInside(base, where)) throw new WorkspaceEscapeError({ path });
