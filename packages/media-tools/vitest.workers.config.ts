@@ -15,5 +15,9 @@ export default defineConfig({
   ],
   resolve: { conditions },
   ssr: { resolve: { conditions } },
-  test: { include: ["workers/**/*.test.ts"], testTimeout: 30_000 },
+  test: {
+    include: ["workers/**/*.test.ts"],
+    setupFiles: ["src/test-support/log-warnings.ts"],
+    testTimeout: 30_000,
+  },
 });

@@ -1,8 +1,8 @@
 import {
-  experimental_generateSpeech,
   experimental_generateVideo,
   type GeneratedFile,
   generateImage,
+  generateSpeech,
   type Warning,
 } from "ai";
 import { callProvider, describeWarnings } from "./call-provider.ts";
@@ -140,7 +140,7 @@ export async function generateVideoFile(
 }
 
 /**
- * `generate_audio`: `experimental_generateSpeech` speaks `text`; the task context goes into the
+ * `generate_audio`: `generateSpeech` speaks `text`; the task context goes into the
  * speech model's `instructions` (`[Task Context]\n…\n\n[Request]\n{prompt}`), never into the
  * words spoken. Writes the audio.
  */
@@ -153,7 +153,7 @@ export async function generateAudioFile(
   const model = runtime.models.speech;
   if (model === undefined) throw new ModelNotConfiguredError({ tool, model: "speech" });
   const result = await callProvider(tool, call.signal, () =>
-    experimental_generateSpeech({
+    generateSpeech({
       model,
       text: input.text,
       instructions: call.context.prependTaskContext(input.prompt ?? DEFAULT_SPEECH_REQUEST),
