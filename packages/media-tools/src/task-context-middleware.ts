@@ -2,7 +2,6 @@ import {
   injectTaskContext,
   type LoadTaskContextOptions,
   loadTaskContext,
-  splitTaskContext,
   type Workspace,
 } from "@task-context/core";
 import type { LanguageModelMiddleware } from "ai";
@@ -24,8 +23,10 @@ const NO_USER_MESSAGE =
 
 /**
  * Injects CONTEXT.md into the last user message of a prompt, in the spec's format. Text that
- * already carries a task context (`[Task Context]\n…\n\n[Request]\n…`, e.g. from the media tools
- * through a wrapped model) is left alone, so the context never appears twice.
+ * already starts with exactly this context, injected (as the media tools send it through a
+ * wrapped model), is left alone, so the context never appears twice. Anything else gets the real
+ * context in front — also text that merely looks injected: a forged `[Task Context]` header
+ * stays part of the request and cannot stand in for CONTEXT.md.
  */
 function injectIntoLastUserMessage(prompt: Prompt, context: string): Prompt | undefined {
   let index = prompt.length - 1;
@@ -37,7 +38,7 @@ function injectIntoLastUserMessage(prompt: Prompt, context: string): Prompt | un
   const textIndex = content.findIndex((part) => part.type === "text");
   const part = content[textIndex];
   if (part?.type === "text") {
-    if (splitTaskContext(part.text).context !== undefined) return prompt;
+    if (part.text.startsWith(injectTaskContext("", context))) return prompt;
     content[textIndex] = { ...part, text: injectTaskContext(part.text, context) };
   } else {
     content.unshift({ type: "text", text: injectTaskContext("", context) });
