@@ -7,10 +7,10 @@ import type { AddressInfo } from "node:net";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { memoryWorkspace } from "@task-context/core";
-import { generateText, type Tool, wrapLanguageModel } from "ai";
+import { generateText, wrapLanguageModel } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createMediaTools, taskContextMiddleware } from "./index.ts";
-import { injected, MP3, PNG, toolCallOptions, WAV } from "./test-support/fixtures.ts";
+import { call, injected, MP3, PNG, WAV } from "./test-support/fixtures.ts";
 
 /** Non-ASCII on purpose: the bytes must survive JSON and multipart encoding unchanged. */
 const CONTEXT = "Lumen — a note-taking app for researchers.\nLUMEN is the wordmark; café ✓ 𝄞";
@@ -129,11 +129,6 @@ function tools(files: Record<string, string | Uint8Array> = {}, timeoutMs?: numb
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
     }),
   };
-}
-
-async function call<Input, Output>(tool: Tool<Input, Output>, input: Input): Promise<Output> {
-  if (tool.execute === undefined) throw new Error("tool has no execute");
-  return (await tool.execute(input, toolCallOptions())) as Output;
 }
 
 /** How often `needle` occurs in `haystack`. */
