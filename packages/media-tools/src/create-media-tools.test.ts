@@ -1,11 +1,12 @@
-import { CONTEXT_MISSING_MESSAGE, memoryWorkspace, type Workspace } from "@task-context/core";
+import { CONTEXT_MISSING_MESSAGE, memoryWorkspace } from "@task-context/core";
 import { APICallError, asSchema, generateText, stepCountIs, type Tool } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
-import { createMediaTools, DEFAULT_SPEECH_REQUEST, type MediaTools } from "./index.ts";
+import { createMediaTools, type MediaTools } from "./index.ts";
 import {
   allModels,
   CONTEXT,
+  call,
   externalCalls,
   GIF,
   imageModel,
@@ -19,9 +20,9 @@ import {
   MP4,
   PDF,
   PNG,
+  recordingWorkspace,
   speechModel,
   TEXT,
-  toolCallOptions,
   transcriptionModel,
   videoModel,
   WAV,
@@ -31,37 +32,10 @@ import {
 } from "./test-support/fixtures.ts";
 
 const MISSING = `${CONTEXT_MISSING_MESSAGE}\nThere is no CONTEXT.md at the workspace root.`;
+/** What generate_audio asks of the speech model when the agent gives no `prompt`. */
+const DEFAULT_SPEECH_REQUEST = "Read the text aloud naturally.";
 const TRUNCATED =
   "CONTEXT.md was truncated from 10500 to 10000 characters (limit 10000). Consider shortening it.";
-
-/** Calls an AI SDK tool the way the SDK does, and returns its result. */
-async function call<Input, Output>(
-  tool: Tool<Input, Output>,
-  input: Input,
-  abortSignal?: AbortSignal,
-): Promise<Output> {
-  if (tool.execute === undefined) throw new Error("tool has no execute");
-  return (await tool.execute(input, toolCallOptions(abortSignal))) as Output;
-}
-
-/** A memory workspace that also lists its files, to check what was (not) written. */
-function workspaceWith(files: Record<string, string | Uint8Array>) {
-  const inner = memoryWorkspace(files);
-  const written: string[] = [];
-  const reads: { path: string; maxBytes: number | undefined }[] = [];
-  const workspace: Workspace = {
-    description: inner.description,
-    readFile: (path, options) => {
-      reads.push({ path, maxBytes: options?.maxBytes });
-      return inner.readFile(path, options);
-    },
-    writeFile: async (path, data) => {
-      await inner.writeFile(path, data);
-      written.push(path);
-    },
-  };
-  return { workspace, written, reads };
-}
 
 const MEDIA = {
   "media/screenshot.png": PNG,
@@ -74,7 +48,7 @@ const MEDIA = {
 function setup(contextFile: string | null = CONTEXT, options: { timeoutMs?: number } = {}) {
   const files: Record<string, string | Uint8Array> = { ...MEDIA };
   if (contextFile !== null) files["CONTEXT.md"] = contextFile;
-  const { workspace, written, reads } = workspaceWith(files);
+  const { workspace, written, reads } = recordingWorkspace(files);
   const models = allModels();
   const tools = createMediaTools({ workspace, models, ...options });
   return { workspace, written, reads, models, tools };
@@ -284,7 +258,7 @@ describe("understand tools", () => {
   });
 
   it("understand_audio keeps the configured provider options beside the prompt", async () => {
-    const { workspace } = workspaceWith({ "CONTEXT.md": CONTEXT, "a.wav": WAV });
+    const { workspace } = recordingWorkspace({ "CONTEXT.md": CONTEXT, "a.wav": WAV });
     const transcription = transcriptionModel();
     const tools = createMediaTools({
       workspace,
@@ -299,7 +273,7 @@ describe("understand tools", () => {
   });
 
   it("understand_audio asks the understanding model when no transcription model is set", async () => {
-    const { workspace } = workspaceWith({ "CONTEXT.md": CONTEXT, "a.wav": WAV });
+    const { workspace } = recordingWorkspace({ "CONTEXT.md": CONTEXT, "a.wav": WAV });
     const understanding = languageModel("Two speakers, cheerful.");
     const tools = createMediaTools({ workspace, models: { understanding } });
     const result = await call(tools.understand_audio, {
@@ -342,7 +316,7 @@ describe("understand tools", () => {
   it("understand_file refuses a file that is text only in its first bytes", async () => {
     const mixed = new Uint8Array(10_000).fill(0x61);
     mixed[9_000] = 0x00;
-    const { workspace } = workspaceWith({ "CONTEXT.md": CONTEXT, "data.txt": mixed });
+    const { workspace } = recordingWorkspace({ "CONTEXT.md": CONTEXT, "data.txt": mixed });
     const understanding = languageModel();
     const tools = createMediaTools({ workspace, models: { understanding } });
     const result = await call(tools.understand_file, { path: "data.txt", prompt: "Read it." });
@@ -369,7 +343,7 @@ describe("read_media", () => {
 
   for (const [path, content, tool, mediaType] of detections) {
     it(`picks ${tool} for ${mediaType} content named ${path} (magic bytes, not the extension)`, async () => {
-      const { workspace } = workspaceWith({ "CONTEXT.md": CONTEXT, [path]: content });
+      const { workspace } = recordingWorkspace({ "CONTEXT.md": CONTEXT, [path]: content });
       const models = allModels();
       const tools = createMediaTools({ workspace, models });
       const result = await call(tools.read_media, { path, prompt: "What is this?" });
@@ -379,7 +353,7 @@ describe("read_media", () => {
   }
 
   it("refuses content it cannot understand, with the detected type, before any call", async () => {
-    const { workspace } = workspaceWith({ "CONTEXT.md": CONTEXT, "slides.pptx": ZIP });
+    const { workspace } = recordingWorkspace({ "CONTEXT.md": CONTEXT, "slides.pptx": ZIP });
     const models = allModels();
     const tools = createMediaTools({ workspace, models });
     const result = await call(tools.read_media, { path: "slides.pptx", prompt: "Summarise." });
@@ -393,7 +367,10 @@ describe("read_media", () => {
   });
 
   it("refuses an empty file", async () => {
-    const { workspace } = workspaceWith({ "CONTEXT.md": CONTEXT, "empty.png": new Uint8Array() });
+    const { workspace } = recordingWorkspace({
+      "CONTEXT.md": CONTEXT,
+      "empty.png": new Uint8Array(),
+    });
     const tools = createMediaTools({ workspace, models: allModels() });
     const result = await call(tools.read_media, { path: "empty.png", prompt: "What is it?" });
     expect(result).toMatchObject({ success: false, code: "UNSUPPORTED_MEDIA_TYPE" });
@@ -527,7 +504,7 @@ describe("generate tools", () => {
   });
 
   it("generate_audio tells the agent when the speech model ignored the instructions", async () => {
-    const { workspace } = workspaceWith({ "CONTEXT.md": CONTEXT });
+    const { workspace } = recordingWorkspace({ "CONTEXT.md": CONTEXT });
     const speech = speechModel(MP3, [{ type: "unsupported", feature: "instructions" }]);
     const tools = createMediaTools({ workspace, models: { speech } });
     const result = await call(tools.generate_audio, { text: "Hello." });
@@ -558,7 +535,7 @@ describe("generate tools", () => {
   });
 
   it("writes to the configured output directory and names files by kind", async () => {
-    const { workspace, written } = workspaceWith({ "CONTEXT.md": CONTEXT });
+    const { workspace, written } = recordingWorkspace({ "CONTEXT.md": CONTEXT });
     const tools = createMediaTools({
       workspace,
       models: { image: imageModel(JPEG), video: videoModel(WEBM) },
@@ -620,7 +597,7 @@ describe("bad input", () => {
   it("refuses a file over its kind's limit without reading it in full", async () => {
     const big = new Uint8Array(3 * 1024 * 1024);
     big.set(PNG);
-    const { workspace, reads } = workspaceWith({ "CONTEXT.md": CONTEXT, "big.png": big });
+    const { workspace, reads } = recordingWorkspace({ "CONTEXT.md": CONTEXT, "big.png": big });
     const models = allModels();
     const tools = createMediaTools({ workspace, models, limits: { image: 2 * 1024 * 1024 } });
     const result = await call(tools.read_media, { path: "big.png", prompt: "What is it?" });
@@ -641,7 +618,11 @@ describe("bad input", () => {
     image.set(PNG);
     const audio = new Uint8Array(21 * 1024 * 1024);
     audio.set(MP3);
-    const { workspace } = workspaceWith({ "CONTEXT.md": CONTEXT, "a.png": image, "a.mp3": audio });
+    const { workspace } = recordingWorkspace({
+      "CONTEXT.md": CONTEXT,
+      "a.png": image,
+      "a.mp3": audio,
+    });
     const tools = createMediaTools({ workspace, models: allModels() });
     expect(await call(tools.read_media, { path: "a.png", prompt: "?" })).toMatchObject({
       code: "FILE_TOO_LARGE",
@@ -661,7 +642,7 @@ describe("bad input", () => {
   ];
   for (const [tool, input, model] of missingModels) {
     it(`reports the missing ${model} model for ${tool}`, async () => {
-      const { workspace, written } = workspaceWith({ "CONTEXT.md": CONTEXT, ...MEDIA });
+      const { workspace, written } = recordingWorkspace({ "CONTEXT.md": CONTEXT, ...MEDIA });
       const tools = createMediaTools({ workspace, models: {} });
       const result = await call(tools[tool] as Tool<unknown, unknown>, input);
       expect(result).toEqual({
@@ -674,7 +655,7 @@ describe("bad input", () => {
   }
 
   it("reports the missing audio models for understand_audio, naming both options", async () => {
-    const { workspace } = workspaceWith({ "CONTEXT.md": CONTEXT, ...MEDIA });
+    const { workspace } = recordingWorkspace({ "CONTEXT.md": CONTEXT, ...MEDIA });
     const tools = createMediaTools({ workspace, models: { image: imageModel() } });
     const result = await call(tools.read_media, { path: "media/standup.mp3", prompt: "?" });
     expect(result).toEqual({
@@ -686,7 +667,7 @@ describe("bad input", () => {
   });
 
   it("keeps the provider's message when the provider fails, and writes nothing", async () => {
-    const { workspace, written } = workspaceWith({ "CONTEXT.md": CONTEXT });
+    const { workspace, written } = recordingWorkspace({ "CONTEXT.md": CONTEXT });
     const image = imageModel();
     image.doGenerate = async () => {
       throw new APICallError({
@@ -709,7 +690,7 @@ describe("bad input", () => {
   });
 
   it("keeps the last error after the SDK's retries", async () => {
-    const { workspace } = workspaceWith({ "CONTEXT.md": CONTEXT, "a.png": PNG });
+    const { workspace } = recordingWorkspace({ "CONTEXT.md": CONTEXT, "a.png": PNG });
     let attempts = 0;
     const understanding = new MockLanguageModelV4({
       doGenerate: async () => {
@@ -733,7 +714,7 @@ describe("bad input", () => {
   });
 
   it("times out a slow call, and writes nothing even when the provider answers later", async () => {
-    const { workspace, written } = workspaceWith({ "CONTEXT.md": CONTEXT });
+    const { workspace, written } = recordingWorkspace({ "CONTEXT.md": CONTEXT });
     let answered!: () => void;
     const late = new Promise<void>((resolve) => {
       answered = resolve;
@@ -747,9 +728,8 @@ describe("bad input", () => {
       return result;
     };
     const tools = createMediaTools({ workspace, models: { image }, timeoutMs: 30 });
-    const started = performance.now();
+    // How soon after the deadline the result arrives is measured in bench/, not here.
     const result = await call(tools.generate_image, { prompt: "A logo." });
-    expect(performance.now() - started).toBeLessThan(140);
     expect(result).toEqual({
       success: false,
       code: "TIMEOUT",
@@ -762,7 +742,7 @@ describe("bad input", () => {
   });
 
   it("passes the abort signal to the model, which sees it fire at the timeout", async () => {
-    const { workspace } = workspaceWith({ "CONTEXT.md": CONTEXT, "a.png": PNG });
+    const { workspace } = recordingWorkspace({ "CONTEXT.md": CONTEXT, "a.png": PNG });
     let seen: AbortSignal | undefined;
     const understanding = new MockLanguageModelV4({
       doGenerate: (options) => {
@@ -783,7 +763,7 @@ describe("bad input", () => {
   });
 
   it("reports the AI SDK's own tool timeout as TIMEOUT", async () => {
-    const { workspace, written } = workspaceWith({ "CONTEXT.md": CONTEXT });
+    const { workspace, written } = recordingWorkspace({ "CONTEXT.md": CONTEXT });
     const image = imageModel();
     image.doGenerate = () => new Promise(() => {});
     const tools = createMediaTools({ workspace, models: { image } });
@@ -821,7 +801,7 @@ describe("bad input", () => {
   });
 
   it("stops when the caller aborts", async () => {
-    const { workspace, written } = workspaceWith({ "CONTEXT.md": CONTEXT });
+    const { workspace, written } = recordingWorkspace({ "CONTEXT.md": CONTEXT });
     const image = imageModel();
     image.doGenerate = () => new Promise(() => {});
     const tools = createMediaTools({ workspace, models: { image } });
@@ -846,10 +826,10 @@ describe("bad input", () => {
   it("rejects invalid options when the tools are created", () => {
     const workspace = memoryWorkspace();
     expect(() => createMediaTools({ workspace, models: {}, limits: { image: -1 } })).toThrow(
-      "Invalid limits.image: expected a whole number ≥ 1, got -1.",
+      "Invalid limits.image: expected a whole number ≥ 1, got a number (-1).",
     );
     expect(() => createMediaTools({ workspace, models: {}, timeoutMs: 0 })).toThrow(
-      "Invalid timeoutMs.understand_image: expected a whole number ≥ 1, got 0.",
+      "Invalid timeoutMs: expected a whole number from 1 to 2147483647, got a number (0).",
     );
     expect(() => createMediaTools({ workspace, models: {}, outputDirectory: "../out" })).toThrow(
       /Invalid workspace path "..\/out"/,

@@ -2,7 +2,6 @@ export {
   createMediaTools,
   type MediaToolResult,
   type MediaTools,
-  type UnderstandTool,
 } from "./create-media-tools.ts";
 export {
   type DetectedMediaType,
@@ -18,11 +17,10 @@ export { ProviderError } from "./errors/provider-error.ts";
 export { UnsupportedMediaTypeError } from "./errors/unsupported-media-type-error.ts";
 export {
   DEFAULT_SPEECH_REQUEST,
-  type GeneratedKind,
   type GenerateOutput,
   type GenerateToolName,
 } from "./generate-media.ts";
-export type { GeneratedMedia } from "./generated-media.ts";
+export type { GeneratedKind, GeneratedMedia } from "./generated-media.ts";
 export {
   type GenerateAudioInput,
   type GenerateImageInput,
