@@ -38,14 +38,16 @@ function injectIntoLastUserMessage(prompt: Prompt, context: string): Prompt | un
   const message = prompt[index];
   if (message === undefined || message.role !== "user") return undefined;
 
+  // `[Task Context]\n{context}\n\n[Request]\n`: what injectTaskContext puts before any prompt.
+  const header = injectTaskContext("", context);
   const content = [...message.content];
   const textIndex = content.findIndex((part) => part.type === "text");
   const part = content[textIndex];
   if (part?.type === "text") {
-    if (part.text.startsWith(injectTaskContext("", context))) return prompt;
-    content[textIndex] = { ...part, text: injectTaskContext(part.text, context) };
+    if (part.text.startsWith(header)) return prompt;
+    content[textIndex] = { ...part, text: `${header}${part.text}` };
   } else {
-    content.unshift({ type: "text", text: injectTaskContext("", context) });
+    content.unshift({ type: "text", text: header });
   }
   const next = [...prompt];
   next[index] = { ...message, content };
