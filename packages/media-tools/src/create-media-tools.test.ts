@@ -632,15 +632,15 @@ describe("bad input", () => {
     });
   });
 
-  const missingModels: [keyof MediaTools, Record<string, unknown>, string][] = [
-    ["understand_image", { path: "media/screenshot.png", prompt: "?" }, "understanding"],
-    ["understand_video", { path: "media/demo.mp4", prompt: "?" }, "understanding"],
-    ["understand_file", { path: "media/brief.pdf", prompt: "?" }, "understanding"],
-    ["generate_image", { prompt: "A logo." }, "image"],
-    ["generate_video", { prompt: "A clip." }, "video"],
-    ["generate_audio", { text: "Hi." }, "speech"],
+  const missingModels: [keyof MediaTools, Record<string, unknown>, string, string][] = [
+    ["understand_image", { path: "media/screenshot.png", prompt: "?" }, "understanding", "an"],
+    ["understand_video", { path: "media/demo.mp4", prompt: "?" }, "understanding", "an"],
+    ["understand_file", { path: "media/brief.pdf", prompt: "?" }, "understanding", "an"],
+    ["generate_image", { prompt: "A logo." }, "image", "an"],
+    ["generate_video", { prompt: "A clip." }, "video", "a"],
+    ["generate_audio", { text: "Hi." }, "speech", "a"],
   ];
-  for (const [tool, input, model] of missingModels) {
+  for (const [tool, input, model, article] of missingModels) {
     it(`reports the missing ${model} model for ${tool}`, async () => {
       const { workspace, written } = recordingWorkspace({ "CONTEXT.md": CONTEXT, ...MEDIA });
       const tools = createMediaTools({ workspace, models: {} });
@@ -648,7 +648,7 @@ describe("bad input", () => {
       expect(result).toEqual({
         success: false,
         code: "MODEL_NOT_CONFIGURED",
-        error: `${tool} needs a ${model} model, and none is configured. Pass \`models.${model}\` to createMediaTools; until then this tool cannot be used.`,
+        error: `${tool} needs ${article} ${model} model, and none is configured. Pass \`models.${model}\` to createMediaTools; until then this tool cannot be used.`,
       });
       expect(written).toEqual([]);
     });
