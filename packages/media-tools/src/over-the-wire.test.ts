@@ -293,6 +293,43 @@ describe("over the wire: OpenAI API on loopback through the AI SDK's providers",
     await expect(workspace.readFile("generated")).rejects.toMatchObject({ code: "FILE_NOT_FOUND" });
   });
 
+  it("fails on an HTML page the speech endpoint sends with status 200, and writes nothing", async () => {
+    const { tools: media, workspace } = tools();
+    overrides.set("/v1/audio/speech", (response) => {
+      response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      response.end("<!DOCTYPE html><html><body><h1>Maintenance</h1></body></html>");
+    });
+    const result = await call(media.generate_audio, { text: "Welcome to Lumen." });
+    expect(result).toEqual({
+      success: false,
+      code: "PROVIDER_ERROR",
+      error:
+        "generate_audio: the model provider failed: the model returned an HTML page (text/html) instead of audio; nothing was written. Try again, or check the model and its provider options.",
+    });
+    await expect(workspace.readFile("generated")).rejects.toMatchObject({ code: "FILE_NOT_FOUND" });
+  });
+
+  for (const [what, data] of [
+    ["an empty file", ""],
+    ["JSON (application/json)", Buffer.from('{"status":"queued"}').toString("base64")],
+  ] as const) {
+    it(`fails on ${what} inside the image endpoint's b64_json, and writes nothing`, async () => {
+      const { tools: media, workspace } = tools();
+      overrides.set("/v1/images/generations", (response) =>
+        json(response, 200, { created: 1_700_000_000, data: [{ b64_json: data }] }),
+      );
+      const result = await call(media.generate_image, { prompt: "A logo." });
+      expect(result).toEqual({
+        success: false,
+        code: "PROVIDER_ERROR",
+        error: `generate_image: the model provider failed: the model returned ${what} instead of an image; nothing was written. Try again, or check the model and its provider options.`,
+      });
+      await expect(workspace.readFile("generated")).rejects.toMatchObject({
+        code: "FILE_NOT_FOUND",
+      });
+    });
+  }
+
   it("aborts the HTTP request at the timeout", async () => {
     const { tools: media } = tools({ "a.mp3": MP3 }, 100);
     let closed!: () => void;
