@@ -152,10 +152,13 @@ describe("the generate tools with what the provider returned", () => {
 
   for (const [tool, wanted, input] of cases) {
     for (const [what, bytes] of [
+      ["an empty file", new Uint8Array()],
       ["an HTML page (text/html)", HTML],
       ["JSON (application/json)", JSON_ERROR],
       ["text (text/plain)", TEXT_ERROR],
     ] as const) {
+      // Empty speech is refused by the AI SDK itself; see the test below.
+      if (tool === "generate_audio" && bytes.length === 0) continue;
       it(`${tool} fails on ${what} from the provider and writes nothing`, async () => {
         const { media, written } = tools(bytes);
         expect(await call(media[tool] as Tool<unknown, unknown>, input)).toEqual({
@@ -168,26 +171,7 @@ describe("the generate tools with what the provider returned", () => {
     }
   }
 
-  it("generate_image fails on 0 bytes from the provider and writes nothing", async () => {
-    const { media, written } = tools(new Uint8Array());
-    expect(await call(media.generate_image, { prompt: "A logo." })).toEqual({
-      success: false,
-      code: "PROVIDER_ERROR",
-      error: refused("generate_image", "an empty file", "an image"),
-    });
-    expect(written).toEqual([]);
-  });
-
-  it("generate_video fails on 0 bytes from the provider and writes nothing", async () => {
-    const { media, written } = tools(new Uint8Array());
-    expect(await call(media.generate_video, { prompt: "A teaser." })).toEqual({
-      success: false,
-      code: "PROVIDER_ERROR",
-      error: refused("generate_video", "an empty file", "a video"),
-    });
-    expect(written).toEqual([]);
-  });
-
+  // The AI SDK refuses empty speech itself (NoSpeechGeneratedError); the tool reports it the same way.
   it("generate_audio fails on 0 bytes from the provider and writes nothing", async () => {
     const { media, written } = tools(new Uint8Array());
     expect(await call(media.generate_audio, { text: "Welcome." })).toMatchObject({

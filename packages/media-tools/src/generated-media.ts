@@ -1,12 +1,7 @@
 import type { Workspace } from "@task-context/core";
 import { decodeUtf8 } from "@task-context/core/internal";
-import {
-  type DetectedMediaType,
-  describeUnsupportedContent,
-  detectMediaType,
-  isUtf8Text,
-  type MediaKind,
-} from "./detect-media-type.ts";
+import type { DetectedMediaType, MediaKind } from "./detect-media-type.ts";
+import { describeUnsupportedContent, detectMediaType, isUtf8Text } from "./detect-media-type.ts";
 import { ProviderError } from "./errors/provider-error.ts";
 
 /** What the generate tools make. */
