@@ -223,8 +223,14 @@ export function createMediaTools(options: CreateMediaToolsOptions): MediaTools {
           signal: abortSignalOf(callOptions),
         };
       } catch (error) {
-        if (!TaskContextError.isInstance(error)) throw error;
-        return { success: false, error: error.message, code: error.code as "INVALID_ARGUMENT" };
+        // An input whose properties throw when read (a getter, a proxy) is bad input too.
+        const failure = TaskContextError.isInstance(error)
+          ? error
+          : new ArgumentError({
+              argument: "input",
+              message: "expected plain data, got a value that throws when it is read.",
+            });
+        return { success: false, error: failure.message, code: "INVALID_ARGUMENT" };
       }
       return (await contextual.execute(envelope)) as MediaToolResult<Output>;
     }

@@ -370,6 +370,21 @@ describe("tool inputs the model sends", () => {
     expect(models.image.calls[0]?.prompt).toBe(injected("A logo."));
   });
 
+  it("refuses an input whose properties throw when read", async () => {
+    const { tools, models } = setup();
+    const input = {
+      get prompt(): string {
+        throw new Error("boom");
+      },
+    };
+    expect(await call(tools.generate_image, input)).toEqual({
+      success: false,
+      code: "INVALID_ARGUMENT",
+      error: "Invalid input: expected plain data, got a value that throws when it is read.",
+    });
+    expect(externalCalls(models)).toBe(0);
+  });
+
   it("refuses an abort signal that is not one", async () => {
     const { tools, models } = setup();
     const result = await tools.generate_image.execute(
