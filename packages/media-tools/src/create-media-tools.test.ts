@@ -715,17 +715,18 @@ describe("bad input", () => {
 
   it("times out a slow call, and writes nothing even when the provider answers later", async () => {
     const { workspace, written } = recordingWorkspace({ "CONTEXT.md": CONTEXT });
-    let answered!: () => void;
-    const late = new Promise<void>((resolve) => {
-      answered = resolve;
+    // The provider answers only once the tool has returned TIMEOUT, however slow the machine.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
     });
+    let answered: Promise<unknown> = Promise.resolve();
     const image = imageModel();
     const generate = image.doGenerate;
-    image.doGenerate = async (options) => {
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      const result = await generate(options);
-      setTimeout(answered, 0);
-      return result;
+    image.doGenerate = (options) => {
+      const answer = released.then(() => generate(options));
+      answered = answer;
+      return answer;
     };
     const tools = createMediaTools({ workspace, models: { image }, timeoutMs: 30 });
     // How soon after the deadline the result arrives is measured in bench/, not here.
@@ -736,7 +737,8 @@ describe("bad input", () => {
       error:
         "generate_image timed out after 30 ms and was aborted; nothing was written. Try again, use a smaller input, or raise `timeoutMs` in createMediaTools.",
     });
-    await late;
+    release();
+    await answered;
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(written).toEqual([]);
   });
@@ -755,7 +757,8 @@ describe("bad input", () => {
     const tools = createMediaTools({
       workspace,
       models: { understanding },
-      timeoutMs: { understand_image: 20 },
+      // Long enough for the call to reach the model on a busy machine.
+      timeoutMs: { understand_image: 200 },
     });
     const result = await call(tools.understand_image, { path: "a.png", prompt: "?" });
     expect(result).toMatchObject({ success: false, code: "TIMEOUT" });

@@ -331,7 +331,8 @@ describe("over the wire: OpenAI API on loopback through the AI SDK's providers",
   }
 
   it("aborts the HTTP request at the timeout", async () => {
-    const { tools: media } = tools({ "a.mp3": MP3 }, 100);
+    // Long enough for the request to reach the server on a busy machine.
+    const { tools: media } = tools({ "a.mp3": MP3 }, 1_000);
     let closed!: () => void;
     const requestClosed = new Promise<void>((resolve) => {
       closed = resolve;
