@@ -377,7 +377,7 @@ describe("read_media", () => {
     expect((result as { error: string }).error).toMatch(/^"empty.png" is an empty file/);
   });
 
-  it("works as a tool of an AI SDK agent loop", async () => {
+  it("works as the tools of an AI SDK agent loop", async () => {
     const { tools, models } = setup();
     let step = 0;
     const agent = new MockLanguageModelV4({
@@ -412,7 +412,8 @@ describe("read_media", () => {
     });
     const result = await generateText({
       model: agent,
-      tools: { read_media: tools.read_media, generate_media: tools.generate_media },
+      // The whole set, as it comes: MediaTools is assignable to the AI SDK's ToolSet.
+      tools,
       stopWhen: stepCountIs(3),
       prompt: "Check the screenshot.",
     });

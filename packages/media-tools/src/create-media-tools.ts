@@ -78,8 +78,11 @@ interface ToolDefinition<Input, Output extends object> {
   ): Promise<MediaToolResult<Output>>;
 }
 
-/** The tools {@link createMediaTools} returns, by the names the model calls them. */
-export interface MediaTools {
+/**
+ * The tools {@link createMediaTools} returns, by the names the model calls them. A type rather
+ * than an interface so that the whole set can be passed as `tools` to `generateText`.
+ */
+export type MediaTools = {
   /** Understands any supported file: picks the understand tool from the file's content. */
   read_media: MediaTool<UnderstandInput, UnderstandOutput>;
   /** Generates an image, a video or speech, as its `type` says. */
@@ -98,7 +101,7 @@ export interface MediaTools {
   generate_video: MediaTool<GenerateVideoInput, GenerateOutput>;
   /** Speaks a text with the `speech` model and writes the audio to the workspace. */
   generate_audio: MediaTool<GenerateAudioInput, GenerateOutput>;
-}
+};
 
 const ALL_KINDS: readonly MediaKind[] = ["image", "audio", "video", "file"];
 
