@@ -1,7 +1,7 @@
 // Overhead of the media tools over a bare AI SDK call with the same test model, measured in the
 // same run against the built package (dist/). Run: `pnpm run bench` here after `pnpm run build`
 // (or `node_modules/.bin/pnpm run bench` at the root, which builds first). Prints a markdown table.
-import { compareAlternating, microseconds } from "@task-context/bench-kit";
+import { compareAlternating, median, microseconds, milliseconds } from "@task-context/bench-kit";
 import {
   injectTaskContext,
   loadTaskContext,
@@ -71,7 +71,7 @@ const bareUnderstand = () =>
     ],
   });
 const understand = await compare(
-  () => tools.understand_image.execute?.({ path: "screens/home.png", prompt }, options),
+  () => tools.understand_image.execute({ path: "screens/home.png", prompt }, options),
   bareUnderstand,
   500,
 );
@@ -79,7 +79,7 @@ row("understand_image (memory workspace)", understand, "bare `generateText` with
 
 // 2. generate_image (load + inject + generateImage + atomic write) against generateImage.
 const generate = await compare(
-  () => tools.generate_image.execute?.({ prompt: "A hero image." }, options),
+  () => tools.generate_image.execute({ prompt: "A hero image." }, options),
   () => generateImage({ model: image, prompt: injectTaskContext("A hero image.", context) }),
   500,
 );
@@ -97,6 +97,24 @@ const middleware = await compare(
 );
 row("taskContextMiddleware + generateText", middleware, "bare `generateText`");
 
+// 4. How soon a call past its deadline returns TIMEOUT: a 30 ms limit against an image model that
+// answers after 150 ms (the tests check that it returns TIMEOUT and writes nothing; this measures
+// how long the caller waits for that).
+const slowImage = imageModel();
+const answer = slowImage.doGenerate;
+slowImage.doGenerate = async (options) => {
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  return answer(options);
+};
+const timed = createMediaTools({ workspace, models: { image: slowImage }, timeoutMs: 30 });
+const settled: number[] = [];
+for (let run = 0; run < 21; run++) {
+  const started = process.hrtime.bigint();
+  const result = await timed.generate_image.execute({ prompt: "A hero image." });
+  settled.push(Number(process.hrtime.bigint() - started));
+  if (result.success || result.code !== "TIMEOUT") throw new Error("expected a TIMEOUT result");
+}
+
 console.log(
   `Node ${process.version}; CONTEXT.md of ${context.length} characters; test models from ai/test; medians of 15 alternating rounds.`,
 );
@@ -106,3 +124,7 @@ console.log(
 );
 console.log("| --- | --- | --- | --- | --- | --- | --- |");
 for (const line of rows) console.log(line);
+console.log("");
+console.log(
+  `generate_image with timeoutMs: 30 against a model that answers after 150 ms returns TIMEOUT after ${milliseconds(median(settled))} (median of ${settled.length}; the deadline is 30 ms, the answer comes at 150 ms).`,
+);

@@ -1,14 +1,16 @@
 import {
   ArgumentError,
-  type ContextToolResult,
+  type CoreErrorCode,
   defineContextTool,
+  TaskContextError,
   type ToolContext,
 } from "@task-context/core";
-import { parseWorkspacePath } from "@task-context/core/internal";
-import { type Tool, tool } from "ai";
+import { describeArgument } from "@task-context/core/internal";
+import type { Tool, ToolExecutionOptions } from "ai";
 import type { z } from "zod";
 import { withDeadline } from "./call-deadline.ts";
 import type { MediaKind } from "./detect-media-type.ts";
+import type { MediaToolErrorCode } from "./errors/media-tool-error.ts";
 import {
   GENERATE_TOOLS,
   type GenerateOutput,
@@ -29,40 +31,77 @@ import {
   understandInputSchema,
 } from "./input-schemas.ts";
 import { probeMedia } from "./media-file.ts";
-import type { MediaRuntime } from "./media-runtime.ts";
-import {
-  type CreateMediaToolsOptions,
-  DEFAULT_MEDIA_LIMITS,
-  DEFAULT_TIMEOUTS_MS,
-  type MediaToolName,
-  type UnderlyingToolName,
+import type { MediaCall, MediaRuntime } from "./media-runtime.ts";
+import type {
+  CreateMediaToolsOptions,
+  MediaToolName,
+  UnderlyingToolName,
 } from "./media-tools-options.ts";
+import { parseToolInput } from "./parse-tool-input.ts";
+import { resolveMediaRuntime } from "./resolve-options.ts";
 import {
   UNDERSTAND_TOOLS,
   type UnderstandOutput,
   understandProbedMedia,
 } from "./understand-media.ts";
 
-/** A media tool's result: its output with `success: true`, or `{ success: false, error, code }`. */
-export type MediaToolResult<Output extends object> = ContextToolResult<Output>;
+/**
+ * A media tool's result: its output with `success: true` (and `warning` when CONTEXT.md was
+ * truncated or the provider reported something), or `{ success: false, error, code }`. The tools
+ * never throw.
+ */
+export type MediaToolResult<Output extends object> =
+  | ({ success: true; warning?: string } & Output)
+  | {
+      success: false;
+      /** What went wrong and what to do next; for the agent to read. */
+      error: string;
+      /** Core's codes (`TASK_CONTEXT_MISSING`, `INVALID_ARGUMENT`, …) or the media tools' own. */
+      code: MediaToolErrorCode | CoreErrorCode | "TOOL_EXECUTION_FAILED";
+    };
 
-/** An AI SDK tool that understands a workspace file. */
-export type UnderstandTool = Tool<UnderstandInput, MediaToolResult<UnderstandOutput>>;
+/**
+ * One media tool: an AI SDK tool whose `execute` is always there, so it can also be called
+ * directly (`await tools.read_media.execute(input)`), and always resolves to a
+ * {@link MediaToolResult}.
+ */
+type MediaTool<Input, Output extends object> = ToolDefinition<Input, Output> &
+  Tool<Input, MediaToolResult<Output>>;
 
-/** The tools {@link createMediaTools} returns, by the names the model calls them. */
-export interface MediaTools {
-  /** Understands any supported file: picks the understand tool from the file's content. */
-  read_media: UnderstandTool;
-  /** Generates an image, a video or speech, as its `type` says. */
-  generate_media: Tool<GenerateMediaInput, MediaToolResult<GenerateOutput>>;
-  understand_image: UnderstandTool;
-  understand_audio: UnderstandTool;
-  understand_video: UnderstandTool;
-  understand_file: UnderstandTool;
-  generate_image: Tool<GenerateImageInput, MediaToolResult<GenerateOutput>>;
-  generate_video: Tool<GenerateVideoInput, MediaToolResult<GenerateOutput>>;
-  generate_audio: Tool<GenerateAudioInput, MediaToolResult<GenerateOutput>>;
+/** What {@link createMediaTools} builds for each tool: an AI SDK function tool. */
+interface ToolDefinition<Input, Output extends object> {
+  description: string;
+  inputSchema: z.ZodType<Input>;
+  execute(
+    input: Input,
+    options?: Partial<ToolExecutionOptions<unknown>>,
+  ): Promise<MediaToolResult<Output>>;
 }
+
+/**
+ * The tools {@link createMediaTools} returns, by the names the model calls them. A type rather
+ * than an interface so that the whole set can be passed as `tools` to `generateText`.
+ */
+export type MediaTools = {
+  /** Understands any supported file: picks the understand tool from the file's content. */
+  read_media: MediaTool<UnderstandInput, UnderstandOutput>;
+  /** Generates an image, a video or speech, as its `type` says. */
+  generate_media: MediaTool<GenerateMediaInput, GenerateOutput>;
+  /** Answers a question about an image with the `understanding` model. */
+  understand_image: MediaTool<UnderstandInput, UnderstandOutput>;
+  /** Transcribes audio (`transcription` model), or asks the `understanding` model about it. */
+  understand_audio: MediaTool<UnderstandInput, UnderstandOutput>;
+  /** Answers a question about a video with the `understanding` model. */
+  understand_video: MediaTool<UnderstandInput, UnderstandOutput>;
+  /** Answers a question about a PDF or a text file with the `understanding` model. */
+  understand_file: MediaTool<UnderstandInput, UnderstandOutput>;
+  /** Generates an image with the `image` model and writes it to the workspace. */
+  generate_image: MediaTool<GenerateImageInput, GenerateOutput>;
+  /** Generates a video with the `video` model and writes it to the workspace. */
+  generate_video: MediaTool<GenerateVideoInput, GenerateOutput>;
+  /** Speaks a text with the `speech` model and writes the audio to the workspace. */
+  generate_audio: MediaTool<GenerateAudioInput, GenerateOutput>;
+};
 
 const ALL_KINDS: readonly MediaKind[] = ["image", "audio", "video", "file"];
 
@@ -81,37 +120,39 @@ const DESCRIPTIONS: Record<MediaToolName, string> = {
   generate_audio: `Speak a text aloud (text to speech) and save the audio in the workspace; returns its path. ${CONTEXT_NOTE}`,
 };
 
-function positiveWhole(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1)
-    throw new ArgumentError({
-      argument: name,
-      message: `expected a whole number ≥ 1, got ${String(value)}.`,
-    });
-  return value;
+/** The caller's abort signal from a tool call's options, checked: direct callers pass anything. */
+function abortSignalOf(options: unknown): AbortSignal | undefined {
+  if (options === undefined || options === null) return undefined;
+  const { abortSignal } = options as { abortSignal?: unknown };
+  if (abortSignal === undefined) return undefined;
+  const signal = abortSignal as Partial<AbortSignal> | null;
+  if (typeof signal?.aborted === "boolean" && typeof signal.addEventListener === "function")
+    return abortSignal as AbortSignal;
+  throw new ArgumentError({
+    argument: "abortSignal",
+    message: `expected an AbortSignal, got ${describeArgument(abortSignal)}.`,
+  });
 }
 
-function resolveTimeouts(
-  timeoutMs: CreateMediaToolsOptions["timeoutMs"],
-): Record<UnderlyingToolName, number> {
-  const timeouts = { ...DEFAULT_TIMEOUTS_MS };
-  for (const name of Object.keys(timeouts) as UnderlyingToolName[]) {
-    const value = typeof timeoutMs === "number" ? timeoutMs : timeoutMs?.[name];
-    if (value !== undefined) timeouts[name] = positiveWhole(`timeoutMs.${name}`, value);
-  }
-  return timeouts;
-}
+/** Runs one tool call with the loaded context, under the caller's abort signal. */
+type Run<Input, Output> = (
+  input: Input,
+  context: ToolContext,
+  signal: AbortSignal | undefined,
+) => Promise<Output>;
 
 /**
- * Creates the multimodal tools of spec 000 as AI SDK tools: `read_media` and `generate_media`,
- * the dispatchers an agent calls, and the seven tools underneath them. Every call loads
- * CONTEXT.md from the workspace (it may have been written during the run) and sends the external
- * model `[Task Context]\n{context}\n\n[Request]\n{prompt}`; the model calling the tool never sees
- * the context in the tools' input schemas.
+ * Creates the multimodal tools as AI SDK tools: `read_media` and `generate_media`, the dispatchers
+ * an agent calls, and the seven tools underneath them. Every call loads CONTEXT.md from the
+ * workspace (it may have been written during the run) and sends the external model
+ * `[Task Context]\n{context}\n\n[Request]\n{prompt}`; the model calling the tool never sees the
+ * context in the tools' input schemas.
  *
  * Results are `{ success: true, ...output, warning? }` (`warning` when CONTEXT.md was truncated or
  * the provider reported something) or `{ success: false, error, code }` — without CONTEXT.md,
- * `code: "TASK_CONTEXT_MISSING"` with the spec's guiding message and no external call. Tools never
- * throw at the agent.
+ * `code: "TASK_CONTEXT_MISSING"` with the guiding message and no external call. Tools never throw
+ * at the agent. Invalid options throw core's `ArgumentError` (`code: "INVALID_ARGUMENT"`) here.
+ * See https://github.com/task-context/task-context/blob/main/docs/media-tools.md.
  *
  * @example
  * ```ts
@@ -138,28 +179,28 @@ function resolveTimeouts(
  * ```
  */
 export function createMediaTools(options: CreateMediaToolsOptions): MediaTools {
-  const outputDirectory = parseWorkspacePath(options.outputDirectory ?? "generated").join("/");
-  const limits = { ...DEFAULT_MEDIA_LIMITS };
-  for (const kind of ALL_KINDS) {
-    const limit = options.limits?.[kind];
-    if (limit !== undefined) limits[kind] = positiveWhole(`limits.${kind}`, limit);
-  }
-  const timeouts = resolveTimeouts(options.timeoutMs);
-  const runtime: MediaRuntime = {
-    workspace: options.workspace,
-    models: options.models,
-    limits,
-    maxRetries: options.maxRetries,
-    providerOptions: options.providerOptions ?? {},
-    outputDirectory,
-  };
+  const runtime: MediaRuntime = resolveMediaRuntime(options);
 
-  /** An AI SDK tool definition whose every call goes through core's defineContextTool. */
+  /** Runs `run` under the time limit of the underlying tool `name` and the caller's signal. */
+  const withTimeout = <Output>(
+    name: UnderlyingToolName,
+    context: ToolContext,
+    signal: AbortSignal | undefined,
+    run: (call: MediaCall) => Promise<Output>,
+  ) =>
+    withDeadline(name, runtime.timeouts[name], signal, (deadline) =>
+      run({ context, signal: deadline }),
+    );
+
+  /**
+   * An AI SDK tool whose every call checks its input, then goes through core's defineContextTool,
+   * which loads CONTEXT.md and turns typed errors into results.
+   */
   function contextTool<Input, Output extends object>(
     name: MediaToolName,
     inputSchema: z.ZodType<Input>,
-    run: (input: Input, context: ToolContext, signal: AbortSignal | undefined) => Promise<Output>,
-  ): ToolDefinition<Input, MediaToolResult<Output>> {
+    run: Run<Input, Output>,
+  ): ToolDefinition<Input, Output> {
     const description = DESCRIPTIONS[name];
     // The context tool's input is an envelope that also carries the caller's abort signal; the
     // model sees only `inputSchema`.
@@ -167,16 +208,36 @@ export function createMediaTools(options: CreateMediaToolsOptions): MediaTools {
       name,
       description,
       parameters: inputSchema,
-      workspace: options.workspace,
-      ...(options.context === undefined ? {} : { load: options.context }),
-      execute: ({ input, signal }: { input: Input; signal: AbortSignal | undefined }, context) =>
-        run(input, context, signal),
+      workspace: runtime.workspace,
+      load: runtime.context,
+      execute: (
+        { input, signal }: { input: Input; signal: AbortSignal | undefined },
+        context: ToolContext,
+      ) => run(input, context, signal),
     });
-    return {
-      description,
-      inputSchema,
-      execute: (input, { abortSignal }) => contextual.execute({ input, signal: abortSignal }),
-    };
+    async function execute(
+      input: Input,
+      callOptions?: Partial<ToolExecutionOptions<unknown>>,
+    ): Promise<MediaToolResult<Output>> {
+      let envelope: { input: Input; signal: AbortSignal | undefined };
+      try {
+        envelope = {
+          input: parseToolInput(inputSchema, input),
+          signal: abortSignalOf(callOptions),
+        };
+      } catch (error) {
+        // An input whose properties throw when read (a getter, a proxy) is bad input too.
+        const failure = TaskContextError.isInstance(error)
+          ? error
+          : new ArgumentError({
+              argument: "input",
+              message: "expected plain data, got a value that throws when it is read.",
+            });
+        return { success: false, error: failure.message, code: "INVALID_ARGUMENT" };
+      }
+      return (await contextual.execute(envelope)) as MediaToolResult<Output>;
+    }
+    return { description, inputSchema, execute };
   }
 
   const understand = (name: MediaToolName, kinds: readonly MediaKind[]) =>
@@ -184,10 +245,10 @@ export function createMediaTools(options: CreateMediaToolsOptions): MediaTools {
       name,
       understandInputSchema,
       async (input, context, signal) => {
-        const probed = await probeMedia(options.workspace, input.path, name, kinds);
-        const picked = UNDERSTAND_TOOLS[probed.kind];
-        return withDeadline(picked, timeouts[picked], signal, (deadline) =>
-          understandProbedMedia(runtime, { context, signal: deadline }, probed, input),
+        // The file's kind picks the tool, and so the time limit.
+        const probed = await probeMedia(runtime.workspace, input.path, name, kinds);
+        return withTimeout(UNDERSTAND_TOOLS[probed.kind], context, signal, (call) =>
+          understandProbedMedia(runtime, call, probed, input),
         );
       },
     );
@@ -195,67 +256,41 @@ export function createMediaTools(options: CreateMediaToolsOptions): MediaTools {
   const generate = <Input>(
     name: UnderlyingToolName,
     inputSchema: z.ZodType<Input>,
-    make: GenerateFunction<Input>,
+    make: (runtime: MediaRuntime, call: MediaCall, input: Input) => Promise<GenerateOutput>,
   ) =>
     contextTool<Input, GenerateOutput>(name, inputSchema, (input, context, signal) =>
-      withDeadline(name, timeouts[name], signal, (deadline) =>
-        make(runtime, { context, signal: deadline }, input),
-      ),
+      withTimeout(name, context, signal, (call) => make(runtime, call, input)),
     );
 
   return {
-    read_media: tool(understand("read_media", ALL_KINDS)),
-    generate_media: tool(
-      contextTool<GenerateMediaInput, GenerateOutput>(
-        "generate_media",
-        generateMediaInputSchema,
-        (input, context, signal) => {
-          const name = GENERATE_TOOLS[input.type];
-          return withDeadline(name, timeouts[name], signal, (deadline) => {
-            const call = { context, signal: deadline };
-            switch (input.type) {
-              case "image":
-                return generateImageFile(runtime, call, input);
-              case "video":
-                return generateVideoFile(runtime, call, input);
-              case "audio":
-                return generateAudioFile(
-                  runtime,
-                  call,
-                  input.text === undefined
-                    ? { ...input, text: input.prompt, prompt: undefined }
-                    : { ...input, text: input.text },
-                );
-            }
-          });
-        },
-      ),
+    read_media: understand("read_media", ALL_KINDS),
+    generate_media: contextTool<GenerateMediaInput, GenerateOutput>(
+      "generate_media",
+      generateMediaInputSchema,
+      (input, context, signal) =>
+        withTimeout(GENERATE_TOOLS[input.type], context, signal, (call) => {
+          switch (input.type) {
+            case "image":
+              return generateImageFile(runtime, call, input);
+            case "video":
+              return generateVideoFile(runtime, call, input);
+            case "audio":
+              return generateAudioFile(
+                runtime,
+                call,
+                input.text === undefined
+                  ? { ...input, text: input.prompt, prompt: undefined }
+                  : { ...input, text: input.text },
+              );
+          }
+        }),
     ),
-    understand_image: tool(understand(UNDERSTAND_TOOLS.image, ["image"])),
-    understand_audio: tool(understand(UNDERSTAND_TOOLS.audio, ["audio"])),
-    understand_video: tool(understand(UNDERSTAND_TOOLS.video, ["video"])),
-    understand_file: tool(understand(UNDERSTAND_TOOLS.file, ["file"])),
-    generate_image: tool(
-      generate(GENERATE_TOOLS.image, generateImageInputSchema, generateImageFile),
-    ),
-    generate_video: tool(
-      generate(GENERATE_TOOLS.video, generateVideoInputSchema, generateVideoFile),
-    ),
-    generate_audio: tool(
-      generate(GENERATE_TOOLS.audio, generateAudioInputSchema, generateAudioFile),
-    ),
+    understand_image: understand(UNDERSTAND_TOOLS.image, ["image"]),
+    understand_audio: understand(UNDERSTAND_TOOLS.audio, ["audio"]),
+    understand_video: understand(UNDERSTAND_TOOLS.video, ["video"]),
+    understand_file: understand(UNDERSTAND_TOOLS.file, ["file"]),
+    generate_image: generate(GENERATE_TOOLS.image, generateImageInputSchema, generateImageFile),
+    generate_video: generate(GENERATE_TOOLS.video, generateVideoInputSchema, generateVideoFile),
+    generate_audio: generate(GENERATE_TOOLS.audio, generateAudioInputSchema, generateAudioFile),
   };
 }
-
-/** The parts of an AI SDK function tool that {@link createMediaTools} builds. */
-interface ToolDefinition<Input, Result> {
-  description: string;
-  inputSchema: z.ZodType<Input>;
-  execute(input: Input, options: { abortSignal?: AbortSignal | undefined }): Promise<Result>;
-}
-
-type GenerateFunction<Input> = (
-  runtime: MediaRuntime,
-  call: { context: ToolContext; signal: AbortSignal },
-  input: Input,
-) => Promise<GenerateOutput>;

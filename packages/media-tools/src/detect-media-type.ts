@@ -117,12 +117,8 @@ export function isUtf8Text(bytes: Uint8Array, complete: boolean): boolean {
  *
  * Text is any valid UTF-8 without control characters (other than tab, line breaks, form feed
  * and escape); it is reported as `text/plain`, whatever its dialect (Markdown, CSV, JSON, SVG, …).
- *
- * @example
- * ```ts
- * detectMediaType(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
- * // { kind: "image", mediaType: "image/png", extension: "png" }
- * ```
+ * The eight bytes of the PNG signature, for one, give
+ * `{ kind: "image", mediaType: "image/png", extension: "png" }`.
  */
 export function detectMediaType(input: Uint8Array, complete = true): DetectedMediaType | undefined {
   const bytes = input.subarray(0, DETECTION_BYTES);

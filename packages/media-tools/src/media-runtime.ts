@@ -1,15 +1,18 @@
-import type { ToolContext, Workspace } from "@task-context/core";
+import type { LoadTaskContextOptions, ToolContext, Workspace } from "@task-context/core";
 import type { MediaKind } from "./detect-media-type.ts";
-import type { MediaModels, ProviderOptions } from "./media-tools-options.ts";
+import type { MediaModels, ProviderOptions, UnderlyingToolName } from "./media-tools-options.ts";
 
-/** The resolved options every tool implementation works with. */
+/** The checked options, with their defaults, that every tool implementation works with. */
 export interface MediaRuntime {
+  /** The user's workspace behind the guard of guard-workspace.ts. */
   workspace: Workspace;
   models: MediaModels;
   limits: Readonly<Record<MediaKind, number>>;
+  timeouts: Readonly<Record<UnderlyingToolName, number>>;
   maxRetries: number | undefined;
   providerOptions: Partial<Record<keyof MediaModels, ProviderOptions>>;
   outputDirectory: string;
+  context: Omit<LoadTaskContextOptions, "required">;
 }
 
 /** One tool call: the loaded task context and the signal that aborts the external call. */

@@ -16,8 +16,9 @@ export type VideoModel = Parameters<typeof experimental_generateVideo>[0]["model
 export type ProviderOptions = NonNullable<Parameters<typeof generateImage>[0]["providerOptions"]>;
 
 /**
- * The AI SDK models behind the tools. Each is optional: a tool whose model is missing returns
- * `{ success: false, code: "MODEL_NOT_CONFIGURED" }` and names the option to set.
+ * The AI SDK models behind the tools, any provider's (or AI Gateway model ids). Each is optional:
+ * a tool whose model is missing returns `{ success: false, code: "MODEL_NOT_CONFIGURED" }` and
+ * names the option to set.
  */
 export interface MediaModels {
   /**
@@ -29,13 +30,16 @@ export interface MediaModels {
   image?: ImageModel;
   /** `generate_video` (`experimental_generateVideo`). */
   video?: VideoModel;
-  /** `generate_audio` (`experimental_generateSpeech`): text to speech. */
+  /** `generate_audio` (`generateSpeech`): text to speech. */
   speech?: SpeechModel;
-  /** `understand_audio` (`experimental_transcribe`); takes precedence over `understanding` for audio. */
+  /** `understand_audio` (`transcribe`); takes precedence over `understanding` for audio. */
   transcription?: TranscriptionModel;
 }
 
-/** Largest input file per kind, in bytes. */
+/**
+ * Largest input file per kind, in bytes. Defaults: image 20 MiB, audio 25 MiB, video 100 MiB,
+ * file (PDF or text) 50 MiB.
+ */
 export interface MediaLimits {
   image?: number;
   audio?: number;
@@ -45,14 +49,7 @@ export interface MediaLimits {
 
 const MiB = 1024 * 1024;
 
-/**
- * The default {@link MediaLimits}: image 20 MiB, audio 25 MiB, video 100 MiB, file 50 MiB.
- *
- * @example
- * ```ts
- * createMediaTools({ workspace, models, limits: { video: 4 * DEFAULT_MEDIA_LIMITS.video } });
- * ```
- */
+/** The default {@link MediaLimits}. */
 export const DEFAULT_MEDIA_LIMITS: Readonly<Record<MediaKind, number>> = Object.freeze({
   image: 20 * MiB,
   audio: 25 * MiB,
@@ -74,14 +71,9 @@ export type UnderlyingToolName =
 export type MediaToolName = "read_media" | "generate_media" | UnderlyingToolName;
 
 /**
- * Default time limits per call, in milliseconds: 2 minutes for understanding and speech,
- * 3 for images, 15 for video (providers render video for minutes). A dispatcher uses the limit
- * of the tool it picks.
- *
- * @example
- * ```ts
- * createMediaTools({ workspace, models, timeoutMs: { ...DEFAULT_TIMEOUTS_MS, generate_video: 1_800_000 } });
- * ```
+ * Default time limits per call, in milliseconds: 2 minutes for understanding and speech, 3 for
+ * images, 15 for video (providers render video for minutes). A dispatcher uses the limit of the
+ * tool it picks.
  */
 export const DEFAULT_TIMEOUTS_MS: Readonly<Record<UnderlyingToolName, number>> = Object.freeze({
   understand_image: 120_000,
@@ -95,19 +87,22 @@ export const DEFAULT_TIMEOUTS_MS: Readonly<Record<UnderlyingToolName, number>> =
 
 /** Options of {@link createMediaTools}. */
 export interface CreateMediaToolsOptions {
-  /** Where CONTEXT.md is read from on every call, media are read from and generated media written to. */
+  /**
+   * Where CONTEXT.md is read from on every call, media are read from and generated media written
+   * to: `nodeWorkspace(root)` from `@task-context/core/node`, `memoryWorkspace()`, or your own.
+   */
   workspace: Workspace;
   /** The AI SDK models behind the tools; any provider's. */
   models: MediaModels;
-  /** Largest input file per kind, in bytes (defaults: {@link DEFAULT_MEDIA_LIMITS}). */
+  /** Largest input file per kind, in bytes (whole numbers ≥ 1). */
   limits?: MediaLimits;
   /**
-   * Time limit of one tool call, in milliseconds: one number for every tool, or per underlying tool
-   * (defaults: {@link DEFAULT_TIMEOUTS_MS}). A call past it is aborted and returns
-   * `{ success: false, code: "TIMEOUT" }`.
+   * Time limit of one tool call, in milliseconds (a whole number from 1 to 2147483647): one number
+   * for every tool, or per underlying tool. Defaults: 2 minutes, images 3 minutes, video 15
+   * minutes. A call past it is aborted and returns `{ success: false, code: "TIMEOUT" }`.
    */
   timeoutMs?: number | Partial<Record<UnderlyingToolName, number>>;
-  /** Retries of a failed provider call, passed to the AI SDK (its default: 2). */
+  /** Retries of a failed provider call, passed to the AI SDK (a whole number ≥ 0; its default: 2). */
   maxRetries?: number;
   /** Provider options passed to each model's calls, e.g. `{ image: { openai: { quality: "high" } } }`. */
   providerOptions?: Partial<Record<keyof MediaModels, ProviderOptions>>;

@@ -4,16 +4,9 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { nodeWorkspace } from "@task-context/core/node";
-import type { Tool } from "ai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createMediaTools } from "./index.ts";
-import {
-  allModels,
-  CONTEXT,
-  externalCalls,
-  PNG,
-  toolCallOptions,
-} from "./test-support/fixtures.ts";
+import { allModels, CONTEXT, call, externalCalls, PNG } from "./test-support/fixtures.ts";
 
 let parent: string;
 let root: string;
@@ -29,11 +22,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(parent, { recursive: true, force: true });
 });
-
-async function call<Input, Output>(tool: Tool<Input, Output>, input: Input): Promise<Output> {
-  if (tool.execute === undefined) throw new Error("tool has no execute");
-  return (await tool.execute(input, toolCallOptions())) as Output;
-}
 
 describe("on a directory (nodeWorkspace)", () => {
   it("refuses a symbolic link to a file outside the workspace, and calls nothing", async () => {

@@ -7,10 +7,10 @@ import type { AddressInfo } from "node:net";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { memoryWorkspace } from "@task-context/core";
-import { generateText, type Tool, wrapLanguageModel } from "ai";
+import { generateText, wrapLanguageModel } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createMediaTools, taskContextMiddleware } from "./index.ts";
-import { injected, MP3, PNG, toolCallOptions, WAV } from "./test-support/fixtures.ts";
+import { call, injected, MP3, PNG, WAV } from "./test-support/fixtures.ts";
 
 /** Non-ASCII on purpose: the bytes must survive JSON and multipart encoding unchanged. */
 const CONTEXT = "Lumen — a note-taking app for researchers.\nLUMEN is the wordmark; café ✓ 𝄞";
@@ -129,11 +129,6 @@ function tools(files: Record<string, string | Uint8Array> = {}, timeoutMs?: numb
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
     }),
   };
-}
-
-async function call<Input, Output>(tool: Tool<Input, Output>, input: Input): Promise<Output> {
-  if (tool.execute === undefined) throw new Error("tool has no execute");
-  return (await tool.execute(input, toolCallOptions())) as Output;
 }
 
 /** How often `needle` occurs in `haystack`. */
@@ -298,8 +293,46 @@ describe("over the wire: OpenAI API on loopback through the AI SDK's providers",
     await expect(workspace.readFile("generated")).rejects.toMatchObject({ code: "FILE_NOT_FOUND" });
   });
 
+  it("fails on an HTML page the speech endpoint sends with status 200, and writes nothing", async () => {
+    const { tools: media, workspace } = tools();
+    overrides.set("/v1/audio/speech", (response) => {
+      response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      response.end("<!DOCTYPE html><html><body><h1>Maintenance</h1></body></html>");
+    });
+    const result = await call(media.generate_audio, { text: "Welcome to Lumen." });
+    expect(result).toEqual({
+      success: false,
+      code: "PROVIDER_ERROR",
+      error:
+        "generate_audio: the model provider failed: the model returned an HTML page (text/html) instead of audio; nothing was written. Try again, or check the model and its provider options.",
+    });
+    await expect(workspace.readFile("generated")).rejects.toMatchObject({ code: "FILE_NOT_FOUND" });
+  });
+
+  for (const [what, data] of [
+    ["an empty file", ""],
+    ["JSON (application/json)", Buffer.from('{"status":"queued"}').toString("base64")],
+  ] as const) {
+    it(`fails on ${what} inside the image endpoint's b64_json, and writes nothing`, async () => {
+      const { tools: media, workspace } = tools();
+      overrides.set("/v1/images/generations", (response) =>
+        json(response, 200, { created: 1_700_000_000, data: [{ b64_json: data }] }),
+      );
+      const result = await call(media.generate_image, { prompt: "A logo." });
+      expect(result).toEqual({
+        success: false,
+        code: "PROVIDER_ERROR",
+        error: `generate_image: the model provider failed: the model returned ${what} instead of an image; nothing was written. Try again, or check the model and its provider options.`,
+      });
+      await expect(workspace.readFile("generated")).rejects.toMatchObject({
+        code: "FILE_NOT_FOUND",
+      });
+    });
+  }
+
   it("aborts the HTTP request at the timeout", async () => {
-    const { tools: media } = tools({ "a.mp3": MP3 }, 100);
+    // Long enough for the request to reach the server on a busy machine.
+    const { tools: media } = tools({ "a.mp3": MP3 }, 1_000);
     let closed!: () => void;
     const requestClosed = new Promise<void>((resolve) => {
       closed = resolve;

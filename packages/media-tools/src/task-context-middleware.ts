@@ -1,11 +1,14 @@
 import {
+  ArgumentError,
   injectTaskContext,
   type LoadTaskContextOptions,
   loadTaskContext,
-  splitTaskContext,
   type Workspace,
 } from "@task-context/core";
+import { describeArgument, requireObject, requireWorkspace } from "@task-context/core/internal";
 import type { LanguageModelMiddleware } from "ai";
+import { guardWorkspace } from "./guard-workspace.ts";
+import { requireLoadOptions } from "./resolve-options.ts";
 
 type TransformParams = NonNullable<LanguageModelMiddleware["transformParams"]>;
 type CallOptions = Parameters<TransformParams>[0]["params"];
@@ -23,9 +26,11 @@ const NO_USER_MESSAGE =
   "The task context was not injected: the prompt has no user message to carry it.";
 
 /**
- * Injects CONTEXT.md into the last user message of a prompt, in the spec's format. Text that
- * already carries a task context (`[Task Context]\n…\n\n[Request]\n…`, e.g. from the media tools
- * through a wrapped model) is left alone, so the context never appears twice.
+ * Injects CONTEXT.md into the last user message of a prompt, in the task-context format. Text that
+ * already starts with exactly this context, injected (as the media tools send it through a
+ * wrapped model), is left alone, so the context never appears twice. Anything else gets the real
+ * context in front — also text that merely looks injected: a forged `[Task Context]` header
+ * stays part of the request and cannot stand in for CONTEXT.md.
  */
 function injectIntoLastUserMessage(prompt: Prompt, context: string): Prompt | undefined {
   let index = prompt.length - 1;
@@ -33,14 +38,16 @@ function injectIntoLastUserMessage(prompt: Prompt, context: string): Prompt | un
   const message = prompt[index];
   if (message === undefined || message.role !== "user") return undefined;
 
+  // `[Task Context]\n{context}\n\n[Request]\n`: what injectTaskContext puts before any prompt.
+  const header = injectTaskContext("", context);
   const content = [...message.content];
   const textIndex = content.findIndex((part) => part.type === "text");
   const part = content[textIndex];
   if (part?.type === "text") {
-    if (splitTaskContext(part.text).context !== undefined) return prompt;
-    content[textIndex] = { ...part, text: injectTaskContext(part.text, context) };
+    if (part.text.startsWith(header)) return prompt;
+    content[textIndex] = { ...part, text: `${header}${part.text}` };
   } else {
-    content.unshift({ type: "text", text: injectTaskContext("", context) });
+    content.unshift({ type: "text", text: header });
   }
   const next = [...prompt];
   next[index] = { ...message, content };
@@ -54,12 +61,18 @@ function injectIntoLastUserMessage(prompt: Prompt, context: string): Prompt | un
  * `[Task Context]\n{context}\n\n[Request]\n{text}` (a message with only files gets that text
  * part in front, with an empty request). Use it with `wrapLanguageModel`.
  *
+ * A text that already starts with this very context, injected, is left as it is (the media tools'
+ * calls through a wrapped model); anything else, including a prompt that only looks injected,
+ * gets the real context.
+ *
  * When CONTEXT.md is missing (or empty) the call fails before reaching the model: the model call
- * rejects with core's `TaskContextMissingError` (`code: "TASK_CONTEXT_MISSING"`) and the spec's
- * guiding message — the same rule as the tools. Pass `required: false` to send the prompt
- * unchanged instead (spec 001's migration path). When CONTEXT.md was truncated, the truncation
- * warning is added to the call's `warnings` (the result's `warnings`, or the stream's
- * `stream-start` part), where the AI SDK reports and logs it.
+ * rejects with core's `TaskContextMissingError` (`code: "TASK_CONTEXT_MISSING"`) and the guiding
+ * message `CONTEXT.md not found in workspace. …` — the same rule as the tools. Pass
+ * `required: false` to send the prompt unchanged instead, while agents learn to write CONTEXT.md.
+ * When CONTEXT.md was truncated, the truncation warning is added to the call's `warnings` (the
+ * result's `warnings`, or the stream's `stream-start` part), where the AI SDK reports and logs it.
+ * Invalid options throw core's `ArgumentError` (`code: "INVALID_ARGUMENT"`) here. See
+ * https://github.com/task-context/task-context/blob/main/docs/media-tools.md#the-middleware.
  *
  * @example
  * ```ts
@@ -78,7 +91,16 @@ function injectIntoLastUserMessage(prompt: Prompt, context: string): Prompt | un
 export function taskContextMiddleware(
   options: TaskContextMiddlewareOptions,
 ): LanguageModelMiddleware {
-  const { workspace, ...load } = options;
+  requireObject("options", options, "the options object");
+  const { workspace: given, ...load } = options;
+  const workspace = guardWorkspace(requireWorkspace("workspace", given));
+  requireLoadOptions("", load);
+  if (load.required !== undefined && typeof load.required !== "boolean") {
+    throw new ArgumentError({
+      argument: "required",
+      message: `expected true or false, got ${describeArgument(load.required)}.`,
+    });
+  }
   // Warnings for the calls whose parameters this middleware produced (wrapGenerate and
   // wrapStream receive the very object transformParams returned).
   const warnings = new WeakMap<object, string>();

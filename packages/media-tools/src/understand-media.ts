@@ -1,4 +1,4 @@
-import { experimental_transcribe, generateText, type TranscriptionModel } from "ai";
+import { generateText, type TranscriptionModel, transcribe } from "ai";
 import { callProvider, describeWarnings } from "./call-provider.ts";
 import type { MediaKind } from "./detect-media-type.ts";
 import { ModelNotConfiguredError } from "./errors/model-not-configured-error.ts";
@@ -118,7 +118,7 @@ async function transcribeAudio(
   const tool = UNDERSTAND_TOOLS.audio;
   const settings = callSettings(runtime, call, "transcription");
   const result = await callProvider(tool, call.signal, () =>
-    experimental_transcribe({
+    transcribe({
       model,
       audio: file.bytes,
       ...settings,

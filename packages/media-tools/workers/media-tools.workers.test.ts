@@ -1,22 +1,17 @@
 // Runs inside workerd through the Workers Vitest integration (vitest.workers.config.ts): the tools
 // and the middleware on a memory workspace, with the AI SDK's test models.
 import { CONTEXT_MISSING_MESSAGE, memoryWorkspace } from "@task-context/core";
-import { generateText, type Tool, wrapLanguageModel } from "ai";
+import { generateText, wrapLanguageModel } from "ai";
 import { describe, expect, it } from "vitest";
 import { createMediaTools, taskContextMiddleware } from "../src/index.ts";
 import {
   CONTEXT,
+  call,
   imageModel,
   injected,
   languageModel,
   PNG,
-  toolCallOptions,
 } from "../src/test-support/fixtures.ts";
-
-async function call<Input, Output>(tool: Tool<Input, Output>, input: Input): Promise<Output> {
-  if (tool.execute === undefined) throw new Error("tool has no execute");
-  return (await tool.execute(input, toolCallOptions())) as Output;
-}
 
 describe("media tools on Cloudflare Workers (workerd)", () => {
   it("runs inside workerd", () => {

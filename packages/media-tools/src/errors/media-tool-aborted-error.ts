@@ -5,13 +5,28 @@ const marker = "task-context.error.MediaToolAbortedError";
 const symbol = Symbol.for(marker);
 
 /**
- * The caller aborted the tool call (the AI SDK's `abortSignal`); nothing was written.
+ * The caller aborted the tool call (the AI SDK's `abortSignal`); nothing was written. The tools
+ * return it as `{ success: false, code: "ABORTED", error }`.
  *
  * @example
  * ```ts
+ * import { openai } from "@ai-sdk/openai";
+ * import { memoryWorkspace } from "@task-context/core";
+ * import { createMediaTools } from "@task-context/media-tools";
+ *
+ * const { generate_image } = createMediaTools({
+ *   workspace: memoryWorkspace({ "CONTEXT.md": "We are building Lumen." }),
+ *   models: { image: openai.image("gpt-image-1") },
+ * });
  * const controller = new AbortController();
- * const pending = generateText({ model, tools, prompt, abortSignal: controller.signal });
- * controller.abort(); // a running media tool returns { success: false, code: "ABORTED", … }
+ * const pending = generate_image.execute(
+ *   { prompt: "A hero image." },
+ *   { abortSignal: controller.signal },
+ * );
+ * controller.abort(new Error("the user cancelled"));
+ * const result = await pending;
+ * // { success: false, code: "ABORTED",
+ * //   error: "generate_image was aborted by the caller: the user cancelled; nothing was written." }
  * ```
  */
 export class MediaToolAbortedError extends MediaToolError<"ABORTED"> {

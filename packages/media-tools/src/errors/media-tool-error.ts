@@ -19,10 +19,13 @@ const symbol = Symbol.for(marker);
  *
  * @example
  * ```ts
- * try {
- *   await generateText({ model: wrapLanguageModel({ model, middleware }), prompt });
- * } catch (error) {
- *   if (TaskContextError.isInstance(error)) console.error(error.code, error.message);
+ * import { TaskContextError } from "@task-context/core";
+ * import { MediaToolError } from "@task-context/media-tools";
+ *
+ * function explain(error: unknown): string {
+ *   if (MediaToolError.isInstance(error)) return `A media tool failed (${error.code}).`;
+ *   if (TaskContextError.isInstance(error)) return `task-context: ${error.code}`;
+ *   return String(error);
  * }
  * ```
  */

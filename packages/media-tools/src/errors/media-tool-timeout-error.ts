@@ -6,12 +6,23 @@ const symbol = Symbol.for(marker);
 
 /**
  * The tool call took longer than its `timeoutMs` (or the caller's own timeout signal fired, such
- * as the AI SDK's `timeout: { toolMs }`); the external call was aborted.
+ * as the AI SDK's `timeout: { toolMs }`); the external call was aborted and nothing was written.
+ * The tools return it as `{ success: false, code: "TIMEOUT", error }`.
  *
  * @example
  * ```ts
- * const tools = createMediaTools({ workspace, models, timeoutMs: { generate_video: 20 * 60_000 } });
- * // a slower call returns { success: false, code: "TIMEOUT", error: "generate_video timed out after 1200000 ms …" }
+ * import { openai } from "@ai-sdk/openai";
+ * import { nodeWorkspace } from "@task-context/core/node";
+ * import { createMediaTools } from "@task-context/media-tools";
+ *
+ * const { generate_image } = createMediaTools({
+ *   workspace: nodeWorkspace("/srv/agents/run-42"),
+ *   models: { image: openai.image("gpt-image-1") },
+ *   timeoutMs: { generate_image: 60_000 },
+ * });
+ * const result = await generate_image.execute({ prompt: "A detailed poster." });
+ * // After a minute without an answer: { success: false, code: "TIMEOUT",
+ * //   error: "generate_image timed out after 60000 ms and was aborted; nothing was written. Try again, use a smaller input, or raise `timeoutMs` in createMediaTools." }
  * ```
  */
 export class MediaToolTimeoutError extends MediaToolError<"TIMEOUT"> {

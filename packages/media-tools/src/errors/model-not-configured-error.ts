@@ -5,12 +5,21 @@ const marker = "task-context.error.ModelNotConfiguredError";
 const symbol = Symbol.for(marker);
 
 /**
- * The tool needs a model that was not passed to `createMediaTools({ models })`.
+ * The tool needs a model that was not passed to `createMediaTools({ models })`. The tools return
+ * it as `{ success: false, code: "MODEL_NOT_CONFIGURED", error }`.
  *
  * @example
  * ```ts
- * new ModelNotConfiguredError({ tool: "generate_video", model: "video" }).message;
- * // "generate_video needs a video model, and none is configured. Pass `models.video` to createMediaTools; …"
+ * import { memoryWorkspace } from "@task-context/core";
+ * import { createMediaTools } from "@task-context/media-tools";
+ *
+ * const { generate_video } = createMediaTools({
+ *   workspace: memoryWorkspace({ "CONTEXT.md": "We are building Lumen." }),
+ *   models: {},
+ * });
+ * const result = await generate_video.execute({ prompt: "A five-second teaser." });
+ * // { success: false, code: "MODEL_NOT_CONFIGURED",
+ * //   error: "generate_video needs a video model, and none is configured. Pass `models.video` to createMediaTools; until then this tool cannot be used." }
  * ```
  */
 export class ModelNotConfiguredError extends MediaToolError<"MODEL_NOT_CONFIGURED"> {
@@ -30,7 +39,7 @@ export class ModelNotConfiguredError extends MediaToolError<"MODEL_NOT_CONFIGURE
   }) {
     super({
       code: "MODEL_NOT_CONFIGURED",
-      message: `${tool} needs a ${model} model, and none is configured. Pass \`models.${model}\` to createMediaTools${alternative === undefined ? "" : ` (or \`models.${alternative}\`)`}; until then this tool cannot be used.`,
+      message: `${tool} needs ${/^[aeiou]/i.test(model) ? "an" : "a"} ${model} model, and none is configured. Pass \`models.${model}\` to createMediaTools${alternative === undefined ? "" : ` (or \`models.${alternative}\`)`}; until then this tool cannot be used.`,
     });
     this.tool = tool;
     this.model = model;

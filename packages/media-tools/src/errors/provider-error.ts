@@ -5,13 +5,23 @@ const marker = "task-context.error.ProviderError";
 const symbol = Symbol.for(marker);
 
 /**
- * The external model call failed; the message keeps the provider's own message.
+ * The external model call failed, or returned something that is not the media asked for (nothing,
+ * an HTML error page, JSON, text); the message keeps the provider's own message. The tools return
+ * it as `{ success: false, code: "PROVIDER_ERROR", error }` and write nothing.
  *
  * @example
  * ```ts
- * // A provider's HTTP 400 "Invalid size: 7x7 is not supported." becomes
- * // { success: false, code: "PROVIDER_ERROR",
- * //   error: "generate_image: the model provider failed (HTTP 400): Invalid size: 7x7 is not supported." }
+ * import { openai } from "@ai-sdk/openai";
+ * import { memoryWorkspace } from "@task-context/core";
+ * import { createMediaTools } from "@task-context/media-tools";
+ *
+ * const { generate_image } = createMediaTools({
+ *   workspace: memoryWorkspace({ "CONTEXT.md": "We are building Lumen." }),
+ *   models: { image: openai.image("gpt-image-1") },
+ * });
+ * const result = await generate_image.execute({ prompt: "A logo.", size: "7x7" });
+ * if (!result.success && result.code === "PROVIDER_ERROR") console.error(result.error);
+ * // "generate_image: the model provider failed (HTTP 400): Invalid size: 7x7 is not supported."
  * ```
  */
 export class ProviderError extends MediaToolError<"PROVIDER_ERROR"> {

@@ -6,12 +6,20 @@ const symbol = Symbol.for(marker);
 
 /**
  * The file's content (its magic bytes, not its name) is not a kind the called tool understands.
+ * The tools return it as `{ success: false, code: "UNSUPPORTED_MEDIA_TYPE", error }`.
  *
  * @example
  * ```ts
- * const result = await tools.understand_image.execute({ path: "talk.mp3", prompt: "?" }, options);
+ * import { memoryWorkspace } from "@task-context/core";
+ * import { createMediaTools } from "@task-context/media-tools";
+ *
+ * const { understand_image } = createMediaTools({
+ *   workspace: memoryWorkspace({ "CONTEXT.md": "We are building Lumen.", "logo.png": "LUMEN" }),
+ *   models: {},
+ * });
+ * const result = await understand_image.execute({ path: "logo.png", prompt: "What is shown?" });
  * // { success: false, code: "UNSUPPORTED_MEDIA_TYPE",
- * //   error: '"talk.mp3" is audio/mpeg (detected from its content), not an image. Use understand_audio or read_media, …' }
+ * //   error: '"logo.png" is text/plain (detected from its content), not an image. Use understand_file or read_media, which picks the tool from the content.' }
  * ```
  */
 export class UnsupportedMediaTypeError extends MediaToolError<"UNSUPPORTED_MEDIA_TYPE"> {

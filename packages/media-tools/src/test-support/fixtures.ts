@@ -1,6 +1,7 @@
 // Test fixtures: the smallest byte sequences each detector recognises, and AI SDK test models
 // that record what they were asked. Shared by the unit, over-the-wire and Workers tests.
-import type { experimental_generateVideo, ImageModel, TranscriptionModel } from "ai";
+import { memoryWorkspace, type Workspace } from "@task-context/core";
+import type { experimental_generateVideo, ImageModel, Tool, TranscriptionModel } from "ai";
 import {
   MockImageModelV4,
   MockLanguageModelV4,
@@ -170,3 +171,32 @@ export const toolCallOptions = (abortSignal?: AbortSignal) => ({
   context: {},
   ...(abortSignal === undefined ? {} : { abortSignal }),
 });
+
+/** Calls an AI SDK tool the way the SDK does (with its call options), and returns its result. */
+export async function call<Input, Output>(
+  tool: Tool<Input, Output>,
+  input: Input,
+  abortSignal?: AbortSignal,
+): Promise<Output> {
+  if (tool.execute === undefined) throw new Error("tool has no execute");
+  return (await tool.execute(input, toolCallOptions(abortSignal))) as Output;
+}
+
+/** A memory workspace that also lists what was read and written, to check what was (not) done. */
+export function recordingWorkspace(files: Record<string, string | Uint8Array>) {
+  const inner = memoryWorkspace(files);
+  const written: string[] = [];
+  const reads: { path: string; maxBytes: number | undefined }[] = [];
+  const workspace: Workspace = {
+    description: inner.description,
+    readFile: (path, options) => {
+      reads.push({ path, maxBytes: options?.maxBytes });
+      return inner.readFile(path, options);
+    },
+    writeFile: async (path, data) => {
+      await inner.writeFile(path, data);
+      written.push(path);
+    },
+  };
+  return { workspace, written, reads };
+}
