@@ -59,6 +59,15 @@ export function untilAborted(signal: AbortSignal): Promise<never> {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A promise and the function that resolves it, for tests that decide when things finish. */
+export function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve: () => void = () => {};
+  const promise = new Promise<void>((settle) => {
+    resolve = settle;
+  });
+  return { promise, resolve };
+}
+
 /**
  * True while `pid` is a running process. A zombie (exited, waiting to be reaped) counts as gone:
  * where PID 1 reaps orphans lazily, `kill(pid, 0)` still succeeds on one for a few seconds.
