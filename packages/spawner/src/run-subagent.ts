@@ -78,16 +78,28 @@ export async function callHook<Value>(
   }
 }
 
+/** A runner's `output`, or undefined when its answer is not an object or cannot be read. */
+function outputOf(value: unknown): { output: unknown } | undefined {
+  try {
+    return typeof value === "object" && value !== null
+      ? { output: (value as { output?: unknown }).output }
+      : undefined;
+  } catch {
+    return undefined; // A getter that throws.
+  }
+}
+
 /** What a runner's answer makes of the result: its output, or why it is unusable. */
 function reportOutput(value: unknown, shownId: string): RunReport {
-  if (typeof value !== "object" || value === null) {
+  const answer = outputOf(value);
+  if (answer === undefined) {
     return {
       status: "failure",
-      summary: `Subagent ${shownId}'s runner returned ${describeArgument(value)} instead of { output, log? }.`,
+      summary: `Subagent ${shownId}'s runner did not return a readable { output, log? } object: it returned ${describeArgument(value)}.`,
     };
   }
   const log = logNote(logOf(value));
-  const interpreted = interpretOutput((value as { output?: unknown }).output);
+  const interpreted = interpretOutput(answer.output);
   if (!interpreted.valid) {
     return {
       status: "failure",

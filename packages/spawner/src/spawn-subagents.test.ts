@@ -203,7 +203,10 @@ describe("spawnSubagents: read-only context and integrity", () => {
     const same = CONTEXT.replace("Lumen", "Lumex");
     const { runner } = recordingRunner(async ({ id, directory }) => {
       const copy = join(directory, "CONTEXT.md");
-      if (id === "same") await writeFile(copy, same);
+      if (id === "same") {
+        await chmod(copy, 0o644); // not needed as root, where modes do not bind
+        await writeFile(copy, same);
+      }
       if (id === "deleted") await rm(copy);
       if (id === "linked") {
         await rm(copy);
