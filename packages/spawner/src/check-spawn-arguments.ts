@@ -202,17 +202,15 @@ export function checkSpawnArguments(parent: unknown, tasks: unknown, options: un
       "the directory under which each subagent gets {workspacesRoot}/{id}",
     );
   }
-  const concurrency = requireWholeNumber(
-    "options.concurrency",
-    spawn.concurrency ?? DEFAULT_CONCURRENCY,
-    1,
-  );
-  const timeoutMs = requireWholeNumber(
-    "options.timeoutMs",
-    spawn.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    1,
-    MAX_TIMEOUT_MS,
-  );
+  // Only undefined means "the default": null is a value of the wrong type, like any other.
+  const concurrency =
+    spawn.concurrency === undefined
+      ? DEFAULT_CONCURRENCY
+      : requireWholeNumber("options.concurrency", spawn.concurrency, 1);
+  const timeoutMs =
+    spawn.timeoutMs === undefined
+      ? DEFAULT_TIMEOUT_MS
+      : requireWholeNumber("options.timeoutMs", spawn.timeoutMs, 1, MAX_TIMEOUT_MS);
   if (
     spawn.signal !== undefined &&
     !(isObject(spawn.signal) && typeof spawn.signal.addEventListener === "function")

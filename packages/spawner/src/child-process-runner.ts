@@ -162,22 +162,19 @@ export function childProcessRunner(options: ChildProcessRunnerOptions): Subagent
     "the program to run",
   );
   const args = checkArgs(options.args);
-  const killGraceMs = requireWholeNumber(
-    "killGraceMs",
-    options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
-    0,
-    MAX_TIMEOUT_MS,
-  );
-  const maxOutputBytes = requireWholeNumber(
-    "maxOutputBytes",
-    options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
-    1,
-  );
-  const maxLogBytes = requireWholeNumber(
-    "maxLogBytes",
-    options.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES,
-    0,
-  );
+  /** An option's value, checked, or its default when it is undefined (null is refused). */
+  const count = (
+    name: "killGraceMs" | "maxOutputBytes" | "maxLogBytes",
+    fallback: number,
+    minimum: number,
+    maximum?: number,
+  ) =>
+    options[name] === undefined
+      ? fallback
+      : requireWholeNumber(name, options[name], minimum, maximum);
+  const killGraceMs = count("killGraceMs", DEFAULT_KILL_GRACE_MS, 0, MAX_TIMEOUT_MS);
+  const maxOutputBytes = count("maxOutputBytes", DEFAULT_MAX_OUTPUT_BYTES, 1);
+  const maxLogBytes = count("maxLogBytes", DEFAULT_MAX_LOG_BYTES, 0);
   const extraEnv = checkEnv(options.env);
 
   return {

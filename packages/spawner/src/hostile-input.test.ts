@@ -136,6 +136,14 @@ describe("spawnSubagents refuses arguments of the wrong type before anything hap
     ["a concurrency as a string", () => spawn(valid, { concurrency: "4" }), "options.concurrency"],
     ["a negative concurrency", () => spawn(valid, { concurrency: -1 }), "options.concurrency"],
     ["a NaN concurrency", () => spawn(valid, { concurrency: Number.NaN }), "options.concurrency"],
+    ["a null concurrency", () => spawn(valid, { concurrency: null }), "options.concurrency"],
+    ["a null timeout", () => spawn(valid, { timeoutMs: null }), "options.timeoutMs"],
+    ["a null load", () => spawn(valid, { load: null }), "options.load"],
+    [
+      "a null workspacesRoot",
+      () => spawn(valid, { workspacesRoot: null }),
+      "options.workspacesRoot",
+    ],
     ["a timeout of 0", () => spawn(valid, { timeoutMs: 0 }), "options.timeoutMs"],
     [
       "a number as workspacesRoot",
