@@ -427,6 +427,26 @@ describe("a runner that returns garbage or throws what is not an Error", () => {
     }
   });
 
+  it("turns a revoked Proxy, which fails every inspection, into a failure", async () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    const [returned] = await spawn([task("a")], { runner: runnerOf(async () => proxy) });
+    const [thrown] = await spawn([task("b")], {
+      runner: runnerOf(async () => {
+        throw proxy;
+      }),
+    });
+    // Resolving a promise with it already throws (it has no readable `then`): the runner failed.
+    expect(returned).toMatchObject({
+      status: "failure",
+      summary: expect.stringContaining("revoked"),
+    });
+    expect(thrown).toMatchObject({
+      status: "failure",
+      summary: `Subagent "b"'s runner returned or threw a value that cannot be inspected.`,
+    });
+  });
+
   it("ignores a log that is not a string and keeps only the end of a huge one", async () => {
     const [ignored] = await spawn([task("a")], {
       runner: runnerOf(async () => ({ output: success(), log: 42 })),

@@ -166,7 +166,13 @@ async function runPrepared(
     task.timeoutMs,
     run.options.signal,
   );
-  return { report: reportOutcome(outcome, task, run.options.signal), hookWarning };
+  try {
+    return { report: reportOutcome(outcome, task, run.options.signal), hookWarning };
+  } catch {
+    // Only a value built to fail every inspection (a revoked Proxy) gets here.
+    const summary = `Subagent ${JSON.stringify(task.id)}'s runner returned or threw a value that cannot be inspected.`;
+    return { report: { status: "failure", summary }, hookWarning };
+  }
 }
 
 /** Whether the parent's CONTEXT.md changed during the run, as a warning; undefined when not. */
