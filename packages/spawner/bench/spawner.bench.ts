@@ -1,13 +1,16 @@
 // Benchmarks of @task-context/spawner's built output against baselines measured in the same run.
 // Run: `pnpm run build && pnpm run bench` here (Node 24 from the root devDependency).
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { median, microseconds, milliseconds } from "@task-context/bench-kit";
 import {
   childProcessRunner,
   functionRunner,
   type SubagentOutput,
+  type SubagentRunner,
   spawnSubagents,
 } from "@task-context/spawner";
 
@@ -15,11 +18,6 @@ const paragraph =
   "We are building Lumen, a note-taking app for researchers. LUMEN on screenshots is the wordmark, never a hospital. Deep teal, warm white, Inter. ";
 const textOf = (length: number) =>
   paragraph.repeat(Math.ceil(length / paragraph.length)).slice(0, length);
-
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
-const microseconds = (nanoseconds: number) => `${(nanoseconds / 1_000).toFixed(1)} µs`;
-const milliseconds = (nanoseconds: number) => `${(nanoseconds / 1_000_000).toFixed(2)} ms`;
 
 /** Runs `work(index)` for every index, at most `concurrency` at a time. */
 async function pool(count: number, concurrency: number, work: (index: number) => Promise<void>) {
@@ -161,6 +159,116 @@ try {
       `| ${processes} child-process subagents (\`node -e\`), 4 at a time, per subagent | ${milliseconds(child.candidate)} | child_process.spawn of the same command${detached ? ", `detached: true` as the runner spawns" : ", default options"}: ${milliseconds(child.baseline)} | ${child.ratio.toFixed(2)}× | ≤ 1.2× |`,
     );
   }
+
+  // 3. Stopping: how long after its timeout a subagent's result arrives. The test suite asserts
+  // what happens (status "timeout", the process group gone); this measures how soon.
+  const stopped = async (
+    root: string,
+    runner: SubagentRunner,
+    timeoutMs: number,
+  ): Promise<void> => {
+    const [result] = await spawnSubagents(
+      parent,
+      [{ id: "stop", subagentType: "implement", prompt: "Hang.", timeoutMs }],
+      { runner, workspacesRoot: root },
+    );
+    if (result?.status !== "timeout") throw new Error(`expected a timeout, got ${result?.status}`);
+  };
+  const until = async (file: string) => {
+    while (!existsSync(file)) await new Promise((resolve) => setTimeout(resolve, 5));
+  };
+  /**
+   * Spawns `args` as its own process group, as the runner does, and ends the group after `ms`
+   * (and once it wrote `readyFile`, when given).
+   */
+  const bareStop =
+    (args: string[], ms: number, graceMs: number, readyFile?: string) => async (root: string) => {
+      await mkdir(root);
+      const child: ChildProcess = spawn(args[0] as string, args.slice(1), {
+        cwd: root,
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      const closed = new Promise((resolve) => child.on("close", resolve));
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      if (readyFile !== undefined) await until(join(root, readyFile));
+      const group = -(child.pid as number);
+      process.kill(group, "SIGTERM");
+      const kill = setTimeout(() => {
+        try {
+          process.kill(group, "SIGKILL");
+        } catch {
+          // Already gone.
+        }
+      }, graceMs);
+      await closed;
+      clearTimeout(kill);
+    };
+  const grandchild = ["/bin/sh", "-c", "sleep 60 & wait"];
+  const groupStop = await compare(
+    directory,
+    1,
+    7,
+    (root) =>
+      stopped(root, childProcessRunner({ command: "/bin/sh", args: grandchild.slice(1) }), 300),
+    bareStop(grandchild, 300, 2_000),
+  );
+  rows.push(
+    `| a child process and its grandchild, stopped on a 300 ms timeout, until the result | ${milliseconds(groupStop.candidate)} | spawn detached, SIGTERM to the group after 300 ms, until \`close\`: ${milliseconds(groupStop.baseline)} | ${groupStop.ratio.toFixed(2)}× | ≤ 1.2× |`,
+  );
+  const stubbornScript = join(directory, "stubborn.cjs");
+  await writeFile(
+    stubbornScript,
+    'process.on("SIGTERM", () => {}); require("node:fs").writeFileSync("ready", ""); setInterval(() => {}, 1000);\n',
+  );
+  const stubborn = [process.execPath, stubbornScript];
+  // Stopped only once it ignores SIGTERM, so that SIGKILL after the grace is what ends it.
+  const whenReady = (runner: SubagentRunner): SubagentRunner => ({
+    name: "stubborn",
+    stopGraceMs: (runner.stopGraceMs ?? 0) + 5_000,
+    run(invocation) {
+      const controller = new AbortController();
+      invocation.signal.addEventListener("abort", async () => {
+        await until(join(invocation.directory, "ready"));
+        controller.abort();
+      });
+      return runner.run({ ...invocation, signal: controller.signal });
+    },
+  });
+  const killStop = await compare(
+    directory,
+    1,
+    7,
+    (root) =>
+      stopped(
+        root,
+        whenReady(
+          childProcessRunner({
+            command: process.execPath,
+            args: [stubbornScript],
+            killGraceMs: 200,
+          }),
+        ),
+        300,
+      ),
+    bareStop(stubborn, 300, 200, "ready"),
+  );
+  rows.push(
+    `| a process that ignores SIGTERM, 300 ms timeout, SIGKILL 200 ms later, until the result | ${milliseconds(killStop.candidate)} | the same signals sent by hand to a detached spawn: ${milliseconds(killStop.baseline)} | ${killStop.ratio.toFixed(2)}× | ≤ 1.2× |`,
+  );
+  const ignoring = functionRunner(() => new Promise<SubagentOutput>(() => {}));
+  const functionStop = await compare(
+    directory,
+    1,
+    9,
+    (root) => stopped(root, ignoring, 50),
+    async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    },
+  );
+  rows.push(
+    `| a function that ignores its signal, 50 ms timeout, until the result | ${milliseconds(functionStop.candidate)} | \`setTimeout\` of 50 ms: ${milliseconds(functionStop.baseline)} | ${functionStop.ratio.toFixed(2)}× | ≤ 1.2× |`,
+  );
 } finally {
   await rm(directory, { recursive: true, force: true });
 }

@@ -1,4 +1,11 @@
-import { ArgumentError, TaskContextError, type Workspace } from "@task-context/core";
+import { ArgumentError, TaskContextError, type Tokenizer } from "@task-context/core";
+import {
+  describeArgument,
+  requireObject,
+  requireText,
+  requireWholeNumber,
+  requireWorkspace,
+} from "@task-context/core/internal";
 import { type ContextBlock, renderContextBlock } from "@task-context/protocols/context-block";
 import {
   type SubagentTaskType,
@@ -13,10 +20,13 @@ import {
   MAX_TIMEOUT_MS,
   type SpawnOptions,
 } from "./spawn-options.ts";
-import type { SubagentTask } from "./subagent-task.ts";
+import type { SubagentRunner } from "./subagent-runner.ts";
 
 /** The subagent type of a task that names none. */
-export const DEFAULT_SUBAGENT_TYPE: SubagentTaskType = "implement";
+const DEFAULT_SUBAGENT_TYPE: SubagentTaskType = "implement";
+
+/** Characters of a refused value shown in an error message. */
+const MAX_SHOWN = 80;
 
 /** A task whose every field was checked, with its defaults applied and its prompt composed. */
 export interface PlannedTask {
@@ -32,42 +42,72 @@ export interface PlannedTask {
 export interface SpawnPlan {
   tasks: PlannedTask[];
   concurrency: number;
+  runner: SubagentRunner;
+  /** The checked `options.load`, for `loadTaskContext`. */
+  load: NonNullable<SpawnOptions["load"]>;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null;
 
-function isWorkspace(value: unknown): value is Workspace {
-  return (
-    isObject(value) && typeof value.readFile === "function" && typeof value.writeFile === "function"
-  );
-}
-
-function wholeNumber(argument: string, value: unknown, maximum: number): number {
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1 || value > maximum) {
-    throw new ArgumentError({
-      argument: argument,
-      message: `expected a whole number from 1 to ${maximum}, got ${String(value)}.`,
-    });
-  }
-  return value;
+/** A string as an error message shows it: quoted, and cut after {@link MAX_SHOWN} characters. */
+function shown(value: unknown): string {
+  if (typeof value !== "string") return describeArgument(value);
+  return value.length > MAX_SHOWN
+    ? `${JSON.stringify(value.slice(0, MAX_SHOWN))}…`
+    : JSON.stringify(value);
 }
 
 function optionalFunction(argument: string, value: unknown): void {
   if (value !== undefined && typeof value !== "function") {
     throw new ArgumentError({
-      argument: argument,
-      message: `expected a function, got ${typeof value}.`,
+      argument,
+      message: `expected a function, got ${describeArgument(value)}.`,
     });
   }
 }
 
-function renderProject(argument: string, project: ContextBlock): string {
+function optionalTokenizer(argument: string, value: unknown): Tokenizer | undefined {
+  if (value !== undefined && !(isObject(value) && typeof value.count === "function")) {
+    throw new ArgumentError({
+      argument,
+      message: `expected a Tokenizer (an object with count and truncate), got ${describeArgument(value)}.`,
+    });
+  }
+  return value as Tokenizer | undefined;
+}
+
+function checkRunner(value: unknown): SubagentRunner {
+  if (!isObject(value) || typeof value.run !== "function") {
+    throw new ArgumentError({
+      argument: "options.runner",
+      message: `expected a SubagentRunner, such as functionRunner(fn) or childProcessRunner({ command }), got ${describeArgument(value)}.`,
+    });
+  }
+  if (value.stopGraceMs !== undefined) {
+    requireWholeNumber("options.runner.stopGraceMs", value.stopGraceMs, 0, MAX_TIMEOUT_MS);
+  }
+  return value as unknown as SubagentRunner;
+}
+
+function checkLoad(value: unknown): NonNullable<SpawnOptions["load"]> {
+  if (value === undefined) return {};
+  const load = requireObject("options.load", value, "loadTaskContext options");
+  if (load.maxChars !== undefined) requireWholeNumber("options.load.maxChars", load.maxChars, 1);
+  if (load.maxTokens !== undefined) requireWholeNumber("options.load.maxTokens", load.maxTokens, 1);
+  optionalTokenizer("options.load.tokenizer", load.tokenizer);
+  return load as NonNullable<SpawnOptions["load"]>;
+}
+
+/** The context block and a blank line that start a prompt, or "" without a block. */
+function promptPrefix(argument: string, project: unknown): string {
+  if (project === undefined) return "";
+  requireObject(argument, project, "a Context Protocol v1 block");
   try {
-    return renderContextBlock(project);
+    return `${renderContextBlock(project as ContextBlock)}\n\n`;
   } catch (error) {
     if (!TaskContextError.isInstance(error)) throw error;
-    throw new ArgumentError({ argument: argument, message: error.message });
+    throw new ArgumentError({ argument, message: error.message });
   }
 }
 
@@ -80,126 +120,116 @@ function issueList(issues: ReadonlyArray<{ path: PropertyKey[]; message: string 
     .join("; ");
 }
 
+function checkTask(
+  task: unknown,
+  name: string,
+  seen: Set<string>,
+  defaults: { prefix: string; timeoutMs: number },
+): PlannedTask {
+  const fields = requireObject(name, task, "a subagent task object");
+  const { id, subagentType = DEFAULT_SUBAGENT_TYPE, prompt, taskData, project, timeoutMs } = fields;
+  if (typeof id !== "string" || !taskIdSchema.safeParse(id).success) {
+    throw new ArgumentError({
+      argument: `${name}.id`,
+      message: `${shown(id)} is not a task id: it must start with a letter or digit and use only letters, digits, ".", "_" and "-" (at most 128 characters), because it names the subagent's directory and .sage/context/{id}.xml.`,
+    });
+  }
+  if (seen.has(id)) {
+    throw new ArgumentError({
+      argument: `${name}.id`,
+      message: `${shown(id)} is used by an earlier task; every subagent needs its own id.`,
+    });
+  }
+  seen.add(id);
+  const type = subagentTaskTypeSchema.safeParse(subagentType);
+  if (!type.success) {
+    throw new ArgumentError({
+      argument: `${name}.subagentType`,
+      message: `expected one of ${subagentTaskTypeSchema.options.join(", ")}, got ${shown(subagentType)}.`,
+    });
+  }
+  const text = requireText(`${name}.prompt`, prompt, "the task's prompt, a non-empty string");
+  if (text.trim() === "") {
+    throw new ArgumentError({
+      argument: `${name}.prompt`,
+      message: "expected the task's prompt, got only whitespace.",
+    });
+  }
+  let data: TaskData = { description: text };
+  if (taskData !== undefined) {
+    const parsed = taskDataSchema.safeParse(taskData);
+    if (!parsed.success) {
+      throw new ArgumentError({
+        argument: `${name}.taskData`,
+        message: `${issueList(parsed.error.issues)}.`,
+      });
+    }
+    data = taskData as TaskData;
+  }
+  const prefix = project === undefined ? defaults.prefix : promptPrefix(`${name}.project`, project);
+  return {
+    id,
+    subagentType: type.data,
+    prompt: prefix + text,
+    taskData: data,
+    timeoutMs:
+      timeoutMs === undefined
+        ? defaults.timeoutMs
+        : requireWholeNumber(`${name}.timeoutMs`, timeoutMs, 1, MAX_TIMEOUT_MS),
+  };
+}
+
 /**
  * Checks everything `spawnSubagents` was given before anything is read, created or started;
  * throws `ArgumentError` naming the first unusable argument (`tasks[2].id`, …).
  */
 export function checkSpawnArguments(parent: unknown, tasks: unknown, options: unknown): SpawnPlan {
-  if (!(typeof parent === "string" && parent !== "") && !isWorkspace(parent)) {
-    throw new ArgumentError({
-      argument: "parent",
-      message: "expected the parent's workspace directory (a non-empty string) or a Workspace.",
-    });
-  }
+  if (typeof parent === "string") {
+    requireText("parent", parent, "the parent's workspace directory, a non-empty path");
+  } else requireWorkspace("parent", parent);
   if (!Array.isArray(tasks)) {
-    throw new ArgumentError({ argument: "tasks", message: "expected an array of subagent tasks." });
-  }
-  if (!isObject(options)) {
-    throw new ArgumentError({ argument: "options", message: "expected an object with a runner." });
-  }
-  const spawn = options as Partial<SpawnOptions>;
-  if (!isObject(spawn.runner) || typeof spawn.runner.run !== "function") {
     throw new ArgumentError({
-      argument: "options.runner",
-      message:
-        "expected a SubagentRunner, such as functionRunner(fn) or childProcessRunner({ command }).",
+      argument: "tasks",
+      message: `expected an array of subagent tasks, got ${describeArgument(tasks)}.`,
     });
   }
-  if (
-    spawn.workspacesRoot !== undefined &&
-    (typeof spawn.workspacesRoot !== "string" || spawn.workspacesRoot === "")
-  ) {
-    throw new ArgumentError({
-      argument: "options.workspacesRoot",
-      message: "expected the directory under which each subagent gets {workspacesRoot}/{id}.",
-    });
+  const spawn = requireObject("options", options, "an object with a runner");
+  const runner = checkRunner(spawn.runner);
+  if (spawn.workspacesRoot !== undefined) {
+    requireText(
+      "options.workspacesRoot",
+      spawn.workspacesRoot,
+      "the directory under which each subagent gets {workspacesRoot}/{id}",
+    );
   }
-  const concurrency = wholeNumber(
-    "options.concurrency",
-    spawn.concurrency ?? DEFAULT_CONCURRENCY,
-    Number.MAX_SAFE_INTEGER,
-  );
-  const defaultTimeout = wholeNumber(
-    "options.timeoutMs",
-    spawn.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    MAX_TIMEOUT_MS,
-  );
+  // Only undefined means "the default": null is a value of the wrong type, like any other.
+  const concurrency =
+    spawn.concurrency === undefined
+      ? DEFAULT_CONCURRENCY
+      : requireWholeNumber("options.concurrency", spawn.concurrency, 1);
+  const timeoutMs =
+    spawn.timeoutMs === undefined
+      ? DEFAULT_TIMEOUT_MS
+      : requireWholeNumber("options.timeoutMs", spawn.timeoutMs, 1, MAX_TIMEOUT_MS);
   if (
     spawn.signal !== undefined &&
     !(isObject(spawn.signal) && typeof spawn.signal.addEventListener === "function")
   ) {
-    throw new ArgumentError({ argument: "options.signal", message: "expected an AbortSignal." });
+    throw new ArgumentError({
+      argument: "options.signal",
+      message: `expected an AbortSignal, got ${describeArgument(spawn.signal)}.`,
+    });
   }
   optionalFunction("options.onSpawn", spawn.onSpawn);
   optionalFunction("options.onResult", spawn.onResult);
   optionalFunction("options.summarize", spawn.summarize);
-  if (spawn.tokenizer !== undefined && typeof spawn.tokenizer?.count !== "function") {
-    throw new ArgumentError({ argument: "options.tokenizer", message: "expected a Tokenizer." });
-  }
-  const sharedPrefix =
-    spawn.project === undefined ? "" : `${renderProject("options.project", spawn.project)}\n\n`;
+  optionalTokenizer("options.tokenizer", spawn.tokenizer);
+  const load = checkLoad(spawn.load);
+  const defaults = { prefix: promptPrefix("options.project", spawn.project), timeoutMs };
 
   const seen = new Set<string>();
-  const planned = tasks.map((task: unknown, index): PlannedTask => {
-    const name = `tasks[${index}]`;
-    if (!isObject(task))
-      throw new ArgumentError({ argument: name, message: "expected a subagent task object." });
-    const {
-      id,
-      subagentType = DEFAULT_SUBAGENT_TYPE,
-      prompt,
-      taskData,
-      project,
-      timeoutMs,
-    } = task as Partial<SubagentTask>;
-    if (typeof id !== "string" || !taskIdSchema.safeParse(id).success) {
-      throw new ArgumentError({
-        argument: `${name}.id`,
-        message: `${JSON.stringify(id)} is not a task id: it must start with a letter or digit and use only letters, digits, ".", "_" and "-" (at most 128 characters), because it names the subagent's directory and .sage/context/{id}.xml.`,
-      });
-    }
-    if (seen.has(id)) {
-      throw new ArgumentError({
-        argument: `${name}.id`,
-        message: `${JSON.stringify(id)} is used by an earlier task; every subagent needs its own id.`,
-      });
-    }
-    seen.add(id);
-    if (!subagentTaskTypeSchema.safeParse(subagentType).success) {
-      throw new ArgumentError({
-        argument: `${name}.subagentType`,
-        message: `expected one of ${subagentTaskTypeSchema.options.join(", ")}, got ${JSON.stringify(subagentType)}.`,
-      });
-    }
-    if (typeof prompt !== "string" || prompt.trim() === "") {
-      throw new ArgumentError({
-        argument: `${name}.prompt`,
-        message: "expected the task's prompt, a non-empty string.",
-      });
-    }
-    let data: TaskData = { description: prompt };
-    if (taskData !== undefined) {
-      const parsed = taskDataSchema.safeParse(taskData);
-      if (!parsed.success) {
-        throw new ArgumentError({
-          argument: `${name}.taskData`,
-          message: `${issueList(parsed.error.issues)}.`,
-        });
-      }
-      data = taskData;
-    }
-    const prefix =
-      project === undefined ? sharedPrefix : `${renderProject(`${name}.project`, project)}\n\n`;
-    return {
-      id,
-      subagentType: subagentType as SubagentTaskType,
-      prompt: prefix + prompt,
-      taskData: data,
-      timeoutMs:
-        timeoutMs === undefined
-          ? defaultTimeout
-          : wholeNumber(`${name}.timeoutMs`, timeoutMs, MAX_TIMEOUT_MS),
-    };
-  });
-  return { tasks: planned, concurrency };
+  const planned = tasks.map((task: unknown, index) =>
+    checkTask(task, `tasks[${index}]`, seen, defaults),
+  );
+  return { tasks: planned, concurrency, runner, load };
 }

@@ -1,15 +1,25 @@
 import { Buffer } from "node:buffer";
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { ArgumentError } from "@task-context/core";
+import {
+  describeArgument,
+  requireObject,
+  requireText,
+  requireWholeNumber,
+  systemErrorCode,
+} from "@task-context/core/internal";
 import { SubagentProcessError } from "./errors/subagent-process-error.ts";
+import { MAX_TIMEOUT_MS } from "./spawn-options.ts";
 import type { SubagentRunner } from "./subagent-runner.ts";
 
 /** Most bytes read from a subagent's stdout by default (1 MiB). */
-export const DEFAULT_MAX_OUTPUT_BYTES = 1_048_576;
+const DEFAULT_MAX_OUTPUT_BYTES = 1_048_576;
 /** Bytes of the end of a subagent's stderr kept by default (16 KiB). */
-export const DEFAULT_MAX_LOG_BYTES = 16_384;
+const DEFAULT_MAX_LOG_BYTES = 16_384;
 /** Milliseconds between SIGTERM and SIGKILL by default. */
-export const DEFAULT_KILL_GRACE_MS = 2_000;
+const DEFAULT_KILL_GRACE_MS = 2_000;
+/** How much longer than the kill grace the spawner waits for a stopped process to be gone. */
+const STOP_MARGIN_MS = 1_000;
 
 /** Options of {@link childProcessRunner}. */
 export interface ChildProcessRunnerOptions {
@@ -24,22 +34,63 @@ export interface ChildProcessRunnerOptions {
   env?: Record<string, string | undefined>;
   /** Milliseconds between SIGTERM and SIGKILL when the process group is stopped (default 2 000). */
   killGraceMs?: number;
-  /** Most bytes read from stdout; more fails the subagent and stops it (default 1 MiB). */
+  /** Most bytes read from stdout; more fails the subagent and stops it (default 1 048 576, 1 MiB). */
   maxOutputBytes?: number;
-  /** Bytes of the end of stderr kept for the result's notes (default 16 KiB). */
+  /** Bytes of the end of stderr kept for the result's notes (default 16 384, 16 KiB; 0 keeps none). */
   maxLogBytes?: number;
 }
 
 const IS_WINDOWS = process.platform === "win32";
 
-function checkCount(name: string, value: number, minimum: number): number {
-  if (!Number.isSafeInteger(value) || value < minimum) {
+/** Returns `value` when it is a string a process can receive (no NUL byte); throws otherwise. */
+function processString(argument: string, value: unknown, what: string): string {
+  if (typeof value !== "string" || value.includes("\0")) {
     throw new ArgumentError({
-      argument: name,
-      message: `expected a whole number ≥ ${minimum}, got ${String(value)}.`,
+      argument,
+      message: `expected ${what} without NUL bytes, got ${describeArgument(value)}${typeof value === "string" ? " with a NUL byte" : ""}.`,
     });
   }
   return value;
+}
+
+function checkArgs(value: unknown): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) {
+    throw new ArgumentError({
+      argument: "args",
+      message: `expected an array of strings, got ${describeArgument(value)}.`,
+    });
+  }
+  return value.map((arg, index) => processString(`args[${index}]`, arg, "a string"));
+}
+
+function checkEnv(value: unknown): Record<string, string | undefined> {
+  if (value === undefined) return {};
+  const env = requireObject("env", value, "an object of environment variables");
+  for (const [name, variable] of Object.entries(env)) {
+    if (name === "" || name.includes("=") || name.includes("\0")) {
+      throw new ArgumentError({
+        argument: "env",
+        message: `expected environment variable names without "=" or NUL bytes, got ${JSON.stringify(name)}.`,
+      });
+    }
+    if (variable !== undefined) processString(`env.${name}`, variable, "a string or undefined");
+  }
+  return { ...env } as Record<string, string | undefined>;
+}
+
+/** Words for the errors that stop a program from starting. */
+function cannotStartReason(error: unknown): string {
+  const code = systemErrorCode(error);
+  switch (code) {
+    case "ENOENT":
+      return "the program does not exist (ENOENT). Check the command's path.";
+    case "EACCES":
+    case "EPERM":
+      return `this process may not execute it (${code}). Check the program's permissions.`;
+    default:
+      return `the system refused${code === undefined ? "" : ` (${code})`}. Check the command and the system's process limits.`;
+  }
 }
 
 /** The last `limit` bytes written to a stream, kept without holding everything. */
@@ -78,7 +129,7 @@ class Tail {
  *   environment carries `TASK_CONTEXT_WORKSPACE` (the directory), `TASK_CONTEXT_TASK_ID`,
  *   `TASK_CONTEXT_SUBAGENT_TYPE` and `TASK_CONTEXT_CONTEXT_FILE` (`.sage/context/{id}.xml`,
  *   relative to the directory);
- * - the process prints its result as JSON on stdout (spec 002's output format, wire names) and
+ * - the process prints its result as JSON on stdout (the subagent output format, wire names) and
  *   exits with code 0; a non-zero exit, no JSON, or more than `maxOutputBytes` on stdout fails
  *   the subagent;
  * - the end of its stderr (`maxLogBytes`) goes into the result's `notes`;
@@ -88,36 +139,47 @@ class Tail {
  *   A descendant that starts its own session (`setsid`) escapes the group. On Windows only the
  *   process itself is killed.
  *
+ * Defaults: `killGraceMs` 2 000, `maxOutputBytes` 1 048 576 (1 MiB), `maxLogBytes` 16 384
+ * (16 KiB). See https://github.com/task-context/task-context/blob/main/docs/subagents.md#child-process-subagents
+ *
  * @example
  * ```ts
+ * import { childProcessRunner, spawnSubagents } from "@task-context/spawner";
+ *
  * const runner = childProcessRunner({ command: "/usr/local/bin/coder-agent", args: ["--json"] });
- * const results = await spawnSubagents("/srv/agents/run-42", tasks, {
- *   runner,
- *   workspacesRoot: "/srv/agents/run-42/subagents",
- * });
+ * const results = await spawnSubagents(
+ *   "/srv/agents/run-42",
+ *   [{ id: "export-1", subagentType: "implement", prompt: "Add Markdown export to the note menu." }],
+ *   { runner, workspacesRoot: "/srv/agents/run-42/subagents" },
+ * );
  * ```
  */
 export function childProcessRunner(options: ChildProcessRunnerOptions): SubagentRunner {
-  const { command } = options;
-  if (typeof command !== "string" || command === "") {
-    throw new ArgumentError({
-      argument: "command",
-      message: "expected the program to run, a non-empty string.",
-    });
-  }
-  const args = [...(options.args ?? [])];
-  const killGraceMs = checkCount("killGraceMs", options.killGraceMs ?? DEFAULT_KILL_GRACE_MS, 0);
-  const maxOutputBytes = checkCount(
-    "maxOutputBytes",
-    options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
-    1,
+  requireObject("options", options, "child process runner options with a command");
+  const command = processString(
+    "command",
+    requireText("command", options.command, "the program to run, a non-empty string"),
+    "the program to run",
   );
-  const maxLogBytes = checkCount("maxLogBytes", options.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES, 0);
-  const extraEnv = { ...options.env };
+  const args = checkArgs(options.args);
+  /** An option's value, checked, or its default when it is undefined (null is refused). */
+  const count = (
+    name: "killGraceMs" | "maxOutputBytes" | "maxLogBytes",
+    fallback: number,
+    minimum: number,
+    maximum?: number,
+  ) =>
+    options[name] === undefined
+      ? fallback
+      : requireWholeNumber(name, options[name], minimum, maximum);
+  const killGraceMs = count("killGraceMs", DEFAULT_KILL_GRACE_MS, 0, MAX_TIMEOUT_MS);
+  const maxOutputBytes = count("maxOutputBytes", DEFAULT_MAX_OUTPUT_BYTES, 1);
+  const maxLogBytes = count("maxLogBytes", DEFAULT_MAX_LOG_BYTES, 0);
+  const extraEnv = checkEnv(options.env);
 
   return {
     name: "child-process",
-    stopGraceMs: killGraceMs + 1_000,
+    stopGraceMs: Math.min(killGraceMs + STOP_MARGIN_MS, MAX_TIMEOUT_MS),
     run(invocation) {
       const { signal } = invocation;
       return new Promise((resolve, reject) => {
@@ -136,8 +198,7 @@ export function childProcessRunner(options: ChildProcessRunnerOptions): Subagent
 
         const cannotStart = (error: unknown) =>
           new SubagentProcessError({
-            message: `Could not start subagent process ${JSON.stringify(command)}: ${error instanceof Error ? error.message : String(error)}`,
-            cause: error,
+            message: `Could not start subagent process ${JSON.stringify(command)}: ${cannotStartReason(error)}`,
           });
         let child: ChildProcessWithoutNullStreams;
         try {

@@ -1,9 +1,12 @@
+import { ArgumentError } from "@task-context/core";
+import { describeArgument } from "@task-context/core/internal";
 import type { SubagentOutput } from "@task-context/protocols/sage";
 import type { SubagentInvocation, SubagentRunner } from "./subagent-runner.ts";
 
 /**
  * A subagent that runs in this process. It receives its directory as a Workspace that refuses
- * writes to CONTEXT.md, and returns spec 002's output object (wire names).
+ * writes to CONTEXT.md, and returns the subagent output object (wire names: `files-modified`,
+ * `recommended-action`).
  */
 export type SubagentFunction = (
   invocation: SubagentInvocation,
@@ -17,15 +20,31 @@ export type SubagentFunction = (
  *
  * @example
  * ```ts
+ * import { parseSubagentContext } from "@task-context/protocols/sage";
+ * import { functionRunner } from "@task-context/spawner";
+ *
+ * declare function runModel(request: {
+ *   prompt: string;
+ *   task: string;
+ *   signal: AbortSignal;
+ * }): Promise<{ code: string; summary: string }>;
+ *
  * const runner = functionRunner(async ({ prompt, workspace, contextFile, signal }) => {
- *   const context = await workspace.readFile(contextFile);
- *   const answer = await runModel({ prompt, context, signal });
+ *   const xml = new TextDecoder().decode((await workspace.readFile(contextFile)).bytes);
+ *   const context = parseSubagentContext(xml);
+ *   const answer = await runModel({ prompt, task: context.task.description, signal });
  *   await workspace.writeFile("src/export.ts", answer.code);
  *   return { status: "success", summary: answer.summary, "files-modified": ["src/export.ts"] };
  * });
  * ```
  */
 export function functionRunner(fn: SubagentFunction): SubagentRunner {
+  if (typeof fn !== "function") {
+    throw new ArgumentError({
+      argument: "fn",
+      message: `expected the subagent function, got ${describeArgument(fn)}.`,
+    });
+  }
   return {
     name: "function",
     stopGraceMs: 0,

@@ -62,7 +62,8 @@ describe("loadParentContext", () => {
   it("compares bytes when the file was modified too recently for its timestamps to tell", async () => {
     const file = join(fixture.parent, "CONTEXT.md");
     const parent = counting(nodeWorkspace(fixture.parent));
-    const loaded = await loadParentContext(parent, {}, file);
+    // A granularity longer than the file's age: its timestamps cannot prove it unchanged.
+    const loaded = await loadParentContext(parent, {}, file, 10n ** 15n);
     expect(await loaded.changedSince()).toBe("unchanged");
     expect(parent.reads).toBe(2);
   });
@@ -76,7 +77,9 @@ describe("the subagent's copy", () => {
     writeContextCopy(directory, loaded.bytes);
     expect(() => writeContextCopy(directory, loaded.bytes)).toThrow(/EEXIST/);
     expect((await stat(join(directory, "CONTEXT.md"))).mode & 0o777).toBe(0o444);
-    expect(checkContextCopy(directory, loaded.bytes.length, loaded.context.sha256)).toBeUndefined();
+    expect(
+      await checkContextCopy(directory, loaded.bytes.length, loaded.context.sha256),
+    ).toBeUndefined();
     writeNewFile(directory, ".sage/context/a.xml", new TextEncoder().encode("<x/>"));
     expect(await readFile(join(directory, ".sage/context/a.xml"), "utf8")).toBe("<x/>");
   });
@@ -85,7 +88,7 @@ describe("the subagent's copy", () => {
     const directory = join(fixture.base, "sub");
     await mkdir(directory);
     execFileSync("mkfifo", [join(directory, "CONTEXT.md")]);
-    expect(checkContextCopy(directory, 10, "0".repeat(64))).toBe(
+    expect(await checkContextCopy(directory, 10, "0".repeat(64))).toBe(
       "was replaced with something that is not a regular file",
     );
   });

@@ -1,5 +1,4 @@
 import { Buffer } from "node:buffer";
-import { createHash } from "node:crypto";
 import {
   closeSync,
   constants,
@@ -19,6 +18,7 @@ import {
   type TaskContext,
   type Workspace,
 } from "@task-context/core";
+import { encodeUtf8, sha256Hex, systemErrorCode } from "@task-context/core/internal";
 import type { SpawnOptions } from "./spawn-options.ts";
 
 // Flags that exist on every POSIX system; Windows lacks O_NOFOLLOW and O_NONBLOCK (0 there).
@@ -107,7 +107,7 @@ export async function loadParentContext(
   const loadOptions = { ...options, required: true };
   const before = file === undefined ? undefined : fileStamp(file);
   const context = await loadTaskContext(recording, loadOptions);
-  const bytes = new TextEncoder().encode(context.content);
+  const bytes = encodeUtf8(context.content);
   // The stamp proves "unchanged" only when the load read that very version, and it was not
   // modified so recently that a further write could share its timestamps.
   const after = file === undefined ? undefined : fileStamp(file);
@@ -182,50 +182,47 @@ export function writeNewFile(directory: string, relativePath: string, bytes: Uin
   createFile(join(parent, segments[segments.length - 1] as string), bytes, 0o644);
 }
 
-function errorCode(error: unknown): string | undefined {
-  return typeof error === "object" && error !== null
-    ? (error as { code?: string }).code
-    : undefined;
-}
-
 /**
  * Checks the subagent's copy of CONTEXT.md against the SHA-256 recorded in the parent process.
  * Returns undefined when the copy is intact, else a sentence saying what happened to it. Never
  * follows a symbolic link, never blocks on a FIFO, and reads at most `expectedSize + 1` bytes.
  */
-export function checkContextCopy(
+export async function checkContextCopy(
   directory: string,
   expectedSize: number,
   expectedSha256: string,
-): string | undefined {
+): Promise<string | undefined> {
   let fd: number;
   try {
     fd = openSync(join(directory, CONTEXT_FILENAME), READ_FLAGS);
   } catch (error) {
-    const code = errorCode(error);
+    const code = systemErrorCode(error);
     if (code === "ENOENT") return "was deleted";
     if (code === "ELOOP") return "was replaced with a symbolic link";
-    return `could not be read back (${code ?? String(error)})`;
+    return `could not be read back (${code ?? "unknown error"})`;
   }
+  let bytes: Uint8Array;
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) return "was replaced with something that is not a regular file";
     if (stats.size !== expectedSize) {
       return `was changed (${stats.size} bytes instead of ${expectedSize})`;
     }
-    const bytes = new Uint8Array(expectedSize + 1);
+    const buffer = new Uint8Array(expectedSize + 1);
     let filled = 0;
-    while (filled < bytes.length) {
-      const read = readSync(fd, bytes, filled, bytes.length - filled, filled);
+    while (filled < buffer.length) {
+      const read = readSync(fd, buffer, filled, buffer.length - filled, filled);
       if (read === 0) break;
       filled += read;
     }
     if (filled !== expectedSize) return "was changed while it was being checked";
-    const sha256 = createHash("sha256").update(bytes.subarray(0, filled)).digest("hex");
-    return sha256 === expectedSha256 ? undefined : "was changed (its SHA-256 differs)";
+    bytes = buffer.subarray(0, filled);
   } catch (error) {
-    return `could not be read back (${errorCode(error) ?? String(error)})`;
+    return `could not be read back (${systemErrorCode(error) ?? "unknown error"})`;
   } finally {
     closeSync(fd);
   }
+  return (await sha256Hex(bytes)) === expectedSha256
+    ? undefined
+    : "was changed (its SHA-256 differs)";
 }

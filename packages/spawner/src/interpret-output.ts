@@ -1,10 +1,11 @@
 import type { ValidationIssue } from "@task-context/protocols";
 import { type SubagentOutput, subagentOutputSchema } from "@task-context/protocols/sage";
+import { thrownMessage } from "./thrown-message.ts";
 
 /** Longest JSON text accepted as a subagent's output (1 MiB of UTF-16 units). */
 export const MAX_OUTPUT_TEXT = 1_048_576;
 
-/** A runner's output, checked against spec 002's output format. */
+/** A runner's output, checked against the subagent output format. */
 export type InterpretedOutput =
   | { valid: true; output: SubagentOutput }
   | { valid: false; problem: string; issues: ValidationIssue[] };
@@ -37,10 +38,23 @@ function toWireNames(value: unknown): unknown {
 }
 
 /**
- * Accepts an object in spec 002's output format (wire names, or the result's camelCase names), or
- * the JSON text of one. Never throws: anything else is `{ valid: false }` with the issues found.
+ * Accepts an object in the subagent output format (wire names, or the result's camelCase names),
+ * or the JSON text of one. Never throws: anything else — also an object whose getters throw — is
+ * `{ valid: false }` with the issues found.
  */
 export function interpretOutput(output: unknown): InterpretedOutput {
+  try {
+    return interpret(output);
+  } catch (error) {
+    return {
+      valid: false,
+      problem: "its output could not be read",
+      issues: [{ path: "", message: thrownMessage(error, "reading it threw") }],
+    };
+  }
+}
+
+function interpret(output: unknown): InterpretedOutput {
   let value = output;
   if (typeof output === "string") {
     const text = output.trim();
@@ -48,7 +62,7 @@ export function interpretOutput(output: unknown): InterpretedOutput {
       return {
         valid: false,
         problem: "it returned no output",
-        issues: [{ path: "", message: "expected a JSON object in spec 002's output format" }],
+        issues: [{ path: "", message: "expected a JSON object in the subagent output format" }],
       };
     }
     if (text.length > MAX_OUTPUT_TEXT) {
@@ -61,7 +75,7 @@ export function interpretOutput(output: unknown): InterpretedOutput {
     try {
       value = JSON.parse(text);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = thrownMessage(error, "unreadable");
       return {
         valid: false,
         problem: "its output is not JSON",
@@ -77,7 +91,7 @@ export function interpretOutput(output: unknown): InterpretedOutput {
   }));
   return {
     valid: false,
-    problem: "its output does not match spec 002's output format",
+    problem: "its output does not match the subagent output format",
     issues,
   };
 }

@@ -18,15 +18,20 @@ function namesContext(path: string): boolean {
  * as `./CONTEXT.md` or `context.md`) throws {@link ContextReadOnlyError} before the inner
  * workspace is touched; every other read and write passes through.
  *
- * `spawnSubagents` gives in-process subagents their directory through this wrapper. It is the
- * guarantee that counts when the process runs as root, where a file mode of 0444 does not stop a
- * write. Use it for memory workspaces too.
+ * `spawnSubagents` already hands every runner the subagent's directory through this wrapper
+ * (`SubagentInvocation.workspace`). Use it when your runner gives its subagent the files through
+ * a Workspace of its own — a remote or sandboxed agent that writes through your service — so that
+ * CONTEXT.md stays read-only there too; a file mode of 0444 does not stop a process running as
+ * root.
  *
  * @example
  * ```ts
+ * import { memoryWorkspace } from "@task-context/core";
+ * import { protectInheritedContext } from "@task-context/spawner";
+ *
  * const workspace = protectInheritedContext(memoryWorkspace({ "CONTEXT.md": "Building Lumen." }));
  * await workspace.writeFile("notes.md", "fine");
- * await workspace.writeFile("CONTEXT.md", "no"); // throws ContextReadOnlyError
+ * await workspace.writeFile("CONTEXT.md", "no").catch((error: unknown) => console.error(error)); // ContextReadOnlyError
  * ```
  */
 export function protectInheritedContext(workspace: Workspace): Workspace {

@@ -5,7 +5,7 @@ import {
   type Tokenizer,
   type Workspace,
 } from "@task-context/core";
-import { parseWorkspacePath } from "@task-context/core/internal";
+import { encodeUtf8, parseWorkspacePath } from "@task-context/core/internal";
 import {
   CONTEXT_LIMITS_PATH,
   generateContext,
@@ -21,8 +21,6 @@ export interface ParentLimits {
   /** The file's bytes (at most `MAX_CONTEXT_LIMITS_BYTES` + 1), or undefined when there is none. */
   bytes: Uint8Array | undefined;
 }
-
-const encoder = new TextEncoder();
 
 /**
  * One error for every "no limits file" answer: `loadContextLimits` catches it and uses the
@@ -52,7 +50,7 @@ function sageWorkspace(limits: ParentLimits): Workspace {
     async writeFile(path: string, data: string | Uint8Array): Promise<void> {
       files.set(
         parseWorkspacePath(path).join("/"),
-        typeof data === "string" ? encoder.encode(data) : data.slice(),
+        typeof data === "string" ? encodeUtf8(data) : data.slice(),
       );
     },
   };
@@ -87,8 +85,8 @@ export interface SageContextFile {
   path: string;
   /** The well-formed XML, as UTF-8. */
   bytes: Uint8Array;
-  /** Context items that were summarized, replaced with a reference or truncated. */
-  warnings: string[];
+  /** Says which context items were summarized, replaced with a reference or truncated. */
+  warning?: string;
 }
 
 /**
@@ -109,5 +107,7 @@ export async function renderSageContext(
     ...(options.summarize === undefined ? {} : { summarize: options.summarize }),
   });
   const { bytes } = await workspace.readFile(generated.path);
-  return { path: generated.path, bytes, warnings: generated.warnings };
+  const file: SageContextFile = { path: generated.path, bytes };
+  if (generated.warnings.length > 0) file.warning = `Sage context: ${generated.warnings.join(" ")}`;
+  return file;
 }

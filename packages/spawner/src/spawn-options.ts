@@ -11,7 +11,7 @@ export const DEFAULT_CONCURRENCY = 4;
 /** Milliseconds a subagent may run by default (10 minutes). */
 export const DEFAULT_TIMEOUT_MS = 600_000;
 
-/** Longest timeout, the largest delay timers support (about 24.8 days). */
+/** Longest timeout or grace period, the largest delay timers support (about 24.8 days). */
 export const MAX_TIMEOUT_MS = 2_147_483_647;
 
 /** What `onSpawn` receives when a subagent starts. */
@@ -36,12 +36,15 @@ export interface SpawnOptions {
    * The directory under which each subagent gets its own directory `{workspacesRoot}/{id}`.
    * Created when missing; directories in it are never reused or deleted. Default: a new directory
    * `task-context-subagents-XXXXXX` in the system's temporary directory, created only once every
-   * check has passed (each result's `workspace` says where).
+   * check has passed (each result's `directory` says where).
    */
   workspacesRoot?: string;
-  /** Most subagents running at once (default 4). */
+  /** Most subagents running at once: a whole number ≥ 1 (default 4). */
   concurrency?: number;
-  /** Most milliseconds each subagent may run (default 600 000); a task's `timeoutMs` wins. */
+  /**
+   * Most milliseconds each subagent may run: a whole number from 1 to 2 147 483 647 (default
+   * 600 000, ten minutes); a task's `timeoutMs` wins.
+   */
   timeoutMs?: number;
   /** Aborting stops every running subagent and starts no more (their status is `"aborted"`). */
   signal?: AbortSignal;
@@ -56,8 +59,14 @@ export interface SpawnOptions {
   tokenizer?: Tokenizer;
   /** Shortens Sage context items over their limit (default: protocols' `extractiveSummarizer`). */
   summarize?: Summarizer;
-  /** Called when a subagent starts, just before its runner is called. */
+  /**
+   * Called when a subagent starts, just before its runner is called. A returned promise is
+   * awaited; an error it throws or rejects with becomes a sentence of the result's `warning`.
+   */
   onSpawn?: (event: SubagentSpawnEvent) => void;
-  /** Called once per subagent with its final result (also for subagents that never started). */
+  /**
+   * Called once per subagent with its final result (also for subagents that never started). A
+   * returned promise is awaited; an error it throws or rejects with is appended to `warning`.
+   */
   onResult?: (result: SubagentResult) => void;
 }

@@ -1,8 +1,9 @@
 import type { ValidationIssue } from "@task-context/protocols";
 
 /**
- * How a subagent ended: spec 002's `success`, `failure`, `blocked` as the subagent reported
- * them, or `timeout` / `aborted` when the spawner stopped it.
+ * How a subagent ended: `success`, `failure` or `blocked` as the subagent reported them (or
+ * `failure` when it could not be set up or answered unusably), or `timeout` / `aborted` when the
+ * spawner stopped it.
  */
 export type SubagentStatus = "success" | "failure" | "blocked" | "timeout" | "aborted";
 
@@ -10,9 +11,11 @@ export type SubagentStatus = "success" | "failure" | "blocked" | "timeout" | "ab
 export type ContextIntegrity = "intact" | "modified";
 
 /**
- * What the parent gets back for each subagent: spec 002's output format (`status`, `summary`,
+ * What the parent gets back for each subagent: the subagent output format (`status`, `summary`,
  * `files-modified`, `notes`, `recommended-action`, here in camelCase) plus what the spawner
  * knows — the id, how CONTEXT.md fared, how long the run took and where it ran.
+ *
+ * See https://github.com/task-context/task-context/blob/main/docs/subagents.md#results
  */
 export interface SubagentResult {
   /** The task's id. */
@@ -28,9 +31,10 @@ export interface SubagentResult {
   /** The subagent's suggested next step. */
   recommendedAction?: string;
   /**
-   * Everything the parent should see: the CONTEXT.md truncation warning (spec 000), a modified
-   * context copy, a parent CONTEXT.md that changed during the run, context items that were
-   * shortened to fit the Sage limits, a hook that threw. Sentences separated by spaces.
+   * Everything the parent should see, absent when there is nothing to say: the CONTEXT.md
+   * truncation warning, context items that were shortened to fit the Sage limits, a hook that
+   * threw, a modified context copy, a parent CONTEXT.md that changed during the run. One or more
+   * sentences joined by a single space.
    */
   warning?: string;
   /**
@@ -42,10 +46,11 @@ export interface SubagentResult {
   /** Milliseconds from the subagent's setup to its result; 0 when it never started. */
   durationMs: number;
   /**
-   * The subagent's directory, `{workspacesRoot}/{id}` as an absolute path. It exists only when
-   * the subagent started (not for `aborted` before start, nor for a setup failure).
+   * The subagent's directory, `{workspacesRoot}/{id}` as an absolute path. It exists once the
+   * spawner created it: not for a subagent `aborted` before it started, nor for one whose Sage
+   * context did not fit or whose directory could not be created.
    */
-  workspace: string;
+  directory: string;
   /** Why the output was refused, one JSON Pointer and message per problem (`status: "failure"`). */
   issues?: ValidationIssue[];
 }

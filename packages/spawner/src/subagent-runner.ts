@@ -22,12 +22,15 @@ export interface SubagentInvocation {
 /** What a runner returns for one subagent. */
 export interface SubagentRunnerOutput {
   /**
-   * The subagent's answer in spec 002's output format with its wire names (`status`, `summary`,
+   * The subagent's answer in the subagent output format with its wire names (`status`, `summary`,
    * `files-modified`, `notes`, `recommended-action`): an object, or the JSON text of one. The
    * spawner validates it; anything else makes a `"failure"` result listing the issues.
    */
   output: unknown;
-  /** Diagnostics the runner collected, such as the tail of stderr; appended to `notes`. */
+  /**
+   * Diagnostics the runner collected, such as the tail of stderr; its last 16 384 characters are
+   * appended to `notes`.
+   */
   log?: string;
 }
 
@@ -35,13 +38,29 @@ export interface SubagentRunnerOutput {
  * Runs subagents. `spawnSubagents` sets up each subagent's directory and calls `run` once per
  * subagent; errors thrown by `run` become `"failure"` results with their message. Use
  * `functionRunner` (in process) or `childProcessRunner` (one process each), or write your own.
+ *
+ * @example
+ * ```ts
+ * import type { SubagentRunner } from "@task-context/spawner";
+ *
+ * declare function askRemoteAgent(prompt: string, signal: AbortSignal): Promise<string>;
+ *
+ * // A runner whose subagent answers with the JSON text of its output.
+ * const remote: SubagentRunner = {
+ *   name: "remote",
+ *   async run({ prompt, signal }) {
+ *     return { output: await askRemoteAgent(prompt, signal) };
+ *   },
+ * };
+ * ```
  */
 export interface SubagentRunner {
   /** A short label, such as `"function"` or `"child-process"`. */
   readonly name: string;
   /**
    * After a timeout or abort, how many milliseconds the spawner still waits for `run` to settle
-   * (so that a killed process group is gone before the result is returned). Default 0.
+   * (so that a killed process group is gone before the result is returned): a whole number from
+   * 0 to 2 147 483 647. Default 0.
    */
   readonly stopGraceMs?: number;
   /** Runs one subagent and returns its output. */

@@ -1,7 +1,7 @@
 import type { ContextBlock } from "@task-context/protocols/context-block";
 import type { SubagentTaskType, TaskData } from "@task-context/protocols/sage";
 
-/** The kinds of subagent of spec 002 (`implement`, `test`, `fix`, `review`, `plan`). */
+/** The kinds of subagent of the Sage context protocol: `implement`, `test`, `fix`, `review`, `plan`. */
 export type SubagentType = SubagentTaskType;
 
 /** One piece of work to hand to a subagent. */
@@ -16,10 +16,10 @@ export interface SubagentTask {
   subagentType?: SubagentType;
   /** What the subagent is asked to do. */
   prompt: string;
-  /** What the Sage context document says (spec 002's `task_data`). Default: `{ description: prompt }`. */
+  /** What the Sage context document says (its `task_data`). Default: `{ description: prompt }`. */
   taskData?: TaskData;
   /** The Context Protocol v1 block that starts this prompt; overrides `SpawnOptions.project`. */
   project?: ContextBlock;
-  /** Most milliseconds this subagent may run; overrides `SpawnOptions.timeoutMs`. */
+  /** Most milliseconds this subagent may run (1 to 2 147 483 647); overrides `SpawnOptions.timeoutMs`. */
   timeoutMs?: number;
 }

@@ -27,7 +27,7 @@ describe("@task-context/system-prompt", () => {
       tools: ["generate_image"],
       canSpawnSubagents: true,
     });
-    expect(text.length).toBe(3074);
+    expect(text.length).toBe(3211);
     expect(
       measureSystemPrompt({ tools: ["generate_image"] }, approximateTokenizer).sections.length,
     ).toBe(1);

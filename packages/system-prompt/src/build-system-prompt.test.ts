@@ -1,15 +1,21 @@
-import { CONTEXT_FILENAME } from "@task-context/core";
+import {
+  CONTEXT_FILENAME,
+  CONTEXT_MISSING_MESSAGE,
+  DEFAULT_MAX_CHARS,
+  loadTaskContext,
+  memoryWorkspace,
+} from "@task-context/core";
 import { o200kTokenizer } from "@task-context/core/o200k";
 import { parseContextBlock } from "@task-context/protocols/context-block";
 import { lintContextMd } from "@task-context/protocols/context-md";
 import {
   buildSystemPrompt,
-  buildSystemPromptSections,
-  EXAMPLE_CONTEXT_BLOCK,
   EXAMPLE_CONTEXT_MD,
   measureSystemPrompt,
 } from "@task-context/system-prompt";
 import { describe, expect, it } from "vitest";
+import { buildSystemPromptSections } from "./build-system-prompt.ts";
+import { EXAMPLE_CONTEXT_BLOCK } from "./context-protocol-section.ts";
 
 const BASE = "You are a launch assistant for mobile apps.";
 
@@ -129,5 +135,42 @@ describe("buildSystemPrompt", () => {
         o200kTokenizer.count(section.text),
       );
     }
+  });
+});
+
+describe("the CONTEXT.md instructions match what the loader does", () => {
+  const prompt = buildSystemPrompt({ tools: ["read_media"], canSpawnSubagents: true });
+
+  it("quotes the loader's default limit, and whitespace around the text does not count", async () => {
+    expect(prompt).toContain(
+      `Keep it under ${DEFAULT_MAX_CHARS} characters; surrounding whitespace does not count. A longer file is cut, and tool and subagent results then carry a warning that says so.`,
+    );
+    const padded = `\n\n${"x".repeat(DEFAULT_MAX_CHARS)}\n\n  `;
+    const fits = await loadTaskContext(memoryWorkspace({ "CONTEXT.md": padded }));
+    expect([fits.truncated, fits.warning]).toEqual([false, undefined]);
+    const over = await loadTaskContext(
+      memoryWorkspace({ "CONTEXT.md": "x".repeat(DEFAULT_MAX_CHARS + 1) }),
+    );
+    expect(over.warning).toBe(
+      `CONTEXT.md was truncated from ${DEFAULT_MAX_CHARS + 1} to ${DEFAULT_MAX_CHARS} characters (limit ${DEFAULT_MAX_CHARS}). Consider shortening it.`,
+    );
+  });
+
+  it("says an empty file counts as missing, and quotes the start of the loader's error", async () => {
+    expect(prompt).toContain("An empty file counts as missing.");
+    await expect(
+      loadTaskContext(memoryWorkspace({ "CONTEXT.md": " \n\t\n" })),
+    ).rejects.toMatchObject({ code: "TASK_CONTEXT_MISSING", reason: "empty" });
+    const quoted = /fail with "([^"]+)"\./.exec(prompt)?.[1] ?? "";
+    expect(quoted).toBe("CONTEXT.md not found in workspace");
+    expect(CONTEXT_MISSING_MESSAGE.startsWith(quoted)).toBe(true);
+  });
+
+  it("fences an example that contains a code fence with a longer fence", () => {
+    const example = "# Context\n\n```ts\nconst brand = `lumen`;\n```";
+    const text = buildSystemPrompt({ tools: ["read_media"], contextExample: example });
+    expect(text.endsWith(`Example CONTEXT.md:\n\n\`\`\`\`markdown\n${example}\n\`\`\`\``)).toBe(
+      true,
+    );
   });
 });

@@ -1,13 +1,21 @@
 import { ArgumentError, DEFAULT_MAX_CHARS, type Tokenizer } from "@task-context/core";
+import {
+  describeArgument,
+  requireObject,
+  requireString,
+  requireText,
+  requireWholeNumber,
+} from "@task-context/core/internal";
 import { EXAMPLE_CONTEXT_MD, renderContextMdSection } from "./context-md-section.ts";
 import { renderContextProtocolSection } from "./context-protocol-section.ts";
 import { multimodalToolNames, type ToolList } from "./multimodal-tools.ts";
+import { optionalBoolean } from "./optional-boolean.ts";
 
 /** One part of a system prompt. Sections are ordered by `order`, then by the order given. */
 export interface SystemPromptSection {
-  /** A stable id, e.g. `"task-context"`; ids must be unique. */
+  /** A stable id, e.g. `"style"`; ids must be unique (the built-ins are `base`, `task-context`, `context-protocol`). */
   id: string;
-  /** The section's text, as it appears in the prompt. */
+  /** The section's text, as it appears in the prompt (surrounding whitespace is trimmed). */
   text: string;
   /** Lower comes first. Built-ins: base 0, task-context 100, context-protocol 200; default 300. */
   order?: number;
@@ -26,63 +34,112 @@ export interface BuildSystemPromptOptions {
   canSpawnSubagents?: boolean;
   /** More sections to compose in. */
   sections?: readonly SystemPromptSection[];
-  /** Replace the example CONTEXT.md shown to the agent. */
+  /** Replace the example CONTEXT.md shown to the agent (default {@link EXAMPLE_CONTEXT_MD}). */
   contextExample?: string;
-  /** The CONTEXT.md limit quoted to the agent (default 10 000, the loader's default). */
+  /**
+   * The CONTEXT.md limit quoted to the agent: a whole number ≥ 1 (default 10 000, the loader's
+   * default). Quote the `maxChars` your tools and spawner load with.
+   */
   maxContextChars?: number;
 }
 
-/** The ordered sections {@link buildSystemPrompt} joins. */
+const DEFAULT_ORDER = 300;
+
+function checkSection(value: unknown, index: number): Required<SystemPromptSection> {
+  const argument = `sections[${index}]`;
+  const section = requireObject(argument, value, "a section { id, text, order? }");
+  const id = requireText(`${argument}.id`, section.id, "the section's id, a non-empty string");
+  const text = requireString(`${argument}.text`, section.text);
+  const { order = DEFAULT_ORDER } = section;
+  if (typeof order !== "number" || !Number.isFinite(order)) {
+    throw new ArgumentError({
+      argument: `${argument}.order`,
+      message: `expected a finite number, got ${describeArgument(order)}.`,
+    });
+  }
+  return { id, text, order };
+}
+
+/**
+ * The ordered sections {@link buildSystemPrompt} joins, after checking every option
+ * (`ArgumentError` naming the first unusable one).
+ */
 export function buildSystemPromptSections(
   options: BuildSystemPromptOptions = {},
 ): SystemPromptSection[] {
-  const multimodalTools = multimodalToolNames(options.tools ?? []);
-  const canSpawnSubagents = options.canSpawnSubagents ?? false;
-  const sections: SystemPromptSection[] = [];
-  if (options.base !== undefined && options.base.trim() !== "") {
-    sections.push({ id: "base", text: options.base.trim(), order: 0 });
+  requireObject("options", options, "build options");
+  const base = options.base === undefined ? "" : requireString("base", options.base).trim();
+  const multimodalTools = multimodalToolNames(options.tools === undefined ? [] : options.tools);
+  const canSpawnSubagents =
+    optionalBoolean("canSpawnSubagents", options.canSpawnSubagents) ?? false;
+  const example =
+    options.contextExample === undefined
+      ? EXAMPLE_CONTEXT_MD
+      : requireString("contextExample", options.contextExample).trim();
+  if (example === "") {
+    throw new ArgumentError({
+      argument: "contextExample",
+      message: "expected an example CONTEXT.md, got only whitespace.",
+    });
   }
+  const maxChars =
+    options.maxContextChars === undefined
+      ? DEFAULT_MAX_CHARS
+      : requireWholeNumber("maxContextChars", options.maxContextChars, 1);
+  const extra = options.sections === undefined ? [] : options.sections;
+  if (!Array.isArray(extra)) {
+    throw new ArgumentError({
+      argument: "sections",
+      message: `expected an array of sections { id, text, order? }, got ${describeArgument(extra)}.`,
+    });
+  }
+
+  const sections: Array<Required<SystemPromptSection>> = [];
+  if (base !== "") sections.push({ id: "base", text: base, order: 0 });
   if (multimodalTools.length > 0 || canSpawnSubagents) {
     sections.push({
       id: "task-context",
       order: 100,
-      text: renderContextMdSection({
-        multimodalTools,
-        canSpawnSubagents,
-        maxChars: options.maxContextChars ?? DEFAULT_MAX_CHARS,
-        example: (options.contextExample ?? EXAMPLE_CONTEXT_MD).trim(),
-      }),
+      text: renderContextMdSection({ multimodalTools, canSpawnSubagents, maxChars, example }),
     });
   }
-  if (canSpawnSubagents)
+  if (canSpawnSubagents) {
     sections.push({ id: "context-protocol", order: 200, text: renderContextProtocolSection() });
-  for (const section of options.sections ?? [])
-    sections.push({ ...section, order: section.order ?? 300 });
+  }
+  sections.push(...extra.map(checkSection));
 
   const seen = new Set<string>();
   for (const section of sections) {
     if (seen.has(section.id)) {
       throw new ArgumentError({
         argument: "sections",
-        message: `two sections have the id "${section.id}"; give each a unique id.`,
+        message: `two sections have the id ${JSON.stringify(section.id)}; give each a unique id.`,
       });
     }
     seen.add(section.id);
   }
   // Array.prototype.sort is stable, so equal orders keep the order they were given in.
   return sections
-    .filter((section) => section.text.trim() !== "")
-    .sort((a, b) => (a.order ?? 300) - (b.order ?? 300));
+    .map((section) => ({ ...section, text: section.text.trim() }))
+    .filter((section) => section.text !== "")
+    .sort((a, b) => a.order - b.order);
 }
 
 /**
  * Builds an agent's system prompt. When the agent has multimodal tools or can spawn subagents, it
- * includes the CONTEXT.md instructions of spec 000 (when to create it, what to include, an
- * example); agents that spawn subagents also learn Context Protocol v1. The output is
- * deterministic: the same options give the same text.
+ * includes the CONTEXT.md instructions — when to create it, what to include, an example, and how
+ * tools and the spawner use it (bounded to `maxContextChars`, a warning when cut, an error until it
+ * exists); agents that spawn subagents also learn to pass project context as a Context Protocol v1
+ * block. The output is deterministic: the same options give the same text.
+ *
+ * Throws `ArgumentError` for an option of the wrong type or shape (`argument` names it: `"base"`,
+ * `"tools[2]"`, `"sections[0].id"`, …). See
+ * https://github.com/task-context/task-context/blob/main/docs/system-prompt.md
  *
  * @example
  * ```ts
+ * import { buildSystemPrompt } from "@task-context/system-prompt";
+ *
  * const system = buildSystemPrompt({
  *   base: "You are a marketing assistant for app launches.",
  *   tools: ["read_media", "generate_media", "web_search"],
@@ -92,16 +149,19 @@ export function buildSystemPromptSections(
  */
 export function buildSystemPrompt(options: BuildSystemPromptOptions = {}): string {
   return buildSystemPromptSections(options)
-    .map((section) => section.text.trim())
+    .map((section) => section.text)
     .join("\n\n");
 }
 
 /** A built system prompt with the token cost of each section. */
 export interface SystemPromptMeasurement {
+  /** The prompt, exactly as {@link buildSystemPrompt} builds it. */
   text: string;
   /** Tokens of the whole prompt. */
   tokens: number;
+  /** Each section's id and tokens, in prompt order. */
   sections: Array<{ id: string; tokens: number }>;
+  /** The tokenizer's name, e.g. `"o200k_base"`. */
   tokenizer: string;
 }
 
@@ -112,6 +172,8 @@ export interface SystemPromptMeasurement {
  * @example
  * ```ts
  * import { o200kTokenizer } from "@task-context/core/o200k";
+ * import { measureSystemPrompt } from "@task-context/system-prompt";
+ *
  * const { sections, tokens } = measureSystemPrompt({ tools: ["read_media"] }, o200kTokenizer);
  * ```
  */
@@ -119,15 +181,22 @@ export function measureSystemPrompt(
   options: BuildSystemPromptOptions,
   tokenizer: Tokenizer,
 ): SystemPromptMeasurement {
+  const counter = requireObject("tokenizer", tokenizer, "a Tokenizer");
+  if (typeof counter.count !== "function") {
+    throw new ArgumentError({
+      argument: "tokenizer",
+      message: "expected a Tokenizer (an object with count), got an object without count.",
+    });
+  }
   const sections = buildSystemPromptSections(options);
-  const text = sections.map((section) => section.text.trim()).join("\n\n");
+  const text = sections.map((section) => section.text).join("\n\n");
   return {
     text,
     tokens: tokenizer.count(text),
     sections: sections.map((section) => ({
       id: section.id,
-      tokens: tokenizer.count(section.text.trim()),
+      tokens: tokenizer.count(section.text),
     })),
-    tokenizer: tokenizer.name,
+    tokenizer: String(tokenizer.name),
   };
 }

@@ -1,6 +1,9 @@
 import { CONTEXT_FILENAME } from "@task-context/core";
 
-/** A filled-in CONTEXT.md shown to agents as an example. */
+/**
+ * The filled-in CONTEXT.md the prompt shows as an example, unless `contextExample` replaces it.
+ * Start your own example from it, or show it to users who write CONTEXT.md by hand.
+ */
 export const EXAMPLE_CONTEXT_MD = `# Task context
 
 ## What we are building
@@ -29,35 +32,50 @@ export interface ContextMdSectionInput {
 
 const list = (names: readonly string[]) => names.map((name) => `\`${name}\``).join(", ");
 
-/** The instructions of spec 000: when to create CONTEXT.md, what goes in, an example. */
+/** Joins the phrases that apply with "and"; the ones that do not are undefined. */
+const both = (...phrases: Array<string | undefined>) =>
+  phrases.filter((phrase) => phrase !== undefined).join(" and ");
+
+/**
+ * A Markdown code fence around `text`: three backticks, or more than the longest run of
+ * backticks inside, so that an example containing a fence cannot end this one early.
+ */
+function fenced(language: string, text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  return `${fence}${language}\n${text}\n${fence}`;
+}
+
+/**
+ * The CONTEXT.md instructions for a main agent: when to create it, what goes in, an example, and
+ * what the loader does with it — bounded to `maxChars` after trimming, a warning on results when
+ * cut, an empty file counting as missing, and the guiding error until it exists.
+ */
 export function renderContextMdSection(input: ContextMdSectionInput): string {
   const { multimodalTools, canSpawnSubagents, maxChars, example } = input;
-  const recipients = [
-    multimodalTools.length > 0
-      ? `the tools that call other models (${list(multimodalTools)})`
-      : undefined,
-    canSpawnSubagents ? "the subagents you spawn" : undefined,
-  ].filter((recipient) => recipient !== undefined);
+  const tools = multimodalTools.length > 0;
   const when = [
-    multimodalTools.length > 0
-      ? `- Before your first call to ${list(multimodalTools)}.`
-      : undefined,
+    tools ? `- Before your first call to ${list(multimodalTools)}.` : undefined,
     canSpawnSubagents ? "- Before you spawn a subagent." : undefined,
     "- Update it whenever the task changes: every later call reads the current file.",
   ].filter((line) => line !== undefined);
   const delivery = [
-    multimodalTools.length > 0
-      ? `Multimodal tools prepend it to every external request as \`[Task Context]\` followed by \`[Request]\`, and fail with "${CONTEXT_FILENAME} not found in workspace" until it exists.`
+    tools
+      ? "Multimodal tools prepend it to every external request as `[Task Context]` followed by `[Request]`."
       : undefined,
     canSpawnSubagents
       ? `Each subagent receives a read-only copy of ${CONTEXT_FILENAME} in its own workspace.`
       : undefined,
   ].filter((line) => line !== undefined);
+  const recipients = both(
+    tools ? `the tools that call other models (${list(multimodalTools)})` : undefined,
+    canSpawnSubagents ? "the subagents you spawn" : undefined,
+  );
 
   return [
     `## Task context (${CONTEXT_FILENAME})`,
     "",
-    `${recipients.join(" and ").replace(/^./, (first) => first.toUpperCase())} do not know what the user is doing, so they guess. Tell them: write ${CONTEXT_FILENAME} at the root of your workspace.`,
+    `${recipients.replace(/^./, (first) => first.toUpperCase())} do not know what the user is doing, so they guess. Tell them: write ${CONTEXT_FILENAME} at the root of your workspace.`,
     "",
     "When to create it:",
     ...when,
@@ -68,12 +86,14 @@ export function renderContextMdSection(input: ContextMdSectionInput): string {
     "- Visual and brand guidelines, if relevant.",
     "- Any other details tools and subagents need to understand the task.",
     "",
-    `Keep it under ${maxChars} characters: a longer file is cut, and tool results then carry a warning. ${delivery.join(" ")}`,
+    [
+      `Keep it under ${maxChars} characters; surrounding whitespace does not count. A longer file is cut, and ${tools && canSpawnSubagents ? "tool and subagent" : tools ? "tool" : "subagent"} results then carry a warning that says so. An empty file counts as missing.`,
+      ...delivery,
+      `Until it exists, ${both(tools ? "multimodal tool calls" : undefined, canSpawnSubagents ? "subagent spawns" : undefined)} fail with "${CONTEXT_FILENAME} not found in workspace".`,
+    ].join(" "),
     "",
     `Example ${CONTEXT_FILENAME}:`,
     "",
-    "```markdown",
-    example,
-    "```",
+    fenced("markdown", example),
   ].join("\n");
 }

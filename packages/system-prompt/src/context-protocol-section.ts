@@ -20,7 +20,7 @@ export const EXAMPLE_CONTEXT_BLOCK: ContextBlock = {
   },
 };
 
-/** Spec 004's guidelines for primary agents that delegate to subagents. */
+/** The Context Protocol v1 guidelines for primary agents that delegate to subagents. */
 export function renderContextProtocolSection(): string {
   return [
     "## Passing project context to subagents (Context Protocol v1)",

@@ -1,8 +1,18 @@
-import { MULTIMODAL_TOOL_NAMES, multimodalToolNames } from "@task-context/system-prompt";
 import { expect, it } from "vitest";
+import { MULTIMODAL_TOOL_NAMES, multimodalToolNames } from "./multimodal-tools.ts";
 
 it("knows the seven multimodal tools of spec 000 and their two dispatchers", () => {
-  expect(MULTIMODAL_TOOL_NAMES).toHaveLength(9);
+  expect([...MULTIMODAL_TOOL_NAMES]).toEqual([
+    "read_media",
+    "generate_media",
+    "understand_image",
+    "understand_audio",
+    "understand_video",
+    "understand_file",
+    "generate_image",
+    "generate_video",
+    "generate_audio",
+  ]);
   expect(multimodalToolNames(["web_search", "generate_video", "read_media", "read_media"])).toEqual(
     ["generate_video", "read_media"],
   );

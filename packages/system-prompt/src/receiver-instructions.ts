@@ -1,4 +1,6 @@
 import { CONTEXT_FILENAME } from "@task-context/core";
+import { requireObject } from "@task-context/core/internal";
+import { optionalBoolean } from "./optional-boolean.ts";
 
 /** Options of {@link contextReceiverInstructions}. */
 export interface ContextReceiverOptions {
@@ -7,15 +9,21 @@ export interface ContextReceiverOptions {
 }
 
 /**
- * Instructions for a subagent: spec 004's rules for receiving a Context Protocol v1 block, and the
- * read-only CONTEXT.md of spec 000, in words a model follows.
+ * Instructions for a subagent, in words a model follows: the rules for receiving a Context
+ * Protocol v1 block (use it when present and its version is 1 or missing, fall back to
+ * `docs/project.json` and `docs/CONVENTIONS.md` otherwise), and the read-only CONTEXT.md it
+ * inherits from its parent. Throws `ArgumentError` for options of the wrong type. See
+ * https://github.com/task-context/task-context/blob/main/docs/system-prompt.md#subagents
  *
  * @example
  * ```ts
- * const system = `${subagentRole}\n\n${contextReceiverInstructions()}`;
+ * import { contextReceiverInstructions } from "@task-context/system-prompt";
+ *
+ * const system = `You implement one story at a time.\n\n${contextReceiverInstructions()}`;
  * ```
  */
 export function contextReceiverInstructions(options: ContextReceiverOptions = {}): string {
+  const { inheritsContextMd } = requireObject("options", options, "receiver options");
   const lines = [
     "## Receiving project context (Context Protocol v1)",
     "",
@@ -25,7 +33,7 @@ export function contextReceiverInstructions(options: ContextReceiverOptions = {}
     "4. If the summary is not enough for the task in front of you, read the full conventions from `conventions.fullPath`.",
     "5. `currentWork` names the PRD, story and branch you are working on; stay within them.",
   ];
-  if (options.inheritsContextMd ?? true) {
+  if (optionalBoolean("inheritsContextMd", inheritsContextMd) ?? true) {
     lines.push(
       "",
       `Your workspace holds a read-only copy of your parent's ${CONTEXT_FILENAME}: what we are building, key terms and brand rules. Read it before you start. Do not create, edit or delete it; tell your parent if it is wrong.`,

@@ -5,16 +5,22 @@ const symbol = Symbol.for(marker);
 
 /**
  * A subagent tried to write CONTEXT.md. The file is inherited from the parent agent and is
- * read-only in a subagent workspace (spec 000, "Subagent Context Inheritance"); only the parent
- * changes it. Thrown by the workspaces that {@link protectInheritedContext} wraps.
+ * read-only in a subagent workspace; only the parent changes it. Thrown by the `workspace` every
+ * runner receives (`SubagentInvocation.workspace`).
  *
  * @example
  * ```ts
- * try {
- *   await workspace.writeFile("CONTEXT.md", "my own context");
- * } catch (error) {
- *   if (ContextReadOnlyError.isInstance(error)) console.error(error.message);
- * }
+ * import { ContextReadOnlyError, functionRunner } from "@task-context/spawner";
+ *
+ * const runner = functionRunner(async ({ workspace }) => {
+ *   try {
+ *     await workspace.writeFile("CONTEXT.md", "my own context");
+ *   } catch (error) {
+ *     if (!ContextReadOnlyError.isInstance(error)) throw error;
+ *     await workspace.writeFile("notes.md", "CONTEXT.md should mention the new brand colour.");
+ *   }
+ *   return { status: "success", summary: "Left a note.", "files-modified": ["notes.md"] };
+ * });
  * ```
  */
 export class ContextReadOnlyError extends TaskContextError<"CONTEXT_READ_ONLY"> {

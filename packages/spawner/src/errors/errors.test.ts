@@ -2,6 +2,7 @@ import { TaskContextError } from "@task-context/core";
 import { describe, expect, it } from "vitest";
 import { ContextReadOnlyError } from "./context-read-only-error.ts";
 import { SubagentProcessError } from "./subagent-process-error.ts";
+import { SubagentSetupError } from "./subagent-setup-error.ts";
 import { SubagentWorkspaceExistsError } from "./subagent-workspace-exists-error.ts";
 
 describe("spawner errors", () => {
@@ -17,6 +18,11 @@ describe("spawner errors", () => {
         new SubagentProcessError({ message: "exited" }),
         "SUBAGENT_PROCESS_FAILED",
         SubagentProcessError,
+      ],
+      [
+        new SubagentSetupError({ step: "directory", taskId: "a", systemCode: "ENOSPC" }),
+        "SUBAGENT_SETUP_FAILED",
+        SubagentSetupError,
       ],
     ] as const;
     for (const [error, code, type] of errors) {
@@ -50,6 +56,16 @@ describe("spawner errors", () => {
       'directories already exist: "/w/0", "/w/1", "/w/2", "/w/3", "/w/4" and 2 more.',
     );
     expect(many.paths).toHaveLength(7);
+    expect(
+      new SubagentSetupError({ step: "context-copy", taskId: "a", systemCode: "ENOSPC" }).message,
+    ).toBe(
+      'Could not write the copy of CONTEXT.md for subagent "a", so it was not started: the disk is full (ENOSPC). Free some space, or use a workspacesRoot on another disk.',
+    );
+    expect(
+      new SubagentSetupError({ step: "directory", taskId: "a", systemCode: undefined }).message,
+    ).toBe(
+      'Could not create the directory of subagent "a", so it was not started: the file system refused. Check that workspacesRoot is a writable directory with free space.',
+    );
     const cause = new Error("spawn ENOENT");
     const failed = new SubagentProcessError({ message: "Could not start", log: "tail", cause });
     expect([failed.log, failed.cause]).toEqual(["tail", cause]);

@@ -11,6 +11,13 @@ const symbol = Symbol.for(marker);
  *
  * @example
  * ```ts
+ * import {
+ *   childProcessRunner,
+ *   type SubagentInvocation,
+ *   SubagentProcessError,
+ * } from "@task-context/spawner";
+ *
+ * declare const invocation: SubagentInvocation;
  * try {
  *   await childProcessRunner({ command: "my-agent" }).run(invocation);
  * } catch (error) {

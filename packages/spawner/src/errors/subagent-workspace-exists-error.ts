@@ -13,8 +13,20 @@ const symbol = Symbol.for(marker);
  *
  * @example
  * ```ts
+ * import {
+ *   type SubagentRunner,
+ *   type SubagentTask,
+ *   SubagentWorkspaceExistsError,
+ *   spawnSubagents,
+ * } from "@task-context/spawner";
+ *
+ * declare const tasks: SubagentTask[];
+ * declare const runner: SubagentRunner;
  * try {
- *   await spawnSubagents(parent, tasks, { runner, workspacesRoot });
+ *   await spawnSubagents("/srv/agents/run-42", tasks, {
+ *     runner,
+ *     workspacesRoot: "/srv/agents/run-42/subagents",
+ *   });
  * } catch (error) {
  *   if (SubagentWorkspaceExistsError.isInstance(error)) console.error(error.paths);
  * }

@@ -1,9 +1,10 @@
 // Temporary directories and runners shared by the spawner's tests.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SubagentOutput } from "@task-context/protocols/sage";
+import type { SubagentRunner } from "../subagent-runner.ts";
 
 /** A fresh parent workspace and a (not yet created) root for subagent workspaces. */
 export interface Fixture {
@@ -59,6 +60,15 @@ export function untilAborted(signal: AbortSignal): Promise<never> {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A promise and the function that resolves it, for tests that decide when things finish. */
+export function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve: () => void = () => {};
+  const promise = new Promise<void>((settle) => {
+    resolve = settle;
+  });
+  return { promise, resolve };
+}
+
 /**
  * True while `pid` is a running process. A zombie (exited, waiting to be reaped) counts as gone:
  * where PID 1 reaps orphans lazily, `kill(pid, 0)` still succeeds on one for a few seconds.
@@ -77,4 +87,46 @@ export function isRunning(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Polls `condition` until it holds. Only a guard against a hung test: after `guardMs` it fails
+ * with "blocked", whatever the machine's load.
+ */
+export async function waitFor(
+  condition: () => boolean,
+  what: string,
+  guardMs = 15_000,
+): Promise<void> {
+  const deadline = Date.now() + guardMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`blocked: ${what} did not happen`);
+    await sleep(10);
+  }
+}
+
+/**
+ * Wraps a runner so that a stop (timeout or abort) reaches it only once its subagent wrote
+ * `readyFile` into its directory: however slowly the machine starts the process, it is stopped
+ * in the state the test set up. The spawner waits for the stopped runner to settle.
+ */
+export function stopWhenReady(runner: SubagentRunner, readyFile: string): SubagentRunner {
+  return {
+    name: `${runner.name} (stopped when ready)`,
+    stopGraceMs: (runner.stopGraceMs ?? 0) + 15_000,
+    run(invocation) {
+      const controller = new AbortController();
+      const ready = join(invocation.directory, readyFile);
+      invocation.signal.addEventListener(
+        "abort",
+        () => {
+          void waitFor(() => existsSync(ready), `${readyFile} in ${invocation.id}`).finally(() =>
+            controller.abort(invocation.signal.reason),
+          );
+        },
+        { once: true },
+      );
+      return runner.run({ ...invocation, signal: controller.signal });
+    },
+  };
 }

@@ -1,0 +1,277 @@
+import { join } from "node:path";
+import { describeArgument, graphemeBoundaryAtOrBefore } from "@task-context/core/internal";
+import { nodeWorkspace } from "@task-context/core/node";
+import type { ValidationIssue } from "@task-context/protocols";
+import type { PlannedTask, SpawnPlan } from "./check-spawn-arguments.ts";
+import { checkContextCopy, type ParentContext } from "./inherited-context.ts";
+import { interpretOutput } from "./interpret-output.ts";
+import { prepareSubagent } from "./prepare-subagent.ts";
+import { protectInheritedContext } from "./protect-inherited-context.ts";
+import { type RunOutcome, runWithin } from "./run-within.ts";
+import type { ParentLimits } from "./sage-context.ts";
+import type { SpawnOptions, SubagentSpawnEvent } from "./spawn-options.ts";
+import type { SubagentResult, SubagentStatus } from "./subagent-result.ts";
+import { thrownMessage } from "./thrown-message.ts";
+
+/** Everything one `spawnSubagents` call shares between its subagents. */
+export interface SpawnRun {
+  plan: SpawnPlan;
+  options: SpawnOptions;
+  /** The absolute directory that holds every subagent's `{id}` directory. */
+  root: string;
+  parentContext: ParentContext;
+  limits: ParentLimits;
+}
+
+/** What a subagent's run says about it: the result's fields the runner decides. */
+interface RunReport {
+  status: SubagentStatus;
+  summary: string;
+  filesModified?: string[] | undefined;
+  notes?: string | undefined;
+  recommendedAction?: string | undefined;
+  issues?: ValidationIssue[] | undefined;
+}
+
+/** Characters of a runner's log kept for the result's notes: its end. */
+const MAX_LOG_CHARS = 16_384;
+
+/** A runner's `log`, when it gave a non-empty string; undefined for anything else. */
+function logOf(value: unknown): string | undefined {
+  try {
+    const log = typeof value === "object" && value !== null ? (value as { log?: unknown }).log : "";
+    return typeof log === "string" && log !== "" ? log : undefined;
+  } catch {
+    return undefined; // A getter that throws: no log.
+  }
+}
+
+/** The end of a runner's log, labelled for the result's notes. */
+function logNote(log: string | undefined): string | undefined {
+  if (log === undefined) return undefined;
+  const end =
+    log.length > MAX_LOG_CHARS
+      ? `…${log.slice(graphemeBoundaryAtOrBefore(log, log.length - MAX_LOG_CHARS))}`
+      : log;
+  return `Subagent stderr (end):\n${end}`;
+}
+
+function joinNotes(...parts: Array<string | undefined>): string | undefined {
+  const kept = parts.filter((part): part is string => part !== undefined && part !== "");
+  return kept.length === 0 ? undefined : kept.join("\n\n");
+}
+
+/**
+ * Calls a hook and awaits what it returns (an async hook's promise); what it throws or rejects
+ * with becomes a warning instead of an unhandled rejection.
+ */
+export async function callHook<Value>(
+  name: "onSpawn" | "onResult",
+  hook: ((value: Value) => void) | undefined,
+  value: Value,
+): Promise<string | undefined> {
+  try {
+    await (hook?.(value) as unknown);
+    return undefined;
+  } catch (error) {
+    return `The ${name} hook threw: ${thrownMessage(error, describeArgument(error))}`;
+  }
+}
+
+/** A runner's `output`, or undefined when its answer is not an object or cannot be read. */
+function outputOf(value: unknown): { output: unknown } | undefined {
+  try {
+    return typeof value === "object" && value !== null
+      ? { output: (value as { output?: unknown }).output }
+      : undefined;
+  } catch {
+    return undefined; // A getter that throws.
+  }
+}
+
+/** What a runner's answer makes of the result: its output, or why it is unusable. */
+function reportOutput(value: unknown, shownId: string): RunReport {
+  const answer = outputOf(value);
+  if (answer === undefined) {
+    return {
+      status: "failure",
+      summary: `Subagent ${shownId}'s runner did not return a readable { output, log? } object: it returned ${describeArgument(value)}.`,
+    };
+  }
+  const log = logNote(logOf(value));
+  const interpreted = interpretOutput(answer.output);
+  if (!interpreted.valid) {
+    return {
+      status: "failure",
+      summary: `Subagent ${shownId} returned an unusable result: ${interpreted.problem} (see issues).`,
+      issues: interpreted.issues,
+      notes: log,
+    };
+  }
+  const { output } = interpreted;
+  return {
+    status: output.status,
+    summary: output.summary,
+    filesModified: output["files-modified"],
+    notes: joinNotes(output.notes, log),
+    recommendedAction: output["recommended-action"],
+  };
+}
+
+/** What a runner call's outcome makes of the result. */
+function reportOutcome(outcome: RunOutcome, task: PlannedTask, signal?: AbortSignal): RunReport {
+  const shownId = JSON.stringify(task.id);
+  switch (outcome.kind) {
+    case "stopped":
+      return {
+        status: outcome.reason,
+        summary:
+          outcome.reason === "timeout"
+            ? `Subagent ${shownId} did not finish within ${task.timeoutMs} ms and was stopped.`
+            : `Subagent ${shownId} was aborted: ${thrownMessage(signal?.reason, "the spawn was aborted")}`,
+        notes: logNote(logOf(outcome.error)),
+      };
+    case "error":
+      return {
+        status: "failure",
+        summary: thrownMessage(
+          outcome.error,
+          `Subagent ${shownId}'s runner threw ${describeArgument(outcome.error)}, not an Error with a message.`,
+        ),
+        notes: logNote(logOf(outcome.error)),
+      };
+    case "output":
+      return reportOutput(outcome.value, shownId);
+  }
+}
+
+/** Calls `onSpawn`, then the runner; never throws. */
+async function runPrepared(
+  run: SpawnRun,
+  task: PlannedTask,
+  directory: string,
+  contextFile: string,
+): Promise<{ report: RunReport; hookWarning: string | undefined }> {
+  const event: SubagentSpawnEvent = {
+    id: task.id,
+    subagentType: task.subagentType,
+    directory,
+    contextFile,
+    prompt: task.prompt,
+  };
+  const hookWarning = await callHook("onSpawn", run.options.onSpawn, event);
+  const outcome = await runWithin(
+    run.plan.runner,
+    { ...event, workspace: protectInheritedContext(nodeWorkspace(directory)) },
+    task.timeoutMs,
+    run.options.signal,
+  );
+  try {
+    return { report: reportOutcome(outcome, task, run.options.signal), hookWarning };
+  } catch {
+    // Only a value built to fail every inspection (a revoked Proxy) gets here.
+    const summary = `Subagent ${JSON.stringify(task.id)}'s runner returned or threw a value that cannot be inspected.`;
+    return { report: { status: "failure", summary }, hookWarning };
+  }
+}
+
+/** Whether the parent's CONTEXT.md changed during the run, as a warning; undefined when not. */
+async function parentChangeWarning(parent: ParentContext): Promise<string | undefined> {
+  try {
+    const change = await parent.changedSince();
+    if (change === "changed") {
+      return `The parent's CONTEXT.md changed while this subagent ran; it worked with the earlier version (sha256 ${parent.context.sha256.slice(0, 12)}…).`;
+    }
+    return change === "removed"
+      ? "The parent's CONTEXT.md was removed while this subagent ran."
+      : undefined;
+  } catch (error) {
+    return `Could not check whether the parent's CONTEXT.md changed during the run: ${thrownMessage(error, describeArgument(error))}`;
+  }
+}
+
+/** Builds a result from what the spawner knows and what the run reported. */
+function buildResult(
+  known: Pick<SubagentResult, "id" | "directory" | "durationMs" | "contextIntegrity">,
+  report: RunReport,
+  warnings: ReadonlyArray<string | undefined>,
+): SubagentResult {
+  const result: SubagentResult = {
+    id: known.id,
+    status: report.status,
+    summary: report.summary,
+    filesModified: report.filesModified ?? [],
+    contextIntegrity: known.contextIntegrity,
+    durationMs: known.durationMs,
+    directory: known.directory,
+  };
+  if (report.notes !== undefined) result.notes = report.notes;
+  if (report.recommendedAction !== undefined) result.recommendedAction = report.recommendedAction;
+  if (report.issues !== undefined) result.issues = report.issues;
+  const warning = warnings.filter((sentence) => sentence !== undefined).join(" ");
+  if (warning !== "") result.warning = warning;
+  return result;
+}
+
+/**
+ * Sets up, runs and checks one subagent — prepare, run, verify — and returns its result. Never
+ * throws: every problem becomes the result's status, summary or warning.
+ */
+export async function runSubagent(run: SpawnRun, task: PlannedTask): Promise<SubagentResult> {
+  const directory = join(run.root, task.id);
+  const parentWarning = run.parentContext.context.warning;
+  const notStarted = () =>
+    buildResult(
+      { id: task.id, directory, durationMs: 0, contextIntegrity: "intact" },
+      {
+        status: "aborted",
+        summary: `Subagent ${JSON.stringify(task.id)} was not started: the spawn was aborted.`,
+      },
+      [parentWarning],
+    );
+  if (run.options.signal?.aborted) return notStarted();
+  const started = performance.now();
+
+  // 1. Prepare: the Sage context, the directory, CONTEXT.md and the context file.
+  const preparation = await prepareSubagent(run, task, directory);
+  if (preparation.kind === "aborted") return notStarted();
+
+  // 2. Run: the onSpawn hook and the runner, within the task's timeout and the caller's signal.
+  const { report, hookWarning } =
+    preparation.kind === "ready"
+      ? await runPrepared(run, task, directory, preparation.contextFile)
+      : {
+          report: {
+            status: "failure" as const,
+            summary: thrownMessage(preparation.error, describeArgument(preparation.error)),
+          },
+          hookWarning: undefined,
+        };
+
+  // 3. Verify: the copy of CONTEXT.md against the SHA-256 kept in this process, out of the
+  // subagent's reach, and whether the parent's CONTEXT.md changed meanwhile.
+  const { bytes, context } = run.parentContext;
+  const copyProblem = preparation.copyWritten
+    ? await checkContextCopy(directory, bytes.length, context.sha256)
+    : undefined;
+  const parentChange = await parentChangeWarning(run.parentContext);
+
+  return buildResult(
+    {
+      id: task.id,
+      directory,
+      durationMs: Math.round(performance.now() - started),
+      contextIntegrity: copyProblem === undefined ? "intact" : "modified",
+    },
+    report,
+    [
+      parentWarning,
+      preparation.sageWarning,
+      hookWarning,
+      copyProblem === undefined
+        ? undefined
+        : `The subagent's copy of CONTEXT.md ${copyProblem} during the run; it is read-only, so the subagent may have worked with context other than the parent's.`,
+      parentChange,
+    ],
+  );
+}
