@@ -94,7 +94,7 @@ describe("@task-context/protocols", () => {
 
 describe("@task-context/system-prompt", () => {
   it("buildSystemPrompt builds the same text as on every other runtime", async () => {
-    expect(await check("build-system-prompt")).toBe(3074);
+    expect(await check("build-system-prompt")).toBe(3211);
   });
 });
 
