@@ -75,17 +75,16 @@ function injectIntoLastUserMessage(prompt: Prompt, context: string): Prompt | un
  * https://github.com/task-context/task-context/blob/main/docs/media-tools.md#the-middleware.
  *
  * @example
- * ```ts
- * import { openai } from "@ai-sdk/openai";
- * import { nodeWorkspace } from "@task-context/core/node";
- * import { taskContextMiddleware } from "@task-context/media-tools";
- * import { generateText, wrapLanguageModel } from "ai";
- *
+ * ```ts source="../examples/task-context-middleware.ts#taskContextMiddleware"
  * const model = wrapLanguageModel({
  *   model: openai("gpt-5-mini"),
  *   middleware: taskContextMiddleware({ workspace: nodeWorkspace("/srv/agents/run-42") }),
  * });
- * const { text } = await generateText({ model, prompt: "Name three headlines for the launch." });
+ *
+ * const { text, warnings } = await generateText({ model, prompt: "Name three headlines." });
+ * // the model received "[Task Context]\n{CONTEXT.md}\n\n[Request]\nName three headlines."
+ * const stream = streamText({ model, prompt: "Write the launch tweet." });
+ * for await (const part of stream.textStream) process.stdout.write(part);
  * ```
  */
 export function taskContextMiddleware(

@@ -143,13 +143,18 @@ class Tail {
  * (16 KiB). See https://github.com/task-context/task-context/blob/main/docs/subagents.md#child-process-subagents
  *
  * @example
- * ```ts
- * import { childProcessRunner, spawnSubagents } from "@task-context/spawner";
- *
- * const runner = childProcessRunner({ command: "/usr/local/bin/coder-agent", args: ["--json"] });
+ * ```ts source="../examples/child-process-runner.ts#childProcessRunner"
+ * const runner = childProcessRunner({
+ *   command: "/usr/local/bin/coder-agent", // run without a shell
+ *   args: ["--json"],
+ *   env: { MODEL: "large", DEBUG: undefined }, // added to the inherited environment; undefined removes
+ *   killGraceMs: 2_000, // default 2 000: SIGTERM, then SIGKILL this much later
+ *   maxOutputBytes: 1_048_576, // default 1 MiB of stdout; more fails the subagent
+ *   maxLogBytes: 16_384, // default 16 KiB: the end of stderr kept for notes
+ * });
  * const results = await spawnSubagents(
  *   "/srv/agents/run-42",
- *   [{ id: "export-1", subagentType: "implement", prompt: "Add Markdown export to the note menu." }],
+ *   [{ id: "alt-text-3", subagentType: "implement", prompt: "Write alt text for screenshot 3." }],
  *   { runner, workspacesRoot: "/srv/agents/run-42/subagents" },
  * );
  * ```

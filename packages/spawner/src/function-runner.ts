@@ -19,20 +19,17 @@ export type SubagentFunction = (
  * on to model calls and tools.
  *
  * @example
- * ```ts
- * import { parseSubagentContext } from "@task-context/protocols/sage";
- * import { functionRunner } from "@task-context/spawner";
- *
- * declare function runModel(request: {
- *   prompt: string;
- *   task: string;
- *   signal: AbortSignal;
- * }): Promise<{ code: string; summary: string }>;
- *
+ * ```ts source="../examples/function-runner.ts#functionRunner"
  * const runner = functionRunner(async ({ prompt, workspace, contextFile, signal }) => {
- *   const xml = new TextDecoder().decode((await workspace.readFile(contextFile)).bytes);
- *   const context = parseSubagentContext(xml);
- *   const answer = await runModel({ prompt, task: context.task.description, signal });
+ *   const taskContext = new TextDecoder().decode((await workspace.readFile("CONTEXT.md")).bytes);
+ *   const sage = parseSubagentContext(
+ *     new TextDecoder().decode((await workspace.readFile(contextFile)).bytes),
+ *   );
+ *   const answer = await callModel({
+ *     system: `${taskContext}\n\nScope: ${sage.scope["files-to-modify"].join(", ")}`,
+ *     prompt,
+ *     signal,
+ *   });
  *   await workspace.writeFile("src/export.ts", answer.code);
  *   return { status: "success", summary: answer.summary, "files-modified": ["src/export.ts"] };
  * });

@@ -17,7 +17,7 @@ function jsonPointer(path: readonly PropertyKey[]): string {
     .join("");
 }
 
-/** The TypeScript names of SubagentResult, accepted for the spec's wire names. */
+/** The TypeScript names of SubagentResult, accepted for the subagent output format's wire names. */
 const WIRE_NAMES: Readonly<Record<string, string>> = {
   filesModified: "files-modified",
   recommendedAction: "recommended-action",
@@ -25,8 +25,8 @@ const WIRE_NAMES: Readonly<Record<string, string>> = {
 
 /**
  * An output written with the result's camelCase names (`filesModified`, `recommendedAction`) in
- * the spec's wire names, so an in-process subagent may answer in either; a value that uses both
- * names for one field is left as it is and fails validation.
+ * the subagent output format's wire names, so an in-process subagent may answer in either; a value
+ * that uses both names for one field is left as it is and fails validation.
  */
 function toWireNames(value: unknown): unknown {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return value;

@@ -25,13 +25,12 @@ function namesContext(path: string): boolean {
  * root.
  *
  * @example
- * ```ts
- * import { memoryWorkspace } from "@task-context/core";
- * import { protectInheritedContext } from "@task-context/spawner";
- *
+ * ```ts source="../examples/read-only-context.ts#protectInheritedContext"
  * const workspace = protectInheritedContext(memoryWorkspace({ "CONTEXT.md": "Building Lumen." }));
- * await workspace.writeFile("notes.md", "fine");
- * await workspace.writeFile("CONTEXT.md", "no").catch((error: unknown) => console.error(error)); // ContextReadOnlyError
+ * await workspace.writeFile("notes.md", "Fine.");
+ * await workspace.writeFile("CONTEXT.md", "Mine now.").catch((error: unknown) => {
+ *   console.error(error); // ContextReadOnlyError: Refused to write "CONTEXT.md": CONTEXT.md is read-only …
+ * });
  * ```
  */
 export function protectInheritedContext(workspace: Workspace): Workspace {

@@ -83,16 +83,16 @@ function prepareWorkspacesRoot(options: SpawnOptions, tasks: readonly PlannedTas
  * only read. See https://github.com/task-context/task-context/blob/main/docs/subagents.md
  *
  * @example
- * ```ts
- * import { functionRunner, spawnSubagents } from "@task-context/spawner";
- *
- * declare function runMyAgent(prompt: string, signal: AbortSignal): Promise<string>;
- *
+ * ```ts source="../examples/spawn-subagents.ts#spawnSubagents"
  * const results = await spawnSubagents(
- *   "/srv/agents/run-42",
+ *   "/srv/agents/run-42", // the parent's workspace, which holds CONTEXT.md
  *   [
  *     { id: "export-1", subagentType: "implement", prompt: "Add Markdown export to the note menu." },
- *     { id: "export-1-review", subagentType: "review", prompt: "Review the export menu for accessibility." },
+ *     {
+ *       id: "export-1-review",
+ *       subagentType: "review",
+ *       prompt: "Review the export menu for accessibility.",
+ *     },
  *   ],
  *   {
  *     workspacesRoot: "/srv/agents/run-42/subagents",
@@ -101,10 +101,12 @@ function prepareWorkspacesRoot(options: SpawnOptions, tasks: readonly PlannedTas
  *       summary: await runMyAgent(prompt, signal),
  *       "files-modified": [],
  *     })),
- *     timeoutMs: 300_000,
  *   },
  * );
- * for (const result of results) if (result.warning) console.warn(result.id, result.warning);
+ * for (const result of results) {
+ *   console.log(result.id, result.status, result.summary);
+ *   if (result.warning) console.warn(result.warning); // show it to the parent agent
+ * }
  * ```
  */
 export async function spawnSubagents(

@@ -40,16 +40,13 @@ export interface SubagentRunnerOutput {
  * `functionRunner` (in process) or `childProcessRunner` (one process each), or write your own.
  *
  * @example
- * ```ts
- * import type { SubagentRunner } from "@task-context/spawner";
- *
- * declare function askRemoteAgent(prompt: string, signal: AbortSignal): Promise<string>;
- *
- * // A runner whose subagent answers with the JSON text of its output.
+ * ```ts source="../examples/custom-runner.ts#customRunner"
  * const remote: SubagentRunner = {
- *   name: "remote",
- *   async run({ prompt, signal }) {
- *     return { output: await askRemoteAgent(prompt, signal) };
+ *   name: "agent-service",
+ *   stopGraceMs: 5_000, // after a stop, wait this long for run() to settle (default 0)
+ *   async run({ id, prompt, directory, signal }) {
+ *     // output: the subagent output object, or its JSON text
+ *     return { output: await postToAgentService({ id, prompt, directory, signal }) };
  *   },
  * };
  * ```

@@ -137,12 +137,10 @@ export function buildSystemPromptSections(
  * https://github.com/task-context/task-context/blob/main/docs/system-prompt.md
  *
  * @example
- * ```ts
- * import { buildSystemPrompt } from "@task-context/system-prompt";
- *
+ * ```ts source="../examples/build-system-prompt.ts#buildSystemPrompt"
  * const system = buildSystemPrompt({
- *   base: "You are a marketing assistant for app launches.",
- *   tools: ["read_media", "generate_media", "web_search"],
+ *   base: "You are a launch assistant for mobile apps.",
+ *   tools: ["read_media", "generate_media", "web_search"], // names, { name, multimodal: true }, or an AI SDK tools record
  *   canSpawnSubagents: true,
  * });
  * ```
@@ -170,11 +168,14 @@ export interface SystemPromptMeasurement {
  * costs. Pass `o200kTokenizer` from `@task-context/core/o200k` for OpenAI's exact counts.
  *
  * @example
- * ```ts
- * import { o200kTokenizer } from "@task-context/core/o200k";
- * import { measureSystemPrompt } from "@task-context/system-prompt";
- *
- * const { sections, tokens } = measureSystemPrompt({ tools: ["read_media"] }, o200kTokenizer);
+ * ```ts source="../examples/measure-system-prompt.ts#measureSystemPrompt"
+ * const measured = measureSystemPrompt(
+ *   { base: "You are a launch assistant.", tools: ["read_media"], canSpawnSubagents: true },
+ *   o200kTokenizer,
+ * );
+ * console.log(measured.sections);
+ * // [{ id: "base", tokens: 6 }, { id: "task-context", tokens: … }, { id: "context-protocol", tokens: … }]
+ * console.log(measured.tokens, measured.tokenizer); // the whole prompt's count, "o200k_base"
  * ```
  */
 export function measureSystemPrompt(

@@ -16,9 +16,7 @@ export interface ContextReceiverOptions {
  * https://github.com/task-context/task-context/blob/main/docs/system-prompt.md#subagents
  *
  * @example
- * ```ts
- * import { contextReceiverInstructions } from "@task-context/system-prompt";
- *
+ * ```ts source="../examples/receiver-instructions.ts#contextReceiverInstructions"
  * const system = `You implement one story at a time.\n\n${contextReceiverInstructions()}`;
  * ```
  */

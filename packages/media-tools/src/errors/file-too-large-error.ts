@@ -9,11 +9,7 @@ const symbol = Symbol.for(marker);
  * The tools return it as `{ success: false, code: "FILE_TOO_LARGE", error }`.
  *
  * @example
- * ```ts
- * import { openai } from "@ai-sdk/openai";
- * import { memoryWorkspace } from "@task-context/core";
- * import { createMediaTools } from "@task-context/media-tools";
- *
+ * ```ts source="../../examples/file-too-large.ts#fileTooLarge"
  * const png = new Uint8Array(3 * 1024 * 1024);
  * png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
  * const { read_media } = createMediaTools({

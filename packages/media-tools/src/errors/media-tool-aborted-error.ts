@@ -9,11 +9,7 @@ const symbol = Symbol.for(marker);
  * return it as `{ success: false, code: "ABORTED", error }`.
  *
  * @example
- * ```ts
- * import { openai } from "@ai-sdk/openai";
- * import { memoryWorkspace } from "@task-context/core";
- * import { createMediaTools } from "@task-context/media-tools";
- *
+ * ```ts source="../../examples/aborted.ts#aborted"
  * const { generate_image } = createMediaTools({
  *   workspace: memoryWorkspace({ "CONTEXT.md": "We are building Lumen." }),
  *   models: { image: openai.image("gpt-image-1") },

@@ -18,13 +18,15 @@ const symbol = Symbol.for(marker);
  * `MediaToolError.isInstance(error)`, or any task-context error with `TaskContextError.isInstance`.
  *
  * @example
- * ```ts
- * import { TaskContextError } from "@task-context/core";
- * import { MediaToolError } from "@task-context/media-tools";
+ * ```ts source="../../examples/explain-errors.ts#explainErrors"
+ * function isRetryable(code: MediaToolErrorCode): boolean {
+ *   return code === "PROVIDER_ERROR" || code === "TIMEOUT";
+ * }
  *
  * function explain(error: unknown): string {
- *   if (MediaToolError.isInstance(error)) return `A media tool failed (${error.code}).`;
- *   if (TaskContextError.isInstance(error)) return `task-context: ${error.code}`;
+ *   if (MediaToolError.isInstance(error))
+ *     return `${error.code}${isRetryable(error.code) ? " (try again)" : ""}: ${error.message}`;
+ *   if (TaskContextError.isInstance(error)) return `${error.code}: ${error.message}`;
  *   return String(error);
  * }
  * ```

@@ -10,11 +10,7 @@ const symbol = Symbol.for(marker);
  * The tools return it as `{ success: false, code: "TIMEOUT", error }`.
  *
  * @example
- * ```ts
- * import { openai } from "@ai-sdk/openai";
- * import { nodeWorkspace } from "@task-context/core/node";
- * import { createMediaTools } from "@task-context/media-tools";
- *
+ * ```ts source="../../examples/timeout.ts#timeout"
  * const { generate_image } = createMediaTools({
  *   workspace: nodeWorkspace("/srv/agents/run-42"),
  *   models: { image: openai.image("gpt-image-1") },

@@ -9,17 +9,15 @@ const symbol = Symbol.for(marker);
  * it as `{ success: false, code: "MODEL_NOT_CONFIGURED", error }`.
  *
  * @example
- * ```ts
- * import { memoryWorkspace } from "@task-context/core";
- * import { createMediaTools } from "@task-context/media-tools";
- *
- * const { generate_video } = createMediaTools({
- *   workspace: memoryWorkspace({ "CONTEXT.md": "We are building Lumen." }),
+ * ```ts source="../../examples/model-not-configured.ts#modelNotConfigured"
+ * const { generate_audio } = createMediaTools({
+ *   workspace: memoryWorkspace({ "CONTEXT.md": "We are building Lumen, a note-taking app." }),
  *   models: {},
  * });
- * const result = await generate_video.execute({ prompt: "A five-second teaser." });
- * // { success: false, code: "MODEL_NOT_CONFIGURED",
- * //   error: "generate_video needs a video model, and none is configured. Pass `models.video` to createMediaTools; until then this tool cannot be used." }
+ *
+ * const result = await generate_audio.execute({ text: "Welcome to Lumen." });
+ * if (!result.success) console.error(result.code, result.error);
+ * // "MODEL_NOT_CONFIGURED" "generate_audio needs a speech model, and none is configured. Pass `models.speech` to createMediaTools; until then this tool cannot be used."
  * ```
  */
 export class ModelNotConfiguredError extends MediaToolError<"MODEL_NOT_CONFIGURED"> {

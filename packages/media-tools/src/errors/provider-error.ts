@@ -10,11 +10,7 @@ const symbol = Symbol.for(marker);
  * it as `{ success: false, code: "PROVIDER_ERROR", error }` and write nothing.
  *
  * @example
- * ```ts
- * import { openai } from "@ai-sdk/openai";
- * import { memoryWorkspace } from "@task-context/core";
- * import { createMediaTools } from "@task-context/media-tools";
- *
+ * ```ts source="../../examples/provider-error.ts#providerError"
  * const { generate_image } = createMediaTools({
  *   workspace: memoryWorkspace({ "CONTEXT.md": "We are building Lumen." }),
  *   models: { image: openai.image("gpt-image-1") },

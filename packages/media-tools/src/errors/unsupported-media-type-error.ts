@@ -9,10 +9,7 @@ const symbol = Symbol.for(marker);
  * The tools return it as `{ success: false, code: "UNSUPPORTED_MEDIA_TYPE", error }`.
  *
  * @example
- * ```ts
- * import { memoryWorkspace } from "@task-context/core";
- * import { createMediaTools } from "@task-context/media-tools";
- *
+ * ```ts source="../../examples/unsupported-media-type.ts#unsupportedMediaType"
  * const { understand_image } = createMediaTools({
  *   workspace: memoryWorkspace({ "CONTEXT.md": "We are building Lumen.", "logo.png": "LUMEN" }),
  *   models: {},

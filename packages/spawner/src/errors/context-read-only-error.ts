@@ -9,9 +9,7 @@ const symbol = Symbol.for(marker);
  * runner receives (`SubagentInvocation.workspace`).
  *
  * @example
- * ```ts
- * import { ContextReadOnlyError, functionRunner } from "@task-context/spawner";
- *
+ * ```ts source="../../examples/read-only-context.ts#contextReadOnlyError"
  * const runner = functionRunner(async ({ workspace }) => {
  *   try {
  *     await workspace.writeFile("CONTEXT.md", "my own context");

@@ -10,14 +10,7 @@ const symbol = Symbol.for(marker);
  * `"failure"` result (or `"timeout"` / `"aborted"` when it stopped the process).
  *
  * @example
- * ```ts
- * import {
- *   childProcessRunner,
- *   type SubagentInvocation,
- *   SubagentProcessError,
- * } from "@task-context/spawner";
- *
- * declare const invocation: SubagentInvocation;
+ * ```ts source="../../examples/subagent-process-error.ts#subagentProcessError"
  * try {
  *   await childProcessRunner({ command: "my-agent" }).run(invocation);
  * } catch (error) {

@@ -53,17 +53,16 @@ const symbol = Symbol.for(marker);
  * that subagent's result a `"failure"` whose `summary` is this message.
  *
  * @example
- * ```ts
- * import { spawnSubagents, SubagentSetupError, type SubagentTask, functionRunner } from "@task-context/spawner";
- *
- * declare const tasks: SubagentTask[];
+ * ```ts source="../../examples/spawn-errors.ts#spawnErrors"
  * try {
- *   await spawnSubagents("/srv/agents/run-42", tasks, {
- *     runner: functionRunner(() => ({ status: "success", summary: "done", "files-modified": [] })),
+ *   await spawnSubagents("/srv/agents/run-42", [{ id: "a", prompt: "Do a." }], {
+ *     runner,
  *     workspacesRoot: "/srv/agents/run-42/subagents",
  *   });
  * } catch (error) {
- *   if (SubagentSetupError.isInstance(error)) console.error(error.step, error.systemCode, error.message);
+ *   if (SubagentWorkspaceExistsError.isInstance(error)) console.error("reused ids:", error.paths);
+ *   else if (SubagentSetupError.isInstance(error)) console.error(error.systemCode, error.message);
+ *   else throw error;
  * }
  * ```
  */

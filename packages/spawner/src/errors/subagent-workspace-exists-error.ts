@@ -12,23 +12,16 @@ const symbol = Symbol.for(marker);
  * result a `"failure"` with this message.
  *
  * @example
- * ```ts
- * import {
- *   type SubagentRunner,
- *   type SubagentTask,
- *   SubagentWorkspaceExistsError,
- *   spawnSubagents,
- * } from "@task-context/spawner";
- *
- * declare const tasks: SubagentTask[];
- * declare const runner: SubagentRunner;
+ * ```ts source="../../examples/spawn-errors.ts#spawnErrors"
  * try {
- *   await spawnSubagents("/srv/agents/run-42", tasks, {
+ *   await spawnSubagents("/srv/agents/run-42", [{ id: "a", prompt: "Do a." }], {
  *     runner,
  *     workspacesRoot: "/srv/agents/run-42/subagents",
  *   });
  * } catch (error) {
- *   if (SubagentWorkspaceExistsError.isInstance(error)) console.error(error.paths);
+ *   if (SubagentWorkspaceExistsError.isInstance(error)) console.error("reused ids:", error.paths);
+ *   else if (SubagentSetupError.isInstance(error)) console.error(error.systemCode, error.message);
+ *   else throw error;
  * }
  * ```
  */
