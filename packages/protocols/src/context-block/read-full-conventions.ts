@@ -1,9 +1,15 @@
 import type { Workspace } from "@task-context/core";
+import {
+  requireObject,
+  requireString,
+  requireWholeNumber,
+  requireWorkspace,
+} from "@task-context/core/internal";
 import { ContextPathOutsideProjectError } from "../errors/context-path-outside-project-error.ts";
 import type { ContextBlock } from "../schemas/context-block.ts";
 import { DEFAULT_MAX_FILE_BYTES, readTextFile } from "./read-text-file.ts";
 
-/** Where spec 004's receivers find the project's conventions when a block names no file. */
+/** Where receivers find the project's conventions when a block names no file. */
 export const CONVENTIONS_PATH = "docs/CONVENTIONS.md";
 
 /** Options for {@link readFullConventions}. */
@@ -27,9 +33,9 @@ export interface FullConventions {
 }
 
 /**
- * Reads the full conventions file a context block points to (spec 004, receivers' rule 4: "if
- * summary insufficient, read full file from `conventions.fullPath`"), through the workspace and
- * only inside it.
+ * Reads the full conventions file a context block points to (Context Protocol v1, receivers'
+ * rule 4: "if summary insufficient, read full file from `conventions.fullPath`"), through the
+ * workspace and only inside it.
  *
  * `conventions.fullPath` is absolute in the sender's file system; it is mapped to a workspace
  * path when it lies under `project.path` (`/Users/dev/app/docs/CONVENTIONS.md` with project path
@@ -39,12 +45,19 @@ export interface FullConventions {
  * @throws {ContextPathOutsideProjectError} when `fullPath` is outside the project root.
  * @throws the workspace's errors (`FileNotFoundError`, `NotRegularFileError`, …) when the file
  *   cannot be read.
+ * @throws {ArgumentError} when `block`, `workspace` or `options` has the wrong type.
  *
  * @example
  * ```ts
- * const { status, block } = parseContextBlock(prompt);
- * if (status === "found" && needsMoreDetail) {
- *   const { text, warning } = await readFullConventions(block, workspace);
+ * import { memoryWorkspace } from "@task-context/core";
+ * import { parseContextBlock, readFullConventions } from "@task-context/protocols/context-block";
+ *
+ * const workspace = memoryWorkspace({ "docs/CONVENTIONS.md": "# Conventions\n\nESM only.\n" });
+ * const parsed = parseContextBlock(
+ *   "<context>\nproject:\n  path: /srv/app\n  stack: hono\nconventions:\n  summary: ESM only.\n  fullPath: /srv/app/docs/CONVENTIONS.md\n</context>\n\nGo.",
+ * );
+ * if (parsed.status === "found") {
+ *   const { text } = await readFullConventions(parsed.block, workspace); // "# Conventions…"
  * }
  * ```
  */
@@ -53,8 +66,15 @@ export async function readFullConventions(
   workspace: Workspace,
   options: ReadFullConventionsOptions = {},
 ): Promise<FullConventions> {
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_FILE_BYTES;
+  requireObject("block", block);
+  requireObject("block.project", block.project);
+  requireObject("block.conventions", block.conventions);
+  requireString("block.project.path", block.project.path);
+  requireWorkspace("workspace", workspace);
+  requireObject("options", options);
+  const maxBytes = requireWholeNumber("maxBytes", options.maxBytes ?? DEFAULT_MAX_FILE_BYTES, 1);
   const fullPath = block.conventions.fullPath;
+  if (fullPath !== undefined) requireString("block.conventions.fullPath", fullPath);
   const path =
     fullPath === undefined
       ? CONVENTIONS_PATH

@@ -1,4 +1,5 @@
 import type { Workspace } from "@task-context/core";
+import { decodeUtf8 } from "@task-context/core/internal";
 
 /** Default cap on each file a receiver reads for its context: 64 KiB. */
 export const DEFAULT_MAX_FILE_BYTES = 64 * 1024;
@@ -18,9 +19,8 @@ export interface TextFile {
 }
 
 /**
- * Reads at most `maxBytes` of a workspace file as UTF-8 text. A character cut at the limit is
- * left out rather than turned into U+FFFD. Workspace errors (missing file, not a regular file,
- * path outside the workspace) propagate.
+ * Reads at most `maxBytes` of a workspace file as UTF-8 text; a character cut at the limit is
+ * left out rather than turned into U+FFFD. The workspace's errors propagate.
  */
 export async function readTextFile(
   workspace: Workspace,
@@ -29,14 +29,5 @@ export async function readTextFile(
 ): Promise<TextFile> {
   const { bytes, size } = await workspace.readFile(path, { maxBytes });
   const truncated = size > bytes.length;
-  // TextDecoder drops a leading byte order mark (ignoreBOM is false).
-  let text: string;
-  let replaced = false;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes, { stream: truncated });
-  } catch {
-    text = new TextDecoder("utf-8").decode(bytes, { stream: truncated });
-    replaced = true;
-  }
-  return { path, text, size, truncated, replaced };
+  return { path, size, truncated, ...decodeUtf8(bytes, !truncated) };
 }

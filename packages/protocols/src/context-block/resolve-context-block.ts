@@ -1,9 +1,15 @@
 import { TaskContextError, type Workspace } from "@task-context/core";
-import type { ContextBlock } from "../schemas/context-block.ts";
-import type { ContextBlockIssue } from "./context-block-issue.ts";
-import { describeValue, fieldLabel } from "./context-block-issue.ts";
-import { toJsonPointer } from "./json-pointer.ts";
 import {
+  lineNumberAt,
+  requireObject,
+  requireText,
+  requireWholeNumber,
+  requireWorkspace,
+} from "@task-context/core/internal";
+import type { ContextBlock } from "../schemas/context-block.ts";
+import { describeValue, fieldLabel, toJsonPointer } from "../validate/issues.ts";
+import {
+  type ContextBlockIssue,
   type ContextBlockStatus,
   type ParseContextBlockOptions,
   parseContextBlock,
@@ -11,8 +17,11 @@ import {
 import { CONVENTIONS_PATH } from "./read-full-conventions.ts";
 import { DEFAULT_MAX_FILE_BYTES, readTextFile, type TextFile } from "./read-text-file.ts";
 
-/** Where spec 004's receivers find the project's stack and commands without a block. */
-export const PROJECT_JSON_PATH = "docs/project.json";
+/** Where receivers find the project's stack and commands without a block. */
+const PROJECT_JSON_PATH = "docs/project.json";
+
+/** Messages about the fallback files say "text", "a list" and "a mapping", as the block's do. */
+const YAML_WORDS = { yaml: true };
 
 /** Options for {@link resolveContextBlock}. */
 export interface ResolveContextBlockOptions extends ParseContextBlockOptions {
@@ -67,15 +76,15 @@ export interface ResolvedContext {
   /** The parsed `docs/project.json` object, for fields beyond stack, commands and name. */
   projectJson: Record<string, unknown> | undefined;
   /** The request: the prompt after the block (the whole prompt when there is no block). */
-  rest: string;
+  request: string;
   /** Problems with the block (when it was not used) and with the fallback files' content. */
   issues: ContextBlockIssue[];
-  /** Why the block was not used, missing or cut files, a long summary. */
-  warnings: string[];
+  /** Why the block was not used, missing or cut files, a long summary; absent when all is well. */
+  warning?: string;
 }
 
 /**
- * Spec 004's receiver rules in one call. When the prompt starts with a valid v1 block, its values
+ * Context Protocol v1's receiver rules in one call. When the prompt starts with a valid v1 block, its values
  * are used and no file is read. Otherwise (no block, an unsupported version, or an invalid block)
  * `docs/project.json` and `docs/CONVENTIONS.md` are read through the workspace, each bounded to
  * `maxFileBytes`: `stack`, `commands` and `name` come from the JSON, and the Markdown's text
@@ -84,16 +93,24 @@ export interface ResolvedContext {
  * (say, a permission error from the disk) propagate.
  *
  * To read the full conventions when a block's summary is not enough, call
- * {@link readFullConventions} with `result.block`.
+ * {@link readFullConventions} with `result.block`. See
+ * https://github.com/task-context/task-context/blob/main/docs/context-protocol.md.
+ *
+ * @throws {ArgumentError} when `prompt` is not a string, `workspace` not a workspace, or an
+ *   option has the wrong type.
  *
  * @example
  * ```ts
- * import { nodeWorkspace } from "@task-context/core/node";
+ * import { memoryWorkspace } from "@task-context/core";
+ * import { resolveContextBlock } from "@task-context/protocols/context-block";
  *
- * const context = await resolveContextBlock(prompt, nodeWorkspace(process.cwd()));
- * for (const warning of context.warnings) console.warn(warning);
+ * const workspace = memoryWorkspace({
+ *   "docs/project.json": '{"stack": "hono", "commands": {"test": "npm test"}}',
+ *   "docs/CONVENTIONS.md": "ESM only. Zod for validation.",
+ * });
+ * const context = await resolveContextBlock("Add a health route.", workspace);
+ * if (context.warning !== undefined) console.warn(context.warning);
  * const system = `Stack: ${context.project.stack}\nConventions:\n${context.conventions.text}`;
- * await runModel({ system, prompt: context.rest });
  * ```
  */
 export async function resolveContextBlock(
@@ -101,10 +118,12 @@ export async function resolveContextBlock(
   workspace: Workspace,
   options: ResolveContextBlockOptions = {},
 ): Promise<ResolvedContext> {
+  requireWorkspace("workspace", workspace);
+  requireObject("options", options);
   const parsed = parseContextBlock(prompt, options);
-  if (parsed.status === "found" && parsed.block !== undefined) {
+  if (parsed.status === "found") {
     const { block } = parsed;
-    return {
+    const result: ResolvedContext = {
       source: "block",
       status: parsed.status,
       block,
@@ -121,17 +140,29 @@ export async function resolveContextBlock(
       },
       currentWork: block.currentWork,
       projectJson: undefined,
-      rest: parsed.rest,
+      request: parsed.request,
       issues: [],
-      warnings: parsed.warnings,
     };
+    if (parsed.warning !== undefined) result.warning = parsed.warning;
+    return result;
   }
 
-  const projectJsonPath = options.projectJsonPath ?? PROJECT_JSON_PATH;
-  const conventionsPath = options.conventionsPath ?? CONVENTIONS_PATH;
-  const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const issues = [...parsed.issues];
-  const warnings = [...parsed.warnings];
+  const projectJsonPath = requireText(
+    "projectJsonPath",
+    options.projectJsonPath ?? PROJECT_JSON_PATH,
+  );
+  const conventionsPath = requireText(
+    "conventionsPath",
+    options.conventionsPath ?? CONVENTIONS_PATH,
+  );
+  const maxBytes = requireWholeNumber(
+    "maxFileBytes",
+    options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+    1,
+  );
+  const issues = parsed.status === "missing" ? [] : [...parsed.issues];
+  const warnings =
+    parsed.status === "missing" || parsed.warning === undefined ? [] : [parsed.warning];
   if (parsed.status === "unsupported-version" || parsed.status === "invalid") {
     const reason =
       parsed.status === "invalid" ? "is invalid (see issues)" : "has an unsupported version";
@@ -184,7 +215,7 @@ export async function resolveContextBlock(
     }
   }
 
-  return {
+  const result: ResolvedContext = {
     source: "files",
     status: parsed.status,
     block: undefined,
@@ -192,10 +223,11 @@ export async function resolveContextBlock(
     conventions: { text: conventionsText, fullPath: undefined, truncated },
     currentWork: undefined,
     projectJson,
-    rest: parsed.rest,
+    request: parsed.request,
     issues,
-    warnings,
   };
+  if (warnings.length > 0) result.warning = warnings.join(" ");
+  return result;
 }
 
 /** Reads a fallback file; a workspace error (missing, not a file, outside) becomes a warning. */
@@ -253,8 +285,7 @@ function readProjectJson(
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const position = /position (\d+)/.exec(message)?.[1];
-    const line =
-      position === undefined ? undefined : file.text.slice(0, Number(position)).split("\n").length;
+    const line = position === undefined ? undefined : lineNumberAt(file.text, Number(position));
     issues.push(
       fileIssue(
         file.path,
@@ -270,7 +301,7 @@ function readProjectJson(
       fileIssue(
         file.path,
         [],
-        `${file.path} must hold a JSON object such as {"stack": "nextjs-prisma", "commands": {"test": "npm test"}}, not ${describeValue(value)}.`,
+        `${file.path} must hold a JSON object such as {"stack": "nextjs-prisma", "commands": {"test": "npm test"}}, not ${describeValue(value, YAML_WORDS)}.`,
       ),
     );
     return undefined;
@@ -293,7 +324,7 @@ function fillProject(
       fileIssue(
         file,
         [key],
-        `${key} in ${file} must be text, not ${describeValue(json[key])}; it was ignored.`,
+        `${key} in ${file} must be text, not ${describeValue(json[key], YAML_WORDS)}; it was ignored.`,
       ),
     );
     return undefined;
@@ -308,7 +339,7 @@ function fillProject(
       fileIssue(
         file,
         ["commands"],
-        `commands in ${file} must be an object of command names to command lines, such as {"test": "npm test"}, not ${describeValue(commands)}; it was ignored.`,
+        `commands in ${file} must be an object of command names to command lines, such as {"test": "npm test"}, not ${describeValue(commands, YAML_WORDS)}; it was ignored.`,
       ),
     );
     return;
@@ -320,7 +351,7 @@ function fillProject(
       const reason =
         name === "__proto__"
           ? 'the name "__proto__" is not allowed'
-          : `it must be text, not ${describeValue(command)}`;
+          : `it must be text, not ${describeValue(command, YAML_WORDS)}`;
       issues.push(
         fileIssue(
           file,

@@ -11,7 +11,7 @@ export interface SummarizeInfo {
 }
 
 /**
- * Shortens `text` to at most `maxTokens` tokens of `info.tokenizer` (spec 002, step 3: "Summarize
+ * Shortens `text` to at most `maxTokens` tokens of `info.tokenizer` (Sage's step 3: "Summarize
  * content"). `generateContext` checks the result and falls back to a file reference or truncation
  * when it is still over, so a summarizer may be approximate. Pass a model-backed one to
  * `generateContext`'s `summarize` option; {@link extractiveSummarizer} is the default.
