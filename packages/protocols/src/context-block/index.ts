@@ -1,8 +1,6 @@
 /**
- * Context Protocol v1: the `<context>` block a primary agent puts at the start of a subagent's
- * prompt, and the receiver's fallback to `docs/project.json` and `docs/CONVENTIONS.md`. See
+ * Context Protocol v1 blocks, and the receiver's fallback to the project files. See
  * https://github.com/task-context/task-context/blob/main/docs/context-protocol.md.
- *
  * @module
  */
 export { ContextPathOutsideProjectError } from "../errors/context-path-outside-project-error.ts";

@@ -24,16 +24,15 @@ export interface ContextBlockIssue extends ValidationIssue {
   file?: string;
 }
 
-/** What {@link parseContextBlock} found at the start of a prompt. */
+/**
+ * What {@link parseContextBlock} found at the start of a prompt: `"found"`, a valid v1 block (use
+ * it and skip reading the project files); `"missing"`, no block; `"invalid"`, a block that is not
+ * valid YAML or not a v1 block; `"unsupported-version"`, a `version` other than 1. In the last
+ * three cases, read the project files; `issues` says why.
+ */
 export type ParsedContextBlock =
-  /** A valid v1 block: use it and skip reading the project files. */
   | { status: "found"; block: ContextBlock; request: string; warning?: string }
-  /** No `<context>` block at the start of the prompt: read the project files. */
   | { status: "missing"; request: string }
-  /**
-   * `"invalid"`: a block that is not valid YAML or not a v1 block. `"unsupported-version"`: a
-   * block with a `version` other than 1. Either way, read the project files; `issues` says why.
-   */
   | {
       status: "invalid" | "unsupported-version";
       issues: ContextBlockIssue[];
@@ -41,7 +40,7 @@ export type ParsedContextBlock =
       warning?: string;
     };
 
-/** What {@link parseContextBlock} found: `"found"`, `"missing"`, `"invalid"` or `"unsupported-version"`. */
+/** `"found"`, `"missing"`, `"invalid"` or `"unsupported-version"`. */
 export type ContextBlockStatus = ParsedContextBlock["status"];
 
 /** Options for {@link parseContextBlock}. */
@@ -136,13 +135,14 @@ export function parseContextBlock(
   const request = requestAfter(prompt, BLANK_TO_LINE_END.lastIndex, fence);
 
   // 3. The YAML.
+  const limits = {
+    maxBytes,
+    maxDepth: options.maxDepth,
+    firstLine: lineNumberAt(prompt, bodyStart),
+  };
   let yaml: UntrustedYaml;
   try {
-    yaml = parseUntrustedYaml(prompt.slice(bodyStart, close), {
-      maxBytes,
-      maxDepth: options.maxDepth,
-      firstLine: lineNumberAt(prompt, bodyStart),
-    });
+    yaml = parseUntrustedYaml(prompt.slice(bodyStart, close), limits);
   } catch (error) {
     if (!InvalidYamlError.isInstance(error)) throw error;
     const message = `${error.detail.charAt(0).toUpperCase()}${error.detail.slice(1)}`;
@@ -154,19 +154,13 @@ export function parseContextBlock(
     notes.length === 0 ? result : { ...result, warning: notes.join(" ") };
   const { value } = yaml;
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    const shown = describeValue(value, { yaml: true });
-    return withWarning(
-      invalid(
-        request,
-        `The ${OPEN_TAG} block must be a YAML mapping with version, project and conventions, not ${shown}.`,
-      ),
-    );
+    const not = `not ${describeValue(value, { yaml: true })}`;
+    const message = `The ${OPEN_TAG} block must be a YAML mapping with version, project and conventions, ${not}.`;
+    return withWarning(invalid(request, message));
   }
 
   // 4. The version: missing is 1, anything but the number 1 is unsupported.
-  const version = Object.hasOwn(value, "version")
-    ? (value as { version: unknown }).version
-    : undefined;
+  const { version } = value as { version?: unknown };
   if (version !== undefined && version !== null && version !== 1) {
     const message =
       typeof version === "string" && Number(version) === 1
@@ -180,11 +174,8 @@ export function parseContextBlock(
   const candidate = { ...value, version: 1 };
   const checked = checkValue(contextBlockSchema, candidate, { yaml: true, root: "the block" });
   if (!checked.valid) {
-    return withWarning({
-      status: "invalid",
-      issues: checked.issues.map((issue) => located(issue, yaml)),
-      request,
-    });
+    const issues = checked.issues.map((issue) => located(issue, yaml));
+    return withWarning({ status: "invalid", issues, request });
   }
   const block = checked.data;
 
@@ -210,9 +201,8 @@ function skipWhitespace(text: string, from: number): number {
   return WHITESPACE.lastIndex;
 }
 
-/** The start of the first line in `[from, limit)` that is exactly `</context>`, or -1. */
+/** The first line in `[from, limit)` that is `</context>`, or -1: a huge prompt costs no more. */
 function findClosingLine(text: string, from: number, limit: number): number {
-  // A bounded window: a huge prompt without a closing line costs no more than the cap.
   const window = text.slice(from, Math.min(limit, text.length));
   const next = (after: number) => {
     const index = window.indexOf(`\n${CLOSE_TAG}`, after);
@@ -229,31 +219,25 @@ function findClosingLine(text: string, from: number, limit: number): number {
  * The request after the block, without its leading blank lines. In a fence that closes right
  * after the block, the text after the closing fence; in a fence that wraps the request too (as in
  * the protocol's "Builder Delegating to Developer" example), the text before a closing fence on
- * the last line.
+ * its last line.
  */
 function requestAfter(text: string, from: number, fence: string | undefined): string {
-  const closing =
-    fence === undefined ? undefined : new RegExp(`^ {0,3}${fence[0]}{${fence.length},}[ \\t\\r]*$`);
-  const isClosingFence = (start: number, end: number) =>
-    closing?.test(text.slice(start, end)) === true;
-  const first = skipWhitespace(text, from);
-  const firstLineStart = Math.max(text.lastIndexOf("\n", first - 1) + 1, from);
-  const firstLineEnd = text.indexOf("\n", first) === -1 ? text.length : text.indexOf("\n", first);
-  if (first < text.length && isClosingFence(firstLineStart, firstLineEnd)) {
-    return withoutLeadingBlankLines(text, firstLineEnd + 1, text.length);
+  const rest = text.slice(from);
+  if (fence === undefined) return withoutLeadingBlankLines(rest);
+  const closing = new RegExp(`^ {0,3}${fence[0]}{${fence.length},}[ \\t\\r]*$`);
+  const lines = rest.split("\n");
+  const first = lines.findIndex((line) => line.trim() !== "");
+  if (first !== -1 && closing.test(lines[first] as string)) {
+    return withoutLeadingBlankLines(lines.slice(first + 1).join("\n"));
   }
-  const end = text.trimEnd().length;
-  const lastLineStart = Math.max(text.lastIndexOf("\n", end - 1) + 1, from);
-  if (end > from && isClosingFence(lastLineStart, end)) {
-    const contentEnd = text.slice(from, lastLineStart).replace(/\r?\n$/, "").length + from;
-    return withoutLeadingBlankLines(text, from, contentEnd);
+  const last = lines.findLastIndex((line) => line.trim() !== "");
+  if (last !== -1 && closing.test(lines[last] as string)) {
+    return withoutLeadingBlankLines(lines.slice(0, last).join("\n").replace(/\r$/, ""));
   }
-  return withoutLeadingBlankLines(text, from, text.length);
+  return withoutLeadingBlankLines(rest);
 }
 
-/** `text[from, to)` without the whitespace-only lines at its start. */
-function withoutLeadingBlankLines(text: string, from: number, to: number): string {
-  const first = skipWhitespace(text, Math.min(from, text.length));
-  if (first >= to) return "";
-  return text.slice(Math.max(text.lastIndexOf("\n", first - 1) + 1, from), to);
+/** `text` without the whitespace-only lines at its start; "" when it is all whitespace. */
+function withoutLeadingBlankLines(text: string): string {
+  return text.trim() === "" ? "" : text.replace(/^(?:[^\S\n]*\n)*/, "");
 }

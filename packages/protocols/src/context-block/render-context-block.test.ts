@@ -114,7 +114,10 @@ describe("renderContextBlock", () => {
     [" leading space\nline", ["  summary: |2-", "     leading space", "    line"]],
     ["tab\tline\nx", ["  summary: |-", "    tab\tline", "    x"]],
     ["ends in spaces\n  ", ['  summary: "ends in spaces\\n  "']],
-    ["\n", ["  summary: |+", "    "]],
+    ["\n", ['  summary: "\\n"']],
+    // yaml alone would write these as blocks that read back without their spaces.
+    ["  \n", ['  summary: " \\ \\n"']],
+    [" \n\t\n", ['  summary: "\\ \\n\\t\\n"']],
     ["crlf\r\nline", ['  summary: "crlf\\r\\nline"']],
   ])("writes the multi-line summary %j", (summary, lines) => {
     const text = renderContextBlock({

@@ -9,6 +9,8 @@ import { checkValue } from "../validate/issues.ts";
 const SPECIAL =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point.
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]|[\ud800-\udfff]/u;
+// Whitespace-only lines: yaml writes them as a block scalar that reads back without the spaces.
+const BLANK_LINES = /^[ \t]*\n[ \t\n]*$/;
 // Those that yaml's double-quoted writer leaves raw; escaped after it.
 const LEFT_RAW = /[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g;
 const ESCAPES: Record<string, string> = { "\u0085": "\\N", "\u2028": "\\L", "\u2029": "\\P" };
@@ -42,27 +44,17 @@ export function renderContextBlock(block: ContextBlock): string {
   requireObject("block", block);
   const checked = checkValue(contextBlockSchema, block, { yaml: true, root: "the block" });
   if (!checked.valid) throw new InvalidContextBlockError({ issues: checked.issues });
-  const { version, project, conventions, currentWork } = checked.data;
-  // A fresh object in the protocol's field order, whatever the order of `block`.
-  const ordered = {
-    version,
-    project: { path: project.path, stack: project.stack, commands: project.commands },
-    conventions: { summary: conventions.summary, fullPath: conventions.fullPath },
-    currentWork: currentWork && {
-      prd: currentWork.prd,
-      story: currentWork.story,
-      branch: currentWork.branch,
-    },
-  };
-  const document = new Document(ordered, {
+  // zod's output has the protocol's field order, whatever the order of `block`.
+  const document = new Document(checked.data, {
     version: "1.2",
     schema: "core",
     // Quote plain text that a YAML 1.1 reader would take for a boolean, number or null.
     compat: "yaml-1.1",
   });
   const quoteIfSpecial = (node: unknown) => {
-    if (isScalar(node) && typeof node.value === "string" && SPECIAL.test(node.value)) {
-      node.type = Scalar.QUOTE_DOUBLE;
+    const value = isScalar(node) ? node.value : undefined;
+    if (typeof value === "string" && (SPECIAL.test(value) || BLANK_LINES.test(value))) {
+      (node as Scalar).type = Scalar.QUOTE_DOUBLE;
     }
   };
   visit(document, {

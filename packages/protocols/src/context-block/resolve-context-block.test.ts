@@ -222,19 +222,20 @@ describe("resolveContextBlock", () => {
     });
     expect(result.issues).toEqual([
       {
-        path: "/stack",
-        message: "stack in docs/project.json must be text, not a list; it was ignored.",
+        path: "/name",
+        message:
+          'docs/project.json: name must be a string, not the number 3. Quote it to make it a string: "3". It was ignored.',
         file: "docs/project.json",
       },
       {
-        path: "/name",
-        message: "name in docs/project.json must be text, not the number 3; it was ignored.",
+        path: "/stack",
+        message: "docs/project.json: stack must be a string, not an array. It was ignored.",
         file: "docs/project.json",
       },
       {
         path: "/commands/build",
         message:
-          "commands.build in docs/project.json was ignored: it must be text, not the number 1.",
+          'docs/project.json: commands.build must be a string, not the number 1. Quote it to make it a string: "1". It was ignored.',
         file: "docs/project.json",
       },
     ]);
@@ -252,7 +253,7 @@ describe("resolveContextBlock", () => {
       {
         path: "/commands/__proto__",
         message:
-          'commands.__proto__ in docs/project.json was ignored: the name "__proto__" is not allowed.',
+          'docs/project.json: commands may not have a key named "__proto__" (it would replace the prototype of objects it is copied into). Rename it. It was ignored.',
         file: "docs/project.json",
       },
     ]);
@@ -266,7 +267,7 @@ describe("resolveContextBlock", () => {
     expect(result.issues[0]).toEqual({
       path: "",
       message:
-        'docs/project.json must hold a JSON object such as {"stack": "nextjs-prisma", "commands": {"test": "npm test"}}, not a list.',
+        "docs/project.json must be an object with, optionally, name, stack and commands, not an array. The file was ignored.",
       file: "docs/project.json",
     });
   });
@@ -458,7 +459,7 @@ describe("readFullConventions", () => {
       text: "# Conventions",
       size: CONVENTIONS.length,
       truncated: true,
-      warning: `docs/CONVENTIONS.md was truncated from ${CONVENTIONS.length} to 13 bytes (limit 13); the rest was not read.`,
+      warning: `docs/CONVENTIONS.md was truncated from ${CONVENTIONS.length} to 13 bytes (limit 13). The rest was not read.`,
     });
   });
 

@@ -19,31 +19,48 @@ import { toJsonPointer } from "../validate/issues.ts";
 /** Default cap on the UTF-8 size of untrusted YAML: 64 KiB. */
 export const DEFAULT_MAX_YAML_BYTES = 64 * 1024;
 
-/** Default cap on how deeply mappings and sequences may nest in untrusted YAML. */
-export const DEFAULT_MAX_YAML_DEPTH = 32;
+/**
+ * `maxBytes` (default 64 KiB) and `maxDepth` (default 32; the root is 1) bound the input;
+ * `firstLine` numbers the lines of YAML embedded in a larger text (default 1).
+ */
+export type UntrustedYamlOptions = {
+  [Option in "maxBytes" | "maxDepth" | "firstLine"]?: number | undefined;
+};
 
-/** Options for {@link parseUntrustedYaml}. */
-export interface UntrustedYamlOptions {
-  /** Largest accepted input, in UTF-8 bytes (default 65 536). Checked before anything is parsed. */
-  maxBytes?: number | undefined;
-  /** Deepest accepted nesting of mappings and sequences (default 32; the root mapping is 1). */
-  maxDepth?: number | undefined;
-  /** The line number of the text's first line, for YAML embedded in a larger text (default 1). */
-  firstLine?: number | undefined;
-}
+type YamlPath = readonly (string | number)[];
 
-/** A path to a node: mapping keys and sequence indexes. */
-export type YamlPath = readonly (string | number)[];
-
-/** Parsed untrusted YAML, and what is needed to point at its lines afterwards. */
+/**
+ * The plain `value` (objects, arrays, strings, numbers, booleans, null), the parser's `warnings`
+ * (with lines), and `lineOf(path)`: the line of the deepest node along `path` (a key's line).
+ */
 export interface UntrustedYaml {
-  /** Plain JavaScript values: objects, arrays, strings, numbers, booleans and null. */
   value: unknown;
-  /** Warnings of the YAML parser (the document was still accepted), with their lines. */
   warnings: string[];
-  /** The line of the deepest node along `path` that exists (its key, for mapping entries). */
   lineOf(path: YamlPath): number | undefined;
 }
+
+/** What each refusal says after "Invalid YAML at line N: ", given its subject. */
+const REFUSALS: Record<InvalidYamlKind, (subject: string) => string> = {
+  "too-large": (limit) =>
+    `the YAML is larger than the ${limit}-byte limit for untrusted YAML. Send a shorter document (a context block is normally well under 2 KB).`,
+  "too-deep": (limit) =>
+    `mappings and sequences nest deeper than ${limit} levels. Flatten the structure.`,
+  "multiple-documents": () =>
+    'the text holds more than one YAML document. Remove the "---" line that starts the second one.',
+  directive: () =>
+    "YAML directives (%YAML, %TAG) are not allowed in untrusted YAML. Remove the line.",
+  alias: (name) =>
+    `aliases (*${name}) are not allowed in untrusted YAML. Write the value out in full.`,
+  anchor: (name) =>
+    `anchors (&${name}) are not allowed in untrusted YAML. Remove the anchor and write the values out in full.`,
+  tag: (tag) =>
+    `explicit tags (${tag}) are not allowed in untrusted YAML. Remove the tag; quote the value if it should be text.`,
+  "duplicate-key": (key) =>
+    `the key ${JSON.stringify(key)} appears more than once in the same mapping. Keep only one of them.`,
+  syntax: (advice) => advice,
+};
+
+type Fail = (kind: InvalidYamlKind, offset: number, subject: string, path?: YamlPath) => never;
 
 // YAML 1.2 core schema, no custom tags, no merge keys, keys kept as written (`1.0: x` has the
 // key "1.0"). Duplicate keys are found while converting, by hash lookup: yaml's own check
@@ -55,8 +72,6 @@ const COMPOSER_OPTIONS: DocumentOptions & ParseOptions & SchemaOptions = {
   merge: false,
   stringKeys: true,
   uniqueKeys: false,
-  prettyErrors: false,
-  strict: true,
 };
 
 const COLLECTIONS = new Set(["block-map", "block-seq", "flow-collection"]);
@@ -82,24 +97,23 @@ export function parseUntrustedYaml(
 ): UntrustedYaml {
   requireString("text", text);
   const maxBytes = requireWholeNumber("maxBytes", options.maxBytes ?? DEFAULT_MAX_YAML_BYTES, 1);
-  const maxDepth = requireWholeNumber("maxDepth", options.maxDepth ?? DEFAULT_MAX_YAML_DEPTH, 1);
+  const maxDepth = requireWholeNumber("maxDepth", options.maxDepth ?? 32, 1);
   const firstLine = requireWholeNumber("firstLine", options.firstLine ?? 1, 1);
   // An error at the very end belongs to the last line, not to the empty one after it.
   const last = text.endsWith("\n") ? text.length - 1 : text.length;
   const lineAt = (offset: number) => lineNumberAt(text, Math.min(offset, last), firstLine);
-  const fail = (kind: InvalidYamlKind, offset: number, detail: string, path?: YamlPath): never => {
+  const fail: Fail = (kind, offset, subject, path) => {
+    const detail = REFUSALS[kind](subject);
     const pointer = path === undefined ? undefined : toJsonPointer(path);
     throw new InvalidYamlError({ kind, line: lineAt(offset), detail, path: pointer });
   };
 
-  const overflow = utf8Overflow(text, maxBytes);
-  if (overflow !== -1) {
-    fail(
-      "too-large",
-      overflow,
-      `the YAML is larger than the ${maxBytes}-byte limit for untrusted YAML. Send a shorter document (a context block is normally well under 2 KB).`,
-    );
-  }
+  // Encodes at most `maxBytes`; a text longer than that in UTF-16 units is too large anyway.
+  const { read } =
+    text.length * 3 <= maxBytes || text.length > maxBytes
+      ? { read: text.length > maxBytes ? 0 : text.length }
+      : new TextEncoder().encodeInto(text, new Uint8Array(maxBytes));
+  if (read < text.length) fail("too-large", read, String(maxBytes));
 
   const tokens = syntaxTree(text, maxDepth, fail);
   const [document] = new Composer(COMPOSER_OPTIONS).compose(tokens, true, text.length);
@@ -107,58 +121,25 @@ export function parseUntrustedYaml(
   if (error !== undefined) fail("syntax", error.pos[0], syntaxAdvice(error.code, error.message));
   const root = document?.contents ?? null;
 
+  // Converts the composed document to plain values, refusing what untrusted YAML may not use.
   const toPlain = (node: Node | null, path: (string | number)[]): unknown => {
     if (node === null) return null;
     const at = node.range?.[0] ?? 0;
-    if (isAlias(node)) {
-      fail(
-        "alias",
-        at,
-        `aliases (*${node.source}) are not allowed in untrusted YAML. Write the value out in full.`,
-        path,
-      );
-    }
-    if (node.anchor) {
-      fail(
-        "anchor",
-        at,
-        `anchors (&${node.anchor}) are not allowed in untrusted YAML. Remove the anchor and write the values out in full.`,
-        path,
-      );
-    }
-    if (node.tag) {
-      const tag = node.tag.replace(/^tag:yaml\.org,2002:/, "!!");
-      fail(
-        "tag",
-        at,
-        `explicit tags (${tag}) are not allowed in untrusted YAML. Remove the tag; quote the value if it should be text.`,
-        path,
-      );
-    }
+    if (isAlias(node)) fail("alias", at, node.source, path);
+    if (node.anchor) fail("anchor", at, node.anchor, path);
+    if (node.tag) fail("tag", at, node.tag.replace(/^tag:yaml\.org,2002:/, "!!"), path);
     if (isScalar(node)) return node.value;
     if (isSeq(node))
       return node.items.map((item, index) => toPlain(item as Node, [...path, index]));
-    if (!isMap(node))
-      return fail(
-        "syntax",
-        at,
-        "unsupported YAML node. Use plain mappings, sequences and scalars.",
-        path,
-      );
     const object: Record<string, unknown> = {};
-    for (const { key, value } of node.items) {
+    // A composed document's other nodes are mappings.
+    for (const { key, value } of isMap(node) ? node.items : []) {
       // With stringKeys, every key that gets here is a string scalar (others are errors).
       const name = isScalar(key) ? String(key.value) : "";
       const keyPath = [...path, name];
       toPlain(key as Node, keyPath);
-      if (Object.hasOwn(object, name)) {
-        fail(
-          "duplicate-key",
-          (key as Node).range?.[0] ?? at,
-          `the key ${JSON.stringify(name)} appears more than once in the same mapping. Keep only one of them.`,
-          keyPath,
-        );
-      }
+      if (Object.hasOwn(object, name))
+        fail("duplicate-key", (key as Node).range?.[0] ?? at, name, keyPath);
       // defineProperty, so that a `__proto__` key stays an ordinary own property.
       Object.defineProperty(object, name, {
         value: toPlain(value as Node | null, keyPath),
@@ -175,58 +156,42 @@ export function parseUntrustedYaml(
     warnings: (document?.warnings ?? []).map(
       (warning) => `line ${lineAt(warning.pos[0])}: ${warning.message}`,
     ),
-    lineOf: (path) => lineOfPath(root, path, lineAt),
+    lineOf(path) {
+      let node: unknown = root;
+      let offset: number | undefined;
+      for (const segment of path) {
+        const pair = isMap(node)
+          ? node.items.find(
+              (item) => isScalar(item.key) && String(item.key.value) === String(segment),
+            )
+          : undefined;
+        const next =
+          pair === undefined ? (isSeq(node) ? node.items[Number(segment)] : undefined) : pair.key;
+        if (next === undefined || next === null) break;
+        offset = (next as Node).range?.[0];
+        node = pair === undefined ? next : pair.value;
+      }
+      return offset === undefined ? undefined : lineAt(offset);
+    },
   };
 }
 
 /**
- * The index of the first UTF-16 unit that takes the UTF-8 encoding of `text` over `maxBytes`, or
- * -1. Encodes at most `maxBytes` bytes, whatever the length of `text`.
+ * yaml's concrete syntax tree, built token by token so that nesting deeper than `maxDepth` is
+ * refused while it grows (yaml's parser closes deep block collections recursively). A second
+ * document, a directive or a syntax error outside the document is refused as it comes, and each
+ * finished tree's exact depth is checked (the parser may nest a collection after the fact, as the
+ * key of a mapping) before the composer descends into it.
  */
-function utf8Overflow(text: string, maxBytes: number): number {
-  if (text.length * 3 <= maxBytes) return -1;
-  // Longer than the limit in UTF-16 units is too large in bytes too: no need to read it.
-  if (text.length > maxBytes) return 0;
-  const { read } = new TextEncoder().encodeInto(text, new Uint8Array(maxBytes));
-  return read === text.length ? -1 : read;
-}
-
-/**
- * yaml's concrete syntax tree of `text`, built token by token so that nesting deeper than
- * `maxDepth` is refused while it grows: yaml's parser closes deep block collections recursively
- * and grows slower with depth, so a 30 000-deep document must never reach it whole. Refuses a
- * second document, a directive and a syntax error outside the document as they come, and checks
- * each finished tree's exact depth (the parser may nest a collection after the fact, as the key
- * of a mapping) before the composer descends into it.
- */
-function syntaxTree(
-  text: string,
-  maxDepth: number,
-  fail: (kind: InvalidYamlKind, offset: number, detail: string) => never,
-): CST.Token[] {
-  const tooDeep = (offset: number) =>
-    fail(
-      "too-deep",
-      offset,
-      `mappings and sequences nest deeper than ${maxDepth} levels. Flatten the structure.`,
-    );
+function syntaxTree(text: string, maxDepth: number, fail: Fail): CST.Token[] {
+  const tooDeep = (offset: number) => fail("too-deep", offset, String(maxDepth));
   const parser = new Parser();
   const tokens: CST.Token[] = [];
   const accept = (token: CST.Token) => {
     if (token.type === "document" && tokens.some((other) => other.type === "document")) {
-      fail(
-        "multiple-documents",
-        token.offset,
-        'the text holds more than one YAML document. Remove the "---" line that starts the second one.',
-      );
+      fail("multiple-documents", token.offset, "");
     }
-    if (token.type === "directive") {
-      fail(
-        "directive",
-        token.offset,
-        "YAML directives (%YAML, %TAG) are not allowed in untrusted YAML. Remove the line.",
-      );
-    }
+    if (token.type === "directive") fail("directive", token.offset, "");
     if (token.type === "error") {
       fail("syntax", token.offset, syntaxAdvice("UNEXPECTED_TOKEN", token.message));
     }
@@ -257,27 +222,6 @@ function syntaxTree(
   }
   for (const token of parser.end()) accept(token);
   return tokens;
-}
-
-function lineOfPath(root: Node | null, path: YamlPath, lineAt: (offset: number) => number) {
-  let node: unknown = root;
-  let offset: number | undefined;
-  for (const segment of path) {
-    if (isMap(node)) {
-      const pair = node.items.find(
-        (item) => isScalar(item.key) && String(item.key.value) === String(segment),
-      );
-      if (pair === undefined) break;
-      offset = (pair.key as Node).range?.[0];
-      node = pair.value;
-    } else if (isSeq(node)) {
-      const item = node.items[Number(segment)] as Node | undefined;
-      if (item === undefined) break;
-      offset = item.range?.[0];
-      node = item;
-    } else break;
-  }
-  return offset === undefined ? undefined : lineAt(offset);
 }
 
 const ADVICE: Partial<Record<string, string>> = {

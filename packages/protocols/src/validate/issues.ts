@@ -153,7 +153,7 @@ const definition = (schema: Schema) => schema._zod.def as Definition;
 
 function unwrap(schema: Schema): Schema {
   let current = schema;
-  while (definition(current).type === "optional") {
+  while (definition(current).type === "optional" || definition(current).type === "nullable") {
     current = definition(current).innerType as Schema;
   }
   return current;
