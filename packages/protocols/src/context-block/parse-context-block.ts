@@ -14,7 +14,7 @@ import {
   fromJsonPointer,
   type ValidationIssue,
 } from "../validate/issues.ts";
-import { DEFAULT_MAX_YAML_BYTES, parseUntrustedYaml, type UntrustedYaml } from "./safe-yaml.ts";
+import { parseUntrustedYaml, type UntrustedYaml } from "./safe-yaml.ts";
 
 /** One problem with a context block (or with a fallback file), readable by people and models. */
 export interface ContextBlockIssue extends ValidationIssue {
@@ -94,9 +94,11 @@ export function parseContextBlock(
 ): ParsedContextBlock {
   requireString("prompt", prompt);
   requireObject("options", options);
-  const maxBytes = requireWholeNumber("maxBytes", options.maxBytes ?? DEFAULT_MAX_YAML_BYTES, 1);
-  if (options.maxDepth !== undefined) requireWholeNumber("maxDepth", options.maxDepth, 1);
-  const tokenizer = requireTokenizer("tokenizer", options.tokenizer ?? approximateTokenizer);
+  // Only an absent option takes its default: null is refused like any other wrong type.
+  const { maxBytes = 64 * 1024, maxDepth = 32, tokenizer = approximateTokenizer } = options;
+  requireWholeNumber("maxBytes", maxBytes, 1);
+  requireWholeNumber("maxDepth", maxDepth, 1);
+  requireTokenizer("tokenizer", tokenizer);
 
   // 1. The opening: whitespace, maybe a fence line and more whitespace, then `<context>` alone.
   let cursor = skipWhitespace(prompt, 0);
@@ -135,14 +137,10 @@ export function parseContextBlock(
   const request = requestAfter(prompt, BLANK_TO_LINE_END.lastIndex, fence);
 
   // 3. The YAML.
-  const limits = {
-    maxBytes,
-    maxDepth: options.maxDepth,
-    firstLine: lineNumberAt(prompt, bodyStart),
-  };
+  const firstLine = lineNumberAt(prompt, bodyStart);
   let yaml: UntrustedYaml;
   try {
-    yaml = parseUntrustedYaml(prompt.slice(bodyStart, close), limits);
+    yaml = parseUntrustedYaml(prompt.slice(bodyStart, close), { maxBytes, maxDepth, firstLine });
   } catch (error) {
     if (!InvalidYamlError.isInstance(error)) throw error;
     const message = `${error.detail.charAt(0).toUpperCase()}${error.detail.slice(1)}`;

@@ -89,7 +89,8 @@ export async function readFullConventions(
   requireObject("block.conventions", block.conventions);
   requireWorkspace("workspace", workspace);
   requireObject("options", options);
-  const maxBytes = requireWholeNumber("maxBytes", options.maxBytes ?? 64 * 1024, 1);
+  const { maxBytes = 64 * 1024 } = options;
+  requireWholeNumber("maxBytes", maxBytes, 1);
   const fullPath = block.conventions.fullPath;
   if (fullPath !== undefined) requireString("block.conventions.fullPath", fullPath);
   const path =

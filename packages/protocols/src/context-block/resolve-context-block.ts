@@ -113,7 +113,8 @@ export async function resolveContextBlock(
   const { projectJsonPath = "docs/project.json", conventionsPath = CONVENTIONS_PATH } = options;
   requireText("projectJsonPath", projectJsonPath);
   requireText("conventionsPath", conventionsPath);
-  const maxBytes = requireWholeNumber("maxFileBytes", options.maxFileBytes ?? 64 * 1024, 1);
+  const { maxFileBytes: maxBytes = 64 * 1024 } = options;
+  requireWholeNumber("maxFileBytes", maxBytes, 1);
   const parsed = parseContextBlock(prompt, options);
   const warnings = "warning" in parsed && parsed.warning !== undefined ? [parsed.warning] : [];
   const withWarning = (result: ResolvedContext) =>

@@ -16,9 +16,6 @@ import {
 import { InvalidYamlError, type InvalidYamlKind } from "../errors/invalid-yaml-error.ts";
 import { toJsonPointer } from "../validate/issues.ts";
 
-/** Default cap on the UTF-8 size of untrusted YAML: 64 KiB. */
-export const DEFAULT_MAX_YAML_BYTES = 64 * 1024;
-
 /**
  * `maxBytes` (default 64 KiB) and `maxDepth` (default 32; the root is 1) bound the input;
  * `firstLine` numbers the lines of YAML embedded in a larger text (default 1).
@@ -96,9 +93,10 @@ export function parseUntrustedYaml(
   options: UntrustedYamlOptions = {},
 ): UntrustedYaml {
   requireString("text", text);
-  const maxBytes = requireWholeNumber("maxBytes", options.maxBytes ?? DEFAULT_MAX_YAML_BYTES, 1);
-  const maxDepth = requireWholeNumber("maxDepth", options.maxDepth ?? 32, 1);
-  const firstLine = requireWholeNumber("firstLine", options.firstLine ?? 1, 1);
+  const { maxBytes = 64 * 1024, maxDepth = 32, firstLine = 1 } = options;
+  requireWholeNumber("maxBytes", maxBytes, 1);
+  requireWholeNumber("maxDepth", maxDepth, 1);
+  requireWholeNumber("firstLine", firstLine, 1);
   // An error at the very end belongs to the last line, not to the empty one after it.
   const last = text.endsWith("\n") ? text.length - 1 : text.length;
   const lineAt = (offset: number) => lineNumberAt(text, Math.min(offset, last), firstLine);

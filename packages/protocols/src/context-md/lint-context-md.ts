@@ -72,7 +72,8 @@ export function lintContextMd(
 ): ContextMdLintResult {
   requireString("text", text);
   requireObject("options", options);
-  const maxChars = requireWholeNumber("maxChars", options.maxChars ?? DEFAULT_MAX_CHARS, 1);
+  const { maxChars = DEFAULT_MAX_CHARS } = options;
+  requireWholeNumber("maxChars", maxChars, 1);
   const issues: ContextMdIssue[] = [];
   const content = text.startsWith("\uFEFF") ? text.slice(1) : text;
 

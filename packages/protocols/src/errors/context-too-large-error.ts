@@ -18,7 +18,7 @@ const marker = "task-context.error.ContextTooLargeError";
 const symbol = Symbol.for(marker);
 
 /**
- * Spec 002, step 3: even after summarizing, replacing file content with path references and
+ * Sage's step 3: even after summarizing, replacing file content with path references and
  * truncating every context item, the document is over `max_total` — the task is too large for
  * the subagent. Split the task, or raise the type's `max_total`.
  *

@@ -157,15 +157,18 @@ export async function generateContext(
   const data = checkedTaskData.data;
   requireObject("options", options);
   requireWorkspace("workspace", options.workspace);
-  const counting = requireTokenizer("tokenizer", options.tokenizer ?? approximateTokenizer);
-  const summarize = options.summarize ?? extractiveSummarizer;
+  // Only an absent option takes its default: null is refused like any other wrong type.
+  const { summarize = extractiveSummarizer, logger = SILENT } = options;
+  const counting = requireTokenizer(
+    "tokenizer",
+    options.tokenizer === undefined ? approximateTokenizer : options.tokenizer,
+  );
   if (typeof summarize !== "function") {
     throw new ArgumentError({
       argument: "summarize",
       message: `expected a function (text, maxTokens, info) returning a string, got ${describeArgument(summarize)}.`,
     });
   }
-  const logger = options.logger ?? SILENT;
   if (
     typeof logger?.info !== "function" ||
     (logger.warn !== undefined && typeof logger.warn !== "function")
