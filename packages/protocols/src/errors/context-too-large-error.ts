@@ -24,8 +24,15 @@ const symbol = Symbol.for(marker);
  *
  * @example
  * ```ts
+ * import { memoryWorkspace } from "@task-context/core";
+ * import { ContextTooLargeError, generateContext } from "@task-context/protocols/sage";
+ *
+ * const workspace = memoryWorkspace({
+ *   ".sage/config/context-limits.yaml": "defaults:\n  max_total: 50\n",
+ * });
+ * const taskData = { description: "Plan the Markdown export" };
  * try {
- *   await generateContext(request, { workspace });
+ *   await generateContext({ taskId: "T-1", subagentType: "plan", taskData }, { workspace });
  * } catch (error) {
  *   if (ContextTooLargeError.isInstance(error)) console.error(error.tokens, error.maxTotal);
  * }

@@ -22,8 +22,10 @@ const symbol = Symbol.for(marker);
  *
  * @example
  * ```ts
+ * import { InvalidSubagentContextError, parseSubagentContext } from "@task-context/protocols/sage";
+ *
  * try {
- *   parseSubagentContext(xml);
+ *   parseSubagentContext('<subagent-context version="2.0"/>');
  * } catch (error) {
  *   if (InvalidSubagentContextError.isInstance(error)) console.error(error.line, error.issues);
  * }

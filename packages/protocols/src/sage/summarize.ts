@@ -145,13 +145,8 @@ function assemble(text: string, units: readonly Unit[], kept: readonly number[])
  * this keeps the first line of every blank-line-separated block (signatures, leading comments).
  * When not even the first piece fits, it returns the text truncated to `maxTokens`.
  *
- * @example
- * ```ts
- * extractiveSummarizer("# Export\nUsers export notes. They pick a folder.\n", 10, {
- *   itemType: "story-excerpt",
- *   tokenizer: approximateTokenizer,
- * }); // "# Export\nUsers export notes. …"
- * ```
+ * For example, `"# Export\nUsers export notes. They pick a folder.\n"` in 10 approximate tokens
+ * becomes `"# Export\nUsers export notes. …"`.
  */
 export const extractiveSummarizer: Summarizer = (text, maxTokens, { tokenizer }) => {
   if (maxTokens <= 0) return "";

@@ -20,6 +20,8 @@ const namesByReference = new Map<string, SchemaName>(
  *
  * @example
  * ```ts
+ * import { resolveSchemaName } from "@task-context/protocols";
+ *
  * resolveSchemaName("urn:task-context:schema:work-item.v1"); // "work-item.v1"
  * ```
  */
