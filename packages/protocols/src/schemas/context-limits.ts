@@ -34,7 +34,13 @@ export const contextLimitsConfigSchema = z
         .check(z.describe("Limits per subagent type (implement, test, fix, review, plan)")),
     ),
   })
-  .check(z.meta({ title: "Sage context limits" }));
+  .check(
+    z.meta({
+      title: "Sage context limits",
+      description:
+        'The limits file .sage/config/context-limits.yaml: defaults, and overrides per subagent type. "__proto__" is not a subagent type: this schema and validate() refuse it, where the zod schema alone drops such a key.',
+    }),
+  );
 
 /** Resolved limits for one subagent type. */
 export type ContextLimits = z.infer<typeof contextLimitsSchema>;

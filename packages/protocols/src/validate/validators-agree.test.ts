@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { contextBlockSchema } from "../schemas/context-block.ts";
-import { type SchemaName, schemaNames } from "../schemas/registry.ts";
+import { type SchemaName, schemaNames, schemaRegistry } from "../schemas/registry.ts";
 import { mutatedValue, validValue } from "../test-support/json-schema-arbitrary.ts";
 import {
   ajvVerdict,
@@ -80,6 +80,19 @@ describe("__proto__ keys", () => {
     });
     expect(publishedSchema("context-block.v1").description).toContain(
       'Command names may not be "__proto__"',
+    );
+  });
+
+  it("are refused as a subagent type of the limits file, which zod's record alone drops", async () => {
+    const limits = JSON.parse('{"overrides":{"__proto__":{"max_total":1}}}');
+    expect(await verdicts("context-limits.v1", limits)).toEqual({
+      validate: false,
+      ajv: false,
+      hyperjump: false,
+    });
+    expect(schemaRegistry["context-limits.v1"].safeParse(limits).success).toBe(true);
+    expect(publishedSchema("context-limits.v1").description).toContain(
+      '"__proto__" is not a subagent type',
     );
   });
 
