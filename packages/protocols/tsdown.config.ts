@@ -3,8 +3,8 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "tsdown";
 import { sharedBuildOptions } from "../../tsdown.shared.ts";
 
-// `#validators` and `#yaml` are chosen per runtime by the package.json `imports` conditions, at
-// run time. The second build bundles yaml's browser build for Deno into dist-vendor/ (see src/vendor/yaml.ts).
+// `#yaml` is chosen per runtime by the package.json `imports` conditions, at run time. The second
+// build bundles yaml's browser build for Deno into dist-vendor/ (see src/vendor/yaml.ts).
 const yamlBrowserBuild = fileURLToPath(import.meta.resolve("yaml/package.json")).replace(
   /package\.json$/,
   "browser/index.js",
@@ -25,8 +25,6 @@ export default [
       sage: "src/sage/index.ts",
       "context-md": "src/context-md/index.ts",
       "work-item": "src/work-item.ts",
-      "standalone-validators": "src/validate/standalone-validators.ts",
-      "runtime-validators": "src/validate/runtime-validators.ts",
     },
   }),
   defineConfig({

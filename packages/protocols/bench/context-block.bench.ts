@@ -1,19 +1,19 @@
-// Benchmark of parseContextBlock (find the block, parse its YAML as untrusted input, validate it
-// against the v1 schema, check the summary's token budget) against a bare `yaml.parse` of the same
-// YAML text, measured in the same run. Run from packages/protocols:
-//   node bench/context-block.bench.ts
+// Benchmarks of Context Protocol v1 parsing, from the built package, against yaml's own parser
+// measured in the same run: a realistic block, and the hostile inputs the tests refuse (their
+// behaviour is asserted in src/context-block/*.test.ts; their time is measured here).
+// Run from packages/protocols after a build: node --expose-gc bench/context-block.bench.ts
 import { cpus } from "node:os";
+import { compareAlternating, medianNanoseconds, microseconds } from "@task-context/bench-kit";
 import { approximateTokenizer } from "@task-context/core";
-import { parse } from "yaml";
 import {
   type ContextBlock,
   parseContextBlock,
-  parseUntrustedYaml,
   renderContextBlock,
-} from "../src/context-block/index.ts";
+} from "@task-context/protocols/context-block";
+import { parse, parseDocument } from "yaml";
 
-// A realistic block of about 2 KB: the spec's fields, thirteen commands, a summary near the 200-token
-// maximum (spec 004's target is 50-100).
+// A realistic block of about 2 KB: the protocol's fields, thirteen commands, a summary near the
+// 200-token maximum (the protocol's target is 50-100).
 const block: ContextBlock = {
   version: 1,
   project: {
@@ -57,99 +57,130 @@ const block: ContextBlock = {
   },
 };
 
-const rendered = renderContextBlock(block);
 const request = `Implement US-014: add "Export as Markdown" to the note menu.`;
-const prompt = `${rendered}\n\n${request}`;
-const yamlText = rendered.slice("<context>\n".length, -"</context>".length);
-
-// The same block with a summary over the 200-token maximum: the warning path counts every token.
+const promptOf = (value: ContextBlock) => `${renderContextBlock(value)}\n\n${request}`;
+const yamlOf = (value: ContextBlock) =>
+  renderContextBlock(value).slice("<context>\n".length, -"</context>".length);
 const longBlock: ContextBlock = {
   ...block,
   conventions: { ...block.conventions, summary: block.conventions.summary.repeat(2) },
 };
-const longRendered = renderContextBlock(longBlock);
-const longPrompt = `${longRendered}\n\n${request}`;
-const longYamlText = longRendered.slice("<context>\n".length, -"</context>".length);
-
-// Both must agree before anything is measured.
-for (const [text, yaml, warnings] of [
-  [prompt, yamlText, 0],
-  [longPrompt, longYamlText, 1],
-] as const) {
-  const check = parseContextBlock(text);
-  if (check.status !== "found" || JSON.stringify(check.block) !== JSON.stringify(parse(yaml))) {
-    throw new Error(`the benchmark block does not parse back: ${JSON.stringify(check.issues)}`);
-  }
-  if (check.warnings.length !== warnings) throw new Error(`unexpected warnings: ${check.warnings}`);
-}
-
-/** Median nanoseconds per call over alternating rounds of candidate and baseline. */
-function compare(
-  candidate: () => unknown,
-  baseline: () => unknown,
-  iterations = 2_000,
-  rounds = 21,
-) {
-  const run = (fn: () => unknown) => {
-    const start = process.hrtime.bigint();
-    for (let index = 0; index < iterations; index++) fn();
-    return Number(process.hrtime.bigint() - start) / iterations;
-  };
-  run(candidate);
-  run(baseline);
-  const candidateSamples: number[] = [];
-  const baselineSamples: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    candidateSamples.push(run(candidate));
-    baselineSamples.push(run(baseline));
-  }
-  const median = (samples: number[]) =>
-    samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)] as number;
-  return { candidate: median(candidateSamples), baseline: median(baselineSamples) };
-}
-
-const opsPerSecond = (nanoseconds: number) => Math.round(1e9 / nanoseconds).toLocaleString("en-US");
-const microseconds = (nanoseconds: number) => `${(nanoseconds / 1000).toFixed(1)} µs`;
+const prompt = promptOf(block);
+const longPrompt = promptOf(longBlock);
 const bytes = (text: string) => new TextEncoder().encode(text).length;
 
-const rows = [
-  {
-    name: `parseContextBlock, ${bytes(rendered)}-byte block (find + safe YAML + schema + summary check)`,
-    ...compare(
-      () => parseContextBlock(prompt),
-      () => parse(yamlText),
-    ),
-    target: "≤ 1.3×",
-  },
-  {
-    name: "parseUntrustedYaml of the same YAML (size, depth, alias, tag, key checks)",
-    ...compare(
-      () => parseUntrustedYaml(yamlText),
-      () => parse(yamlText),
-    ),
-    target: "",
-  },
-  {
-    name: `parseContextBlock, ${bytes(longRendered)}-byte block, summary over 200 tokens (counted)`,
-    ...compare(
-      () => parseContextBlock(longPrompt),
-      () => parse(longYamlText),
-    ),
-    target: "",
-  },
-];
+// Both must agree before anything is measured.
+for (const [text, value, warned] of [
+  [prompt, block, false],
+  [longPrompt, longBlock, true],
+] as const) {
+  const check = parseContextBlock(text);
+  if (
+    check.status !== "found" ||
+    JSON.stringify(check.block) !== JSON.stringify(parse(yamlOf(value)))
+  ) {
+    throw new Error(`the benchmark block does not parse back: ${JSON.stringify(check)}`);
+  }
+  if ("warning" in check !== warned)
+    throw new Error(`unexpected warning: ${JSON.stringify(check)}`);
+}
 
-const model = cpus()[0]?.model ?? "unknown CPU";
-console.log(`Machine: ${cpus().length} × ${model}; Node ${process.versions.node}`);
-console.log(
-  `Summary: ${approximateTokenizer.count(block.conventions.summary)} tokens (approximate); long summary: ${approximateTokenizer.count(longBlock.conventions.summary)}\n`,
-);
-console.log(
-  "| benchmark | result | baseline: `yaml.parse` of the same YAML (same run) | ratio | target |",
-);
-console.log("| --- | --- | --- | --- | --- |");
-for (const { name, candidate, baseline, target } of rows) {
-  console.log(
-    `| ${name} | ${opsPerSecond(candidate)} ops/s (${microseconds(candidate)}) | ${opsPerSecond(baseline)} ops/s (${microseconds(baseline)}) | ${(candidate / baseline).toFixed(2)}× | ${target} |`,
+const rows: string[] = [];
+const ratio = (candidate: number, baseline: number) => `${(candidate / baseline).toFixed(2)}×`;
+
+for (const [name, text, value, target] of [
+  [
+    `parseContextBlock, ${bytes(prompt)}-byte prompt (find, untrusted YAML, schema, summary counted)`,
+    prompt,
+    block,
+    "≤ 1.3×",
+  ],
+  [
+    `parseContextBlock, ${bytes(longPrompt)}-byte prompt whose summary is over 200 tokens (warned)`,
+    longPrompt,
+    longBlock,
+    "",
+  ],
+] as const) {
+  const yaml = yamlOf(value);
+  const times = await compareAlternating(
+    { candidate: () => parseContextBlock(text), baseline: () => parse(yaml) },
+    { iterations: 500 },
+  );
+  rows.push(
+    `| ${name} | ${microseconds(times.candidate)} | \`yaml.parse\` of the same YAML: ${microseconds(times.baseline)} | ${ratio(times.candidate, times.baseline)} | ${target} |`,
   );
 }
+const summaryCount = await medianNanoseconds(
+  () => approximateTokenizer.count(longBlock.conventions.summary),
+  { iterations: 2_000 },
+);
+rows.push(
+  `| of which: approximateTokenizer.count of the ${longBlock.conventions.summary.length}-character summary | ${microseconds(summaryCount)} | | | |`,
+);
+
+// Hostile inputs: each is refused; the time is what refusing costs.
+const bare = (yaml: string) => `<context>\n${yaml}\n</context>\n\nGo.`;
+const keys: string[] = [];
+for (let index = 0; keys.join("").length < 64_000; index++)
+  keys.push(`${index.toString(36)}: ${index}\n`);
+const bigMapping = `${keys.join("")}0: again\n`;
+const aliasBomb = ["a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]"];
+for (let level = 1; level < 9; level++) {
+  const previous = String.fromCharCode(96 + level);
+  aliasBomb.push(
+    `${String.fromCharCode(97 + level)}: &${String.fromCharCode(97 + level)} [${Array(9).fill(`*${previous}`).join(", ")}]`,
+  );
+}
+const hostile: Array<[string, string]> = [
+  ["10 000-deep flow sequences", bare(`a: ${"[".repeat(10_000)}${"]".repeat(10_000)}`)],
+  ["32 000-deep flow sequences (64 KiB)", bare(`a: ${"[".repeat(32_000)}${"]".repeat(32_000)}`)],
+  ["10 000-deep compact block sequences", bare(`${"- ".repeat(10_000)}x\n- y`)],
+  ["10 000 nested explicit keys", bare(`${"? ".repeat(10_000)}x`)],
+  [
+    "300-deep block mappings by indentation",
+    bare(Array.from({ length: 300 }, (_, depth) => `${" ".repeat(depth)}a:`).join("\n")),
+  ],
+  ["alias bomb (9 levels of 9)", bare(aliasBomb.join("\n"))],
+  [
+    `a ${Math.round(bigMapping.length / 1024)} KiB mapping of ${keys.length} keys, duplicate at the end`,
+    bare(bigMapping),
+  ],
+  ["a 50 MB scalar", `<context>\nsummary: ${"x".repeat(50 * 1024 * 1024)}\n</context>\n`],
+  ["a 10 MB prompt with no closing line", `<context>\n${"a: b\n".repeat(2_000_000)}`],
+];
+const normalYaml = yamlOf(block);
+const normal = await medianNanoseconds(() => parse(normalYaml), { iterations: 200 });
+for (const [name, text] of hostile) {
+  const result = parseContextBlock(text);
+  if (result.status !== "invalid") throw new Error(`${name} was not refused: ${result.status}`);
+  const time = await medianNanoseconds(() => parseContextBlock(text), { iterations: 5, rounds: 7 });
+  rows.push(
+    `| refuse ${name} | ${microseconds(time)} | \`yaml.parse\` of the 2 KB block: ${microseconds(normal)} | ${ratio(time, normal)} | |`,
+  );
+}
+
+// Why duplicate keys are found while converting rather than by yaml's `uniqueKeys`.
+const unique = bigMapping.slice(0, bigMapping.lastIndexOf("0: again"));
+const own = await medianNanoseconds(() => parseContextBlock(bare(unique)), {
+  iterations: 3,
+  rounds: 5,
+});
+const yamlUnique = await medianNanoseconds(() => parseDocument(unique, { uniqueKeys: true }), {
+  iterations: 1,
+  rounds: 5,
+});
+const yamlPlain = await medianNanoseconds(() => parseDocument(unique, { uniqueKeys: false }), {
+  iterations: 1,
+  rounds: 5,
+});
+rows.push(
+  `| parseContextBlock, the same ${keys.length - 1} unique keys (hash lookup for duplicates) | ${microseconds(own)} | \`parseDocument\` without \`uniqueKeys\`: ${microseconds(yamlPlain)} | ${ratio(own, yamlPlain)} | |`,
+  `| \`parseDocument\` with yaml's \`uniqueKeys\` (pairwise comparison) | ${microseconds(yamlUnique)} | \`parseDocument\` without \`uniqueKeys\`: ${microseconds(yamlPlain)} | ${ratio(yamlUnique, yamlPlain)} | |`,
+);
+
+const model = cpus()[0]?.model ?? "unknown CPU";
+console.log(`Machine: ${cpus().length} × ${model}; Node ${process.versions.node}\n`);
+console.log("| benchmark | result | baseline (same run) | ratio | target |");
+console.log("| --- | --- | --- | --- | --- |");
+for (const row of rows) console.log(row);

@@ -1,4 +1,4 @@
-// Benchmark of Sage generate_context against one o200k tokenizer pass over the same input, measured
+// Benchmark of Sage's generate_context against one o200k tokenizer pass over the same input, measured
 // in the same run. Run from packages/protocols: node bench/sage.bench.ts
 import { cpus } from "node:os";
 import { memoryWorkspace } from "@task-context/core";
@@ -93,5 +93,5 @@ console.log(
   `| written document | ${result.tokens} tokens (max_total ${result.limits.max_total}) | | | ≤ max_total |`,
 );
 console.log(
-  `| items summarized / referenced | ${result.warnings.filter((warning) => warning.includes("summarized")).length} / ${result.warnings.filter((warning) => warning.includes("reference")).length} | | | |`,
+  `| items summarized / referenced | ${result.warning?.match(/: summarized/g)?.length ?? 0} / ${result.warning?.match(/: replaced with a file reference/g)?.length ?? 0} | | | |`,
 );

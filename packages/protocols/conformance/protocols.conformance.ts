@@ -4,7 +4,6 @@ import { schemaNames, UnknownSchemaError, validate } from "@task-context/protoco
 import {
   type ContextBlock,
   parseContextBlock,
-  parseUntrustedYaml,
   renderContextBlock,
   resolveContextBlock,
 } from "@task-context/protocols/context-block";
@@ -82,7 +81,13 @@ describe("@task-context/protocols", () => {
     const { review_context: _, ...missingReview } = workItem;
     expect(validate("work-item.v1", missingReview)).toStrictEqual({
       valid: false,
-      issues: [{ path: "", message: "must have required property 'review_context'" }],
+      issues: [
+        {
+          path: "/review_context",
+          message:
+            "review_context is required: an object with target_artifact_id, target_author_tag and review_criteria.",
+        },
+      ],
     });
     expect(
       validate("context-block.v1", {
@@ -92,7 +97,13 @@ describe("@task-context/protocols", () => {
       }),
     ).toStrictEqual({
       valid: false,
-      issues: [{ path: "/conventions", message: "must have required property 'summary'" }],
+      issues: [
+        {
+          path: "/conventions/summary",
+          message:
+            "conventions.summary is required: a non-empty string, a 2-5 sentence summary of the key conventions (target 50-100 tokens, at most 200).",
+        },
+      ],
     });
   });
 
@@ -175,11 +186,11 @@ describe("@task-context/protocols", () => {
     });
     const fenced = parseContextBlock(`\`\`\`yaml\n${rendered}\n\`\`\`\n\nReview it.`);
     expect(fenced.status).toBe("found");
-    expect(fenced.rest).toBe("Review it.");
+    expect(fenced.request).toBe("Review it.");
     const unversioned = parseContextBlock(
       "<context>\nproject:\n  path: /p\n  stack: s\nconventions:\n  summary: x\n</context>\nGo",
     );
-    expect(unversioned.block?.version).toBe(1);
+    expect(unversioned.status === "found" && unversioned.block.version).toBe(1);
     expect(parseContextBlock("<context>\nversion: 2\n</context>\nGo").status).toBe(
       "unsupported-version",
     );
@@ -187,16 +198,26 @@ describe("@task-context/protocols", () => {
   });
 
   it("untrusted YAML: aliases, tags, duplicate keys and deep nesting are refused", () => {
-    const invalidYaml = expect.objectContaining({ code: "INVALID_YAML" });
-    expect(() => parseUntrustedYaml("a: &x [1]\nb: *x\n")).toThrow(invalidYaml);
-    expect(() => parseUntrustedYaml("a: !!js/function 'x'\n")).toThrow(invalidYaml);
-    expect(() => parseUntrustedYaml("a: 1\na: 2\n")).toThrow(invalidYaml);
-    expect(() => parseUntrustedYaml(`${"[".repeat(10_000)}${"]".repeat(10_000)}`)).toThrow(
-      invalidYaml,
+    const refusal = (yaml: string) => {
+      const parsed = parseContextBlock(`<context>\n${yaml}</context>\nGo`);
+      return parsed.status === "invalid" ? parsed.issues[0]?.message : parsed.status;
+    };
+    expect(refusal("a: &x [1]\nb: *x\n")).toBe(
+      "Anchors (&x) are not allowed in untrusted YAML. Remove the anchor and write the values out in full.",
     );
-    const value = parseUntrustedYaml("__proto__: 1\n") as Record<string, unknown>;
-    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
-    expect(Object.hasOwn(value, "__proto__")).toBe(true);
+    expect(refusal("a: !!js/function 'x'\n")).toBe(
+      "Explicit tags (!!js/function) are not allowed in untrusted YAML. Remove the tag; quote the value if it should be text.",
+    );
+    expect(refusal("a: 1\na: 2\n")).toBe(
+      'The key "a" appears more than once in the same mapping. Keep only one of them.',
+    );
+    expect(refusal(`a: ${"[".repeat(10_000)}${"]".repeat(10_000)}\n`)).toBe(
+      "Mappings and sequences nest deeper than 32 levels. Flatten the structure.",
+    );
+    expect(refusal("__proto__: {polluted: true}\n")).toBe(
+      'Unknown field "__proto__" in the block. Allowed: version, project, conventions, currentWork.',
+    );
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it("resolveContextBlock uses the block, or falls back to docs/project.json and docs/CONVENTIONS.md", async () => {

@@ -1,5 +1,4 @@
-// Writes the published JSON Schemas (schemas/*.schema.json) and the ajv standalone validators
-// (src/validate/standalone-validators.generated.js) from the zod schemas in src/schemas/.
+// Writes the published JSON Schemas (schemas/*.schema.json) from the zod schemas in src/schemas/.
 // Run from the package root: node scripts/generate-schemas.ts
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";

@@ -1,3 +1,11 @@
+/**
+ * The wire formats of task-context: zod schemas and the JSON Schemas published from them,
+ * `validate()`, and the package's errors. Context Protocol v1 blocks, Sage documents, CONTEXT.md
+ * and work items have subpaths of their own. See
+ * https://github.com/task-context/task-context/blob/main/docs/schemas.md.
+ *
+ * @module
+ */
 export { ContextLimitsError } from "./errors/context-limits-error.ts";
 export { ContextPathOutsideProjectError } from "./errors/context-path-outside-project-error.ts";
 export {
@@ -10,7 +18,7 @@ export {
   type SubagentContextIssue,
 } from "./errors/invalid-subagent-context-error.ts";
 export { InvalidTaskIdError } from "./errors/invalid-task-id-error.ts";
-export { InvalidYamlError } from "./errors/invalid-yaml-error.ts";
+export { InvalidYamlError, type InvalidYamlKind } from "./errors/invalid-yaml-error.ts";
 export type { ProtocolsErrorCode } from "./errors/protocols-error-code.ts";
 export { UnknownSchemaError } from "./errors/unknown-schema-error.ts";
 export {
@@ -30,14 +38,14 @@ export {
   contextLimitsConfigSchema,
   contextLimitsSchema,
 } from "./schemas/context-limits.ts";
-export { type SchemaName, schemaIdOf, schemaNames, schemaRegistry } from "./schemas/registry.ts";
+export { type SchemaName, schemaNames } from "./schemas/registry.ts";
 export { type ReviewContext, reviewContextSchema } from "./schemas/review-context.ts";
 export { type ReviewFeedback, reviewFeedbackSchema } from "./schemas/review-feedback.ts";
 export { type StageContext, stageContextSchema } from "./schemas/stage-context.ts";
 export {
   type ContextItem,
   contextItemSchema,
-  outputFieldSchema,
+  type OutputField,
   type SubagentContext,
   type SubagentTaskType,
   subagentContextSchema,
@@ -46,9 +54,5 @@ export {
 } from "./schemas/subagent-context.ts";
 export { type SubagentOutput, subagentOutputSchema } from "./schemas/subagent-output.ts";
 export { type WorkItem, workItemSchema } from "./schemas/work-item.ts";
+export type { ValidationIssue, ValidationResult } from "./validate/issues.ts";
 export { resolveSchemaName, validate } from "./validate/validate.ts";
-export type {
-  SchemaValidator,
-  ValidationIssue,
-  ValidationResult,
-} from "./validate/validation-result.ts";

@@ -1,3 +1,11 @@
+/**
+ * The delivery service's work items: what an agent receives from its inbox (the run's goal and
+ * constraints, the stage's context, earlier artifacts, available skills, review context) and the
+ * events of a run's collaboration stream. Field names are the wire's snake_case. See
+ * https://github.com/task-context/task-context/blob/main/docs/work-items.md.
+ *
+ * @module
+ */
 export {
   type Artifact,
   type ArtifactReference,

@@ -1,5 +1,5 @@
-import type { ValidationIssue } from "@task-context/protocols";
-import { type SubagentOutput, subagentOutputSchema } from "@task-context/protocols/sage";
+import { type ValidationIssue, validate } from "@task-context/protocols";
+import type { SubagentOutput } from "@task-context/protocols/sage";
 import { thrownMessage } from "./thrown-message.ts";
 
 /** Longest JSON text accepted as a subagent's output (1 MiB of UTF-16 units). */
@@ -9,13 +9,6 @@ export const MAX_OUTPUT_TEXT = 1_048_576;
 export type InterpretedOutput =
   | { valid: true; output: SubagentOutput }
   | { valid: false; problem: string; issues: ValidationIssue[] };
-
-/** RFC 6901 JSON Pointer of a zod issue path. */
-function jsonPointer(path: readonly PropertyKey[]): string {
-  return path
-    .map((segment) => `/${String(segment).replaceAll("~", "~0").replaceAll("/", "~1")}`)
-    .join("");
-}
 
 /** The TypeScript names of SubagentResult, accepted for the subagent output format's wire names. */
 const WIRE_NAMES: Readonly<Record<string, string>> = {
@@ -83,12 +76,9 @@ function interpret(output: unknown): InterpretedOutput {
       };
     }
   }
-  const parsed = subagentOutputSchema.safeParse(toWireNames(value));
-  if (parsed.success) return { valid: true, output: parsed.data };
-  const issues = parsed.error.issues.map((issue) => ({
-    path: jsonPointer(issue.path),
-    message: issue.message,
-  }));
+  const wire = toWireNames(value);
+  const { valid, issues } = validate("subagent-output.v1", wire);
+  if (valid) return { valid: true, output: wire as SubagentOutput };
   return {
     valid: false,
     problem: "its output does not match the subagent output format",

@@ -108,6 +108,6 @@ export async function renderSageContext(
   });
   const { bytes } = await workspace.readFile(generated.path);
   const file: SageContextFile = { path: generated.path, bytes };
-  if (generated.warnings.length > 0) file.warning = `Sage context: ${generated.warnings.join(" ")}`;
+  if (generated.warning !== undefined) file.warning = `Sage context: ${generated.warning}`;
   return file;
 }

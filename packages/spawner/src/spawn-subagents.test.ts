@@ -475,7 +475,13 @@ describe("spawnSubagents: results", () => {
       "/summary",
     ]);
     expect(results[1]?.status).toBe("failure");
-    expect(results[1]?.issues).toEqual([{ path: "", message: expect.stringContaining("extra") }]);
+    expect(results[1]?.issues).toEqual([
+      {
+        path: "/extra",
+        message:
+          'Unknown field "extra" at the top level. Allowed: status, summary, files-modified, notes, recommended-action.',
+      },
+    ]);
   });
 
   it("turns text that is not JSON into a failure", async () => {

@@ -81,7 +81,11 @@ describe("buildSystemPrompt", () => {
     const start = prompt.indexOf("<context>\nversion");
     const end = prompt.indexOf("</context>") + "</context>".length;
     const parsed = parseContextBlock(`${prompt.slice(start, end)}\n\nDo the work.`);
-    expect(parsed.block).toEqual(EXAMPLE_CONTEXT_BLOCK);
+    expect(parsed).toStrictEqual({
+      status: "found",
+      block: EXAMPLE_CONTEXT_BLOCK,
+      request: "Do the work.",
+    });
   });
 
   it("is deterministic", () => {

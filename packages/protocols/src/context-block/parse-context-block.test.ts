@@ -1,11 +1,15 @@
-import { ArgumentError, approximateTokenizer, type Tokenizer } from "@task-context/core";
+import { ArgumentError, type Tokenizer } from "@task-context/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ContextBlock } from "../schemas/context-block.ts";
-import { approximateTokenUpperBound, parseContextBlock } from "./parse-context-block.ts";
-import { SPEC_BLOCK, SPEC_TEXT } from "./spec-example.test-support.ts";
+import { SPEC_BLOCK, SPEC_TEXT } from "../test-support/spec-example.ts";
+import {
+  type ParseContextBlockOptions,
+  type ParsedContextBlock,
+  parseContextBlock,
+} from "./parse-context-block.ts";
 
-// The two blocks of spec 004, verbatim.
+// The protocol's two example blocks, verbatim.
 const SPEC_FORMAT = `\`\`\`yaml\n${SPEC_TEXT}\n\`\`\``;
 
 const SPEC_BUILDER = `\`\`\`markdown
@@ -68,14 +72,41 @@ const MINIMAL_BLOCK: ContextBlock = {
 const bare = (yaml: string, request = "Do the task.") =>
   `<context>\n${yaml}</context>\n\n${request}`;
 
+/** What `run` throws. */
+function catchError(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+type Found = Extract<ParsedContextBlock, { status: "found" }>;
+type Refused = Extract<ParsedContextBlock, { status: "invalid" | "unsupported-version" }>;
+
+/** The result for `prompt`, which must have a valid block. */
+function found(prompt: string, options?: ParseContextBlockOptions): Found {
+  const result = parseContextBlock(prompt, options);
+  if (result.status !== "found") throw new Error(`expected a block, got ${JSON.stringify(result)}`);
+  return result;
+}
+
+/** The result for `prompt`, which must have an invalid or unsupported block. */
+function refused(prompt: string, options?: ParseContextBlockOptions): Refused {
+  const result = parseContextBlock(prompt, options);
+  if (result.status !== "invalid" && result.status !== "unsupported-version") {
+    throw new Error(`expected a refused block, got ${JSON.stringify(result)}`);
+  }
+  return result;
+}
+
 describe("parseContextBlock", () => {
   it("parses the spec's format example to the exact object", () => {
     expect(parseContextBlock(SPEC_FORMAT)).toEqual({
       status: "found",
       block: SPEC_BLOCK,
-      rest: "",
-      issues: [],
-      warnings: [],
+      request: "",
     });
   });
 
@@ -100,9 +131,8 @@ describe("parseContextBlock", () => {
           branch: "feature/print-templates",
         },
       },
-      rest: "Implement US-003: Add print preview modal\n\nThe print preview should show a modal with the template rendered at actual size.\nUse the existing Modal component from components/ui/modal.tsx.",
-      issues: [],
-      warnings: [],
+      request:
+        "Implement US-003: Add print preview modal\n\nThe print preview should show a modal with the template rendered at actual size.\nUse the existing Modal component from components/ui/modal.tsx.",
     });
   });
 
@@ -122,63 +152,54 @@ describe("parseContextBlock", () => {
           fullPath: "/Users/dev/code/project/docs/CONVENTIONS.md",
         },
       },
-      rest: "Review the following files for security issues:\n- app/api/admin/users/route.ts\n- lib/auth/middleware.ts",
-      issues: [],
-      warnings: [],
+      request:
+        "Review the following files for security issues:\n- app/api/admin/users/route.ts\n- lib/auth/middleware.ts",
     });
   });
 
   describe("forms", () => {
     it("finds a bare block and returns the request after it, leading blank lines removed", () => {
-      const result = parseContextBlock(bare(MINIMAL, "  Implement it.\n\nThanks.\n"));
-      expect(result.status).toBe("found");
+      const result = found(bare(MINIMAL, "  Implement it.\n\nThanks.\n"));
       expect(result.block).toEqual(MINIMAL_BLOCK);
-      expect(result.rest).toBe("  Implement it.\n\nThanks.\n");
+      expect(result.request).toBe("  Implement it.\n\nThanks.\n");
     });
 
     it("allows whitespace before the block", () => {
-      const result = parseContextBlock(`\n\n  \t${bare(MINIMAL)}`);
-      expect(result.status).toBe("found");
-      expect(result.rest).toBe("Do the task.");
+      const result = found(`\n\n  \t${bare(MINIMAL)}`);
+      expect(result.request).toBe("Do the task.");
     });
 
     it("reads CRLF line endings", () => {
       const prompt = bare(MINIMAL).replaceAll("\n", "\r\n");
-      const result = parseContextBlock(prompt);
-      expect(result.status).toBe("found");
+      const result = found(prompt);
       expect(result.block).toEqual(MINIMAL_BLOCK);
-      expect(result.rest).toBe("Do the task.");
+      expect(result.request).toBe("Do the task.");
     });
 
     it.each(["```yaml", "```markdown", "```", "````yml", "~~~", "```md  "])(
       "finds a block in a %j fence that closes right after it",
       (opening) => {
         const fence = opening.trim().replace(/[a-z]+$/, "");
-        const result = parseContextBlock(
-          `${opening}\n<context>\n${MINIMAL}</context>\n${fence}\n\nRequest.`,
-        );
-        expect(result.status).toBe("found");
+        const result = found(`${opening}\n<context>\n${MINIMAL}</context>\n${fence}\n\nRequest.`);
         expect(result.block).toEqual(MINIMAL_BLOCK);
-        expect(result.rest).toBe("Request.");
+        expect(result.request).toBe("Request.");
       },
     );
 
     it("keeps code fences of a request wrapped in the block's fence", () => {
       const prompt = `\`\`\`markdown\n<context>\n${MINIMAL}</context>\n\nFix this:\n\`\`\`ts\nconst a = 1;\n\`\`\`\n\`\`\`\n`;
-      const result = parseContextBlock(prompt);
-      expect(result.status).toBe("found");
-      expect(result.rest).toBe("Fix this:\n```ts\nconst a = 1;\n```");
+      const result = found(prompt);
+      expect(result.request).toBe("Fix this:\n```ts\nconst a = 1;\n```");
     });
 
     it("keeps everything after the block when a wrapping fence is never closed", () => {
-      const result = parseContextBlock(`\`\`\`\n<context>\n${MINIMAL}</context>\nDo it.\nNow.`);
-      expect(result.status).toBe("found");
-      expect(result.rest).toBe("Do it.\nNow.");
+      const result = found(`\`\`\`\n<context>\n${MINIMAL}</context>\nDo it.\nNow.`);
+      expect(result.request).toBe("Do it.\nNow.");
     });
 
     it("returns an empty request when nothing follows the block", () => {
-      expect(parseContextBlock(`<context>\n${MINIMAL}</context>`).rest).toBe("");
-      expect(parseContextBlock(`<context>\n${MINIMAL}</context>\n\n  \n`).rest).toBe("");
+      expect(found(`<context>\n${MINIMAL}</context>`).request).toBe("");
+      expect(found(`<context>\n${MINIMAL}</context>\n\n  \n`).request).toBe("");
     });
 
     it("ends the block only at a line that is exactly </context>", () => {
@@ -195,13 +216,12 @@ describe("parseContextBlock", () => {
         "    when indented.",
         "",
       ].join("\n");
-      const result = parseContextBlock(`<context>\n${yaml}</context>   \nRequest.`);
-      expect(result.status).toBe("found");
-      expect(result.block?.project.commands).toEqual({ close: "</context>" });
-      expect(result.block?.conventions.summary).toBe(
+      const result = found(`<context>\n${yaml}</context>   \nRequest.`);
+      expect(result.block.project.commands).toEqual({ close: "</context>" });
+      expect(result.block.conventions.summary).toBe(
         "Lines may mention\n</context>\nwhen indented.\n",
       );
-      expect(result.rest).toBe("Request.");
+      expect(result.request).toBe("Request.");
     });
   });
 
@@ -215,25 +235,18 @@ describe("parseContextBlock", () => {
       ["a fence without a block", "```yaml\nversion: 1\n```"],
       ["a fence of two backticks", "``\n<context>\nversion: 1\n</context>\n``"],
     ])("reports %s as missing and returns the prompt unchanged", (_name, prompt) => {
-      expect(parseContextBlock(prompt)).toEqual({
-        status: "missing",
-        block: undefined,
-        rest: prompt,
-        issues: [],
-        warnings: [],
-      });
+      expect(parseContextBlock(prompt)).toEqual({ status: "missing", request: prompt });
     });
   });
 
   describe("versions", () => {
     it("treats a block without version as version 1", () => {
-      expect(parseContextBlock(bare(MINIMAL)).block?.version).toBe(1);
+      expect(found(bare(MINIMAL)).block.version).toBe(1);
     });
 
     it("treats an empty version as version 1", () => {
-      const result = parseContextBlock(bare(`version:\n${MINIMAL}`));
-      expect(result.status).toBe("found");
-      expect(result.block?.version).toBe(1);
+      const result = found(bare(`version:\n${MINIMAL}`));
+      expect(result.block.version).toBe(1);
     });
 
     it("accepts version 1.0, the same YAML number as 1", () => {
@@ -243,8 +256,7 @@ describe("parseContextBlock", () => {
     it("reports version 2 as unsupported so that the caller falls back", () => {
       expect(parseContextBlock(bare(`version: 2\n${MINIMAL}`, "Go."))).toEqual({
         status: "unsupported-version",
-        block: undefined,
-        rest: "Go.",
+        request: "Go.",
         issues: [
           {
             path: "/version",
@@ -253,18 +265,17 @@ describe("parseContextBlock", () => {
             line: 2,
           },
         ],
-        warnings: [],
       });
     });
 
     it("does not validate the fields of an unsupported version", () => {
-      const result = parseContextBlock(bare("version: 2\nsomething: new\n"));
+      const result = refused(bare("version: 2\nsomething: new\n"));
       expect(result.status).toBe("unsupported-version");
       expect(result.issues).toHaveLength(1);
     });
 
     it('reports the text "1" as an unsupported version and says to drop the quotes', () => {
-      const result = parseContextBlock(bare(`version: "1"\n${MINIMAL}`));
+      const result = refused(bare(`version: "1"\n${MINIMAL}`));
       expect(result.status).toBe("unsupported-version");
       expect(result.issues).toEqual([
         {
@@ -282,7 +293,7 @@ describe("parseContextBlock", () => {
       ["true", "true"],
       ["[1]", "a list"],
     ])("reports version %s as unsupported", (written, shown) => {
-      const result = parseContextBlock(bare(`version: ${written}\n${MINIMAL}`));
+      const result = refused(bare(`version: ${written}\n${MINIMAL}`));
       expect(result.status).toBe("unsupported-version");
       expect(result.issues[0]?.message).toBe(
         `Context Protocol version ${shown} is not supported (this receiver understands version 1), so the block is ignored and the project files are read instead. Send "version: 1" to be understood.`,
@@ -295,8 +306,7 @@ describe("parseContextBlock", () => {
       const prompt = `<context>\n${MINIMAL}\nDo it.`;
       expect(parseContextBlock(prompt)).toEqual({
         status: "invalid",
-        block: undefined,
-        rest: prompt,
+        request: prompt,
         issues: [
           {
             path: "",
@@ -305,14 +315,13 @@ describe("parseContextBlock", () => {
             line: 1,
           },
         ],
-        warnings: [],
       });
     });
 
     it("reports text on the <context> line", () => {
-      const result = parseContextBlock("<context>version: 1\n</context>\nGo.");
+      const result = refused("<context>version: 1\n</context>\nGo.");
       expect(result.status).toBe("invalid");
-      expect(result.rest).toBe("<context>version: 1\n</context>\nGo.");
+      expect(result.request).toBe("<context>version: 1\n</context>\nGo.");
       expect(result.issues).toEqual([
         {
           path: "",
@@ -328,9 +337,9 @@ describe("parseContextBlock", () => {
       ["a list", "- a\n- b\n", "a list"],
       ["text", "just text\n", 'the text "just text"'],
     ])("reports %s as not a mapping", (_name, yaml, shown) => {
-      const result = parseContextBlock(`\n<context>\n${yaml}</context>\nGo.`);
+      const result = refused(`\n<context>\n${yaml}</context>\nGo.`);
       expect(result.status).toBe("invalid");
-      expect(result.rest).toBe("Go.");
+      expect(result.request).toBe("Go.");
       expect(result.issues).toEqual([
         {
           path: "",
@@ -342,9 +351,9 @@ describe("parseContextBlock", () => {
 
     it("names the prompt line of a YAML syntax error", () => {
       const prompt = "\n\n<context>\nproject:\n  path: /x\n stack: y\n</context>\nGo.";
-      const result = parseContextBlock(prompt);
+      const result = refused(prompt);
       expect(result.status).toBe("invalid");
-      expect(result.rest).toBe("Go.");
+      expect(result.request).toBe("Go.");
       expect(result.issues).toEqual([
         {
           path: "",
@@ -356,12 +365,12 @@ describe("parseContextBlock", () => {
     });
 
     it("names the last YAML line, not the closing tag, for an error at the end of the YAML", () => {
-      const result = parseContextBlock("<context>\nproject:\n  path: [x\n</context>\nGo.");
+      const result = refused("<context>\nproject:\n  path: [x\n</context>\nGo.");
       expect(result.issues[0]?.line).toBe(3);
     });
 
     it("refuses anchors and aliases with the path and line", () => {
-      const result = parseContextBlock(
+      const result = refused(
         bare("project:\n  path: /x\n  stack: &s nextjs\nconventions:\n  summary: *s\n"),
       );
       expect(result.status).toBe("invalid");
@@ -388,10 +397,10 @@ describe("parseContextBlock", () => {
         "extra: true",
         "",
       ].join("\n");
-      const result = parseContextBlock(bare(yaml));
+      const result = refused(bare(yaml));
       expect(result.status).toBe("invalid");
-      expect(result.block).toBe(undefined);
-      expect(result.rest).toBe("Do the task.");
+      expect("block" in result).toBe(false);
+      expect(result.request).toBe("Do the task.");
       expect(result.issues).toEqual([
         {
           path: "/project/path",
@@ -402,7 +411,7 @@ describe("parseContextBlock", () => {
         {
           path: "/project/stack",
           message:
-            "project.stack is required: the stack identifier from project.json, e.g. nextjs-prisma.",
+            "project.stack is required: non-empty text, the stack identifier from project.json, e.g. nextjs-prisma.",
           line: 2,
         },
         {
@@ -418,44 +427,42 @@ describe("parseContextBlock", () => {
         },
         {
           path: "/project/stak",
-          message:
-            'Unknown field "stak" in project. Context Protocol v1 allows: path, stack, commands.',
+          message: 'Unknown field "stak" in project. Allowed: path, stack, commands.',
           line: 4,
         },
         {
           path: "/conventions/summary",
           message:
-            "conventions.summary is required: a 2-5 sentence summary of the key conventions (50-100 tokens).",
+            "conventions.summary is required: non-empty text, a 2-5 sentence summary of the key conventions (target 50-100 tokens, at most 200).",
           line: 8,
         },
         {
           path: "/conventions/fullpath",
           message:
-            'Unknown field "fullpath" in conventions. Did you mean "fullPath"? Context Protocol v1 allows: summary, fullPath.',
+            'Unknown field "fullpath" in conventions. Did you mean "fullPath"? Allowed: summary, fullPath.',
           line: 9,
         },
         {
           path: "/extra",
           message:
-            'Unknown field "extra" at the top level. Context Protocol v1 allows: version, project, conventions, currentWork.',
+            'Unknown field "extra" in the block. Allowed: version, project, conventions, currentWork.',
           line: 10,
         },
       ]);
     });
 
     it("reports a missing section without a line", () => {
-      const result = parseContextBlock(bare("project:\n  path: /x\n  stack: y\n"));
+      const result = refused(bare("project:\n  path: /x\n  stack: y\n"));
       expect(result.issues).toEqual([
         {
           path: "/conventions",
-          message:
-            "conventions is required: a mapping with summary (2-5 sentences) and, optionally, fullPath.",
+          message: "conventions is required: a mapping with summary and, optionally, fullPath.",
         },
       ]);
     });
 
     it("reports an empty summary and a JSON Pointer escape for odd keys", () => {
-      const result = parseContextBlock(
+      const result = refused(
         bare(
           "project:\n  path: /x\n  stack: y\n  commands:\n    a/b~c: 3\nconventions:\n  summary: ''\n",
         ),
@@ -476,7 +483,7 @@ describe("parseContextBlock", () => {
     });
 
     it("refuses a command named __proto__ instead of dropping it", () => {
-      const result = parseContextBlock(
+      const result = refused(
         bare(
           "project:\n  path: /x\n  stack: y\n  commands:\n    __proto__: evil\nconventions:\n  summary: s\n",
         ),
@@ -486,7 +493,7 @@ describe("parseContextBlock", () => {
         {
           path: "/project/commands/__proto__",
           message:
-            'project.commands may not have a command named "__proto__" (it would replace the prototype of objects it is copied into). Rename the command.',
+            'project.commands may not have a key named "__proto__" (it would replace the prototype of objects it is copied into). Rename it.',
           line: 6,
         },
       ]);
@@ -494,29 +501,32 @@ describe("parseContextBlock", () => {
 
     it("reports a block over the size limit as not closed within it", () => {
       const prompt = `<context>\nproject:\n  summary: ${"x".repeat(70_000)}\n</context>\nGo.`;
-      const result = parseContextBlock(prompt);
+      const result = refused(prompt);
       expect(result.status).toBe("invalid");
-      expect(result.rest).toBe(prompt);
+      expect(result.request).toBe(prompt);
       expect(result.issues[0]?.message).toBe(
         "The <context> block has no closing </context> line within 65536 bytes: it is not closed, or too large. Close it with a line containing only </context>, and keep it short.",
       );
     });
 
     it("reports a block over a smaller maxBytes as too large", () => {
-      const result = parseContextBlock(bare(MINIMAL), { maxBytes: 40 });
+      const result = refused(bare(MINIMAL), { maxBytes: 40 });
       expect(result.status).toBe("invalid");
       expect(result.issues[0]?.message).toBe(
         "The <context> block has no closing </context> line within 40 bytes: it is not closed, or too large. Close it with a line containing only </context>, and keep it short.",
       );
     });
 
-    it("looks no further than the size limit for the closing line of a huge prompt", () => {
+    it("refuses a 10 MB prompt with no closing line by the size limit (its time is in bench/)", () => {
       const prompt = `<context>\n${"a: b\n".repeat(2_000_000)}`;
-      expect(prompt.charCodeAt(prompt.length - 1)).toBe(10);
-      const start = performance.now();
-      const result = parseContextBlock(prompt);
-      expect(performance.now() - start).toBeLessThan(50);
-      expect(result.status).toBe("invalid");
+      expect(refused(prompt).issues).toEqual([
+        {
+          path: "",
+          message:
+            "The <context> block has no closing </context> line within 65536 bytes: it is not closed, or too large. Close it with a line containing only </context>, and keep it short.",
+          line: 1,
+        },
+      ]);
     });
   });
 
@@ -525,20 +535,19 @@ describe("parseContextBlock", () => {
     const summary = (words: number) => "alpha ".repeat(words).trimEnd();
 
     it("warns when the summary is over 200 tokens and quotes the 50-100 token target", () => {
-      const result = parseContextBlock(
+      const result = found(
         bare(`project:\n  path: /x\n  stack: y\nconventions:\n  summary: ${summary(250)}\n`),
       );
-      expect(result.status).toBe("found");
-      expect(result.warnings).toEqual([
+      expect(result.warning).toBe(
         "conventions.summary is 250 tokens (approximate count), over Context Protocol v1's maximum of 200; the target is 50-100 tokens. Keep the conventions that matter for this task and leave the rest to conventions.fullPath.",
-      ]);
+      );
     });
 
     it("does not warn at 200 tokens", () => {
-      const result = parseContextBlock(
+      const result = found(
         bare(`project:\n  path: /x\n  stack: y\nconventions:\n  summary: ${summary(200)}\n`),
       );
-      expect(result.warnings).toEqual([]);
+      expect(result).not.toHaveProperty("warning");
     });
 
     it("counts with the tokenizer it is given", () => {
@@ -547,58 +556,66 @@ describe("parseContextBlock", () => {
         count: (text) => text.length,
         truncate: (text, maxTokens) => text.slice(0, maxTokens),
       };
-      const result = parseContextBlock(
-        bare(MINIMAL.replace("Strict TypeScript.", "x".repeat(201))),
-        {
-          tokenizer: perCharacter,
-        },
-      );
-      expect(result.warnings).toEqual([
+      const result = found(bare(MINIMAL.replace("Strict TypeScript.", "x".repeat(201))), {
+        tokenizer: perCharacter,
+      });
+      expect(result.warning).toBe(
         "conventions.summary is 201 tokens (per-character count), over Context Protocol v1's maximum of 200; the target is 50-100 tokens. Keep the conventions that matter for this task and leave the rest to conventions.fullPath.",
-      ]);
+      );
     });
   });
 
-  it("bounds the approximate token count from above, so skipping the count never hides a warning (fuzzed)", () => {
-    const unit = fc.oneof(
-      fc.string({ unit: "binary" }),
-      fc.string({ unit: "grapheme" }),
-      fc.constantFrom(
-        " ",
-        "  ",
-        "\t",
-        "\r\n",
-        "\n\n",
-        "word",
-        "wordswordswords",
-        "42",
-        "...",
-        "→",
-        "中文",
-        "한국어",
-        "😀👍🏽",
-        "🇫🇷",
-        "é",
-        "e\u0301",
-        "Ωmega",
-        "𝐀",
-      ),
-    );
-    fc.assert(
-      fc.property(fc.array(unit, { maxLength: 40 }), (parts) => {
-        const text = parts.join("");
-        expect(approximateTokenUpperBound(text)).toBeGreaterThanOrEqual(
-          approximateTokenizer.count(text),
-        );
-      }),
-      { numRuns: 3000 },
+  it.each([
+    [undefined, "prompt", "Invalid prompt: expected a string, got undefined."],
+    [null, "prompt", "Invalid prompt: expected a string, got null."],
+    [42, "prompt", "Invalid prompt: expected a string, got a number (42)."],
+    [["<context>"], "prompt", "Invalid prompt: expected a string, got an array."],
+  ])("throws ArgumentError for the prompt %j", (prompt, argument, message) => {
+    expect(() => parseContextBlock(prompt as unknown as string)).toThrow(message);
+    expect(() => parseContextBlock(prompt as unknown as string)).toThrow(
+      expect.objectContaining({ code: "INVALID_ARGUMENT", argument }),
     );
   });
 
-  it("throws ArgumentError for a prompt that is not a string or a bad limit", () => {
-    expect(() => parseContextBlock(undefined as unknown as string)).toThrow(ArgumentError);
-    expect(() => parseContextBlock("no block", { maxBytes: -1 })).toThrow(ArgumentError);
-    expect(() => parseContextBlock("no block", { maxDepth: 0 })).toThrow(ArgumentError);
+  it.each([
+    [{ maxBytes: -1 }, "maxBytes"],
+    [{ maxBytes: 1.5 }, "maxBytes"],
+    [{ maxBytes: "65536" }, "maxBytes"],
+    [{ maxDepth: 0 }, "maxDepth"],
+    [{ maxDepth: Number.NaN }, "maxDepth"],
+    [{ tokenizer: {} }, "tokenizer"],
+    [{ tokenizer: "o200k" }, "tokenizer"],
+  ])("throws ArgumentError for the options %j, whatever the prompt", (options, argument) => {
+    for (const prompt of ["no block", bare(MINIMAL)]) {
+      expect(() => parseContextBlock(prompt, options as ParseContextBlockOptions)).toThrow(
+        expect.objectContaining({ code: "INVALID_ARGUMENT", argument }),
+      );
+    }
+    expect(
+      ArgumentError.isInstance(
+        catchError(() => parseContextBlock("x", options as ParseContextBlockOptions)),
+      ),
+    ).toBe(true);
+  });
+
+  it("throws ArgumentError for options that are not an object", () => {
+    expect(() => parseContextBlock("x", null as unknown as ParseContextBlockOptions)).toThrow(
+      "Invalid options: expected an object, got null.",
+    );
+  });
+
+  it("refuses a 1 MB key and a 10 000-deep block with their lines", () => {
+    const longKey = refused(bare(`${"k".repeat(1_000_000)}: 1\n`), { maxBytes: 2_000_000 });
+    expect(longKey.issues[0]?.message).toContain("Keep keys shorter than 1024 characters.");
+    expect(longKey.issues[0]?.line).toBe(2);
+    const deep = refused(bare(`a: ${"[".repeat(10_000)}${"]".repeat(10_000)}\n`));
+    expect(deep.issues).toEqual([
+      {
+        path: "",
+        message: "Mappings and sequences nest deeper than 32 levels. Flatten the structure.",
+        line: 2,
+      },
+    ]);
   });
 
   it("never throws for any string (fuzzed)", () => {
@@ -639,9 +656,12 @@ describe("parseContextBlock", () => {
         const prompt = fragments.join("");
         const result = parseContextBlock(prompt);
         expect(["found", "missing", "unsupported-version", "invalid"]).toContain(result.status);
-        expect(prompt.includes(result.rest)).toBe(true);
-        expect(result.block === undefined).toBe(result.status !== "found");
-        if (result.status === "missing") expect(result.rest).toBe(prompt);
+        expect(prompt.includes(result.request)).toBe(true);
+        expect("block" in result).toBe(result.status === "found");
+        expect("issues" in result).toBe(
+          result.status === "invalid" || result.status === "unsupported-version",
+        );
+        if (result.status === "missing") expect(result.request).toBe(prompt);
       }),
       { numRuns: 2000 },
     );

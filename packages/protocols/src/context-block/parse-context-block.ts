@@ -1,423 +1,241 @@
-import { ArgumentError, approximateTokenizer, type Tokenizer } from "@task-context/core";
+import { approximateTokenizer, type Tokenizer } from "@task-context/core";
+import {
+  lineNumberAt,
+  requireObject,
+  requireString,
+  requireWholeNumber,
+} from "@task-context/core/internal";
+import { requireTokenizer } from "../check-arguments.ts";
 import { InvalidYamlError } from "../errors/invalid-yaml-error.ts";
 import { type ContextBlock, contextBlockSchema } from "../schemas/context-block.ts";
 import {
-  type ContextBlockIssue,
-  describeSchemaIssues,
+  checkValue,
   describeValue,
-  reservedKeyIssues,
-} from "./context-block-issue.ts";
-import {
-  type ParseUntrustedYamlOptions,
-  parseUntrustedYamlDocument,
-  resolveLimits,
-  type UntrustedYamlDocument,
-} from "./safe-yaml.ts";
+  fromJsonPointer,
+  type ValidationIssue,
+} from "../validate/issues.ts";
+import { parseUntrustedYaml, type UntrustedYaml } from "./safe-yaml.ts";
 
-/** The Context Protocol version this package reads and writes. */
-export const CONTEXT_BLOCK_VERSION = 1;
-
-/** Spec 004: a `conventions.summary` should stay under this many tokens ("max 200 tokens"). */
-export const SUMMARY_MAX_TOKENS = 200;
-
-/** Spec 004's target length of `conventions.summary`, quoted in warnings. */
-export const SUMMARY_TARGET_TOKENS = "50-100";
-
-/** What {@link parseContextBlock} found at the start of the prompt. */
-export type ContextBlockStatus =
-  /** A valid v1 block: use it and skip reading project files. */
-  | "found"
-  /** No `<context>` block at the start of the prompt: read the project files. */
-  | "missing"
-  /** A block with a `version` other than 1: read the project files (spec 004, "Versioning"). */
-  | "unsupported-version"
-  /** A block that is not valid YAML or does not match the v1 schema: see `issues`. */
-  | "invalid";
-
-/** The result of {@link parseContextBlock}. */
-export interface ParsedContextBlock {
-  status: ContextBlockStatus;
-  /** The validated block when `status` is `"found"` (a missing `version` is filled in as 1). */
-  block: ContextBlock | undefined;
-  /**
-   * The prompt after the block and its closing fence, leading blank lines removed: the request
-   * itself. The whole prompt when no block was found or the block is not closed.
-   */
-  rest: string;
-  /** Why the block is invalid or unsupported; lines are lines of the prompt. */
-  issues: ContextBlockIssue[];
-  /** Things worth telling the sender that do not stop the block being used. */
-  warnings: string[];
-}
-
-/** Options for {@link parseContextBlock}. */
-export interface ParseContextBlockOptions {
-  /** Counts the tokens of `conventions.summary` for the 200-token check (default: approximate). */
-  tokenizer?: Tokenizer;
-  /** Largest accepted YAML body in UTF-8 bytes (default 65 536). */
-  maxBytes?: number;
-  /** Deepest accepted nesting in the YAML body (default 32). */
-  maxDepth?: number;
-}
-
-const OPEN_TAG = "<context>";
-const CLOSE_TAG = "</context>";
-const NEWLINE = 10;
-const CARRIAGE_RETURN = 13;
-const SPACE = 32;
-const TAB = 9;
-const BACKTICK = 96;
-const TILDE = 126;
-
-interface Fence {
-  character: number;
-  length: number;
+/** One problem with a context block (or with a fallback file), readable by people and models. */
+export interface ContextBlockIssue extends ValidationIssue {
+  /** 1-based line in the prompt (or in `file`), when known. */
+  line?: number;
+  /** The workspace file the issue is about, for fallback files (`docs/project.json`). */
+  file?: string;
 }
 
 /**
- * Finds and validates a Context Protocol v1 block (spec 004) at the start of a subagent prompt.
+ * What {@link parseContextBlock} found at the start of a prompt: `"found"`, a valid v1 block (use
+ * it and skip reading the project files); `"missing"`, no block; `"invalid"`, a block that is not
+ * valid YAML or not a v1 block; `"unsupported-version"`, a `version` other than 1. In the last
+ * three cases, read the project files; `issues` says why.
+ */
+export type ParsedContextBlock =
+  | { status: "found"; block: ContextBlock; request: string; warning?: string }
+  | { status: "missing"; request: string }
+  | {
+      status: "invalid" | "unsupported-version";
+      issues: ContextBlockIssue[];
+      request: string;
+      warning?: string;
+    };
+
+/** `"found"`, `"missing"`, `"invalid"` or `"unsupported-version"`. */
+export type ContextBlockStatus = ParsedContextBlock["status"];
+
+/** Options for {@link parseContextBlock}. */
+export interface ParseContextBlockOptions {
+  /** Counts the tokens of `conventions.summary` for the 200-token check (default: core's approximate tokenizer). */
+  tokenizer?: Tokenizer | undefined;
+  /** Largest accepted YAML body in UTF-8 bytes (default 65 536). */
+  maxBytes?: number | undefined;
+  /** Deepest accepted nesting in the YAML body (default 32). */
+  maxDepth?: number | undefined;
+}
+
+/** Context Protocol v1: a `conventions.summary` should stay under 200 tokens, 50-100 ideally. */
+const SUMMARY_MAX_TOKENS = 200;
+const OPEN_TAG = "<context>";
+const CLOSE_TAG = "</context>";
+const WHITESPACE = /\s*/y;
+const BLANK_TO_LINE_END = /[ \t\r]*(?:\n|$)/y;
+// An opening code fence: three or more backticks (whose info string has none) or tildes.
+const FENCE = /(`{3,})[^`\n]*(?=\n|$)|(~{3,})[^\n]*(?=\n|$)/y;
+
+/**
+ * Finds and checks a Context Protocol v1 block at the start of a subagent prompt.
  *
- * The block is a `<context>` line, YAML, and a line that is exactly `</context>`, either bare or
- * inside a fenced code block (```` ```yaml ````, ```` ```markdown ````, ```` ``` ````, `~~~`)
- * as in the spec's examples; only whitespace may come before it. The YAML is parsed as untrusted
- * input (see {@link parseUntrustedYaml}) and checked against {@link contextBlockSchema}.
+ * The block is a `<context>` line, YAML, and a line that is exactly `</context>`, bare or inside
+ * a fenced code block (```` ```yaml ````, ```` ```markdown ````, `~~~`); only whitespace may come
+ * before it. The YAML is parsed as untrusted input — at most `maxBytes`, nested at most
+ * `maxDepth` deep, no aliases, anchors, tags or duplicate keys — and checked against
+ * {@link contextBlockSchema}. A block without `version` is version 1; any version other than the
+ * number 1 is `"unsupported-version"`, and the receiver falls back to the project files.
  *
- * Versions (spec 004, "Versioning"): a block without `version` (or with an empty one) is v1;
- * `version: 1` (also written `1.0`, the same YAML number) is v1; any other value — `2`, `1.1`, or
- * the text `"1"`, which is not the number the spec defines — is `"unsupported-version"`, and the
- * caller falls back to reading the project files.
+ * Never throws for a string prompt: every problem becomes `status` and `issues`, with the line
+ * of the prompt. See https://github.com/task-context/task-context/blob/main/docs/context-protocol.md.
  *
- * Never throws for a string prompt: every problem becomes `status` and `issues`. (It throws
- * `ArgumentError` for a prompt that is not a string or limits that are not whole numbers,
- * and passes on a runtime permission error as is; see {@link parseUntrustedYaml}.)
+ * @throws {ArgumentError} when `prompt` is not a string or an option has the wrong type.
  *
  * @example
  * ```ts
- * const { status, block, rest } = parseContextBlock(prompt);
- * if (status === "found") {
- *   console.log(block.project.stack, block.conventions.summary);
+ * import { parseContextBlock } from "@task-context/protocols/context-block";
+ *
+ * const prompt = "<context>\nproject:\n  path: /srv/app\n  stack: hono\nconventions:\n  summary: ESM only.\n</context>\n\nAdd a health route.";
+ * const parsed = parseContextBlock(prompt);
+ * if (parsed.status === "found") {
+ *   console.log(parsed.block.project.stack, parsed.request); // "hono" "Add a health route."
  * }
- * await runSubagent(rest);
  * ```
  */
 export function parseContextBlock(
   prompt: string,
   options: ParseContextBlockOptions = {},
 ): ParsedContextBlock {
-  if (typeof prompt !== "string") {
-    throw new ArgumentError({
-      argument: "prompt",
-      message: `expected a string, got ${typeof prompt}.`,
-    });
-  }
-  const yamlOptions: ParseUntrustedYamlOptions = {};
-  if (options.maxBytes !== undefined) yamlOptions.maxBytes = options.maxBytes;
-  if (options.maxDepth !== undefined) yamlOptions.maxDepth = options.maxDepth;
-  // Bad limits are a programming error: refuse them whatever the prompt holds.
-  const { maxBytes } = resolveLimits(yamlOptions);
+  requireString("prompt", prompt);
+  requireObject("options", options);
+  // Only an absent option takes its default: null is refused like any other wrong type.
+  const { maxBytes = 64 * 1024, maxDepth = 32, tokenizer = approximateTokenizer } = options;
+  requireWholeNumber("maxBytes", maxBytes, 1);
+  requireWholeNumber("maxDepth", maxDepth, 1);
+  requireTokenizer("tokenizer", tokenizer);
 
-  const missing: ParsedContextBlock = {
-    status: "missing",
-    block: undefined,
-    rest: prompt,
-    issues: [],
-    warnings: [],
-  };
-
-  // 1. Where the block would start: after leading whitespace, maybe after an opening fence.
-  let cursor = firstNonWhitespace(prompt, 0);
-  let fence: Fence | undefined;
-  const opening = readFenceOpening(prompt, cursor);
-  if (opening !== undefined) {
-    fence = opening.fence;
-    cursor = firstNonWhitespace(prompt, opening.next);
-  }
-  if (!prompt.startsWith(OPEN_TAG, cursor)) return missing;
-  const openLineEnd = lineEnd(prompt, cursor + OPEN_TAG.length);
+  // 1. The opening: whitespace, maybe a fence line and more whitespace, then `<context>` alone.
+  let cursor = skipWhitespace(prompt, 0);
+  FENCE.lastIndex = cursor;
+  const fenceMatch = FENCE.exec(prompt);
+  const fence = fenceMatch === null ? undefined : (fenceMatch[1] ?? fenceMatch[2]);
+  if (fenceMatch !== null) cursor = skipWhitespace(prompt, FENCE.lastIndex);
+  if (!prompt.startsWith(OPEN_TAG, cursor)) return { status: "missing", request: prompt };
   const openLine = lineNumberAt(prompt, cursor);
-  if (!isBlank(prompt, cursor + OPEN_TAG.length, openLineEnd)) {
-    return invalid(prompt, [
-      {
-        path: "",
-        message:
-          "<context> must be alone on its line, with the YAML on the lines after it and </context> alone on a line after the YAML.",
-        line: openLine,
-      },
-    ]);
+  const invalid = (request: string, message: string, line = openLine): ParsedContextBlock => ({
+    status: "invalid",
+    issues: [{ path: "", message, line }],
+    request,
+  });
+  BLANK_TO_LINE_END.lastIndex = cursor + OPEN_TAG.length;
+  if (!BLANK_TO_LINE_END.test(prompt)) {
+    return invalid(
+      prompt,
+      `${OPEN_TAG} must be alone on its line, with the YAML on the lines after it and ${CLOSE_TAG} alone on a line after the YAML.`,
+    );
   }
 
-  // 2. The closing line: exactly `</context>` (trailing whitespace allowed). The YAML between
-  //    can be no longer than maxBytes, so only that much of the prompt is searched.
-  const bodyStart = Math.min(openLineEnd + 1, prompt.length);
+  // 2. The closing line, searched no further than the largest body allowed.
+  const bodyStart = BLANK_TO_LINE_END.lastIndex;
   const close = findClosingLine(prompt, bodyStart, bodyStart + maxBytes + CLOSE_TAG.length + 2);
   if (close === -1) {
-    const tooLong = prompt.length - bodyStart > maxBytes;
-    return invalid(prompt, [
-      {
-        path: "",
-        message: tooLong
-          ? `The <context> block has no closing </context> line within ${maxBytes} bytes: it is not closed, or too large. Close it with a line containing only </context>, and keep it short.`
-          : "The <context> block is not closed. Add a line containing only </context> after the YAML.",
-        line: openLine,
-      },
-    ]);
+    return invalid(
+      prompt,
+      prompt.length - bodyStart > maxBytes
+        ? `The ${OPEN_TAG} block has no closing ${CLOSE_TAG} line within ${maxBytes} bytes: it is not closed, or too large. Close it with a line containing only ${CLOSE_TAG}, and keep it short.`
+        : `The ${OPEN_TAG} block is not closed. Add a line containing only ${CLOSE_TAG} after the YAML.`,
+    );
   }
-  const afterClose = Math.min(lineEnd(prompt, close + CLOSE_TAG.length) + 1, prompt.length);
-  const rest = restAfterBlock(prompt, afterClose, fence);
+  BLANK_TO_LINE_END.lastIndex = close + CLOSE_TAG.length;
+  BLANK_TO_LINE_END.test(prompt);
+  const request = requestAfter(prompt, BLANK_TO_LINE_END.lastIndex, fence);
 
   // 3. The YAML.
-  const body = prompt.slice(bodyStart, close);
-  let document: UntrustedYamlDocument;
+  const firstLine = lineNumberAt(prompt, bodyStart);
+  let yaml: UntrustedYaml;
   try {
-    document = parseUntrustedYamlDocument(body, {
-      ...yamlOptions,
-      firstLine: lineNumberAt(prompt, bodyStart),
-    });
+    yaml = parseUntrustedYaml(prompt.slice(bodyStart, close), { maxBytes, maxDepth, firstLine });
   } catch (error) {
     if (!InvalidYamlError.isInstance(error)) throw error;
-    return invalid(rest, [
-      { path: error.path ?? "", message: capitalize(error.detail), line: error.line },
-    ]);
+    const message = `${error.detail.charAt(0).toUpperCase()}${error.detail.slice(1)}`;
+    const issue: ContextBlockIssue = { path: error.path ?? "", message, line: error.line };
+    return { status: "invalid", issues: [issue], request };
   }
-  const { value, lineOf } = document;
-  const warnings = document.warnings.map((warning) => `YAML warning at ${warning}`);
+  const notes = yaml.warnings.map((warning) => `YAML warning at ${warning}.`);
+  const withWarning = <Result extends ParsedContextBlock>(result: Result): Result =>
+    notes.length === 0 ? result : { ...result, warning: notes.join(" ") };
+  const { value } = yaml;
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return invalid(rest, [
-      {
-        path: "",
-        message: `The <context> block must be a YAML mapping with version, project and conventions, not ${describeValue(value)}.`,
-        line: openLine,
-      },
-    ]);
+    const not = `not ${describeValue(value, { yaml: true })}`;
+    const message = `The ${OPEN_TAG} block must be a YAML mapping with version, project and conventions, ${not}.`;
+    return withWarning(invalid(request, message));
   }
 
-  // 4. The version.
-  const fields = value as Record<string, unknown>;
-  const version = Object.hasOwn(fields, "version") ? fields.version : undefined;
-  if (version !== undefined && version !== null && version !== CONTEXT_BLOCK_VERSION) {
-    const line = lineOf(["version"]);
+  // 4. The version: missing is 1, anything but the number 1 is unsupported.
+  const { version } = value as { version?: unknown };
+  if (version !== undefined && version !== null && version !== 1) {
     const message =
-      typeof version === "string" && Number(version) === CONTEXT_BLOCK_VERSION
+      typeof version === "string" && Number(version) === 1
         ? `version is the text ${JSON.stringify(version)}, not the number 1, so this block is treated as an unsupported version and the project files are read instead. Write "version: 1" without quotes.`
-        : `Context Protocol version ${describeValue(version).replace(/^the (number|text|boolean) /, "")} is not supported (this receiver understands version 1), so the block is ignored and the project files are read instead. Send "version: 1" to be understood.`;
-    return {
-      status: "unsupported-version",
-      block: undefined,
-      rest,
-      issues: [
-        line === undefined ? { path: "/version", message } : { path: "/version", message, line },
-      ],
-      warnings,
-    };
+        : `Context Protocol version ${describeValue(version, { yaml: true }).replace(/^the (number|text|boolean) /, "")} is not supported (this receiver understands version 1), so the block is ignored and the project files are read instead. Send "version: 1" to be understood.`;
+    const issues = [located({ path: "/version", message }, yaml)];
+    return withWarning({ status: "unsupported-version", issues, request });
   }
 
   // 5. The schema.
-  const candidate =
-    version === CONTEXT_BLOCK_VERSION ? fields : { ...fields, version: CONTEXT_BLOCK_VERSION };
-  const reserved = reservedKeyIssues(candidate, lineOf);
-  const result = contextBlockSchema.safeParse(candidate);
-  if (!result.success || reserved.length > 0) {
-    const issues = result.success
-      ? []
-      : describeSchemaIssues(candidate, result.error.issues, lineOf);
-    return {
-      status: "invalid",
-      block: undefined,
-      rest,
-      issues: [...issues, ...reserved],
-      warnings,
-    };
+  const candidate = { ...value, version: 1 };
+  const checked = checkValue(contextBlockSchema, candidate, { yaml: true, root: "the block" });
+  if (!checked.valid) {
+    const issues = checked.issues.map((issue) => located(issue, yaml));
+    return withWarning({ status: "invalid", issues, request });
   }
-  const block = result.data;
+  const block = checked.data;
 
-  // 6. The summary budget.
-  const summaryWarning = summaryTokenWarning(block.conventions.summary, options.tokenizer);
-  if (summaryWarning !== undefined) warnings.push(summaryWarning);
-  return { status: "found", block, rest, issues: [], warnings };
-}
-
-function invalid(rest: string, issues: ContextBlockIssue[]): ParsedContextBlock {
-  return { status: "invalid", block: undefined, rest, issues, warnings: [] };
-}
-
-function capitalize(text: string): string {
-  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
-}
-
-/** A warning when the summary is over spec 004's 200-token maximum, else undefined. */
-function summaryTokenWarning(summary: string, tokenizer: Tokenizer = approximateTokenizer) {
-  // Most summaries are far below the limit: a cheap bound spares the approximate count.
-  if (
-    tokenizer === approximateTokenizer &&
-    approximateTokenUpperBound(summary) <= SUMMARY_MAX_TOKENS
-  ) {
-    return undefined;
+  // 6. The summary's length.
+  const tokens = tokenizer.count(block.conventions.summary);
+  if (tokens > SUMMARY_MAX_TOKENS) {
+    notes.push(
+      `conventions.summary is ${tokens} tokens (${tokenizer.name} count), over Context Protocol v1's maximum of ${SUMMARY_MAX_TOKENS}; the target is 50-100 tokens. Keep the conventions that matter for this task and leave the rest to conventions.fullPath.`,
+    );
   }
-  const tokens = tokenizer.count(summary);
-  if (tokens <= SUMMARY_MAX_TOKENS) return undefined;
-  return `conventions.summary is ${tokens} tokens (${tokenizer.name} count), over Context Protocol v1's maximum of ${SUMMARY_MAX_TOKENS}; the target is ${SUMMARY_TARGET_TOKENS} tokens. Keep the conventions that matter for this task and leave the rest to conventions.fullPath.`;
+  return withWarning({ status: "found", block, request });
 }
 
-/**
- * An upper bound of `approximateTokenizer.count(text)` in one pass over the UTF-16 units: a run
- * of ASCII letters costs what the approximate tokenizer charges for a Latin word (or a quarter
- * token per letter after a non-ASCII letter), a single space nothing, a run of spaces or of line
- * feeds one, and any other unit one (the approximate tokenizer never charges more than one token
- * per unit). A property test checks the bound against the tokenizer on random text.
- */
-export function approximateTokenUpperBound(text: string): number {
-  let bound = 0;
-  let index = 0;
-  while (index < text.length) {
-    const code = text.charCodeAt(index);
-    if ((code >= 65 && code <= 90) || (code >= 97 && code <= 122)) {
-      const start = index;
-      let next = code;
-      do next = text.charCodeAt(++index);
-      while ((next >= 65 && next <= 90) || (next >= 97 && next <= 122));
-      const length = index - start;
-      // After a non-ASCII letter ("éword") the run is part of one letter piece, priced at a
-      // token per four letters; the letters before it were already counted one each.
-      bound +=
-        text.charCodeAt(start - 1) >= 0x80 ? Math.ceil(length / 4) : 1 + Math.floor(length / 9);
-    } else if (code === SPACE || code === TAB || code === CARRIAGE_RETURN) {
-      const start = index;
-      let next = code;
-      do next = text.charCodeAt(++index);
-      while (next === SPACE || next === TAB || next === CARRIAGE_RETURN);
-      if (index - start > 1) bound++;
-    } else if (code === NEWLINE) {
-      do index++;
-      while (text.charCodeAt(index) === NEWLINE);
-      bound++;
-    } else {
-      bound++;
-      index++;
-    }
-  }
-  return bound;
+/** The issue with the prompt line of the YAML node it is about, when there is one. */
+function located(issue: ValidationIssue, yaml: UntrustedYaml): ContextBlockIssue {
+  const line = yaml.lineOf(fromJsonPointer(issue.path));
+  return line === undefined ? issue : { ...issue, line };
 }
 
-function isWhitespace(code: number): boolean {
-  return (
-    code === SPACE ||
-    (code >= TAB && code <= CARRIAGE_RETURN) ||
-    code === 0xa0 ||
-    code === 0xfeff ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000
-  );
+function skipWhitespace(text: string, from: number): number {
+  WHITESPACE.lastIndex = from;
+  WHITESPACE.test(text);
+  return WHITESPACE.lastIndex;
 }
 
-function firstNonWhitespace(text: string, from: number): number {
-  let index = from;
-  while (index < text.length && isWhitespace(text.charCodeAt(index))) index++;
-  return index;
-}
-
-/** The index of the line feed that ends the line containing `from`, or the text's length. */
-function lineEnd(text: string, from: number): number {
-  const index = text.indexOf("\n", from);
-  return index === -1 ? text.length : index;
-}
-
-/** True when `text[from, to)` holds only spaces, tabs and carriage returns. */
-function isBlank(text: string, from: number, to: number): boolean {
-  for (let index = from; index < to; index++) {
-    const code = text.charCodeAt(index);
-    if (code !== SPACE && code !== TAB && code !== CARRIAGE_RETURN) return false;
-  }
-  return true;
-}
-
-function lineNumberAt(text: string, offset: number): number {
-  let line = 1;
-  for (
-    let index = text.indexOf("\n");
-    index !== -1 && index < offset;
-    index = text.indexOf("\n", index + 1)
-  ) {
-    line++;
-  }
-  return line;
-}
-
-/** An opening code fence (three or more backticks or tildes, any info string) at `at`. */
-function readFenceOpening(text: string, at: number): { fence: Fence; next: number } | undefined {
-  const character = text.charCodeAt(at);
-  if (character !== BACKTICK && character !== TILDE) return undefined;
-  let index = at;
-  while (text.charCodeAt(index) === character) index++;
-  const length = index - at;
-  if (length < 3) return undefined;
-  const end = lineEnd(text, index);
-  // CommonMark: the info string of a backtick fence may not contain backticks.
-  if (character === BACKTICK && text.slice(index, end).includes("`")) return undefined;
-  return { fence: { character, length }, next: end };
-}
-
-/** True when `text[from, to)` is a closing fence for `fence` (up to three spaces of indentation). */
-function isClosingFence(text: string, from: number, to: number, fence: Fence): boolean {
-  let index = from;
-  while (index < to && index - from < 3 && text.charCodeAt(index) === SPACE) index++;
-  const start = index;
-  while (index < to && text.charCodeAt(index) === fence.character) index++;
-  return index - start >= fence.length && isBlank(text, index, to);
-}
-
-/** The start of the first line in `[from, limit)` that is exactly `</context>`, or -1. */
+/** The first line in `[from, limit)` that is `</context>`, or -1: a huge prompt costs no more. */
 function findClosingLine(text: string, from: number, limit: number): number {
-  // Search a bounded window, so a huge prompt without a closing line costs no more than the cap.
   const window = text.slice(from, Math.min(limit, text.length));
   const next = (after: number) => {
     const index = window.indexOf(`\n${CLOSE_TAG}`, after);
     return index === -1 ? -1 : index + 1;
   };
   for (let index = window.startsWith(CLOSE_TAG) ? 0 : next(0); index !== -1; index = next(index)) {
-    const start = from + index;
-    const tagEnd = start + CLOSE_TAG.length;
-    if (isBlank(text, tagEnd, lineEnd(text, tagEnd))) return start;
+    BLANK_TO_LINE_END.lastIndex = from + index + CLOSE_TAG.length;
+    if (BLANK_TO_LINE_END.test(text)) return from + index;
   }
   return -1;
 }
 
 /**
- * The request after the block. With a fence: when the fence closes right after the block (spec's
- * first example), the text after the closing fence; when the fence wraps the request too (spec's
- * "Builder Delegating to Developer" example), the text up to a closing fence on the last line.
+ * The request after the block, without its leading blank lines. In a fence that closes right
+ * after the block, the text after the closing fence; in a fence that wraps the request too (as in
+ * the protocol's "Builder Delegating to Developer" example), the text before a closing fence on
+ * its last line.
  */
-function restAfterBlock(text: string, from: number, fence: Fence | undefined): string {
-  if (fence === undefined) return withoutLeadingBlankLines(text, from, text.length);
-  const next = firstNonWhitespace(text, from);
-  const nextLineStart = text.lastIndexOf("\n", next - 1) + 1;
-  const nextLineEnd = lineEnd(text, next);
-  if (
-    next < text.length &&
-    isClosingFence(text, Math.max(nextLineStart, from), nextLineEnd, fence)
-  ) {
-    return withoutLeadingBlankLines(text, Math.min(nextLineEnd + 1, text.length), text.length);
+function requestAfter(text: string, from: number, fence: string | undefined): string {
+  const rest = text.slice(from);
+  if (fence === undefined) return withoutLeadingBlankLines(rest);
+  const closing = new RegExp(`^ {0,3}${fence[0]}{${fence.length},}[ \\t\\r]*$`);
+  const lines = rest.split("\n");
+  const first = lines.findIndex((line) => line.trim() !== "");
+  if (first !== -1 && closing.test(lines[first] as string)) {
+    return withoutLeadingBlankLines(lines.slice(first + 1).join("\n"));
   }
-  let end = text.length;
-  while (end > from && isWhitespace(text.charCodeAt(end - 1))) end--;
-  const lastLineStart = Math.max(text.lastIndexOf("\n", end - 1) + 1, from);
-  if (end > from && isClosingFence(text, lastLineStart, end, fence)) {
-    let contentEnd = lastLineStart;
-    if (text.charCodeAt(contentEnd - 1) === NEWLINE) contentEnd--;
-    if (text.charCodeAt(contentEnd - 1) === CARRIAGE_RETURN) contentEnd--;
-    return withoutLeadingBlankLines(text, from, Math.max(contentEnd, from));
+  const last = lines.findLastIndex((line) => line.trim() !== "");
+  if (last !== -1 && closing.test(lines[last] as string)) {
+    return withoutLeadingBlankLines(lines.slice(0, last).join("\n").replace(/\r$/, ""));
   }
-  return withoutLeadingBlankLines(text, from, text.length);
+  return withoutLeadingBlankLines(rest);
 }
 
-/** `text[from, to)` without the whitespace-only lines at its start. */
-function withoutLeadingBlankLines(text: string, from: number, to: number): string {
-  const first = firstNonWhitespace(text, from);
-  if (first >= to) return "";
-  const lineStart = text.lastIndexOf("\n", first - 1) + 1;
-  return text.slice(Math.max(lineStart, from), to);
+/** `text` without the whitespace-only lines at its start; "" when it is all whitespace. */
+function withoutLeadingBlankLines(text: string): string {
+  return text.trim() === "" ? "" : text.replace(/^(?:[^\S\n]*\n)*/, "");
 }

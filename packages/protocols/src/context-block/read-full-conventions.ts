@@ -1,10 +1,39 @@
 import type { Workspace } from "@task-context/core";
+import {
+  decodeUtf8,
+  requireObject,
+  requireString,
+  requireWholeNumber,
+  requireWorkspace,
+} from "@task-context/core/internal";
 import { ContextPathOutsideProjectError } from "../errors/context-path-outside-project-error.ts";
 import type { ContextBlock } from "../schemas/context-block.ts";
-import { DEFAULT_MAX_FILE_BYTES, readTextFile } from "./read-text-file.ts";
 
-/** Where spec 004's receivers find the project's conventions when a block names no file. */
+/** Where receivers find the project's conventions when a block names no file. */
 export const CONVENTIONS_PATH = "docs/CONVENTIONS.md";
+
+/**
+ * A bounded read of a workspace file: its text (UTF-8 without byte order mark, cut to the limit,
+ * never inside a character), its full size, whether it was cut, whether bad bytes were replaced.
+ */
+export interface TextFile {
+  path: string;
+  text: string;
+  size: number;
+  truncated: boolean;
+  replaced: boolean;
+}
+
+/** Reads at most `maxBytes` of a workspace file as text; the workspace's errors propagate. */
+export async function readTextFile(
+  workspace: Workspace,
+  path: string,
+  maxBytes: number,
+): Promise<TextFile> {
+  const { bytes, size } = await workspace.readFile(path, { maxBytes });
+  const truncated = size > bytes.length;
+  return { path, size, truncated, ...decodeUtf8(bytes, !truncated) };
+}
 
 /** Options for {@link readFullConventions}. */
 export interface ReadFullConventionsOptions {
@@ -12,24 +41,23 @@ export interface ReadFullConventionsOptions {
   maxBytes?: number;
 }
 
-/** The full conventions file, read on request. */
+/**
+ * The full conventions file, read on request: the workspace `path` that was read (such as
+ * `docs/CONVENTIONS.md`), its `text` (UTF-8, cut to `maxBytes`), its full `size` in bytes, whether
+ * it was `truncated`, and a `warning` when anything was cut or replaced.
+ */
 export interface FullConventions {
-  /** The workspace path that was read, such as `docs/CONVENTIONS.md`. */
   path: string;
-  /** The file's text (UTF-8), cut to `maxBytes`. */
   text: string;
-  /** The file's full size in bytes. */
   size: number;
-  /** True when the file was longer than `maxBytes`. */
   truncated: boolean;
-  /** Says what was cut or replaced, when anything was. */
   warning?: string;
 }
 
 /**
- * Reads the full conventions file a context block points to (spec 004, receivers' rule 4: "if
- * summary insufficient, read full file from `conventions.fullPath`"), through the workspace and
- * only inside it.
+ * Reads the full conventions file a context block points to (Context Protocol v1, receivers'
+ * rule 4: "if summary insufficient, read full file from `conventions.fullPath`"), through the
+ * workspace and only inside it.
  *
  * `conventions.fullPath` is absolute in the sender's file system; it is mapped to a workspace
  * path when it lies under `project.path` (`/Users/dev/app/docs/CONVENTIONS.md` with project path
@@ -39,13 +67,17 @@ export interface FullConventions {
  * @throws {ContextPathOutsideProjectError} when `fullPath` is outside the project root.
  * @throws the workspace's errors (`FileNotFoundError`, `NotRegularFileError`, …) when the file
  *   cannot be read.
+ * @throws {ArgumentError} when `block`, `workspace` or `options` has the wrong type.
  *
  * @example
  * ```ts
- * const { status, block } = parseContextBlock(prompt);
- * if (status === "found" && needsMoreDetail) {
- *   const { text, warning } = await readFullConventions(block, workspace);
- * }
+ * import { memoryWorkspace } from "@task-context/core";
+ * import { readFullConventions } from "@task-context/protocols/context-block";
+ *
+ * const workspace = memoryWorkspace({ "docs/CONVENTIONS.md": "# Conventions\n\nESM only.\n" });
+ * const project = { path: "/srv/app", stack: "hono" };
+ * const conventions = { summary: "ESM only.", fullPath: "/srv/app/docs/CONVENTIONS.md" };
+ * const { text } = await readFullConventions({ project, conventions }, workspace); // "# Conventions…"
  * ```
  */
 export async function readFullConventions(
@@ -53,71 +85,66 @@ export async function readFullConventions(
   workspace: Workspace,
   options: ReadFullConventionsOptions = {},
 ): Promise<FullConventions> {
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_FILE_BYTES;
+  requireString("block.project.path", block?.project?.path);
+  requireObject("block.conventions", block.conventions);
+  requireWorkspace("workspace", workspace);
+  requireObject("options", options);
+  const { maxBytes = 64 * 1024 } = options;
+  requireWholeNumber("maxBytes", maxBytes, 1);
   const fullPath = block.conventions.fullPath;
+  if (fullPath !== undefined) requireString("block.conventions.fullPath", fullPath);
   const path =
     fullPath === undefined
       ? CONVENTIONS_PATH
       : toWorkspacePath(fullPath, block.project.path, "conventions.fullPath");
   const file = await readTextFile(workspace, path, maxBytes);
-  const notes: string[] = [];
-  if (file.truncated) {
-    notes.push(
-      `${path} was truncated from ${file.size} to ${maxBytes} bytes (limit ${maxBytes}); the rest was not read.`,
-    );
-  }
-  if (file.replaced)
-    notes.push(`${path} is not valid UTF-8; invalid bytes were replaced with U+FFFD.`);
-  const result: FullConventions = {
-    path,
-    text: file.text,
-    size: file.size,
-    truncated: file.truncated,
-  };
-  if (notes.length > 0) result.warning = notes.join(" ");
-  return result;
+  const { text, size, truncated } = file;
+  const notes = readNotes(file, maxBytes, "The rest was not read.");
+  const result: FullConventions = { path, text, size, truncated };
+  return notes.length === 0 ? result : { ...result, warning: notes.join(" ") };
+}
+
+/** What a reader should know about a bounded read: the file was cut, or had invalid UTF-8. */
+export function readNotes(file: TextFile, maxBytes: number, ifCut: string): string[] {
+  const { path, size, truncated, replaced } = file;
+  return [
+    truncated
+      ? `${path} was truncated from ${size} to ${maxBytes} bytes (limit ${maxBytes}). ${ifCut}`
+      : "",
+    replaced ? `${path} is not valid UTF-8; invalid bytes were replaced with U+FFFD.` : "",
+  ].filter((note) => note !== "");
 }
 
 const WINDOWS_ABSOLUTE = /^(?:[A-Za-z]:[\\/]|\\\\)/;
 
 /**
  * Maps a path from a context block to a workspace-relative path: an absolute path must lie under
- * `projectPath`; a relative one is taken relative to the project root and may not climb out of
- * it. Both are normalised lexically (`.` and `..`); the workspace then refuses symbolic links
- * that lead out.
+ * `projectPath`; a relative one is taken relative to the project root. Both are normalised
+ * lexically (`.`, `..`, empty segments) and may not climb out; the workspace then refuses
+ * symbolic links that lead out.
  */
-export function toWorkspacePath(path: string, projectPath: string, field: string): string {
+function toWorkspacePath(path: string, projectPath: string, field: string): string {
   const windows = WINDOWS_ABSOLUTE.test(projectPath);
+  const segments = (text: string): string[] | undefined => {
+    const out: string[] = [];
+    for (const segment of text.split(windows ? /[\\/]/ : "/")) {
+      if (segment === "..") {
+        if (out.pop() === undefined) return undefined;
+      } else if (segment !== "" && segment !== ".") out.push(segment);
+    }
+    return out;
+  };
   const absolute = path.startsWith("/") || WINDOWS_ABSOLUTE.test(path);
-  const outside = () => new ContextPathOutsideProjectError({ field, path, projectPath });
-  if (!absolute) {
-    const relative = normalize(split(path, windows));
-    if (relative === undefined) throw outside();
-    return relative.length === 0 ? "." : relative.join("/");
+  const root = absolute ? (segments(projectPath) ?? []) : [];
+  const target = segments(path);
+  const same = (a: string, b: string | undefined) =>
+    windows ? a.toLowerCase() === b?.toLowerCase() : a === b;
+  if (
+    target === undefined ||
+    (absolute && WINDOWS_ABSOLUTE.test(path) !== windows) ||
+    !root.every((segment, index) => same(segment, target[index]))
+  ) {
+    throw new ContextPathOutsideProjectError({ field, path, projectPath });
   }
-  if (WINDOWS_ABSOLUTE.test(path) !== windows) throw outside();
-  const root = normalize(split(projectPath, windows)) ?? [];
-  const target = normalize(split(path, windows));
-  if (target === undefined || target.length < root.length) throw outside();
-  const same = (a: string, b: string) => (windows ? a.toLowerCase() === b.toLowerCase() : a === b);
-  if (!root.every((segment, index) => same(segment, target[index] as string))) throw outside();
-  const relative = target.slice(root.length);
-  return relative.length === 0 ? "." : relative.join("/");
-}
-
-function split(path: string, windows: boolean): string[] {
-  return path.split(windows ? /[\\/]/ : "/");
-}
-
-/** Resolves `.`, `..` and empty segments; undefined when `..` climbs above the first segment. */
-function normalize(segments: string[]): string[] | undefined {
-  const out: string[] = [];
-  for (const segment of segments) {
-    if (segment === "" || segment === ".") continue;
-    if (segment === "..") {
-      if (out.length === 0) return undefined;
-      out.pop();
-    } else out.push(segment);
-  }
-  return out;
+  return target.slice(root.length).join("/") || ".";
 }

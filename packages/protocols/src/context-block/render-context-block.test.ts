@@ -2,9 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { InvalidContextBlockError } from "../errors/invalid-context-block-error.ts";
 import type { ContextBlock } from "../schemas/context-block.ts";
+import { SPEC_BLOCK, SPEC_TEXT } from "../test-support/spec-example.ts";
 import { parseContextBlock } from "./parse-context-block.ts";
 import { renderContextBlock } from "./render-context-block.ts";
-import { SPEC_BLOCK, SPEC_TEXT } from "./spec-example.test-support.ts";
 
 /** A minimal block whose `project.stack` is `value`, rendered; returns the stack line. */
 function stackLine(value: string): string {
@@ -69,7 +69,7 @@ describe("renderContextBlock", () => {
     ["1.0", "'1.0'"],
     ["0x1F", "'0x1F'"],
     [".inf", "'.inf'"],
-    ["-v", "'-v'"],
+    ["-v", "-v"],
     ["a: b", "'a: b'"],
     ["a #b", "'a #b'"],
     ["key:", "'key:'"],
@@ -82,21 +82,21 @@ describe("renderContextBlock", () => {
     ["%percent", "'%percent'"],
     ["@at", "'@at'"],
     ["`tick", "'`tick'"],
-    ["'quoted'", "'''quoted'''"],
+    ["'quoted'", `"'quoted'"`],
     ['"double"', "'\"double\"'"],
     [" leading", "' leading'"],
     ["trailing ", "'trailing '"],
-    ["---", "'---'"],
+    ["---", "---"],
     ["</context>", "</context>"],
-    ["tab\there", '"tab\\there"'],
+    ["tab\there", "tab\there"],
     ["bell\u0007", '"bell\\a"'],
     ["nul\u0000", '"nul\\0"'],
     ["del\u007f", '"del\\x7F"'],
     ["nel\u0085", '"nel\\N"'],
     ["line\u2028sep", '"line\\Lsep"'],
     ["bom\ufeff", '"bom\\uFEFF"'],
-    ["lone \ud800 high", '"lone \\uD800 high"'],
-    ["lone \udc00 low", '"lone \\uDC00 low"'],
+    ["lone \ud800 high", '"lone \\ud800 high"'],
+    ["lone \udc00 low", '"lone \\udc00 low"'],
     ["pair 😀", "pair 😀"],
     ["back\\slash", "back\\slash"],
     ["cr\rlf", '"cr\\rlf"'],
@@ -108,13 +108,16 @@ describe("renderContextBlock", () => {
     ["two lines\nno final newline", ["  summary: |-", "    two lines", "    no final newline"]],
     ["one final newline\n", ["  summary: |", "    one final newline"]],
     ["kept newlines\n\n\n", ["  summary: |+", "    kept newlines", "", ""]],
-    ["\n\nleading blank lines", ["  summary: |-", "", "", "    leading blank lines"]],
+    ["\n\nleading blank lines", ["  summary: |-", "    ", "", "    leading blank lines"]],
     ["inner\n\n  indented\n", ["  summary: |", "    inner", "", "      indented"]],
     ["a\n</context>\n```\n#x\n", ["  summary: |", "    a", "    </context>", "    ```", "    #x"]],
-    [" leading space\nline", ['  summary: " leading space\\nline"']],
-    ["tab\tline\nx", ['  summary: "tab\\tline\\nx"']],
+    [" leading space\nline", ["  summary: |2-", "     leading space", "    line"]],
+    ["tab\tline\nx", ["  summary: |-", "    tab\tline", "    x"]],
     ["ends in spaces\n  ", ['  summary: "ends in spaces\\n  "']],
     ["\n", ['  summary: "\\n"']],
+    // yaml alone would write these as blocks that read back without their spaces.
+    ["  \n", ['  summary: " \\ \\n"']],
+    [" \n\t\n", ['  summary: "\\ \\n\\t\\n"']],
     ["crlf\r\nline", ['  summary: "crlf\\r\\nline"']],
   ])("writes the multi-line summary %j", (summary, lines) => {
     const text = renderContextBlock({
@@ -139,7 +142,7 @@ describe("renderContextBlock", () => {
       "    'a: b': x",
       "    '1.0': 'y'",
       "    '': z",
-      "    'type:check': w",
+      "    type:check: w",
       '    "multi\\nline": v',
     ]);
   });
@@ -158,7 +161,7 @@ describe("renderContextBlock", () => {
       "      two",
       "      lines",
     ]);
-    expect(parseContextBlock(text).block).toEqual(block);
+    expect(parseContextBlock(text)).toMatchObject({ status: "found", block });
   });
 
   it("refuses a block that does not match the schema, listing the problems", () => {
@@ -185,8 +188,7 @@ describe("renderContextBlock", () => {
       { path: "/project/stack", message: "project.stack must not be empty." },
       {
         path: "/conventions/extra",
-        message:
-          'Unknown field "extra" in conventions. Context Protocol v1 allows: summary, fullPath.',
+        message: 'Unknown field "extra" in conventions. Allowed: summary, fullPath.',
       },
     ]);
     expect(message).toBe(
@@ -194,7 +196,7 @@ describe("renderContextBlock", () => {
         "Cannot render the context block: it does not match Context Protocol v1.",
         '- /project/path: project.path must be an absolute path (such as /Users/dev/code/my-app or C:\\code\\my-app), not the text "relative".',
         "- /project/stack: project.stack must not be empty.",
-        '- /conventions/extra: Unknown field "extra" in conventions. Context Protocol v1 allows: summary, fullPath.',
+        '- /conventions/extra: Unknown field "extra" in conventions. Allowed: summary, fullPath.',
         "Fix these fields (see contextBlockSchema) and render again.",
       ].join("\n"),
     );
@@ -209,6 +211,50 @@ describe("renderContextBlock", () => {
         conventions: { summary: "s" },
       }),
     ).toThrow(InvalidContextBlockError);
+  });
+
+  it.each([
+    [null, "null"],
+    [undefined, "undefined"],
+    ["version: 1", "a string"],
+    [[], "an array"],
+  ])("throws ArgumentError for the block %j", (block, shown) => {
+    expect(() => renderContextBlock(block as unknown as ContextBlock)).toThrow(
+      `Invalid block: expected an object, got ${shown}.`,
+    );
+  });
+
+  it("refuses values of the wrong type instead of writing them", () => {
+    const block = {
+      version: 1,
+      project: { path: "/p", stack: 42, commands: { test: ["npm", "test"] } },
+      conventions: { summary: null },
+    } as unknown as ContextBlock;
+    expect(() => renderContextBlock(block)).toThrow(InvalidContextBlockError);
+    try {
+      renderContextBlock(block);
+    } catch (error) {
+      expect((error as InvalidContextBlockError).issues.map((issue) => issue.path)).toEqual([
+        "/project/stack",
+        "/project/commands/test",
+        "/conventions/summary",
+      ]);
+    }
+  });
+
+  it("writes a 1 MB summary that parses back whole", () => {
+    const summary = `${"Line of conventions. ".repeat(50_000)}\nlast line\n`;
+    const block: ContextBlock = {
+      version: 1,
+      project: { path: "/p", stack: "s" },
+      conventions: { summary },
+    };
+    const text = renderContextBlock(block);
+    expect(parseContextBlock(`${text}\n\nGo.`, { maxBytes: 2_000_000 })).toMatchObject({
+      status: "found",
+      block,
+      request: "Go.",
+    });
   });
 
   describe("round trip (fuzzed)", () => {
@@ -311,10 +357,10 @@ describe("renderContextBlock", () => {
         fc.property(block, request, (generated, prompt) => {
           const rendered = renderContextBlock(generated);
           const parsed = parseContextBlock(`${rendered}\n\n${prompt}`);
-          expect(parsed.issues).toEqual([]);
+          expect(parsed).not.toHaveProperty("issues");
           expect(parsed.status).toBe("found");
-          expect(parsed.block).toEqual(generated);
-          expect(parsed.rest).toBe(prompt);
+          expect(parsed).toMatchObject({ block: generated });
+          expect(parsed).toMatchObject({ request: prompt });
         }),
         { numRuns: 1500 },
       );

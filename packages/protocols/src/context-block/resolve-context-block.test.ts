@@ -79,9 +79,8 @@ describe("resolveContextBlock", () => {
       },
       currentWork: { story: "US-003 Add print preview modal" },
       projectJson: undefined,
-      rest: "Implement US-003.",
+      request: "Implement US-003.",
       issues: [],
-      warnings: [],
     });
   });
 
@@ -107,9 +106,8 @@ describe("resolveContextBlock", () => {
         commands: { dev: "npm run dev", test: "npm test" },
         deploy: { target: "vercel" },
       },
-      rest: "Implement US-003.",
+      request: "Implement US-003.",
       issues: [],
-      warnings: [],
     });
     expect(reads.sort()).toEqual([
       "docs/CONVENTIONS.md (max 65536)",
@@ -128,7 +126,7 @@ describe("resolveContextBlock", () => {
     );
     expect(result.source).toBe("files");
     expect(result.status).toBe("unsupported-version");
-    expect(result.rest).toBe("Go.");
+    expect(result.request).toBe("Go.");
     expect(result.project.stack).toBe("nextjs-prisma");
     expect(result.issues).toEqual([
       {
@@ -138,9 +136,9 @@ describe("resolveContextBlock", () => {
         line: 2,
       },
     ]);
-    expect(result.warnings).toEqual([
+    expect(result.warning).toBe(
       "The <context> block has an unsupported version, so it was ignored and docs/project.json and docs/CONVENTIONS.md were read instead.",
-    ]);
+    );
   });
 
   it("falls back to the files for an invalid block and keeps its issues", async () => {
@@ -156,9 +154,9 @@ describe("resolveContextBlock", () => {
     expect(result.status).toBe("invalid");
     expect(result.conventions.text).toBe(CONVENTIONS);
     expect(result.issues.map((issue) => issue.path)).toEqual(["/conventions"]);
-    expect(result.warnings).toEqual([
+    expect(result.warning).toBe(
       "The <context> block is invalid (see issues), so it was ignored and docs/project.json and docs/CONVENTIONS.md were read instead.",
-    ]);
+    );
   });
 
   it("turns missing files into warnings instead of failing", async () => {
@@ -172,10 +170,9 @@ describe("resolveContextBlock", () => {
     });
     expect(result.conventions).toEqual({ text: undefined, fullPath: undefined, truncated: false });
     expect(result.issues).toEqual([]);
-    expect(result.warnings).toEqual([
-      "docs/project.json was not found in the workspace, so the project's stack and commands are unknown. Create docs/project.json, or have the sender put a <context> block at the start of the prompt.",
-      "docs/CONVENTIONS.md was not found in the workspace, so no conventions are known. Create docs/CONVENTIONS.md, or have the sender put a <context> block at the start of the prompt.",
-    ]);
+    expect(result.warning).toBe(
+      "docs/project.json was not found in the workspace, so the project's stack and commands are unknown. Create docs/project.json, or have the sender put a <context> block at the start of the prompt. docs/CONVENTIONS.md was not found in the workspace, so no conventions are known. Create docs/CONVENTIONS.md, or have the sender put a <context> block at the start of the prompt.",
+    );
   });
 
   it("reads other file names when told to", async () => {
@@ -189,7 +186,7 @@ describe("resolveContextBlock", () => {
     });
     expect(result.project.stack).toBe("hono");
     expect(result.conventions.text).toBe("Be brief.");
-    expect(result.warnings).toEqual([]);
+    expect(result).not.toHaveProperty("warning");
   });
 
   it("reports malformed JSON with its line", async () => {
@@ -225,19 +222,20 @@ describe("resolveContextBlock", () => {
     });
     expect(result.issues).toEqual([
       {
-        path: "/stack",
-        message: "stack in docs/project.json must be text, not a list; it was ignored.",
+        path: "/name",
+        message:
+          'docs/project.json: name must be a string, not the number 3. Quote it to make it a string: "3". It was ignored.',
         file: "docs/project.json",
       },
       {
-        path: "/name",
-        message: "name in docs/project.json must be text, not the number 3; it was ignored.",
+        path: "/stack",
+        message: "docs/project.json: stack must be a string, not an array. It was ignored.",
         file: "docs/project.json",
       },
       {
         path: "/commands/build",
         message:
-          "commands.build in docs/project.json was ignored: it must be text, not the number 1.",
+          'docs/project.json: commands.build must be a string, not the number 1. Quote it to make it a string: "1". It was ignored.',
         file: "docs/project.json",
       },
     ]);
@@ -255,7 +253,7 @@ describe("resolveContextBlock", () => {
       {
         path: "/commands/__proto__",
         message:
-          'commands.__proto__ in docs/project.json was ignored: the name "__proto__" is not allowed.',
+          'docs/project.json: commands may not have a key named "__proto__" (it would replace the prototype of objects it is copied into). Rename it. It was ignored.',
         file: "docs/project.json",
       },
     ]);
@@ -269,7 +267,7 @@ describe("resolveContextBlock", () => {
     expect(result.issues[0]).toEqual({
       path: "",
       message:
-        'docs/project.json must hold a JSON object such as {"stack": "nextjs-prisma", "commands": {"test": "npm test"}}, not a list.',
+        "docs/project.json must be an object with, optionally, name, stack and commands, not an array. The file was ignored.",
       file: "docs/project.json",
     });
   });
@@ -299,7 +297,7 @@ describe("resolveContextBlock", () => {
       fullPath: undefined,
       truncated: true,
     });
-    expect(result.warnings).toContain(
+    expect(result.warning).toContain(
       "docs/CONVENTIONS.md was truncated from 20 to 10 bytes (limit 10). Keep it shorter, or raise maxFileBytes.",
     );
   });
@@ -311,7 +309,7 @@ describe("resolveContextBlock", () => {
       memoryWorkspace({ "docs/CONVENTIONS.md": bytes }),
     );
     expect(result.conventions.text).toBe("A\ufffdB");
-    expect(result.warnings).toContain(
+    expect(result.warning).toContain(
       "docs/CONVENTIONS.md is not valid UTF-8; invalid bytes were replaced with U+FFFD.",
     );
   });
@@ -322,7 +320,7 @@ describe("resolveContextBlock", () => {
       memoryWorkspace({ "docs/CONVENTIONS.md": " \n" }),
     );
     expect(result.conventions.text).toBe(undefined);
-    expect(result.warnings).toContain("docs/CONVENTIONS.md is empty; no conventions are known.");
+    expect(result.warning).toContain("docs/CONVENTIONS.md is empty; no conventions are known.");
   });
 
   it("warns when a fallback path is a directory", async () => {
@@ -330,8 +328,8 @@ describe("resolveContextBlock", () => {
       "Go.",
       memoryWorkspace({ "docs/project.json/inner.txt": "x" }),
     );
-    expect(result.warnings[0]).toBe(
-      'docs/project.json could not be read, so the project\'s stack and commands are unknown: Refused "docs/project.json": it is a directory, not a regular file. Workspaces read and write regular files only and do not follow symbolic links.',
+    expect(result.warning).toMatch(
+      /^docs\/project\.json could not be read, so the project's stack and commands are unknown: Refused "docs\/project\.json": it is a directory, not a regular file\. Workspaces read and write regular files only and do not follow symbolic links\. docs\/CONVENTIONS\.md was not found/,
     );
   });
 
@@ -363,7 +361,7 @@ describe("resolveContextBlock", () => {
       expect(result.source).toBe("files");
       expect(result.project.stack).toBe("nextjs-prisma");
       expect(result.conventions.text).toBe(CONVENTIONS);
-      expect(result.warnings).toEqual([]);
+      expect(result).not.toHaveProperty("warning");
     });
 
     it("refuses a fallback file that is a symbolic link out of the workspace", async () => {
@@ -374,7 +372,7 @@ describe("resolveContextBlock", () => {
         await symlink(join(outside, "secret.json"), join(root, "docs", "project.json"));
         const result = await resolveContextBlock("Go.", nodeWorkspace(root));
         expect(result.project.stack).toBe(undefined);
-        expect(result.warnings[0]).toMatch(
+        expect(result.warning).toMatch(
           /^docs\/project\.json could not be read, so the project's stack and commands are unknown: Refused "docs\/project\.json"/,
         );
       } finally {
@@ -461,7 +459,7 @@ describe("readFullConventions", () => {
       text: "# Conventions",
       size: CONVENTIONS.length,
       truncated: true,
-      warning: `docs/CONVENTIONS.md was truncated from ${CONVENTIONS.length} to 13 bytes (limit 13); the rest was not read.`,
+      warning: `docs/CONVENTIONS.md was truncated from ${CONVENTIONS.length} to 13 bytes (limit 13). The rest was not read.`,
     });
   });
 

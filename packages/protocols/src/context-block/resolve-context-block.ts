@@ -1,54 +1,58 @@
 import { TaskContextError, type Workspace } from "@task-context/core";
-import type { ContextBlock } from "../schemas/context-block.ts";
-import type { ContextBlockIssue } from "./context-block-issue.ts";
-import { describeValue, fieldLabel } from "./context-block-issue.ts";
-import { toJsonPointer } from "./json-pointer.ts";
 import {
+  lineNumberAt,
+  requireObject,
+  requireText,
+  requireWholeNumber,
+  requireWorkspace,
+} from "@task-context/core/internal";
+import * as z from "zod/mini";
+import type { ContextBlock } from "../schemas/context-block.ts";
+import { checkValue } from "../validate/issues.ts";
+import {
+  type ContextBlockIssue,
   type ContextBlockStatus,
   type ParseContextBlockOptions,
   parseContextBlock,
 } from "./parse-context-block.ts";
-import { CONVENTIONS_PATH } from "./read-full-conventions.ts";
-import { DEFAULT_MAX_FILE_BYTES, readTextFile, type TextFile } from "./read-text-file.ts";
+import {
+  CONVENTIONS_PATH,
+  readNotes,
+  readTextFile,
+  type TextFile,
+} from "./read-full-conventions.ts";
 
-/** Where spec 004's receivers find the project's stack and commands without a block. */
-export const PROJECT_JSON_PATH = "docs/project.json";
-
-/** Options for {@link resolveContextBlock}. */
+/**
+ * Options for {@link resolveContextBlock}: the files to fall back to (`projectJsonPath`, default
+ * `docs/project.json`; `conventionsPath`, default `docs/CONVENTIONS.md`) and the most bytes read
+ * of each (`maxFileBytes`, default 65 536), besides {@link parseContextBlock}'s options.
+ */
 export interface ResolveContextBlockOptions extends ParseContextBlockOptions {
-  /** The project file to fall back to (default `docs/project.json`). */
   projectJsonPath?: string;
-  /** The conventions file to fall back to (default `docs/CONVENTIONS.md`). */
   conventionsPath?: string;
-  /** Read at most this many bytes of each fallback file (default 65 536). */
   maxFileBytes?: number;
 }
 
-/** The project facts a receiver works with, from the block or from `docs/project.json`. */
+/**
+ * The project facts a receiver works with: the block's `project.path` (the working directory;
+ * undefined when the files were read), the `stack`, named `commands` (empty when none are known)
+ * and the `name` from `docs/project.json`.
+ */
 export interface ResolvedProject {
-  /**
-   * The project root from the block's `project.path` (spec 004: "use it as working directory").
-   * Undefined when the files were read: the receiver's own workspace is the project.
-   */
   path: string | undefined;
-  /** The stack identifier, e.g. `nextjs-prisma`; undefined when no source names it. */
   stack: string | undefined;
-  /** Named commands (`dev`, `test`, `build`, `lint`, …); empty when none are known. */
   commands: Record<string, string>;
-  /** `name` from `docs/project.json`, when it has one. */
   name: string | undefined;
 }
 
-/** The conventions a receiver follows. */
+/**
+ * The conventions a receiver follows: the block's `conventions.summary` or the text of
+ * `docs/CONVENTIONS.md`; the block's `fullPath`, for {@link readFullConventions}; and whether
+ * the file was longer than the read limit (`text` is then its start).
+ */
 export interface ResolvedConventions {
-  /** The block's `conventions.summary`, or the text of `docs/CONVENTIONS.md`. */
   text: string | undefined;
-  /**
-   * The block's `conventions.fullPath`, for {@link readFullConventions} when the summary is not
-   * enough. Undefined when the files were read (the text is already the full file).
-   */
   fullPath: string | undefined;
-  /** True when `docs/CONVENTIONS.md` was longer than the read limit and `text` is its start. */
   truncated: boolean;
 }
 
@@ -67,33 +71,36 @@ export interface ResolvedContext {
   /** The parsed `docs/project.json` object, for fields beyond stack, commands and name. */
   projectJson: Record<string, unknown> | undefined;
   /** The request: the prompt after the block (the whole prompt when there is no block). */
-  rest: string;
+  request: string;
   /** Problems with the block (when it was not used) and with the fallback files' content. */
   issues: ContextBlockIssue[];
-  /** Why the block was not used, missing or cut files, a long summary. */
-  warnings: string[];
+  /** Why the block was not used, missing or cut files, a long summary; absent when all is well. */
+  warning?: string;
 }
 
 /**
- * Spec 004's receiver rules in one call. When the prompt starts with a valid v1 block, its values
- * are used and no file is read. Otherwise (no block, an unsupported version, or an invalid block)
- * `docs/project.json` and `docs/CONVENTIONS.md` are read through the workspace, each bounded to
- * `maxFileBytes`: `stack`, `commands` and `name` come from the JSON, and the Markdown's text
- * becomes the conventions. Missing or unreadable files become warnings, malformed content becomes
- * issues; nothing here throws for a missing file. Errors that are not the workspace's own
- * (say, a permission error from the disk) propagate.
+ * Context Protocol v1's receiver rules in one call. When the prompt starts with a valid v1 block,
+ * its values are used and no file is read. Otherwise (no block, an unsupported version, or an
+ * invalid block) `docs/project.json` and `docs/CONVENTIONS.md` are read through the workspace,
+ * each bounded to `maxFileBytes`: `stack`, `commands` and `name` come from the JSON, and the
+ * Markdown's text becomes the conventions. Missing or unreadable files become the `warning`,
+ * malformed content becomes `issues`; errors that are not the workspace's own propagate. See
+ * https://github.com/task-context/task-context/blob/main/docs/context-protocol.md.
  *
- * To read the full conventions when a block's summary is not enough, call
- * {@link readFullConventions} with `result.block`.
+ * @throws {ArgumentError} when `prompt`, `workspace` or an option has the wrong type.
  *
  * @example
  * ```ts
- * import { nodeWorkspace } from "@task-context/core/node";
+ * import { memoryWorkspace } from "@task-context/core";
+ * import { resolveContextBlock } from "@task-context/protocols/context-block";
  *
- * const context = await resolveContextBlock(prompt, nodeWorkspace(process.cwd()));
- * for (const warning of context.warnings) console.warn(warning);
+ * const workspace = memoryWorkspace({
+ *   "docs/project.json": '{"stack": "hono", "commands": {"test": "npm test"}}',
+ *   "docs/CONVENTIONS.md": "ESM only. Zod for validation.",
+ * });
+ * const context = await resolveContextBlock("Add a health route.", workspace);
+ * if (context.warning !== undefined) console.warn(context.warning);
  * const system = `Stack: ${context.project.stack}\nConventions:\n${context.conventions.text}`;
- * await runModel({ system, prompt: context.rest });
  * ```
  */
 export async function resolveContextBlock(
@@ -101,19 +108,25 @@ export async function resolveContextBlock(
   workspace: Workspace,
   options: ResolveContextBlockOptions = {},
 ): Promise<ResolvedContext> {
+  requireWorkspace("workspace", workspace);
+  requireObject("options", options);
+  const { projectJsonPath = "docs/project.json", conventionsPath = CONVENTIONS_PATH } = options;
+  requireText("projectJsonPath", projectJsonPath);
+  requireText("conventionsPath", conventionsPath);
+  const { maxFileBytes: maxBytes = 64 * 1024 } = options;
+  requireWholeNumber("maxFileBytes", maxBytes, 1);
   const parsed = parseContextBlock(prompt, options);
-  if (parsed.status === "found" && parsed.block !== undefined) {
-    const { block } = parsed;
-    return {
+  const warnings = "warning" in parsed && parsed.warning !== undefined ? [parsed.warning] : [];
+  const withWarning = (result: ResolvedContext) =>
+    warnings.length === 0 ? result : { ...result, warning: warnings.join(" ") };
+  if (parsed.status === "found") {
+    const { block, request } = parsed;
+    const { path, stack, commands } = block.project;
+    return withWarning({
       source: "block",
-      status: parsed.status,
+      status: "found",
       block,
-      project: {
-        path: block.project.path,
-        stack: block.project.stack,
-        commands: { ...block.project.commands },
-        name: undefined,
-      },
+      project: { path, stack, commands: { ...commands }, name: undefined },
       conventions: {
         text: block.conventions.summary,
         fullPath: block.conventions.fullPath,
@@ -121,213 +134,120 @@ export async function resolveContextBlock(
       },
       currentWork: block.currentWork,
       projectJson: undefined,
-      rest: parsed.rest,
+      request,
       issues: [],
-      warnings: parsed.warnings,
-    };
+    });
   }
 
-  const projectJsonPath = options.projectJsonPath ?? PROJECT_JSON_PATH;
-  const conventionsPath = options.conventionsPath ?? CONVENTIONS_PATH;
-  const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const issues = [...parsed.issues];
-  const warnings = [...parsed.warnings];
-  if (parsed.status === "unsupported-version" || parsed.status === "invalid") {
+  const issues = parsed.status === "missing" ? [] : [...parsed.issues];
+  if (parsed.status !== "missing") {
     const reason =
       parsed.status === "invalid" ? "is invalid (see issues)" : "has an unsupported version";
     warnings.push(
       `The <context> block ${reason}, so it was ignored and ${projectJsonPath} and ${conventionsPath} were read instead.`,
     );
   }
-
+  const read = async (path: string, consequence: string): Promise<TextFile | undefined> => {
+    try {
+      return await readTextFile(workspace, path, maxBytes);
+    } catch (error) {
+      if (!TaskContextError.isInstance(error)) throw error;
+      warnings.push(
+        error.code === "FILE_NOT_FOUND"
+          ? `${path} was not found in the workspace, so ${consequence}. Create ${path}, or have the sender put a <context> block at the start of the prompt.`
+          : `${path} could not be read, so ${consequence}: ${error.message}`,
+      );
+      return undefined;
+    }
+  };
   const [projectFile, conventionsFile] = await Promise.all([
-    readOptional(
-      workspace,
-      projectJsonPath,
-      maxBytes,
-      warnings,
-      "the project's stack and commands are unknown",
-    ),
-    readOptional(workspace, conventionsPath, maxBytes, warnings, "no conventions are known"),
+    read(projectJsonPath, "the project's stack and commands are unknown"),
+    read(conventionsPath, "no conventions are known"),
   ]);
 
+  const { json: projectJson, project } = readProjectJson(projectFile, maxBytes, issues);
+  let text = conventionsFile?.text;
+  const advice = "Keep it shorter, or raise maxFileBytes.";
+  if (conventionsFile !== undefined) warnings.push(...readNotes(conventionsFile, maxBytes, advice));
+  if (text !== undefined && text.trim() === "") {
+    warnings.push(`${conventionsPath} is empty; no conventions are known.`);
+    text = undefined;
+  }
+  return withWarning({
+    source: "files",
+    status: parsed.status,
+    block: undefined,
+    project,
+    conventions: { text, fullPath: undefined, truncated: conventionsFile?.truncated ?? false },
+    currentWork: undefined,
+    projectJson,
+    request: parsed.request,
+    issues,
+  });
+}
+
+/** The fields of `docs/project.json` a receiver uses; any others are kept as they are. */
+const projectJsonSchema = z.looseObject({
+  name: z.optional(z.nullable(z.string())),
+  stack: z.optional(z.nullable(z.string())),
+  commands: z.optional(z.nullable(z.record(z.string(), z.string()))),
+});
+
+/**
+ * `docs/project.json` as an object, and the project facts in it. Malformed content becomes
+ * issues: a file over the limit or not JSON is ignored; a field of the wrong type (`stack`,
+ * `name`, `commands` or one command) is ignored and the rest is kept.
+ */
+function readProjectJson(
+  file: TextFile | undefined,
+  maxBytes: number,
+  issues: ContextBlockIssue[],
+): { json: Record<string, unknown> | undefined; project: ResolvedProject } {
   const project: ResolvedProject = {
     path: undefined,
     stack: undefined,
     commands: {},
     name: undefined,
   };
-  let projectJson: Record<string, unknown> | undefined;
-  if (projectFile !== undefined) {
-    projectJson = readProjectJson(projectFile, maxBytes, issues);
-    if (projectJson !== undefined) fillProject(project, projectJson, projectFile.path, issues);
-  }
-
-  let conventionsText: string | undefined;
-  let truncated = false;
-  if (conventionsFile !== undefined) {
-    conventionsText = conventionsFile.text;
-    truncated = conventionsFile.truncated;
-    if (truncated) {
-      warnings.push(
-        `${conventionsPath} was truncated from ${conventionsFile.size} to ${maxBytes} bytes (limit ${maxBytes}). Keep it shorter, or raise maxFileBytes.`,
-      );
-    }
-    if (conventionsFile.replaced) {
-      warnings.push(
-        `${conventionsPath} is not valid UTF-8; invalid bytes were replaced with U+FFFD.`,
-      );
-    }
-    if (conventionsText.trim() === "") {
-      warnings.push(`${conventionsPath} is empty; no conventions are known.`);
-      conventionsText = undefined;
-    }
-  }
-
-  return {
-    source: "files",
-    status: parsed.status,
-    block: undefined,
-    project,
-    conventions: { text: conventionsText, fullPath: undefined, truncated },
-    currentWork: undefined,
-    projectJson,
-    rest: parsed.rest,
-    issues,
-    warnings,
+  if (file === undefined) return { json: undefined, project };
+  const refuse = (message: string, line?: number) => {
+    issues.push({ path: "", message, file: file.path, ...(line === undefined ? {} : { line }) });
+    return { json: undefined, project };
   };
-}
-
-/** Reads a fallback file; a workspace error (missing, not a file, outside) becomes a warning. */
-async function readOptional(
-  workspace: Workspace,
-  path: string,
-  maxBytes: number,
-  warnings: string[],
-  consequence: string,
-): Promise<TextFile | undefined> {
-  try {
-    return await readTextFile(workspace, path, maxBytes);
-  } catch (error) {
-    if (!TaskContextError.isInstance(error)) throw error;
-    warnings.push(
-      error.code === "FILE_NOT_FOUND"
-        ? `${path} was not found in the workspace, so ${consequence}. Create ${path}, or have the sender put a <context> block at the start of the prompt.`
-        : `${path} could not be read, so ${consequence}: ${error.message}`,
-    );
-    return undefined;
-  }
-}
-
-function fileIssue(
-  file: string,
-  path: (string | number)[],
-  message: string,
-  line?: number,
-): ContextBlockIssue {
-  const issue: ContextBlockIssue = { path: toJsonPointer(path), message, file };
-  if (line !== undefined) issue.line = line;
-  return issue;
-}
-
-/** Parses `docs/project.json`; malformed content becomes an issue and undefined. */
-function readProjectJson(
-  file: TextFile,
-  maxBytes: number,
-  issues: ContextBlockIssue[],
-): Record<string, unknown> | undefined {
   if (file.truncated) {
-    issues.push(
-      fileIssue(
-        file.path,
-        [],
-        `${file.path} is ${file.size} bytes, over the ${maxBytes}-byte limit, so it was not parsed. Keep it to the project's stack, commands and a few settings.`,
-      ),
+    return refuse(
+      `${file.path} is ${file.size} bytes, over the ${maxBytes}-byte limit, so it was not parsed. Keep it to the project's stack, commands and a few settings.`,
     );
-    return undefined;
   }
-  let value: unknown;
+  let json: unknown;
   try {
     // JSON.parse makes "__proto__" an ordinary own key: no prototype pollution.
-    value = JSON.parse(file.text);
+    json = JSON.parse(file.text);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const position = /position (\d+)/.exec(message)?.[1];
-    const line =
-      position === undefined ? undefined : file.text.slice(0, Number(position)).split("\n").length;
-    issues.push(
-      fileIssue(
-        file.path,
-        [],
-        `${file.path} is not valid JSON (${message}). Fix the syntax.`,
-        line,
-      ),
-    );
-    return undefined;
+    const line = position === undefined ? undefined : lineNumberAt(file.text, Number(position));
+    return refuse(`${file.path} is not valid JSON (${message}). Fix the syntax.`, line);
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    issues.push(
-      fileIssue(
-        file.path,
-        [],
-        `${file.path} must hold a JSON object such as {"stack": "nextjs-prisma", "commands": {"test": "npm test"}}, not ${describeValue(value)}.`,
-      ),
-    );
-    return undefined;
+  const checked = checkValue(projectJsonSchema, json, { root: file.path });
+  for (const issue of checked.issues) {
+    const message =
+      issue.path === ""
+        ? `${issue.message} The file was ignored.`
+        : `${file.path}: ${issue.message} It was ignored.`;
+    issues.push({ ...issue, message, file: file.path });
   }
-  return value as Record<string, unknown>;
-}
-
-/** Takes `stack`, `commands` and `name` from project.json; wrong types become issues. */
-function fillProject(
-  project: ResolvedProject,
-  json: Record<string, unknown>,
-  file: string,
-  issues: ContextBlockIssue[],
-): void {
-  const text = (key: string): string | undefined => {
-    if (!Object.hasOwn(json, key) || json[key] === undefined || json[key] === null)
-      return undefined;
-    if (typeof json[key] === "string") return json[key];
-    issues.push(
-      fileIssue(
-        file,
-        [key],
-        `${key} in ${file} must be text, not ${describeValue(json[key])}; it was ignored.`,
-      ),
-    );
-    return undefined;
-  };
-  project.stack = text("stack");
-  project.name = text("name");
-  if (!Object.hasOwn(json, "commands") || json.commands === undefined || json.commands === null)
-    return;
-  const commands = json.commands;
-  if (typeof commands !== "object" || Array.isArray(commands)) {
-    issues.push(
-      fileIssue(
-        file,
-        ["commands"],
-        `commands in ${file} must be an object of command names to command lines, such as {"test": "npm test"}, not ${describeValue(commands)}; it was ignored.`,
-      ),
-    );
-    return;
-  }
-  for (const [name, command] of Object.entries(commands)) {
-    if (typeof command === "string" && name !== "__proto__") {
-      project.commands[name] = command;
-    } else {
-      const reason =
-        name === "__proto__"
-          ? 'the name "__proto__" is not allowed'
-          : `it must be text, not ${describeValue(command)}`;
-      issues.push(
-        fileIssue(
-          file,
-          ["commands", name],
-          `${fieldLabel(["commands", name])} in ${file} was ignored: ${reason}.`,
-        ),
-      );
+  if (typeof json !== "object" || json === null || Array.isArray(json))
+    return { json: undefined, project };
+  // JSON.parse gives own properties only, over Object.prototype, which has none of these names.
+  const fields = json as Record<string, unknown>;
+  if (typeof fields.stack === "string") project.stack = fields.stack;
+  if (typeof fields.name === "string") project.name = fields.name;
+  const { commands } = fields;
+  if (typeof commands === "object" && commands !== null && !Array.isArray(commands)) {
+    for (const [name, command] of Object.entries(commands)) {
+      if (typeof command === "string" && name !== "__proto__") project.commands[name] = command;
     }
   }
+  return { json: fields, project };
 }

@@ -1,4 +1,5 @@
 import { DEFAULT_MAX_CHARS } from "@task-context/core";
+import { requireObject, requireString, requireWholeNumber } from "@task-context/core/internal";
 import { CONTEXT_MD_SECTIONS } from "./template.ts";
 
 /** One finding of {@link lintContextMd}. */
@@ -50,21 +51,29 @@ function mask(secret: string): string {
 
 /**
  * Checks a CONTEXT.md before agents delegate with it: empty, over the delivery limit (it would be
- * truncated), sections of spec 000 missing (what we are building and key terminology are expected;
- * brand guidelines and other details are optional), template placeholders left in, and anything
- * that looks like an API key or private key (every recipient would receive it).
+ * truncated), sections missing (what we are building and key terminology are expected; brand
+ * guidelines and other details are optional), template placeholders left in, and anything that
+ * looks like an API key or private key (every recipient would receive it).
+ *
+ * @throws {ArgumentError} when `text` is not a string or `maxChars` not a whole number ≥ 1.
  *
  * @example
  * ```ts
- * const { ok, issues } = lintContextMd(await readFile("CONTEXT.md", "utf8"));
- * for (const issue of issues) console.log(`${issue.severity} ${issue.line ?? ""} ${issue.message}`);
+ * import { CONTEXT_MD_TEMPLATE, lintContextMd } from "@task-context/protocols/context-md";
+ *
+ * const { ok, issues } = lintContextMd(CONTEXT_MD_TEMPLATE);
+ * // ok === true; issues: the template's placeholders, each with its line
+ * for (const issue of issues) console.log(issue.severity, issue.line, issue.message);
  * ```
  */
 export function lintContextMd(
   text: string,
   options: LintContextMdOptions = {},
 ): ContextMdLintResult {
-  const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
+  requireString("text", text);
+  requireObject("options", options);
+  const { maxChars = DEFAULT_MAX_CHARS } = options;
+  requireWholeNumber("maxChars", maxChars, 1);
   const issues: ContextMdIssue[] = [];
   const content = text.startsWith("\uFEFF") ? text.slice(1) : text;
 

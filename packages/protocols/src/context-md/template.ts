@@ -1,5 +1,5 @@
 /**
- * The CONTEXT.md template of spec 000: what we are building, key terminology, visual/brand
+ * The CONTEXT.md template: what we are building, key terminology, visual/brand
  * guidelines (if relevant) and any other details tools and subagents need. Lines in angle brackets
  * are placeholders; `lintContextMd` reports any left in.
  */

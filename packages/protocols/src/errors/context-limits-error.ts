@@ -9,6 +9,12 @@ const symbol = Symbol.for(marker);
  *
  * @example
  * ```ts
+ * import { memoryWorkspace } from "@task-context/core";
+ * import { ContextLimitsError, loadContextLimits } from "@task-context/protocols/sage";
+ *
+ * const workspace = memoryWorkspace({
+ *   ".sage/config/context-limits.yaml": "defaults:\n  max_totl: 8000\n",
+ * });
  * try {
  *   await loadContextLimits(workspace, "review");
  * } catch (error) {

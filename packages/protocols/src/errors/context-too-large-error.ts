@@ -18,14 +18,21 @@ const marker = "task-context.error.ContextTooLargeError";
 const symbol = Symbol.for(marker);
 
 /**
- * Spec 002, step 3: even after summarizing, replacing file content with path references and
+ * Sage's step 3: even after summarizing, replacing file content with path references and
  * truncating every context item, the document is over `max_total` — the task is too large for
  * the subagent. Split the task, or raise the type's `max_total`.
  *
  * @example
  * ```ts
+ * import { memoryWorkspace } from "@task-context/core";
+ * import { ContextTooLargeError, generateContext } from "@task-context/protocols/sage";
+ *
+ * const workspace = memoryWorkspace({
+ *   ".sage/config/context-limits.yaml": "defaults:\n  max_total: 50\n",
+ * });
+ * const taskData = { description: "Plan the Markdown export" };
  * try {
- *   await generateContext(request, { workspace });
+ *   await generateContext({ taskId: "T-1", subagentType: "plan", taskData }, { workspace });
  * } catch (error) {
  *   if (ContextTooLargeError.isInstance(error)) console.error(error.tokens, error.maxTotal);
  * }

@@ -1,5 +1,5 @@
 import { TaskContextError } from "@task-context/core";
-import type { ContextBlockIssue } from "../context-block/context-block-issue.ts";
+import type { ContextBlockIssue } from "../context-block/parse-context-block.ts";
 
 const marker = "task-context.error.InvalidContextBlockError";
 const symbol = Symbol.for(marker);

@@ -1,14 +1,11 @@
 import { TaskContextError } from "@task-context/core";
+import type { ValidationIssue } from "../validate/issues.ts";
 
 /** Issues listed in the message; `issues` holds them all. */
 const MAX_LISTED = 10;
 
 /** One problem found in a subagent-context document. */
-export interface SubagentContextIssue {
-  /** Where in the document, as dot-separated element names and indexes (`context.2.type`). */
-  path: string;
-  /** What is wrong there. */
-  message: string;
+export interface SubagentContextIssue extends ValidationIssue {
   /** The 1-based line of the XML where the problem sits, when parsing. */
   line?: number;
   /** The 1-based column (in Unicode characters) of the XML where the problem sits, when parsing. */
@@ -19,14 +16,16 @@ const marker = "task-context.error.InvalidSubagentContextError";
 const symbol = Symbol.for(marker);
 
 /**
- * A Sage `<subagent-context>` document is not well-formed XML or does not match spec 002's shape.
+ * A Sage `<subagent-context>` document is not well-formed XML or does not match Sage's shape.
  * `issues` lists every problem found; `line` and `column` point at the first one when it came
  * from parsing XML.
  *
  * @example
  * ```ts
+ * import { InvalidSubagentContextError, parseSubagentContext } from "@task-context/protocols/sage";
+ *
  * try {
- *   parseSubagentContext(xml);
+ *   parseSubagentContext('<subagent-context version="2.0"/>');
  * } catch (error) {
  *   if (InvalidSubagentContextError.isInstance(error)) console.error(error.line, error.issues);
  * }
@@ -46,14 +45,12 @@ export class InvalidSubagentContextError extends TaskContextError<"INVALID_SUBAG
     const first = issues[0];
     const where =
       first?.line === undefined ? "" : ` at line ${first.line}, column ${first.column ?? 1}`;
-    const shown = issues
-      .slice(0, MAX_LISTED)
-      .map((issue) => (issue.path === "" ? issue.message : `${issue.path}: ${issue.message}`));
+    const shown = issues.slice(0, MAX_LISTED).map((issue) => issue.message.replace(/\.$/, ""));
     if (issues.length > MAX_LISTED) shown.push(`and ${issues.length - MAX_LISTED} more`);
     const list = shown.join("; ");
     super({
       code: "INVALID_SUBAGENT_CONTEXT",
-      message: `Invalid subagent-context document${where}: ${list}. Render documents with renderSubagentContext so that they follow spec 002's <subagent-context version="1.0"> shape.`,
+      message: `Invalid subagent-context document${where}: ${list}. Render documents with renderSubagentContext so that they follow the <subagent-context version="1.0"> shape.`,
       cause,
     });
     this.issues = issues;

@@ -67,21 +67,21 @@ describe("sage errors", () => {
     );
     const invalid = new InvalidSubagentContextError({
       issues: [
-        { path: "task.type", message: "unknown type", line: 4, column: 11 },
+        { path: "/task/type", message: "task.type is unknown.", line: 4, column: 11 },
         { path: "", message: "second" },
       ],
     });
     expect(invalid.message).toBe(
-      'Invalid subagent-context document at line 4, column 11: task.type: unknown type; second. Render documents with renderSubagentContext so that they follow spec 002\'s <subagent-context version="1.0"> shape.',
+      'Invalid subagent-context document at line 4, column 11: task.type is unknown; second. Render documents with renderSubagentContext so that they follow the <subagent-context version="1.0"> shape.',
     );
     expect([invalid.line, invalid.column]).toEqual([4, 11]);
     const many = new InvalidSubagentContextError({
       issues: Array.from({ length: 12 }, (_, index) => ({
-        path: `context.${index}`,
-        message: "bad",
+        path: `/context/${index}`,
+        message: `context[${index}] is bad.`,
       })),
     });
-    expect(many.message).toContain("context.9: bad; and 2 more.");
+    expect(many.message).toContain("context[9] is bad; and 2 more.");
     expect(many.issues).toHaveLength(12);
   });
 });

@@ -9,8 +9,10 @@ const symbol = Symbol.for(marker);
  *
  * @example
  * ```ts
+ * import { UnknownSchemaError, validate } from "@task-context/protocols";
+ *
  * try {
- *   validate("context-block.v9", value);
+ *   validate("context-block.v9", {});
  * } catch (error) {
  *   if (UnknownSchemaError.isInstance(error)) console.error(error.knownSchemas);
  * }

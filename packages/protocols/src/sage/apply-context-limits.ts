@@ -1,4 +1,5 @@
 import { ArgumentError, type Tokenizer } from "@task-context/core";
+import { describeArgument } from "@task-context/core/internal";
 import { ContextTooLargeError } from "../errors/context-too-large-error.ts";
 import type { ContextLimits } from "../schemas/context-limits.ts";
 import type { ContextItem, SubagentContext } from "../schemas/subagent-context.ts";
@@ -94,9 +95,9 @@ function describe(plan: Plan, limits: ContextLimits, realised: Realised): string
 }
 
 /**
- * Spec 002, step 3, on a sanitized, valid document: brings every context item within its own
+ * Sage's step 3, on a sanitized, valid document: brings every context item within its own
  * limit (`max_prior_output` for prior-output items, `max_file_content` for every other kind), then
- * the whole rendered document within `max_total`. Each over-budget item goes through the spec's
+ * the whole rendered document within `max_total`. Each over-budget item goes through Sage's
  * strategies in order — summarize; if the summary is still over and the item has a path, replace
  * it with a `file-reference` item; otherwise truncate the summary.
  *
@@ -200,7 +201,7 @@ export async function applyContextLimits(
     if (typeof returned !== "string") {
       throw new ArgumentError({
         argument: "summarize",
-        message: `a summarizer must return a string (or a promise of one), got ${typeof returned}.`,
+        message: `expected a summarizer that returns a string (or a promise of one), got one that returned ${describeArgument(returned)}.`,
       });
     }
     const summary = sanitizeXmlText(returned);

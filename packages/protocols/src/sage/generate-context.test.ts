@@ -17,7 +17,12 @@ import { ContextTooLargeError } from "../errors/context-too-large-error.ts";
 import { InvalidTaskIdError } from "../errors/invalid-task-id-error.ts";
 import type { ContextItem, SubagentContext } from "../schemas/subagent-context.ts";
 import { MINIMUM_ITEM_TOKENS } from "./apply-context-limits.ts";
-import { generateContext, type SageLogger } from "./generate-context.ts";
+import {
+  type GenerateContextOptions,
+  type GenerateContextRequest,
+  generateContext,
+  type SageLogger,
+} from "./generate-context.ts";
 import { CONTEXT_LIMITS_PATH } from "./load-context-limits.ts";
 import { parseSubagentContext } from "./parse-subagent-context.ts";
 import type { Summarizer } from "./summarize.ts";
@@ -85,7 +90,7 @@ async function generated(
 }
 
 describe("generateContext", () => {
-  it("writes the spec 002 document for the task and returns its path", async () => {
+  it("writes Sage's document for the task and returns its path", async () => {
     const { workspace, text } = recordingWorkspace();
     const result = await generateContext(
       {
@@ -155,7 +160,6 @@ describe("generateContext", () => {
     expect(result).toEqual({
       path: ".sage/context/story-12.task-3.xml",
       tokens: tokenizer.count(xml),
-      warnings: [],
       limits: { max_total: 8000, max_file_content: 2000, max_prior_output: 1000 },
     });
   });
@@ -204,8 +208,8 @@ describe("generateContext", () => {
       { workspace: memoryWorkspace(), logger: { info, warn } },
     );
     expect(info.mock.calls).toEqual([[`Context generated for T-9: ${result.tokens} tokens`]]);
-    expect(warn.mock.calls).toEqual(result.warnings.map((warning) => [warning]));
-    expect(result.warnings).toHaveLength(1);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]).toEqual([result.warning]);
   });
 
   it("writes nothing to the console without a logger", async () => {
@@ -270,9 +274,9 @@ describe("generateContext", () => {
       expect(item.content).toBe(
         `# Notes\n\n${sentences(4)} …\n\n## More\n\n${sentences(3, "more")} …`,
       );
-      expect(result.warnings).toEqual([
+      expect(result.warning).toBe(
         `Context item 1 (story-excerpt "docs/story.md", ${tokenizer.count(content)} tokens) is over the max_file_content limit of 100 tokens: summarized to ${tokenizer.count(item.content)} tokens.`,
-      ]);
+      );
     });
 
     it("is replaced with a path reference when the summary is still over", async () => {
@@ -289,9 +293,9 @@ describe("generateContext", () => {
           content: `file-content of ${tokens} tokens left out to fit the context limits; read the file if you need it.`,
         },
       ]);
-      expect(result.warnings).toEqual([
+      expect(result.warning).toBe(
         `Context item 1 (file-content "src/big.ts", ${tokens} tokens) is over the max_file_content limit of 100 tokens: replaced with a file reference.`,
-      ]);
+      );
     });
 
     it("is truncated when the summary is still over and it has no path", async () => {
@@ -304,9 +308,9 @@ describe("generateContext", () => {
       expect(item.type).toBe("code-standards");
       expect(content.startsWith(item.content)).toBe(true);
       expect(item.content).toBe(tokenizer.truncate(content, 100));
-      expect(result.warnings).toEqual([
+      expect(result.warning).toBe(
         `Context item 1 (code-standards, ${tokenizer.count(content)} tokens) is over the max_file_content limit of 100 tokens: truncated to ${tokenizer.count(item.content)} tokens.`,
-      ]);
+      );
     });
 
     it("is measured against max_prior_output when it is prior output", async () => {
@@ -324,8 +328,8 @@ describe("generateContext", () => {
         40,
         tokenizer.count(sentences(6)),
       ]);
-      expect(result.warnings).toHaveLength(1);
-      expect(result.warnings[0]).toContain("is over the max_prior_output limit of 40 tokens");
+      expect(result.warning?.match(/Context item \d+/g)).toHaveLength(1);
+      expect(result.warning).toContain("is over the max_prior_output limit of 40 tokens");
     });
   });
 
@@ -377,9 +381,9 @@ describe("generateContext", () => {
       const alpha = tokenizer.count(sentences(40, "alpha"));
       expect(tokenizer.count(a?.content as string)).toBeGreaterThanOrEqual(alpha - 110);
       expect(tokenizer.count(a?.content as string)).toBeLessThanOrEqual(alpha - 100);
-      expect(result.warnings).toEqual([
+      expect(result.warning).toBe(
         `Context item 4 (file-content "src/a.ts", ${alpha} tokens) was reduced to fit max_total (${full - 100} tokens): summarized to ${tokenizer.count(a?.content as string)} tokens.`,
-      ]);
+      );
     });
 
     it("replaces file content with references, then shrinks other kinds, prior output, standards, and the story last", async () => {
@@ -435,7 +439,7 @@ describe("generateContext", () => {
       expect(result.tokens).toBeLessThanOrEqual(full - overflow);
       expect(tokenizer.count(doc.context[0]?.content as string)).toBeLessThan(story as number);
       expect(sizes(doc)[1]).toBe(`code-standards:${MINIMUM_ITEM_TOKENS}`);
-      expect(result.warnings).toHaveLength(6);
+      expect(result.warning?.match(/Context item \d+/g)).toHaveLength(6);
     });
 
     it("throws ContextTooLargeError, writing nothing, when even the smallest document is over", async () => {
@@ -527,7 +531,7 @@ describe("generateContext", () => {
     ).catch((caught: unknown) => caught);
     expect(ArgumentError.isInstance(error)).toBe(true);
     expect((error as Error).message).toBe(
-      "Invalid summarize: a summarizer must return a string (or a promise of one), got undefined.",
+      "Invalid summarize: expected a summarizer that returns a string (or a promise of one), got one that returned undefined.",
     );
   });
 
@@ -620,9 +624,109 @@ describe("generateContext", () => {
     ).catch((caught: unknown) => caught);
     expect(ArgumentError.isInstance(badData)).toBe(true);
     expect((badData as Error).message).toBe(
-      'Invalid taskData: description: Invalid input: expected string, received number; Unrecognized key: "files".',
+      'Invalid taskData: description must be a string, not the number 1. Quote it to make it a string: "1". Unknown field "files" in taskData. Allowed: description, storyRef, instructions, filesToModify, filesToRead, filesForbidden, context, outputFormat.',
     );
     expect(operations).toEqual([]);
+  });
+
+  describe("hostile arguments", () => {
+    const request = {
+      taskId: "T-1",
+      subagentType: "plan" as const,
+      taskData: { description: "d" },
+    };
+
+    it.each([
+      [null, "request"],
+      ["T-1", "request"],
+      [{ ...request, taskData: null }, "taskData"],
+      [{ ...request, taskData: "describe me" }, "taskData"],
+      [{ ...request, taskData: [] }, "taskData"],
+      [{ ...request, taskData: { description: null } }, "taskData"],
+      [
+        { ...request, taskData: { description: "d", context: [{ type: "", content: 1 }] } },
+        "taskData",
+      ],
+      [{ ...request, subagentType: null }, "subagentType"],
+      [{ ...request, subagentType: 3 }, "subagentType"],
+    ])(
+      "refuses the request %j with ArgumentError before touching the workspace",
+      async (bad, argument) => {
+        const { workspace, operations } = recordingWorkspace();
+        await expect(
+          generateContext(bad as unknown as GenerateContextRequest, { workspace }),
+        ).rejects.toMatchObject({ code: "INVALID_ARGUMENT", argument });
+        expect(operations).toEqual([]);
+      },
+    );
+
+    it.each([null, 0, "", undefined, { toString: () => "T-1" }])(
+      "refuses the task id %j with InvalidTaskIdError",
+      async (taskId) => {
+        const { workspace, operations } = recordingWorkspace();
+        await expect(
+          generateContext({ ...request, taskId: taskId as unknown as string }, { workspace }),
+        ).rejects.toMatchObject({ code: "INVALID_TASK_ID", taskId: String(taskId) });
+        expect(operations).toEqual([]);
+      },
+    );
+
+    it.each([
+      [null, "options"],
+      [{}, "workspace"],
+      [{ workspace: "/tmp" }, "workspace"],
+      [{ workspace: memoryWorkspace(), tokenizer: { count: () => 1 } }, "tokenizer"],
+      [{ workspace: memoryWorkspace(), summarize: "shorter" }, "summarize"],
+      [{ workspace: memoryWorkspace(), logger: {} }, "logger"],
+      [{ workspace: memoryWorkspace(), logger: { info() {}, warn: 1 } }, "logger"],
+    ])("refuses the options %j with ArgumentError", async (options, argument) => {
+      await expect(
+        generateContext(request, options as unknown as GenerateContextOptions),
+      ).rejects.toMatchObject({ code: "INVALID_ARGUMENT", argument });
+    });
+
+    it("passes on the error of a summarizer that throws, and writes nothing", async () => {
+      const { workspace, operations } = recordingWorkspace();
+      const failure = new Error("the model is down");
+      await expect(
+        generateContext(
+          {
+            ...request,
+            taskData: {
+              description: "d",
+              context: [{ type: "prior-output", content: sentences(200) }],
+            },
+          },
+          {
+            workspace,
+            summarize: () => {
+              throw failure;
+            },
+          },
+        ),
+      ).rejects.toBe(failure);
+      expect(operations).toEqual([`read ${CONTEXT_LIMITS_PATH}`]);
+    });
+
+    it.each([
+      ["a 10 MB file", new Uint8Array(10_000_000).fill(0x61), "over the 65536-byte limit"],
+      ["a binary file", new Uint8Array([0x00, 0xff, 0xfe, 0x80, 0x0a]), "not valid UTF-8"],
+      ["a 10 000-deep file", `defaults: ${"[".repeat(10_000)}`, "nest deeper than 4 levels"],
+      ["an alias bomb", "a: &a [x, x]\nb: &b [*a, *a]\n", "anchors (&a) are not allowed"],
+    ])(
+      "stops at %s of limits with ContextLimitsError, writing nothing",
+      async (_name, file, problem) => {
+        const { workspace, operations } = recordingWorkspace({});
+        await workspace.writeFile(CONTEXT_LIMITS_PATH, file);
+        operations.length = 0;
+        const error = await generateContext(request, { workspace }).catch(
+          (caught: unknown) => caught,
+        );
+        expect(error).toMatchObject({ code: "INVALID_CONTEXT_LIMITS" });
+        expect((error as Error).message).toContain(problem);
+        expect(operations).toEqual([`read ${CONTEXT_LIMITS_PATH}`]);
+      },
+    );
   });
 
   describe("on disk", () => {

@@ -4,26 +4,34 @@ import {
   type Tokenizer,
   type Workspace,
 } from "@task-context/core";
+import {
+  decodeUtf8,
+  describeArgument,
+  encodeUtf8,
+  requireObject,
+  requireWorkspace,
+} from "@task-context/core/internal";
+import { requireSubagentType, requireTokenizer } from "../check-arguments.ts";
 import { InvalidSubagentContextError } from "../errors/invalid-subagent-context-error.ts";
 import { InvalidTaskIdError } from "../errors/invalid-task-id-error.ts";
 import type { ContextLimits } from "../schemas/context-limits.ts";
 import {
   type SubagentTaskType,
   subagentContextSchema,
-  subagentTaskTypeSchema,
   taskIdSchema,
 } from "../schemas/subagent-context.ts";
+import { checkValue } from "../validate/issues.ts";
 import { applyContextLimits } from "./apply-context-limits.ts";
 import { loadContextLimits } from "./load-context-limits.ts";
 import { parseSubagentContext } from "./parse-subagent-context.ts";
-import { sanitizeSubagentContext, subagentContextIssues } from "./render-subagent-context.ts";
+import { sanitizeSubagentContext } from "./render-subagent-context.ts";
 import { extractiveSummarizer, type Summarizer } from "./summarize.ts";
 import { buildSubagentContext, type TaskData, taskDataSchema } from "./task-data.ts";
 
-/** Where spec 002 writes context files: `.sage/context/{taskId}.xml`. */
-export const CONTEXT_DIRECTORY = ".sage/context";
+/** Where Sage writes context files: `.sage/context/{taskId}.xml`. */
+const CONTEXT_DIRECTORY = ".sage/context";
 
-/** Spec 002's input: `task_id`, `subagent_type`, `task_data`. */
+/** Sage's input: `task_id`, `subagent_type`, `task_data`. */
 export interface GenerateContextRequest {
   /** A plain file name: letters, digits, `.`, `_`, `-`, starting with a letter or digit. */
   taskId: string;
@@ -35,7 +43,7 @@ export interface GenerateContextRequest {
 
 /** Where `generateContext` reports. `console` fits. */
 export interface SageLogger {
-  /** Receives `Context generated for {taskId}: {tokens} tokens` (spec 002, step 4). */
+  /** Receives `Context generated for {taskId}: {tokens} tokens` (Sage's step 4). */
   info(message: string): void;
   /** Receives each warning (an item summarized, referenced or truncated), when defined. */
   warn?(message: string): void;
@@ -55,12 +63,15 @@ export interface GenerateContextOptions {
 
 /** What `generateContext` wrote. */
 export interface GeneratedContext {
-  /** `.sage/context/{taskId}.xml`, relative to the workspace (spec 002, step 5). */
+  /** `.sage/context/{taskId}.xml`, relative to the workspace (Sage's step 5). */
   path: string;
   /** Tokens of the written file, counted exactly with the tokenizer. */
   tokens: number;
-  /** One sentence per context item that was summarized, replaced with a reference or truncated. */
-  warnings: string[];
+  /**
+   * One sentence per context item that was summarized, replaced with a reference or truncated,
+   * joined by spaces; absent when every item was kept whole.
+   */
+  warning?: string;
   /** The limits that applied. */
   limits: ContextLimits;
 }
@@ -84,36 +95,32 @@ function rememberCounts(tokenizer: Tokenizer): Tokenizer {
   };
 }
 
-const issueList = (issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>) =>
-  issues
-    .map((issue) => {
-      const key = issue.path.map(String).join(".");
-      return key === "" ? issue.message : `${key}: ${issue.message}`;
-    })
-    .join("; ");
-
 /**
- * Spec 002's `generate_context`: writes a bounded `<subagent-context>` XML file for one subagent
- * and returns its path. The steps run in the spec's order:
+ * Sage's `generate_context`: writes a bounded `<subagent-context>` XML file for one subagent and
+ * returns its path. The steps run in Sage's order:
  *
  * 1. load the limits for `subagentType` from `.sage/config/context-limits.yaml` (built-in
  *    defaults when absent);
  * 2. build the document from `taskData`;
  * 3. apply the limits: each context item within its own limit, then the document within
- *    `max_total`, by summarizing, replacing file content with a path reference, and truncating
- *    (see `applyContextLimits`); throws `ContextTooLargeError` ("task too large for subagent")
- *    when it cannot fit;
+ *    `max_total`, by summarizing, replacing file content with a path reference, and truncating;
+ *    throws `ContextTooLargeError` ("task too large for subagent") when it cannot fit;
  * 4. write `.sage/context/{taskId}.xml` atomically through the workspace, read it back and check
  *    it is well-formed, and log `Context generated for {taskId}: {tokens} tokens`;
  * 5. return the path.
  *
- * `taskId`, `subagentType` and `taskData` are checked before anything is read or written:
- * an id that is not a plain file name (`../x`, `a/b`, `/etc/x`, NUL, empty) throws
- * `InvalidTaskIdError`; a bad type or task data throws `ArgumentError`.
+ * Everything is checked before anything is read or written: a `taskId` that is not a plain file
+ * name (`../x`, `a/b`, `/etc/x`, NUL, empty, not a string) throws `InvalidTaskIdError`; a bad
+ * subagent type, task data or option throws `ArgumentError`. See
+ * https://github.com/task-context/task-context/blob/main/docs/sage-context.md.
  *
  * @example
  * ```ts
- * const { path, tokens, warnings } = await generateContext(
+ * import { memoryWorkspace } from "@task-context/core";
+ * import { generateContext } from "@task-context/protocols/sage";
+ *
+ * const workspace = memoryWorkspace();
+ * const { path, tokens, warning } = await generateContext(
  *   {
  *     taskId: "story-12.task-3",
  *     subagentType: "implement",
@@ -121,10 +128,10 @@ const issueList = (issues: ReadonlyArray<{ path: PropertyKey[]; message: string 
  *       description: "Add Markdown export to the note menu",
  *       storyRef: "docs/stories/story-12.md",
  *       filesToModify: ["src/export.ts"],
- *       context: [{ type: "story-excerpt", content: storyText }],
+ *       context: [{ type: "story-excerpt", content: "Users export a note as Markdown." }],
  *     },
  *   },
- *   { workspace: nodeWorkspace(root), tokenizer: o200kTokenizer, logger: console },
+ *   { workspace, logger: console },
  * );
  * // path === ".sage/context/story-12.task-3.xml"
  * ```
@@ -133,37 +140,57 @@ export async function generateContext(
   request: GenerateContextRequest,
   options: GenerateContextOptions,
 ): Promise<GeneratedContext> {
+  requireObject("request", request);
   const { taskId, subagentType, taskData } = request;
   if (typeof taskId !== "string" || !taskIdSchema.safeParse(taskId).success) {
     throw new InvalidTaskIdError({ taskId: String(taskId) });
   }
-  if (!subagentTaskTypeSchema.safeParse(subagentType).success) {
+  requireSubagentType("subagentType", subagentType);
+  requireObject("taskData", taskData);
+  const checkedTaskData = checkValue(taskDataSchema, taskData, { root: "taskData" });
+  if (!checkedTaskData.valid) {
     throw new ArgumentError({
-      argument: "subagentType",
-      message: `expected one of ${subagentTaskTypeSchema.options.join(", ")}, got ${JSON.stringify(subagentType)}.`,
+      argument: "taskData",
+      message: checkedTaskData.issues.map((issue) => issue.message).join(" "),
     });
   }
-  const data = taskDataSchema.safeParse(taskData);
-  if (!data.success) {
-    throw new ArgumentError({ argument: "taskData", message: `${issueList(data.error.issues)}.` });
+  const data = checkedTaskData.data;
+  requireObject("options", options);
+  requireWorkspace("workspace", options.workspace);
+  // Only an absent option takes its default: null is refused like any other wrong type.
+  const { summarize = extractiveSummarizer, logger = SILENT } = options;
+  const counting = requireTokenizer(
+    "tokenizer",
+    options.tokenizer === undefined ? approximateTokenizer : options.tokenizer,
+  );
+  if (typeof summarize !== "function") {
+    throw new ArgumentError({
+      argument: "summarize",
+      message: `expected a function (text, maxTokens, info) returning a string, got ${describeArgument(summarize)}.`,
+    });
   }
-  const { workspace, logger = SILENT } = options;
-  const tokenizer = rememberCounts(options.tokenizer ?? approximateTokenizer);
-  const summarize = options.summarize ?? extractiveSummarizer;
+  if (
+    typeof logger?.info !== "function" ||
+    (logger.warn !== undefined && typeof logger.warn !== "function")
+  ) {
+    throw new ArgumentError({
+      argument: "logger",
+      message: `expected an object with an info method (and, optionally, warn), such as console, got ${describeArgument(logger)}.`,
+    });
+  }
+  const { workspace } = options;
+  const tokenizer = rememberCounts(counting);
 
   // Step 1: load context limits.
   const limits = await loadContextLimits(workspace, subagentType);
 
   // Step 2: build the document.
-  const built = subagentContextSchema.safeParse(
-    sanitizeSubagentContext(buildSubagentContext(taskId, subagentType, data.data)),
-  );
-  if (!built.success) {
-    throw new InvalidSubagentContextError({ issues: subagentContextIssues(built.error) });
-  }
+  const document = sanitizeSubagentContext(buildSubagentContext(taskId, subagentType, data));
+  const checked = checkValue(subagentContextSchema, document);
+  if (!checked.valid) throw new InvalidSubagentContextError({ issues: checked.issues });
 
   // Step 3: apply context limits.
-  const fitted = await applyContextLimits(built.data, limits, {
+  const fitted = await applyContextLimits(document, limits, {
     tokenizer,
     summarize,
     subagentType,
@@ -172,12 +199,14 @@ export async function generateContext(
 
   // Step 4: write, check well-formed, log.
   const path = `${CONTEXT_DIRECTORY}/${taskId}.xml`;
-  const bytes = new TextEncoder().encode(fitted.xml);
+  const bytes = encodeUtf8(fitted.xml);
   await workspace.writeFile(path, bytes);
   const written = await workspace.readFile(path, { maxBytes: bytes.length + 1 });
-  parseSubagentContext(new TextDecoder("utf-8", { fatal: true }).decode(written.bytes));
+  parseSubagentContext(decodeUtf8(written.bytes, true).text);
   logger.info(`Context generated for ${taskId}: ${fitted.tokens} tokens`);
 
   // Step 5: return the path.
-  return { path, tokens: fitted.tokens, warnings: fitted.warnings, limits };
+  const result: GeneratedContext = { path, tokens: fitted.tokens, limits };
+  if (fitted.warnings.length > 0) result.warning = fitted.warnings.join(" ");
+  return result;
 }

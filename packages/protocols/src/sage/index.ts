@@ -1,7 +1,7 @@
 /**
- * Sage's `generate_context` protocol (spec 002): bounded `<subagent-context>` XML documents per
- * subagent type, limits from `.sage/config/context-limits.yaml`, written to
- * `.sage/context/{taskId}.xml`.
+ * Sage's `generate_context`: bounded `<subagent-context>` XML documents per subagent type, limits
+ * from `.sage/config/context-limits.yaml`, written to `.sage/context/{taskId}.xml`. See
+ * https://github.com/task-context/task-context/blob/main/docs/sage-context.md.
  *
  * @module
  */
@@ -23,6 +23,8 @@ export {
 } from "../schemas/context-limits.ts";
 export {
   type ContextItem,
+  contextItemSchema,
+  type OutputField,
   type SubagentContext,
   type SubagentTaskType,
   subagentContextSchema,
@@ -31,13 +33,6 @@ export {
 } from "../schemas/subagent-context.ts";
 export { type SubagentOutput, subagentOutputSchema } from "../schemas/subagent-output.ts";
 export {
-  type ApplyContextLimitsOptions,
-  applyContextLimits,
-  type FittedContext,
-  MINIMUM_ITEM_TOKENS,
-} from "./apply-context-limits.ts";
-export {
-  CONTEXT_DIRECTORY,
   type GenerateContextOptions,
   type GenerateContextRequest,
   type GeneratedContext,
@@ -46,24 +41,10 @@ export {
 } from "./generate-context.ts";
 export {
   CONTEXT_LIMITS_PATH,
-  DEFAULT_CONTEXT_LIMITS,
   loadContextLimits,
   MAX_CONTEXT_LIMITS_BYTES,
-  parseContextLimitsConfig,
-  resolveContextLimits,
 } from "./load-context-limits.ts";
 export { parseSubagentContext } from "./parse-subagent-context.ts";
-export {
-  renderSubagentContext,
-  sanitizeSubagentContext,
-  XML_DECLARATION,
-} from "./render-subagent-context.ts";
-export { extractiveSummarizer, type SummarizeInfo, type Summarizer } from "./summarize.ts";
-export {
-  buildSubagentContext,
-  DEFAULT_INSTRUCTIONS,
-  DEFAULT_OUTPUT_FORMAT,
-  type TaskData,
-  taskDataSchema,
-} from "./task-data.ts";
-export { escapeXmlAttribute, escapeXmlText, sanitizeXmlText } from "./xml-text.ts";
+export { renderSubagentContext } from "./render-subagent-context.ts";
+export type { SummarizeInfo, Summarizer } from "./summarize.ts";
+export { type TaskData, taskDataSchema } from "./task-data.ts";

@@ -113,7 +113,7 @@ describe("loadContextLimits", () => {
     expect(error.key).toBe("overrides.review.max_total");
     expect(error.line).toBe(5);
     expect(error.message).toBe(
-      "Invalid context limits in .sage/config/context-limits.yaml at line 5: overrides.review.max_total: Too small: expected number to be >0. Fix the file, or delete it to use the built-in limits.",
+      "Invalid context limits in .sage/config/context-limits.yaml at line 5: overrides.review.max_total must be more than 0, not the number -5. Fix the file, or delete it to use the built-in limits.",
     );
   });
 
@@ -121,7 +121,9 @@ describe("loadContextLimits", () => {
     const error = await limitsError(withLimits("defaults:\n  max_totl: 8000\n"));
     expect(error.key).toBe("defaults.max_totl");
     expect(error.line).toBe(2);
-    expect(error.message).toContain('defaults: Unrecognized key: "max_totl"');
+    expect(error.message).toContain(
+      'Unknown field "max_totl" in defaults. Allowed: max_total, max_file_content, max_prior_output.',
+    );
   });
 
   it("reports an override for an unknown subagent type instead of ignoring it", async () => {
@@ -129,7 +131,7 @@ describe("loadContextLimits", () => {
     expect(error.key).toBe("overrides.reveiw");
     expect(error.line).toBe(2);
     expect(error.message).toContain(
-      'overrides.reveiw: unknown subagent type "reveiw"; expected one of implement, test, fix, review, plan',
+      'Unknown field "reveiw" in overrides. Allowed: implement, test, fix, review, plan.',
     );
   });
 
@@ -203,7 +205,7 @@ describe("parseContextLimitsConfig", () => {
 
   it("reports a document that is not a mapping", () => {
     expect(() => parseContextLimitsConfig("- 1\n- 2\n")).toThrow(
-      /context-limits\.yaml: Invalid input: expected object, received array/,
+      "context-limits.yaml: the file must be a mapping with, optionally, defaults and overrides, not a list.",
     );
   });
 });

@@ -1,9 +1,7 @@
-import { ArgumentError, FileNotFoundError, type Workspace } from "@task-context/core";
-import type { z } from "zod";
-import {
-  parseUntrustedYamlDocument,
-  type UntrustedYamlDocument,
-} from "../context-block/safe-yaml.ts";
+import { FileNotFoundError, type Workspace } from "@task-context/core";
+import { decodeUtf8, requireWorkspace } from "@task-context/core/internal";
+import { requireSubagentType } from "../check-arguments.ts";
+import { parseUntrustedYaml, type UntrustedYaml } from "../context-block/safe-yaml.ts";
 import { ContextLimitsError } from "../errors/context-limits-error.ts";
 import { InvalidYamlError } from "../errors/invalid-yaml-error.ts";
 import {
@@ -11,9 +9,10 @@ import {
   type ContextLimitsConfig,
   contextLimitsConfigSchema,
 } from "../schemas/context-limits.ts";
-import { type SubagentTaskType, subagentTaskTypeSchema } from "../schemas/subagent-context.ts";
+import type { SubagentTaskType } from "../schemas/subagent-context.ts";
+import { checkValue, fromJsonPointer } from "../validate/issues.ts";
 
-/** Where spec 002 keeps the limits: `.sage/config/context-limits.yaml`. */
+/** Where Sage keeps the limits: `.sage/config/context-limits.yaml`. */
 export const CONTEXT_LIMITS_PATH = ".sage/config/context-limits.yaml";
 
 /** The largest limits file read, in bytes (a real one is a few hundred). */
@@ -31,78 +30,47 @@ export const DEFAULT_CONTEXT_LIMITS: Readonly<ContextLimits> = Object.freeze({
   max_prior_output: 1_000,
 });
 
-const SUBAGENT_TYPES: readonly string[] = subagentTaskTypeSchema.options;
-
 /** A limits file is two levels deep (`overrides` → type → limit); allow a little slack. */
 const MAX_CONTEXT_LIMITS_DEPTH = 4;
 
-const describeIssue = (issue: z.core.$ZodIssue) => {
-  const key = issue.path.map(String).join(".");
-  return key === "" ? issue.message : `${key}: ${issue.message}`;
-};
-
 /**
- * Parses the text of a context-limits file as untrusted YAML (`parseUntrustedYaml`'s rules: at
- * most {@link MAX_CONTEXT_LIMITS_BYTES}, shallow nesting, unique keys, no aliases and no explicit
- * tags); then checks it against `contextLimitsConfigSchema`, so a misspelt subagent type in
- * `overrides` is an error rather than silently ignored. An empty file (or one with only comments)
- * is `{}`.
+ * Parses the text of a context-limits file as untrusted YAML (at most
+ * {@link MAX_CONTEXT_LIMITS_BYTES}, shallow, unique keys, no aliases or tags), then checks it
+ * against `contextLimitsConfigSchema`, so a misspelt subagent type in `overrides` is an error
+ * rather than silently ignored. An empty file (or one with only comments) is `{}`.
  *
- * Throws {@link ContextLimitsError} with the line of the first problem.
+ * @throws {ContextLimitsError} with the line of the first problem.
  */
 export function parseContextLimitsConfig(
   text: string,
   path: string = CONTEXT_LIMITS_PATH,
 ): ContextLimitsConfig {
-  let document: UntrustedYamlDocument;
+  let yaml: UntrustedYaml;
   try {
-    document = parseUntrustedYamlDocument(text, {
+    yaml = parseUntrustedYaml(text, {
       maxBytes: MAX_CONTEXT_LIMITS_BYTES,
       maxDepth: MAX_CONTEXT_LIMITS_DEPTH,
     });
   } catch (error) {
     if (!InvalidYamlError.isInstance(error)) throw error;
+    const problem = `malformed YAML: ${error.detail.replace(/\.$/, "")}`;
+    throw new ContextLimitsError({ path, problem, line: error.line, cause: error });
+  }
+  const value = yaml.value ?? {};
+  const checked = checkValue(contextLimitsConfigSchema, value, { yaml: true, root: "the file" });
+  if (checked.valid) return checked.data;
+  const [first] = checked.issues;
+  if (first !== undefined) {
+    const keys = fromJsonPointer(first.path);
+    const problem = checked.issues.map((issue) => issue.message).join(" ");
     throw new ContextLimitsError({
       path,
-      problem: `malformed YAML: ${error.detail.replace(/\.$/, "")}`,
-      line: error.line,
-      cause: error,
+      problem: problem.replace(/\.$/, ""),
+      line: yaml.lineOf(keys),
+      key: keys.join("."),
     });
   }
-  const value = document.value ?? {};
-  // A misspelt subagent type gets its own message before the schema's generic one.
-  const overrides = (value as { overrides?: unknown }).overrides;
-  if (typeof overrides === "object" && overrides !== null && !Array.isArray(overrides)) {
-    for (const type of Object.keys(overrides)) {
-      if (!SUBAGENT_TYPES.includes(type)) {
-        const line = document.lineOf(["overrides", type]);
-        throw new ContextLimitsError({
-          path,
-          problem: `overrides.${type}: unknown subagent type ${JSON.stringify(type)}; expected one of ${SUBAGENT_TYPES.join(", ")}`,
-          line,
-          key: `overrides.${type}`,
-        });
-      }
-    }
-  }
-  const result = contextLimitsConfigSchema.safeParse(value);
-  if (!result.success) {
-    const [first] = result.error.issues;
-    const unknownKey =
-      first?.code === "unrecognized_keys" && first.keys.length > 0 ? first.keys[0] : undefined;
-    const issuePath =
-      first === undefined
-        ? []
-        : [...first.path.map((key) => (typeof key === "number" ? key : String(key)))];
-    const line = document.lineOf(unknownKey === undefined ? issuePath : [...issuePath, unknownKey]);
-    throw new ContextLimitsError({
-      path,
-      problem: result.error.issues.map(describeIssue).join("; "),
-      line,
-      key: [...issuePath, ...(unknownKey === undefined ? [] : [unknownKey])].join("."),
-    });
-  }
-  return result.data;
+  return contextLimitsConfigSchema.parse(value);
 }
 
 /** Copies the limits that are set in `partial` over `limits`. */
@@ -110,40 +78,33 @@ function overlay(
   limits: ContextLimits,
   partial: { [Key in keyof ContextLimits]?: number | undefined } | undefined,
 ): ContextLimits {
-  if (partial === undefined) return limits;
   return {
-    max_total: partial.max_total ?? limits.max_total,
-    max_file_content: partial.max_file_content ?? limits.max_file_content,
-    max_prior_output: partial.max_prior_output ?? limits.max_prior_output,
+    max_total: partial?.max_total ?? limits.max_total,
+    max_file_content: partial?.max_file_content ?? limits.max_file_content,
+    max_prior_output: partial?.max_prior_output ?? limits.max_prior_output,
   };
 }
 
 /**
- * The limits for one subagent type: {@link DEFAULT_CONTEXT_LIMITS}, then the file's `defaults`,
- * then the file's `overrides[subagentType]`, limit by limit. Per-item limits above `max_total` are
- * allowed (`max_total` still bounds the whole document).
- */
-export function resolveContextLimits(
-  config: ContextLimitsConfig,
-  subagentType?: SubagentTaskType,
-): ContextLimits {
-  const defaults = overlay({ ...DEFAULT_CONTEXT_LIMITS }, config.defaults);
-  return subagentType === undefined
-    ? defaults
-    : overlay(defaults, config.overrides?.[subagentType]);
-}
-
-/**
- * Spec 002, step 1: reads `.sage/config/context-limits.yaml` and returns the limits for
- * `subagentType` (its overrides over the file's defaults over {@link DEFAULT_CONTEXT_LIMITS}).
- * No file → the built-in defaults. Reads at most {@link MAX_CONTEXT_LIMITS_BYTES} + 1 bytes.
+ * Reads `.sage/config/context-limits.yaml` and returns the limits for `subagentType`: its
+ * overrides over the file's defaults over the built-in defaults (`max_total` 8 000,
+ * `max_file_content` 2 000, `max_prior_output` 1 000 tokens), limit by limit. No file → the
+ * built-in defaults. Reads at most 65 537 bytes. See
+ * https://github.com/task-context/task-context/blob/main/docs/sage-context.md.
  *
- * Throws {@link ContextLimitsError} (`code: "INVALID_CONTEXT_LIMITS"`, with the line)
- * for a file that is too large, not UTF-8, malformed YAML, or outside the schema; the workspace's
- * own errors (such as `NotRegularFileError` for a directory) pass through.
+ * @throws {ContextLimitsError} (`code: "INVALID_CONTEXT_LIMITS"`, with the line) for a file that
+ *   is too large, not UTF-8, malformed YAML, or outside the schema; the workspace's own errors
+ *   (such as `NotRegularFileError` for a directory) pass through.
+ * @throws {ArgumentError} for a workspace or subagent type of the wrong kind.
  *
  * @example
  * ```ts
+ * import { memoryWorkspace } from "@task-context/core";
+ * import { loadContextLimits } from "@task-context/protocols/sage";
+ *
+ * const workspace = memoryWorkspace({
+ *   ".sage/config/context-limits.yaml": "overrides:\n  review:\n    max_total: 12000\n",
+ * });
  * const limits = await loadContextLimits(workspace, "review");
  * // { max_total: 12000, max_file_content: 2000, max_prior_output: 1000 }
  * ```
@@ -152,12 +113,8 @@ export async function loadContextLimits(
   workspace: Workspace,
   subagentType?: SubagentTaskType,
 ): Promise<ContextLimits> {
-  if (subagentType !== undefined && !SUBAGENT_TYPES.includes(subagentType)) {
-    throw new ArgumentError({
-      argument: "subagentType",
-      message: `expected one of ${SUBAGENT_TYPES.join(", ")}, got ${JSON.stringify(subagentType)}.`,
-    });
-  }
+  requireWorkspace("workspace", workspace);
+  if (subagentType !== undefined) requireSubagentType("subagentType", subagentType);
   let file: Awaited<ReturnType<Workspace["readFile"]>>;
   try {
     file = await workspace.readFile(CONTEXT_LIMITS_PATH, {
@@ -173,15 +130,16 @@ export async function loadContextLimits(
       problem: `the file is ${file.size} bytes, over the ${MAX_CONTEXT_LIMITS_BYTES}-byte limit; a limits file needs a few hundred`,
     });
   }
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(file.bytes);
-  } catch (error) {
+  const { text, replaced } = decodeUtf8(file.bytes, true);
+  if (replaced) {
     throw new ContextLimitsError({
       path: CONTEXT_LIMITS_PATH,
       problem: "the file is not valid UTF-8",
-      cause: error,
     });
   }
-  return resolveContextLimits(parseContextLimitsConfig(text, CONTEXT_LIMITS_PATH), subagentType);
+  const config = parseContextLimitsConfig(text, CONTEXT_LIMITS_PATH);
+  const defaults = overlay({ ...DEFAULT_CONTEXT_LIMITS }, config.defaults);
+  return subagentType === undefined
+    ? defaults
+    : overlay(defaults, config.overrides?.[subagentType]);
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { InvalidSubagentContextError } from "../errors/invalid-subagent-context-error.ts";
+import { emptyDocument, specDocument } from "../test-support/sage-documents.ts";
 import { parseSubagentContext } from "./parse-subagent-context.ts";
 import { renderSubagentContext } from "./render-subagent-context.ts";
-import { emptyDocument, specDocument } from "./test-support.ts";
 
 /** The InvalidSubagentContextError that parsing `xml` throws. */
 function parseError(xml: string): InvalidSubagentContextError {
@@ -94,7 +94,7 @@ describe("parseSubagentContext", () => {
     );
     expect(error.code).toBe("INVALID_SUBAGENT_CONTEXT");
     expect(error.message).toBe(
-      'Invalid subagent-context document at line 2, column 70: a DOCTYPE is not allowed (no DTDs or custom entities). Render documents with renderSubagentContext so that they follow spec 002\'s <subagent-context version="1.0"> shape.',
+      'Invalid subagent-context document at line 2, column 70: a DOCTYPE is not allowed (no DTDs or custom entities). Render documents with renderSubagentContext so that they follow the <subagent-context version="1.0"> shape.',
     );
     expect([error.line, error.column]).toEqual([2, 70]);
   });
@@ -149,11 +149,11 @@ describe("parseSubagentContext", () => {
       .replace('<subagent-context version="1.0">', '<subagent-context version="2.0">');
     const error = parseError(xml);
     expect(error.issues.map(({ path, line, column }) => ({ path, line, column }))).toEqual([
-      { path: "version", line: 2, column: 33 },
-      { path: "task.type", line: 6, column: 11 },
+      { path: "/version", line: 2, column: 33 },
+      { path: "/task/type", line: 6, column: 11 },
     ]);
     expect(error.message).toMatch(
-      /^Invalid subagent-context document at line 2, column 33: version: /,
+      /^Invalid subagent-context document at line 2, column 33: version must be "1\.0", not the string "2\.0"; task\.type must be one of /,
     );
   });
 
@@ -163,10 +163,10 @@ describe("parseSubagentContext", () => {
 </subagent-context>`;
     const error = parseError(xml);
     expect(error.issues.map((issue) => issue.path)).toEqual([
-      "instructions",
-      "scope",
-      "context",
-      "output-format",
+      "/instructions",
+      "/scope",
+      "/context",
+      "/output-format",
     ]);
     expect(error.line).toBe(1);
   });

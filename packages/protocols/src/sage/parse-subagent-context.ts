@@ -1,9 +1,11 @@
+import { requireString } from "@task-context/core/internal";
 import { type SaxesOptions, SaxesParser, type SaxesTagPlain } from "saxes";
 import {
   InvalidSubagentContextError,
   type SubagentContextIssue,
 } from "../errors/invalid-subagent-context-error.ts";
 import { type SubagentContext, subagentContextSchema } from "../schemas/subagent-context.ts";
+import { checkValue, fromJsonPointer, toJsonPointer } from "../validate/issues.ts";
 
 /** What an open element holds, which decides the children and text it accepts. */
 type Role =
@@ -19,7 +21,7 @@ type Role =
 interface Frame {
   role: Role;
   name: string;
-  /** Dot-separated path in the document object, for issues. */
+  /** JSON Pointer of the value in the document object, for issues. */
   path: string;
   /** Names of the children seen so far, for elements that may appear once. */
   seen: Set<string>;
@@ -49,24 +51,32 @@ const NOT_WHITESPACE = /[^ \t\n\r]/;
 class StructureProblem extends Error {}
 
 /**
- * Parses a Sage `<subagent-context version="1.0">` document (spec 002) and returns it as the
+ * Parses a Sage `<subagent-context version="1.0">` document and returns it as the
  * object `renderSubagentContext` takes. The XML is read by a strict parser (saxes): it must be
  * well-formed, a DOCTYPE is refused (so no DTD, no external or custom entities), namespaces are
  * not processed, comments and processing instructions are ignored, and CDATA sections count as
- * text. Elements and attributes outside spec 002's shape are refused; leaf text is kept exactly,
+ * text. Elements and attributes outside Sage's shape are refused; leaf text is kept exactly,
  * whitespace included.
  *
- * Throws {@link InvalidSubagentContextError} (`code: "INVALID_SUBAGENT_CONTEXT"`) naming the line
- * and column of the first problem, for ill-formed XML, an unexpected element or attribute, or a
- * value that does not match `subagentContextSchema` (such as an unknown task type).
+ * See https://github.com/task-context/task-context/blob/main/docs/sage-context.md.
+ *
+ * @throws {InvalidSubagentContextError} (`code: "INVALID_SUBAGENT_CONTEXT"`) naming the line and
+ *   column of the first problem, for ill-formed XML, an unexpected element or attribute, or a
+ *   value that does not match `subagentContextSchema` (such as an unknown task type).
+ * @throws {ArgumentError} when `xml` is not a string.
  *
  * @example
  * ```ts
- * const doc = parseSubagentContext(await readText(".sage/context/T-1.xml"));
- * doc.task.type; // "implement"
+ * import { parseSubagentContext } from "@task-context/protocols/sage";
+ *
+ * const doc = parseSubagentContext(
+ *   '<subagent-context version="1.0"><task><id>T-1</id><type>plan</type><description>Plan the export</description></task><instructions/><scope><files-to-modify/><files-to-read/><files-forbidden/></scope><context/><output-format><required-fields/><optional-fields/></output-format></subagent-context>',
+ * );
+ * doc.task.type; // "plan"
  * ```
  */
 export function parseSubagentContext(xml: string): SubagentContext {
+  requireString("xml", xml);
   const text = xml.charCodeAt(0) === 0xfeff ? xml.slice(1) : xml;
   const options = { xmlns: false, position: true } satisfies SaxesOptions;
   const parser = new SaxesParser(options);
@@ -102,8 +112,8 @@ export function parseSubagentContext(xml: string): SubagentContext {
     if (parent.seen.has(name)) fail(`<${name}> appears more than once inside <${parent.name}>`);
     parent.seen.add(name);
   };
-  const child = (parent: Frame, key: string) =>
-    parent.path === "" ? key : `${parent.path}.${key}`;
+  // Element names hold neither "/" nor "~", so they need no escaping in a JSON Pointer.
+  const child = (parent: Frame, key: string) => `${parent.path}/${key}`;
 
   parser.on("doctype", () => fail("a DOCTYPE is not allowed (no DTDs or custom entities)"));
   parser.on("error", (error) => {
@@ -216,17 +226,16 @@ export function parseSubagentContext(xml: string): SubagentContext {
     });
   }
 
-  const result = subagentContextSchema.safeParse(doc);
-  if (result.success) return result.data;
-  const issues = result.error.issues.map((issue): SubagentContextIssue => {
-    const keys = issue.path.map(String);
-    // The nearest element we saw: the value's own element, or the one that should contain it.
+  const checked = checkValue(subagentContextSchema, doc);
+  if (checked.valid) return checked.data;
+  const issues = checked.issues.map((issue): SubagentContextIssue => {
+    // The nearest element seen: the value's own element, or the one that should contain it.
+    const keys = fromJsonPointer(issue.path);
     for (let length = keys.length; length >= 0; length--) {
-      const position = positions.get(keys.slice(0, length).join("."));
-      if (position !== undefined)
-        return { path: keys.join("."), message: issue.message, ...position };
+      const position = positions.get(toJsonPointer(keys.slice(0, length)));
+      if (position !== undefined) return { ...issue, ...position };
     }
-    return { path: keys.join("."), message: issue.message };
+    return issue;
   });
   throw new InvalidSubagentContextError({ issues });
 }

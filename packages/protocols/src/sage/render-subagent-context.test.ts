@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { InvalidSubagentContextError } from "../errors/invalid-subagent-context-error.ts";
 import type { SubagentContext } from "../schemas/subagent-context.ts";
+import { emptyDocument, specDocument } from "../test-support/sage-documents.ts";
 import { renderSubagentContext, sanitizeSubagentContext } from "./render-subagent-context.ts";
-import { emptyDocument, specDocument } from "./test-support.ts";
 
 describe("renderSubagentContext", () => {
   it("renders spec 002's document shape exactly", () => {
@@ -130,7 +130,7 @@ No default exports.</item>
     })() as InvalidSubagentContextError;
     expect(InvalidSubagentContextError.isInstance(error)).toBe(true);
     expect(error.code).toBe("INVALID_SUBAGENT_CONTEXT");
-    expect(error.issues.map((issue) => issue.path)).toEqual(["task.id", "task.type", ""]);
+    expect(error.issues.map((issue) => issue.path)).toEqual(["/task/id", "/task/type", "/extra"]);
     expect(error.line).toBeUndefined();
   });
 
@@ -143,7 +143,7 @@ No default exports.</item>
           "optional-fields": [],
         },
       }),
-    ).toThrow(/output-format\.required-fields\.0\.name/);
+    ).toThrow("output-format.required-fields[0].name must not be empty");
   });
 });
 

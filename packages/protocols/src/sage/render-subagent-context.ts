@@ -1,13 +1,11 @@
-import type { z } from "zod";
-import {
-  InvalidSubagentContextError,
-  type SubagentContextIssue,
-} from "../errors/invalid-subagent-context-error.ts";
+import { requireObject } from "@task-context/core/internal";
+import { InvalidSubagentContextError } from "../errors/invalid-subagent-context-error.ts";
 import {
   type ContextItem,
   type SubagentContext,
   subagentContextSchema,
 } from "../schemas/subagent-context.ts";
+import { checkValue } from "../validate/issues.ts";
 import { escapeXmlAttribute, escapeXmlText, sanitizeXmlText } from "./xml-text.ts";
 
 /** The XML declaration every rendered document starts with. */
@@ -15,21 +13,11 @@ export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 
 type OutputField = SubagentContext["output-format"]["required-fields"][number];
 
-/** Zod issues as {@link SubagentContextIssue}s with dot-separated paths. */
-export function subagentContextIssues(error: z.ZodError): SubagentContextIssue[] {
-  return error.issues.map((issue) => ({
-    path: issue.path.map(String).join("."),
-    message: issue.message,
-  }));
-}
-
 /** Throws {@link InvalidSubagentContextError} unless `value` is a subagent-context document. */
 function validate(value: unknown): SubagentContext {
-  const result = subagentContextSchema.safeParse(value);
-  if (!result.success) {
-    throw new InvalidSubagentContextError({ issues: subagentContextIssues(result.error) });
-  }
-  return result.data;
+  const checked = checkValue(subagentContextSchema, value);
+  if (!checked.valid) throw new InvalidSubagentContextError({ issues: checked.issues });
+  return checked.data;
 }
 
 const sanitizeOptional = (text: string | undefined) =>
@@ -152,17 +140,21 @@ export function renderSanitizedSubagentContext(doc: SubagentContext): string {
 }
 
 /**
- * Renders a Sage `<subagent-context version="1.0">` document (spec 002, step 2) as XML: the XML
- * declaration, then task, instructions, scope, context and output-format in the spec's order,
- * indented by two spaces per level, ending with a newline. Every string is sanitized first
- * (characters XML 1.0 forbids are dropped, line ends become LF) and escaped; CDATA is never used,
- * so any content yields well-formed XML. Empty lists render as self-closing elements.
+ * Renders a Sage `<subagent-context version="1.0">` document as XML: the XML declaration, then
+ * task, instructions, scope, context and output-format in Sage's order, indented by two spaces per
+ * level, ending with a newline. Every string is sanitized first (characters XML 1.0 forbids are
+ * dropped, line ends become LF) and escaped; CDATA is never used, so any content yields
+ * well-formed XML. Empty lists render as self-closing elements. See
+ * https://github.com/task-context/task-context/blob/main/docs/sage-context.md.
  *
- * Throws {@link InvalidSubagentContextError} (with `issues`) when `doc` does not match
- * `subagentContextSchema`, before or after sanitizing.
+ * @throws {InvalidSubagentContextError} (with `issues`) when `doc` does not match
+ *   `subagentContextSchema`, before or after sanitizing.
+ * @throws {ArgumentError} when `doc` is not an object.
  *
  * @example
  * ```ts
+ * import { renderSubagentContext } from "@task-context/protocols/sage";
+ *
  * const xml = renderSubagentContext({
  *   version: "1.0",
  *   task: { id: "T-1", type: "implement", description: "Add the export button" },
@@ -174,6 +166,7 @@ export function renderSanitizedSubagentContext(doc: SubagentContext): string {
  * ```
  */
 export function renderSubagentContext(doc: SubagentContext): string {
+  requireObject("doc", doc);
   const sanitized = validate(sanitizeSubagentContext(validate(doc)));
   return renderSanitizedSubagentContext(sanitized);
 }

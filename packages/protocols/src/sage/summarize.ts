@@ -11,7 +11,7 @@ export interface SummarizeInfo {
 }
 
 /**
- * Shortens `text` to at most `maxTokens` tokens of `info.tokenizer` (spec 002, step 3: "Summarize
+ * Shortens `text` to at most `maxTokens` tokens of `info.tokenizer` (Sage's step 3: "Summarize
  * content"). `generateContext` checks the result and falls back to a file reference or truncation
  * when it is still over, so a summarizer may be approximate. Pass a model-backed one to
  * `generateContext`'s `summarize` option; {@link extractiveSummarizer} is the default.
@@ -145,13 +145,8 @@ function assemble(text: string, units: readonly Unit[], kept: readonly number[])
  * this keeps the first line of every blank-line-separated block (signatures, leading comments).
  * When not even the first piece fits, it returns the text truncated to `maxTokens`.
  *
- * @example
- * ```ts
- * extractiveSummarizer("# Export\nUsers export notes. They pick a folder.\n", 10, {
- *   itemType: "story-excerpt",
- *   tokenizer: approximateTokenizer,
- * }); // "# Export\nUsers export notes. …"
- * ```
+ * For example, `"# Export\nUsers export notes. They pick a folder.\n"` in 10 approximate tokens
+ * becomes `"# Export\nUsers export notes. …"`.
  */
 export const extractiveSummarizer: Summarizer = (text, maxTokens, { tokenizer }) => {
   if (maxTokens <= 0) return "";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import {
   contextItemSchema,
   outputFieldSchema,
@@ -6,39 +6,42 @@ import {
   type SubagentTaskType,
 } from "../schemas/subagent-context.ts";
 
+const texts = z.optional(z.array(z.string()));
+
 /**
- * What `generateContext` builds a subagent-context document from (spec 002's `task_data`). Only
+ * What `generateContext` builds a subagent-context document from (Sage's `task_data`). Only
  * `description` is required: missing lists are empty, missing instructions are the subagent
- * type's {@link DEFAULT_INSTRUCTIONS}, a missing output format is {@link DEFAULT_OUTPUT_FORMAT}.
+ * type's defaults, a missing output format is Sage's (status, summary, files-modified; notes,
+ * recommended-action).
  */
 export const taskDataSchema = z.strictObject({
   /** The task description from the story. */
   description: z.string(),
   /** The story file's path. */
-  storyRef: z.string().optional(),
+  storyRef: z.optional(z.string()),
   /** Task-specific directives; replaces the subagent type's defaults when given. */
-  instructions: z.array(z.string()).optional(),
+  instructions: texts,
   /** Files the subagent may modify. */
-  filesToModify: z.array(z.string()).optional(),
+  filesToModify: texts,
   /** Dependency files the subagent should read. */
-  filesToRead: z.array(z.string()).optional(),
+  filesToRead: texts,
   /** Patterns of files the subagent must not touch. */
-  filesForbidden: z.array(z.string()).optional(),
+  filesForbidden: texts,
   /** Context items (story excerpts, code standards, prior output, file content), most useful first. */
-  context: z.array(contextItemSchema).optional(),
+  context: z.optional(z.array(contextItemSchema)),
   /** The fields the subagent's answer must and may carry. */
-  outputFormat: z
-    .strictObject({
+  outputFormat: z.optional(
+    z.strictObject({
       requiredFields: z.array(outputFieldSchema),
       optionalFields: z.array(outputFieldSchema),
-    })
-    .optional(),
+    }),
+  ),
 });
 
 /** The input `generateContext` builds a document from. */
 export type TaskData = z.input<typeof taskDataSchema>;
 
-/** The output format of spec 002: `status`, `summary`, `files-modified`; `notes`, `recommended-action`. */
+/** Sage's output format: `status`, `summary`, `files-modified`; `notes`, `recommended-action`. */
 export const DEFAULT_OUTPUT_FORMAT: SubagentContext["output-format"] = Object.freeze({
   "required-fields": Object.freeze([
     Object.freeze({ name: "status", description: "success | failure | blocked" }),
@@ -54,8 +57,8 @@ export const DEFAULT_OUTPUT_FORMAT: SubagentContext["output-format"] = Object.fr
 const STAY_IN_SCOPE = "Stay within scope - only modify listed files";
 
 /**
- * The directives each subagent type gets when the task gives none (spec 002's examples, extended
- * to the five types).
+ * The directives each subagent type gets when the task gives none (Sage's examples, extended to
+ * the five types).
  */
 export const DEFAULT_INSTRUCTIONS: Readonly<Record<SubagentTaskType, readonly string[]>> =
   Object.freeze({
@@ -80,7 +83,7 @@ export const DEFAULT_INSTRUCTIONS: Readonly<Record<SubagentTaskType, readonly st
   });
 
 /**
- * Spec 002, step 2: the subagent-context document for a task, before limits are applied.
+ * Sage's step 2: the subagent-context document for a task, before limits are applied.
  * `taskData` must already be valid (see {@link taskDataSchema}).
  */
 export function buildSubagentContext(

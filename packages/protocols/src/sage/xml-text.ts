@@ -29,10 +29,7 @@ const reference = (character: string) => REFERENCES[character] ?? character;
  * CR) become LF, as every XML parser normalises them. Rendering applies this to every string, so
  * `parseSubagentContext(renderSubagentContext(doc))` returns the sanitized document.
  *
- * @example
- * ```ts
- * sanitizeXmlText("a\u0000b\r\nc\uD800"); // "ab\nc"
- * ```
+ * For example, `"a\u0000b\r\nc\uD800"` becomes `"ab\nc"`.
  */
 export function sanitizeXmlText(text: string): string {
   let result = text;

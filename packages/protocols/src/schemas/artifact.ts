@@ -1,34 +1,40 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 
-const timestamp = z.iso.datetime({ offset: true });
+const identifier = z.string().check(z.minLength(1));
+const timestamp = z.iso.datetime({
+  offset: true,
+  error: "must be an ISO 8601 date-time with seconds and a time zone, such as 2026-11-20T10:15:30Z",
+});
 
-/** A reference to an artifact of an earlier stage, carried by later work items (spec 003). */
+/** A reference to an artifact of an earlier stage, carried by later work items. */
 export const artifactReferenceSchema = z
   .strictObject({
-    artifact_id: z.string().min(1),
-    stage_id: z.string().min(1),
-    author_tag: z.string().min(1),
-    title: z.string().optional(),
-    media_type: z.string().min(1).describe("e.g. text/markdown"),
-    uri: z.string().optional().describe("Where to fetch the content, when it is not inline"),
-    summary: z.string().optional(),
+    artifact_id: identifier,
+    stage_id: identifier,
+    author_tag: identifier,
+    title: z.optional(z.string()),
+    media_type: identifier.check(z.describe("e.g. text/markdown")),
+    uri: z.optional(
+      z.string().check(z.describe("Where to fetch the content, when it is not inline")),
+    ),
+    summary: z.optional(z.string()),
   })
-  .meta({ title: "Artifact reference" });
+  .check(z.meta({ title: "Artifact reference" }));
 
 /** An artifact an agent produced for a work item. */
 export const artifactSchema = z
   .strictObject({
-    id: z.string().min(1),
-    run_id: z.string().min(1),
-    stage_id: z.string().min(1),
-    work_item_id: z.string().min(1),
-    author_tag: z.string().min(1),
-    title: z.string().optional(),
-    media_type: z.string().min(1),
+    id: identifier,
+    run_id: identifier,
+    stage_id: identifier,
+    work_item_id: identifier,
+    author_tag: identifier,
+    title: z.optional(z.string()),
+    media_type: identifier,
     content: z.string(),
     created_at: timestamp,
   })
-  .meta({ title: "Artifact" });
+  .check(z.meta({ title: "Artifact" }));
 
 /** A reference to an artifact. */
 export type ArtifactReference = z.infer<typeof artifactReferenceSchema>;

@@ -1,13 +1,15 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { subagentTaskTypeSchema } from "./subagent-context.ts";
 
-const tokenCount = z.int().positive();
+const tokenCount = z.int().check(z.positive());
 
-/** Token limits for one subagent type (spec 002, step 1). */
+/** Token limits for one subagent type. */
 export const contextLimitsSchema = z.strictObject({
-  max_total: tokenCount.describe("Most tokens in the whole document"),
-  max_file_content: tokenCount.describe("Most tokens in one file-content, story or standards item"),
-  max_prior_output: tokenCount.describe("Most tokens in one prior-output item"),
+  max_total: tokenCount.check(z.describe("Most tokens in the whole document")),
+  max_file_content: tokenCount.check(
+    z.describe("Most tokens in one file-content, story or standards item"),
+  ),
+  max_prior_output: tokenCount.check(z.describe("Most tokens in one prior-output item")),
 });
 
 /**
@@ -25,13 +27,20 @@ export const contextLimitsSchema = z.strictObject({
  */
 export const contextLimitsConfigSchema = z
   .strictObject({
-    defaults: contextLimitsSchema.partial().optional(),
-    overrides: z
-      .partialRecord(subagentTaskTypeSchema, contextLimitsSchema.partial())
-      .optional()
-      .describe("Limits per subagent type (implement, test, fix, review, plan)"),
+    defaults: z.optional(z.partial(contextLimitsSchema)),
+    overrides: z.optional(
+      z
+        .partialRecord(subagentTaskTypeSchema, z.partial(contextLimitsSchema))
+        .check(z.describe("Limits per subagent type (implement, test, fix, review, plan)")),
+    ),
   })
-  .meta({ title: "Sage context limits" });
+  .check(
+    z.meta({
+      title: "Sage context limits",
+      description:
+        'The limits file .sage/config/context-limits.yaml: defaults, and overrides per subagent type. "__proto__" is not a subagent type: this schema and validate() refuse it, where the zod schema alone drops such a key.',
+    }),
+  );
 
 /** Resolved limits for one subagent type. */
 export type ContextLimits = z.infer<typeof contextLimitsSchema>;

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import { artifactReferenceSchema, artifactSchema } from "./artifact.ts";
 import { collaborationEventSchema } from "./collaboration-event.ts";
 import { contextBlockSchema } from "./context-block.ts";
@@ -26,15 +26,17 @@ export const schemaRegistry = {
   "artifact-reference.v1": artifactReferenceSchema,
   "review-feedback.v1": reviewFeedbackSchema,
   "collaboration-event.v1": collaborationEventSchema,
-} as const satisfies Record<string, z.ZodType>;
+} as const satisfies Record<string, z.ZodMiniType>;
 
 /** The name of a published schema, e.g. `"context-block.v1"`. */
 export type SchemaName = keyof typeof schemaRegistry;
 
-/** The names of every published schema. */
-export const schemaNames = Object.keys(schemaRegistry) as SchemaName[];
+/** The names of every published schema, the names {@link validate} accepts. */
+export const schemaNames: readonly SchemaName[] = Object.freeze(
+  Object.keys(schemaRegistry) as SchemaName[],
+);
 
-/** The stable `$id` of a published schema. */
+/** The stable `$id` of a published schema: `urn:task-context:schema:{name}`. */
 export function schemaIdOf(name: SchemaName): string {
   return `urn:task-context:schema:${name}`;
 }

@@ -1,18 +1,20 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 
-/** What a reviewer needs (spec 003, "Cross-agent review context" and "Review criteria propagation"). */
+/** What a reviewer needs: the artifact to review, its author and the criteria to judge it by. */
 export const reviewContextSchema = z
   .strictObject({
-    target_artifact_id: z.string().min(1).describe("The artifact to review"),
-    target_author_tag: z.string().min(1).describe("The agent that wrote it"),
+    target_artifact_id: z.string().check(z.minLength(1), z.describe("The artifact to review")),
+    target_author_tag: z.string().check(z.minLength(1), z.describe("The agent that wrote it")),
     review_criteria: z
-      .array(z.string().min(1))
-      .min(1)
-      .describe(
-        "What to evaluate (e.g. creativity, logic, readability), from the task configuration",
+      .array(z.string().check(z.minLength(1)))
+      .check(
+        z.minLength(1),
+        z.describe(
+          "What to evaluate (e.g. creativity, logic, readability), from the task configuration",
+        ),
       ),
   })
-  .meta({ title: "Review context" });
+  .check(z.meta({ title: "Review context" }));
 
 /** Review context. */
 export type ReviewContext = z.infer<typeof reviewContextSchema>;

@@ -1,24 +1,26 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 
-/** A reviewer's feedback on an artifact (spec 003, "Agent submits review feedback"). */
+const identifier = z.string().check(z.minLength(1));
+
+/** A reviewer's feedback on an artifact, emitted on the run's collaboration stream. */
 export const reviewFeedbackSchema = z
   .strictObject({
-    work_item_id: z.string().min(1),
-    target_artifact_id: z.string().min(1),
-    reviewer_tag: z.string().min(1),
+    work_item_id: identifier,
+    target_artifact_id: identifier,
+    reviewer_tag: identifier,
     verdict: z.enum(["approve", "request_changes", "comment"]),
     summary: z.string(),
     criteria: z
       .array(
         z.strictObject({
-          criterion: z.string().min(1),
-          score: z.number().min(0).max(10).optional(),
+          criterion: identifier,
+          score: z.optional(z.number().check(z.gte(0), z.lte(10))),
           comment: z.string(),
         }),
       )
-      .describe("One entry per review criterion of the review context"),
+      .check(z.describe("One entry per review criterion of the review context")),
   })
-  .meta({ title: "Review feedback" });
+  .check(z.meta({ title: "Review feedback" }));
 
 /** Review feedback. */
 export type ReviewFeedback = z.infer<typeof reviewFeedbackSchema>;

@@ -1,19 +1,21 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 
 /** A task id that is safe as a file name: `.sage/context/{taskId}.xml` never leaves its folder. */
 export const taskIdSchema = z
   .string()
-  .regex(
-    /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/,
-    "must start with a letter or digit and use only letters, digits, '.', '_' and '-' (at most 128 characters)",
+  .check(
+    z.regex(
+      /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/,
+      "must start with a letter or digit and use only letters, digits, '.', '_' and '-' (at most 128 characters)",
+    ),
   );
 
-/** The kinds of subagent task of spec 002. */
+/** The kinds of subagent task Sage knows. */
 export const subagentTaskTypeSchema = z.enum(["implement", "test", "fix", "review", "plan"]);
 
 /** One field of the expected output format. */
 export const outputFieldSchema = z.strictObject({
-  name: z.string().min(1),
+  name: z.string().check(z.minLength(1)),
   description: z.string(),
 });
 
@@ -21,18 +23,17 @@ export const outputFieldSchema = z.strictObject({
 export const contextItemSchema = z.strictObject({
   type: z
     .string()
-    .min(1)
-    .describe(
-      "story-excerpt, code-standards, prior-output, file-content, file-reference, or another kind",
+    .check(
+      z.minLength(1),
+      z.describe(
+        "story-excerpt, code-standards, prior-output, file-content, file-reference, or another kind",
+      ),
     ),
   content: z.string(),
-  path: z.string().optional().describe("The file the item comes from or refers to"),
+  path: z.optional(z.string().check(z.describe("The file the item comes from or refers to"))),
 });
 
-/**
- * The Sage `<subagent-context version="1.0">` document of spec 002, step 2. Keys are the XML
- * element names.
- */
+/** The Sage `<subagent-context version="1.0">` document. Keys are the XML element names. */
 export const subagentContextSchema = z
   .strictObject({
     version: z.literal("1.0"),
@@ -40,7 +41,7 @@ export const subagentContextSchema = z
       id: taskIdSchema,
       type: subagentTaskTypeSchema,
       description: z.string(),
-      "story-ref": z.string().optional(),
+      "story-ref": z.optional(z.string()),
     }),
     instructions: z.array(z.string()),
     scope: z.strictObject({
@@ -54,11 +55,13 @@ export const subagentContextSchema = z
       "optional-fields": z.array(outputFieldSchema),
     }),
   })
-  .meta({ title: "Sage subagent-context document" });
+  .check(z.meta({ title: "Sage subagent-context document" }));
 
 /** A Sage `<subagent-context>` document. */
 export type SubagentContext = z.infer<typeof subagentContextSchema>;
 /** One context item. */
 export type ContextItem = z.infer<typeof contextItemSchema>;
+/** One field of the expected output format. */
+export type OutputField = z.infer<typeof outputFieldSchema>;
 /** A subagent task type. */
 export type SubagentTaskType = z.infer<typeof subagentTaskTypeSchema>;

@@ -1,25 +1,27 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { artifactReferenceSchema } from "./artifact.ts";
 import { reviewContextSchema } from "./review-context.ts";
 import { stageContextSchema } from "./stage-context.ts";
 
+const identifier = z.string().check(z.minLength(1));
+
 const workItemFields = {
-  id: z.string().min(1),
-  run_id: z.string().min(1),
-  stage_id: z.string().min(1),
-  goal: z.string().min(1).describe("The run's goal, on every work item"),
-  constraints: z.array(z.string()).describe("The run's constraints, on every work item"),
+  id: identifier,
+  run_id: identifier,
+  stage_id: identifier,
+  goal: identifier.check(z.describe("The run's goal, on every work item")),
+  constraints: z.array(z.string()).check(z.describe("The run's constraints, on every work item")),
   stage_context: stageContextSchema,
   previous_artifacts: z
     .array(artifactReferenceSchema)
-    .describe("Artifacts of the stages before this one"),
-  available_skills: z.array(z.string().min(1)).describe("Skills and tools the agent can invoke"),
-  attempt: z.int().min(1).describe("Delivery attempt; completions must quote it"),
+    .check(z.describe("Artifacts of the stages before this one")),
+  available_skills: z.array(identifier).check(z.describe("Skills and tools the agent can invoke")),
+  attempt: z.int().check(z.gte(1), z.describe("Delivery attempt; completions must quote it")),
 };
 
 /**
- * A unit of work delivered to an agent's inbox (spec 003): the run's goal and constraints, the
- * stage's context, earlier artifacts, the skills on offer and, for a review, what to review.
+ * A unit of work delivered to an agent's inbox: the run's goal and constraints, the stage's
+ * context, earlier artifacts, the skills on offer and, for a review, what to review.
  */
 export const workItemSchema = z
   .discriminatedUnion("kind", [
@@ -30,7 +32,7 @@ export const workItemSchema = z
       review_context: reviewContextSchema,
     }),
   ])
-  .meta({ title: "Work item" });
+  .check(z.meta({ title: "Work item" }));
 
 /** A work item. */
 export type WorkItem = z.infer<typeof workItemSchema>;

@@ -1,7 +1,8 @@
-import { getValidator } from "#validators";
+import { requireString } from "@task-context/core/internal";
+import type * as z from "zod/mini";
 import { UnknownSchemaError } from "../errors/unknown-schema-error.ts";
-import { type SchemaName, schemaIdOf, schemaNames } from "../schemas/registry.ts";
-import type { ValidationResult } from "./validation-result.ts";
+import { type SchemaName, schemaIdOf, schemaNames, schemaRegistry } from "../schemas/registry.ts";
+import { checkValue, type ValidationResult } from "./issues.ts";
 
 const namesByReference = new Map<string, SchemaName>(
   schemaNames.flatMap((name) => [
@@ -15,33 +16,47 @@ const namesByReference = new Map<string, SchemaName>(
  * (`"urn:task-context:schema:context-block.v1"`) refers to.
  *
  * @throws {UnknownSchemaError} when no published schema has that name or `$id`.
+ * @throws {ArgumentError} when `schema` is not a string.
+ *
+ * @example
+ * ```ts
+ * import { resolveSchemaName } from "@task-context/protocols";
+ *
+ * resolveSchemaName("urn:task-context:schema:work-item.v1"); // "work-item.v1"
+ * ```
  */
 export function resolveSchemaName(schema: SchemaName | (string & {})): SchemaName {
+  requireString("schema", schema);
   const name = namesByReference.get(schema);
   if (name === undefined) throw new UnknownSchemaError({ schema, knownSchemas: schemaNames });
   return name;
 }
 
 /**
- * Checks a value against a published JSON Schema, by name or `$id`. Every issue comes back with
- * the JSON Pointer of the offending value and a readable message. The answer is the same on
- * every runtime: ajv compiles the schema on Node, Bun and Deno, and a validator precompiled at
- * build time runs where code generation is forbidden (Cloudflare Workers, browsers).
+ * Checks a value against a published schema, by name or `$id`, by running the package's zod
+ * schema itself: the same code on Node, Bun, Deno, Cloudflare Workers and browsers, with no code
+ * generation at run time. Every issue comes back with the JSON Pointer of the field and a
+ * sentence that says what to write instead. The published JSON Schemas are generated from the
+ * same zod schemas and give the same verdicts (see
+ * https://github.com/task-context/task-context/blob/main/docs/schemas.md).
  *
  * @throws {UnknownSchemaError} when no published schema has that name or `$id`.
  *
  * @example
  * ```ts
- * validate("context-block.v1", {
+ * import { validate } from "@task-context/protocols";
+ *
+ * const result = validate("context-block.v1", {
  *   version: 1,
- *   project: { path: "/work/app", stack: "nextjs-prisma" },
+ *   project: { path: "/srv/app", stack: "remix" },
  *   conventions: {},
  * });
- * // { valid: false, issues: [{ path: "/conventions", message: "must have required property 'summary'" }] }
- *
- * validate("urn:task-context:schema:work-item.v1", workItem).valid; // true
+ * // result.valid === false
+ * // result.issues[0].path === "/conventions/summary"
  * ```
  */
 export function validate(schema: SchemaName | (string & {}), value: unknown): ValidationResult {
-  return getValidator(resolveSchemaName(schema))(value);
+  const target: z.core.$ZodType = schemaRegistry[resolveSchemaName(schema)];
+  const { valid, issues } = checkValue(target, value);
+  return { valid, issues };
 }

@@ -5,5 +5,17 @@
 // granted. For Deno the build bundles `yaml`'s browser build (ISC licence, by Eemeli Aro) into
 // `dist-vendor/yaml.js` instead; every other runtime imports the `yaml` package itself.
 
-export type { Document, DocumentOptions, Node, ParseOptions, SchemaOptions } from "yaml";
-export { Composer, CST, isAlias, isMap, isScalar, isSeq, Lexer, Parser } from "yaml";
+export type { DocumentOptions, Node, ParseOptions, SchemaOptions } from "yaml";
+export {
+  Composer,
+  CST,
+  Document,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  Lexer,
+  Parser,
+  Scalar,
+  visit,
+} from "yaml";

@@ -1,7 +1,7 @@
 // Test helper (not part of the package API): the JSON fixtures of fixtures/{schema}/{valid,invalid}/.
 import { readdirSync, readFileSync } from "node:fs";
 import { type SchemaName, schemaNames } from "../schemas/registry.ts";
-import type { ValidationIssue } from "./validation-result.ts";
+import type { ValidationIssue } from "../validate/issues.ts";
 
 /** One fixture file. */
 export interface Fixture {
