@@ -65,7 +65,12 @@ describe("@task-context/protocols", () => {
       { valid: true, issues: [] },
       {
         valid: false,
-        issues: [{ path: "", message: "must have required property 'conventions'" }],
+        issues: [
+          {
+            path: "/conventions",
+            message: "conventions is required: an object with summary and, optionally, fullPath.",
+          },
+        ],
       },
     ]);
   });
@@ -74,9 +79,7 @@ describe("@task-context/protocols", () => {
     expect(await check("parse-context-block")).toStrictEqual({
       status: "found",
       block: { version: 1, project: { path: "/p", stack: "s" }, conventions: { summary: "x" } },
-      rest: "Go",
-      issues: [],
-      warnings: [],
+      request: "Go",
     });
   });
 

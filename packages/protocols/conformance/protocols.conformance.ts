@@ -180,9 +180,7 @@ describe("@task-context/protocols", () => {
     expect(parseContextBlock(`${rendered}\n\nImplement US-003.`)).toStrictEqual({
       status: "found",
       block,
-      rest: "Implement US-003.",
-      issues: [],
-      warnings: [],
+      request: "Implement US-003.",
     });
     const fenced = parseContextBlock(`\`\`\`yaml\n${rendered}\n\`\`\`\n\nReview it.`);
     expect(fenced.status).toBe("found");
@@ -214,7 +212,11 @@ describe("@task-context/protocols", () => {
     expect(refusal(`a: ${"[".repeat(10_000)}${"]".repeat(10_000)}\n`)).toBe(
       "Mappings and sequences nest deeper than 32 levels. Flatten the structure.",
     );
-    expect(refusal("__proto__: {polluted: true}\n")).toBe(
+    expect(
+      refusal(
+        "__proto__: {polluted: true}\nproject: {path: /p, stack: s}\nconventions: {summary: x}\n",
+      ),
+    ).toBe(
       'Unknown field "__proto__" in the block. Allowed: version, project, conventions, currentWork.',
     );
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
