@@ -19,15 +19,13 @@ import { join } from "node:path";
 import {
   type FileContent,
   loadTaskContext,
-  NotRegularFileError,
+  type NotRegularFileError,
   type ReadFileOptions,
   TaskContextError,
-  TaskContextMissingError,
   type Workspace,
 } from "@task-context/core";
 import { nodeWorkspace } from "@task-context/core/node";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { rejection } from "./test-support/rejection.ts";
 
 // Layout of every test (a fresh temporary directory each time):
 //
@@ -63,10 +61,11 @@ afterEach(async () => {
 
 /** The kind of a NOT_A_REGULAR_FILE rejection. */
 async function refusedKind(promise: Promise<unknown>): Promise<string> {
-  const error = await rejection(promise);
-  expect(error.code).toBe("NOT_A_REGULAR_FILE");
-  if (!NotRegularFileError.isInstance(error)) throw error;
-  return error.kind;
+  await expect(promise).rejects.toMatchObject({ code: "NOT_A_REGULAR_FILE" });
+  return promise.then(
+    () => "resolved",
+    (error: NotRegularFileError) => error.kind,
+  );
 }
 
 /** A read that blocks (on a FIFO without a writer, say) is a failure, not a hung worker. */
@@ -254,26 +253,35 @@ describe("nodeWorkspace: reading", () => {
     await writeFile(join(root, "data.txt"), "data");
     for (const maxBytes of [-1, 1.5, Number.NaN]) {
       const options: ReadFileOptions = { maxBytes };
-      expect((await rejection(workspace.readFile("data.txt", options))).code).toBe(
-        "INVALID_ARGUMENT",
-      );
+      await expect(workspace.readFile("data.txt", options)).rejects.toMatchObject({
+        code: "INVALID_ARGUMENT",
+      });
     }
   });
 
   it("reports FILE_NOT_FOUND for a missing file and for a file under a regular file", async () => {
     await writeFile(join(root, "CONTEXT.md"), "context");
-    expect((await rejection(workspace.readFile("missing.md"))).code).toBe("FILE_NOT_FOUND");
-    expect((await rejection(workspace.readFile("docs/missing.md"))).code).toBe("FILE_NOT_FOUND");
-    expect((await rejection(workspace.readFile("CONTEXT.md/x"))).code).toBe("FILE_NOT_FOUND");
+    await expect(workspace.readFile("missing.md")).rejects.toMatchObject({
+      code: "FILE_NOT_FOUND",
+    });
+    await expect(workspace.readFile("docs/missing.md")).rejects.toMatchObject({
+      code: "FILE_NOT_FOUND",
+    });
+    await expect(workspace.readFile("CONTEXT.md/x")).rejects.toMatchObject({
+      code: "FILE_NOT_FOUND",
+    });
   });
 
   it("reports FILE_NOT_FOUND when the root does not exist, and finds files once it does", async () => {
     const missing = nodeWorkspace(join(tmp, "not-yet"));
-    expect((await rejection(missing.readFile("CONTEXT.md"))).code).toBe("FILE_NOT_FOUND");
-    expect((await rejection(missing.writeFile("CONTEXT.md", "x"))).code).toBe("FILE_NOT_FOUND");
-    const error = await rejection(loadTaskContext(join(tmp, "not-yet")));
-    expect(error.code).toBe("TASK_CONTEXT_MISSING");
-    expect(TaskContextMissingError.isInstance(error) && error.reason).toBe("not-found");
+    await expect(missing.readFile("CONTEXT.md")).rejects.toMatchObject({ code: "FILE_NOT_FOUND" });
+    await expect(missing.writeFile("CONTEXT.md", "x")).rejects.toMatchObject({
+      code: "FILE_NOT_FOUND",
+    });
+    await expect(loadTaskContext(join(tmp, "not-yet"))).rejects.toMatchObject({
+      code: "TASK_CONTEXT_MISSING",
+      reason: "not-found",
+    });
     await mkdir(join(tmp, "not-yet"));
     await writeFile(join(tmp, "not-yet", "CONTEXT.md"), "now it exists");
     expect(text(await missing.readFile("CONTEXT.md"))).toBe("now it exists");
@@ -281,9 +289,9 @@ describe("nodeWorkspace: reading", () => {
 
   it("reports FILE_NOT_FOUND when the root is a regular file", async () => {
     await writeFile(join(tmp, "plain"), "not a directory");
-    expect((await rejection(nodeWorkspace(join(tmp, "plain")).readFile("x"))).code).toBe(
-      "FILE_NOT_FOUND",
-    );
+    await expect(nodeWorkspace(join(tmp, "plain")).readFile("x")).rejects.toMatchObject({
+      code: "FILE_NOT_FOUND",
+    });
   });
 
   it("accepts a root reached through a symbolic link", async () => {
@@ -298,9 +306,10 @@ describe("nodeWorkspace: symbolic links", () => {
   it("rejects a last-component symlink to /etc/passwd as a symbolic link", async () => {
     await symlink("/etc/passwd", join(root, "CONTEXT.md"));
     expect(await refusedKind(workspace.readFile("CONTEXT.md"))).toBe("symbolic-link");
-    const error = await rejection(loadTaskContext(root));
-    expect(error.code).toBe("TASK_CONTEXT_MISSING");
-    expect(TaskContextMissingError.isInstance(error) && error.reason).toBe("not-a-regular-file");
+    await expect(loadTaskContext(root)).rejects.toMatchObject({
+      code: "TASK_CONTEXT_MISSING",
+      reason: "not-a-regular-file",
+    });
   });
 
   it("rejects a last-component symlink to the secret outside the root", async () => {
@@ -340,10 +349,10 @@ describe("nodeWorkspace: symbolic links", () => {
       "a/b/secret.txt",
       "a/b/file.txt",
     ]) {
-      expect((await rejection(workspace.readFile(path))).code).toBe("WORKSPACE_ESCAPE");
-      expect((await rejection(workspace.readFile(path, { maxBytes: 1 }))).code).toBe(
-        "WORKSPACE_ESCAPE",
-      );
+      await expect(workspace.readFile(path)).rejects.toMatchObject({ code: "WORKSPACE_ESCAPE" });
+      await expect(workspace.readFile(path, { maxBytes: 1 })).rejects.toMatchObject({
+        code: "WORKSPACE_ESCAPE",
+      });
     }
   });
 
@@ -423,12 +432,11 @@ describe("nodeWorkspace: special files", () => {
     const fifo = join(root, "CONTEXT.md");
     const stopGuard = guardedFifo(fifo);
     try {
-      const result = await settled(rejection(loadTaskContext(root)), unblockFifo(fifo));
-      if (result.status !== "fulfilled") throw result.reason;
-      expect(result.value.code).toBe("TASK_CONTEXT_MISSING");
-      expect(TaskContextMissingError.isInstance(result.value) && result.value.reason).toBe(
-        "not-a-regular-file",
-      );
+      const result = await settled(loadTaskContext(root), unblockFifo(fifo));
+      expect(result).toMatchObject({
+        status: "rejected",
+        reason: { code: "TASK_CONTEXT_MISSING", reason: "not-a-regular-file" },
+      });
     } finally {
       stopGuard();
     }
@@ -459,9 +467,10 @@ describe("nodeWorkspace: special files", () => {
     await new Promise<void>((resolve) => server.listen(join(root, "CONTEXT.md"), resolve));
     try {
       expect(await refusedKind(workspace.readFile("CONTEXT.md"))).toBe("socket");
-      const error = await rejection(loadTaskContext(root));
-      expect(error.code).toBe("TASK_CONTEXT_MISSING");
-      expect(TaskContextMissingError.isInstance(error) && error.reason).toBe("not-a-regular-file");
+      await expect(loadTaskContext(root)).rejects.toMatchObject({
+        code: "TASK_CONTEXT_MISSING",
+        reason: "not-a-regular-file",
+      });
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
@@ -580,7 +589,9 @@ describe("nodeWorkspace: writing", () => {
     await mkdir(join(root, "a"));
     await symlink("../../outside", join(root, "a", "b"));
     for (const path of ["docs/new.md", "docs/secret.txt", "docs/sub/new.md", "a/b/new.md"]) {
-      expect((await rejection(workspace.writeFile(path, "ESCAPED"))).code).toBe("WORKSPACE_ESCAPE");
+      await expect(workspace.writeFile(path, "ESCAPED")).rejects.toMatchObject({
+        code: "WORKSPACE_ESCAPE",
+      });
     }
     expect(await list(outside)).toEqual(["file.txt", "secret.txt"]);
     expect(await readFile(secretPath, "utf8")).toBe(SECRET);
@@ -590,18 +601,20 @@ describe("nodeWorkspace: writing", () => {
 
   it("refuses to write where a directory exists with NOT_A_REGULAR_FILE, leaving no temporary file", async () => {
     await mkdir(join(root, "docs", "CONTEXT.md"), { recursive: true });
-    const error = await rejection(workspace.writeFile("docs/CONTEXT.md", "x"));
-    expect(error.code).toBe("NOT_A_REGULAR_FILE");
-    expect(NotRegularFileError.isInstance(error) && error.kind).toBe("directory");
+    await expect(workspace.writeFile("docs/CONTEXT.md", "x")).rejects.toMatchObject({
+      code: "NOT_A_REGULAR_FILE",
+      kind: "directory",
+    });
     expect(await list(join(root, "docs"))).toEqual(["CONTEXT.md"]);
     expect(await list(join(root, "docs", "CONTEXT.md"))).toEqual([]);
   });
 
   it("refuses to write under a regular file with INVALID_WORKSPACE_PATH naming it a file", async () => {
     await writeFile(join(root, "CONTEXT.md"), "context");
-    const error = await rejection(workspace.writeFile("CONTEXT.md/x.md", "x"));
-    expect(error.code).toBe("INVALID_WORKSPACE_PATH");
-    expect(error.message).toContain('"CONTEXT.md" is a file, not a directory');
+    await expect(workspace.writeFile("CONTEXT.md/x.md", "x")).rejects.toMatchObject({
+      code: "INVALID_WORKSPACE_PATH",
+      message: expect.stringContaining('"CONTEXT.md" is a file, not a directory'),
+    });
     expect(await readFile(join(root, "CONTEXT.md"), "utf8")).toBe("context");
     expect(await list(root)).toEqual(["CONTEXT.md"]);
   });
