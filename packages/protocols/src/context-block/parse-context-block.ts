@@ -78,13 +78,21 @@ const FENCE = /(`{3,})[^`\n]*(?=\n|$)|(~{3,})[^\n]*(?=\n|$)/y;
  * @throws {ArgumentError} when `prompt` is not a string or an option has the wrong type.
  *
  * @example
- * ```ts
+ * ```ts source="../../examples/parse-context-block.ts"
  * import { parseContextBlock } from "@task-context/protocols/context-block";
  *
- * const prompt = "<context>\nproject:\n  path: /srv/app\n  stack: hono\nconventions:\n  summary: ESM only.\n</context>\n\nAdd a health route.";
- * const parsed = parseContextBlock(prompt);
- * if (parsed.status === "found") {
- *   console.log(parsed.block.project.stack, parsed.request); // "hono" "Add a health route."
+ * const parsed = parseContextBlock(
+ *   "<context>\nproject:\n  path: /srv/app\n  stack: hono\nconventions:\n  summary: ESM only.\n</context>\n\nAdd a health route.",
+ * );
+ * switch (parsed.status) {
+ *   case "found":
+ *     console.log(parsed.block.project.stack, parsed.request); // "hono" "Add a health route."
+ *     break;
+ *   case "missing":
+ *     console.log("no block: read docs/project.json and docs/CONVENTIONS.md");
+ *     break;
+ *   default: // "invalid" or "unsupported-version"
+ *     for (const issue of parsed.issues) console.log(issue.line, issue.path, issue.message);
  * }
  * ```
  */

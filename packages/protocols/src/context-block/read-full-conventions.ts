@@ -70,14 +70,18 @@ export interface FullConventions {
  * @throws {ArgumentError} when `block`, `workspace` or `options` has the wrong type.
  *
  * @example
- * ```ts
+ * ```ts source="../../examples/read-full-conventions.ts"
  * import { memoryWorkspace } from "@task-context/core";
- * import { readFullConventions } from "@task-context/protocols/context-block";
+ * import { parseContextBlock, readFullConventions } from "@task-context/protocols/context-block";
  *
  * const workspace = memoryWorkspace({ "docs/CONVENTIONS.md": "# Conventions\n\nESM only.\n" });
- * const project = { path: "/srv/app", stack: "hono" };
- * const conventions = { summary: "ESM only.", fullPath: "/srv/app/docs/CONVENTIONS.md" };
- * const { text } = await readFullConventions({ project, conventions }, workspace); // "# Conventions…"
+ * const parsed = parseContextBlock(
+ *   "<context>\nproject:\n  path: /srv/app\n  stack: hono\nconventions:\n  summary: ESM only.\n  fullPath: /srv/app/docs/CONVENTIONS.md\n</context>\n\nAdd a health route.",
+ * );
+ * if (parsed.status === "found") {
+ *   const { path, text } = await readFullConventions(parsed.block, workspace);
+ *   console.log(path, text); // "docs/CONVENTIONS.md" "# Conventions\n\nESM only.\n"
+ * }
  * ```
  */
 export async function readFullConventions(

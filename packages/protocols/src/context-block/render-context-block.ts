@@ -29,15 +29,32 @@ const ESCAPES: Record<string, string> = { "\u0085": "\\N", "\u2028": "\\L", "\u2
  * @throws {ArgumentError} when `block` is not an object.
  *
  * @example
- * ```ts
+ * ```ts source="../../examples/render-context-block.ts"
  * import { renderContextBlock } from "@task-context/protocols/context-block";
  *
  * const block = renderContextBlock({
  *   version: 1,
  *   project: { path: "/srv/app", stack: "hono", commands: { test: "npm test" } },
- *   conventions: { summary: "ESM only.\nZod for validation.\n" },
+ *   conventions: {
+ *     summary: "ESM only. Zod for validation.\nHono routes in src/routes/.\n",
+ *     fullPath: "/srv/app/docs/CONVENTIONS.md",
+ *   },
  * });
  * const prompt = `${block}\n\nAdd a health route.`;
+ * console.log(block);
+ * // <context>
+ * // version: 1
+ * // project:
+ * //   path: /srv/app
+ * //   stack: hono
+ * //   commands:
+ * //     test: npm test
+ * // conventions:
+ * //   summary: |
+ * //     ESM only. Zod for validation.
+ * //     Hono routes in src/routes/.
+ * //   fullPath: /srv/app/docs/CONVENTIONS.md
+ * // </context>
  * ```
  */
 export function renderContextBlock(block: ContextBlock): string {

@@ -90,17 +90,18 @@ export interface ResolvedContext {
  * @throws {ArgumentError} when `prompt`, `workspace` or an option has the wrong type.
  *
  * @example
- * ```ts
+ * ```ts source="../../examples/resolve-context-block.ts"
  * import { memoryWorkspace } from "@task-context/core";
  * import { resolveContextBlock } from "@task-context/protocols/context-block";
  *
  * const workspace = memoryWorkspace({
- *   "docs/project.json": '{"stack": "hono", "commands": {"test": "npm test"}}',
- *   "docs/CONVENTIONS.md": "ESM only. Zod for validation.",
+ *   "docs/project.json": '{"name": "notes", "stack": "hono", "commands": {"test": "npm test"}}',
+ *   "docs/CONVENTIONS.md": "# Conventions\n\nESM only. Zod for validation.\n",
  * });
  * const context = await resolveContextBlock("Add a health route.", workspace);
  * if (context.warning !== undefined) console.warn(context.warning);
- * const system = `Stack: ${context.project.stack}\nConventions:\n${context.conventions.text}`;
+ * console.log(context.source, context.project.stack, context.conventions.text);
+ * // "files" "hono" "# Conventions\n\nESM only. Zod for validation.\n"
  * ```
  */
 export async function resolveContextBlock(

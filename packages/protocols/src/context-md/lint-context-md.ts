@@ -58,12 +58,14 @@ function mask(secret: string): string {
  * @throws {ArgumentError} when `text` is not a string or `maxChars` not a whole number ≥ 1.
  *
  * @example
- * ```ts
+ * ```ts source="../../examples/lint-context-md.ts"
  * import { CONTEXT_MD_TEMPLATE, lintContextMd } from "@task-context/protocols/context-md";
  *
  * const { ok, issues } = lintContextMd(CONTEXT_MD_TEMPLATE);
- * // ok === true; issues: the template's placeholders, each with its line
+ * console.log(ok); // true: the template's placeholders are warnings, not errors
  * for (const issue of issues) console.log(issue.severity, issue.line, issue.message);
+ * // "warning" 4 "A template placeholder is still here: replace it with the task's own details or delete the line."
+ * // … and the same at lines 7, 10 and 13
  * ```
  */
 export function lintContextMd(

@@ -8,7 +8,7 @@ const symbol = Symbol.for(marker);
  * not match the limits schema. The message names the file, the line and column, and what to fix.
  *
  * @example
- * ```ts
+ * ```ts source="../../examples/context-limits-error.ts"
  * import { memoryWorkspace } from "@task-context/core";
  * import { ContextLimitsError, loadContextLimits } from "@task-context/protocols/sage";
  *
@@ -18,7 +18,9 @@ const symbol = Symbol.for(marker);
  * try {
  *   await loadContextLimits(workspace, "review");
  * } catch (error) {
- *   if (ContextLimitsError.isInstance(error)) console.error(`${error.path}:${error.line}`, error.message);
+ *   if (!ContextLimitsError.isInstance(error)) throw error;
+ *   console.error(`${error.path}:${error.line}`, error.message);
+ *   // ".sage/config/context-limits.yaml:2" 'Invalid context limits in .sage/config/context-limits.yaml at line 2: Unknown field "max_totl" in defaults. Allowed: max_total, max_file_content, max_prior_output. Fix the file, or delete it to use the built-in limits.'
  * }
  * ```
  */

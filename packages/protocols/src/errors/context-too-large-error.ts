@@ -23,7 +23,7 @@ const symbol = Symbol.for(marker);
  * the subagent. Split the task, or raise the type's `max_total`.
  *
  * @example
- * ```ts
+ * ```ts source="../../examples/context-too-large.ts"
  * import { memoryWorkspace } from "@task-context/core";
  * import { ContextTooLargeError, generateContext } from "@task-context/protocols/sage";
  *
@@ -34,7 +34,8 @@ const symbol = Symbol.for(marker);
  * try {
  *   await generateContext({ taskId: "T-1", subagentType: "plan", taskData }, { workspace });
  * } catch (error) {
- *   if (ContextTooLargeError.isInstance(error)) console.error(error.tokens, error.maxTotal);
+ *   if (!ContextTooLargeError.isInstance(error)) throw error;
+ *   console.error(error.tokens, error.maxTotal); // 309 50: split the task, or raise max_total
  * }
  * ```
  */

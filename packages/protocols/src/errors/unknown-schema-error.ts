@@ -8,13 +8,14 @@ const symbol = Symbol.for(marker);
  * are, so the caller can fix the typo or the version.
  *
  * @example
- * ```ts
+ * ```ts source="../../examples/unknown-schema.ts"
  * import { UnknownSchemaError, validate } from "@task-context/protocols";
  *
  * try {
  *   validate("context-block.v9", {});
  * } catch (error) {
- *   if (UnknownSchemaError.isInstance(error)) console.error(error.knownSchemas);
+ *   if (!UnknownSchemaError.isInstance(error)) throw error;
+ *   console.error(error.knownSchemas); // ["context-block.v1", "subagent-context.v1", …, "collaboration-event.v1"]
  * }
  * ```
  */

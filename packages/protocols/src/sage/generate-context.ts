@@ -115,7 +115,7 @@ function rememberCounts(tokenizer: Tokenizer): Tokenizer {
  * https://github.com/task-context/task-context/blob/main/docs/sage-context.md.
  *
  * @example
- * ```ts
+ * ```ts source="../../examples/generate-context.ts"
  * import { memoryWorkspace } from "@task-context/core";
  * import { generateContext } from "@task-context/protocols/sage";
  *
@@ -128,12 +128,14 @@ function rememberCounts(tokenizer: Tokenizer): Tokenizer {
  *       description: "Add Markdown export to the note menu",
  *       storyRef: "docs/stories/story-12.md",
  *       filesToModify: ["src/export.ts"],
- *       context: [{ type: "story-excerpt", content: "Users export a note as Markdown." }],
+ *       context: [
+ *         { type: "story-excerpt", content: "Users export a note as Markdown from the note menu." },
+ *       ],
  *     },
  *   },
- *   { workspace, logger: console },
+ *   { workspace, logger: console }, // logs "Context generated for story-12.task-3: 386 tokens"
  * );
- * // path === ".sage/context/story-12.task-3.xml"
+ * console.log(path, tokens, warning); // ".sage/context/story-12.task-3.xml" 386 undefined
  * ```
  */
 export async function generateContext(

@@ -98,14 +98,14 @@ function overlay(
  * @throws {ArgumentError} for a workspace or subagent type of the wrong kind.
  *
  * @example
- * ```ts
+ * ```ts source="../../examples/load-context-limits.ts"
  * import { memoryWorkspace } from "@task-context/core";
  * import { loadContextLimits } from "@task-context/protocols/sage";
  *
  * const workspace = memoryWorkspace({
  *   ".sage/config/context-limits.yaml": "overrides:\n  review:\n    max_total: 12000\n",
  * });
- * const limits = await loadContextLimits(workspace, "review");
+ * console.log(await loadContextLimits(workspace, "review"));
  * // { max_total: 12000, max_file_content: 2000, max_prior_output: 1000 }
  * ```
  */

@@ -66,13 +66,13 @@ class StructureProblem extends Error {}
  * @throws {ArgumentError} when `xml` is not a string.
  *
  * @example
- * ```ts
+ * ```ts source="../../examples/parse-subagent-context.ts"
  * import { parseSubagentContext } from "@task-context/protocols/sage";
  *
  * const doc = parseSubagentContext(
  *   '<subagent-context version="1.0"><task><id>T-1</id><type>plan</type><description>Plan the export</description></task><instructions/><scope><files-to-modify/><files-to-read/><files-forbidden/></scope><context/><output-format><required-fields/><optional-fields/></output-format></subagent-context>',
  * );
- * doc.task.type; // "plan"
+ * console.log(doc.task); // { id: "T-1", type: "plan", description: "Plan the export" }
  * ```
  */
 export function parseSubagentContext(xml: string): SubagentContext {

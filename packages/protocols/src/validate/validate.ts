@@ -19,10 +19,10 @@ const namesByReference = new Map<string, SchemaName>(
  * @throws {ArgumentError} when `schema` is not a string.
  *
  * @example
- * ```ts
+ * ```ts source="../../examples/resolve-schema-name.ts"
  * import { resolveSchemaName } from "@task-context/protocols";
  *
- * resolveSchemaName("urn:task-context:schema:work-item.v1"); // "work-item.v1"
+ * console.log(resolveSchemaName("urn:task-context:schema:work-item.v1")); // "work-item.v1"
  * ```
  */
 export function resolveSchemaName(schema: SchemaName | (string & {})): SchemaName {
@@ -43,7 +43,7 @@ export function resolveSchemaName(schema: SchemaName | (string & {})): SchemaNam
  * @throws {UnknownSchemaError} when no published schema has that name or `$id`.
  *
  * @example
- * ```ts
+ * ```ts source="../../examples/validate.ts"
  * import { validate } from "@task-context/protocols";
  *
  * const result = validate("context-block.v1", {
@@ -51,8 +51,9 @@ export function resolveSchemaName(schema: SchemaName | (string & {})): SchemaNam
  *   project: { path: "/srv/app", stack: "remix" },
  *   conventions: {},
  * });
- * // result.valid === false
- * // result.issues[0].path === "/conventions/summary"
+ * console.log(result);
+ * // { valid: false, issues: [{ path: "/conventions/summary",
+ * //   message: "conventions.summary is required: a non-empty string, a 2-5 sentence summary of the key conventions (target 50-100 tokens, at most 200)." }] }
  * ```
  */
 export function validate(schema: SchemaName | (string & {}), value: unknown): ValidationResult {
