@@ -21,16 +21,6 @@ export { InvalidTaskIdError } from "./errors/invalid-task-id-error.ts";
 export { InvalidYamlError, type InvalidYamlKind } from "./errors/invalid-yaml-error.ts";
 export type { ProtocolsErrorCode } from "./errors/protocols-error-code.ts";
 export { UnknownSchemaError } from "./errors/unknown-schema-error.ts";
-export {
-  type Artifact,
-  type ArtifactReference,
-  artifactReferenceSchema,
-  artifactSchema,
-} from "./schemas/artifact.ts";
-export {
-  type CollaborationEvent,
-  collaborationEventSchema,
-} from "./schemas/collaboration-event.ts";
 export { type ContextBlock, contextBlockSchema } from "./schemas/context-block.ts";
 export {
   type ContextLimits,
@@ -39,9 +29,6 @@ export {
   contextLimitsSchema,
 } from "./schemas/context-limits.ts";
 export { type SchemaName, schemaNames } from "./schemas/registry.ts";
-export { type ReviewContext, reviewContextSchema } from "./schemas/review-context.ts";
-export { type ReviewFeedback, reviewFeedbackSchema } from "./schemas/review-feedback.ts";
-export { type StageContext, stageContextSchema } from "./schemas/stage-context.ts";
 export {
   type ContextItem,
   contextItemSchema,
@@ -53,6 +40,7 @@ export {
   taskIdSchema,
 } from "./schemas/subagent-context.ts";
 export { type SubagentOutput, subagentOutputSchema } from "./schemas/subagent-output.ts";
-export { type WorkItem, workItemSchema } from "./schemas/work-item.ts";
 export type { ValidationIssue, ValidationResult } from "./validate/issues.ts";
 export { resolveSchemaName, validate } from "./validate/validate.ts";
+// The work items' schemas and types, also at the root.
+export * from "./work-item.ts";
