@@ -13,6 +13,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { systemNode } from "../scripts/system-node.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(HERE);
@@ -44,22 +45,6 @@ function workerdVersion(...chain) {
   for (const name of [...chain.slice(1), "workerd"])
     directory = dependencyDirectory(directory, name);
   return JSON.parse(fs.readFileSync(path.join(directory, "package.json"), "utf8")).version;
-}
-
-/**
- * The machine's Node: $TASK_CONTEXT_SYSTEM_NODE (scripts/bootstrap.mjs sets it to the Node that
- * runs `npm test`), else the first `node` on PATH outside node_modules (pnpm puts the pinned
- * Node 24 first), else /usr/bin/node.
- */
-function systemNode() {
-  const fromEnvironment = process.env.TASK_CONTEXT_SYSTEM_NODE;
-  if (fromEnvironment) return fromEnvironment;
-  for (const directory of (process.env.PATH ?? "").split(path.delimiter)) {
-    if (!directory || directory.split(path.sep).includes("node_modules")) continue;
-    const candidate = path.join(directory, "node");
-    if (fs.existsSync(candidate)) return candidate;
-  }
-  return "/usr/bin/node";
 }
 
 function firstLine(command, args) {
@@ -428,6 +413,17 @@ async function main() {
     row.get(runtime)[outcome]++;
   };
   const failures = [];
+  // The machine's Node must not be the toolchain's: the node20 column would prove nothing.
+  if (options.runtimes.includes("node20")) {
+    const machine = firstLine(systemNode(), ["--version"]);
+    if (machine === firstLine(packageBin(ROOT, "node"), ["--version"])) {
+      failures.push({
+        where: "node20: the machine's Node",
+        text: `${systemNode()} is the toolchain's Node ${machine}, not the machine's own: set TASK_CONTEXT_SYSTEM_NODE to it.`,
+        runner: true,
+      });
+    }
+  }
   const timings = new Map();
   const columns = [];
   for (const runner of selected) {

@@ -4,7 +4,7 @@
 // the root package's scripts with it. `npm run demo` and `npm test` come through here.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const PNPM_VERSION = "10.34.9";
@@ -15,10 +15,17 @@ if (!script) {
   process.exit(2);
 }
 
+// The runtime tests run on the machine's own Node as well as on the pinned Node 24. Once
+// node_modules exists, npm runs this script with the pinned one: then scripts/system-node.mjs
+// finds the machine's Node on PATH instead.
+const machineNode = process.execPath.split(sep).includes("node_modules")
+  ? undefined
+  : process.execPath;
 const environment = {
   ...process.env,
-  // The runtime tests run on the machine's own Node as well as on the pinned Node 24.
-  TASK_CONTEXT_SYSTEM_NODE: process.env.TASK_CONTEXT_SYSTEM_NODE ?? process.execPath,
+  ...(process.env.TASK_CONTEXT_SYSTEM_NODE === undefined && machineNode !== undefined
+    ? { TASK_CONTEXT_SYSTEM_NODE: machineNode }
+    : {}),
   TURBO_TELEMETRY_DISABLED: "1",
   DO_NOT_TRACK: "1",
 };

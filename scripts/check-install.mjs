@@ -18,11 +18,12 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { systemNode } from "./system-node.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const pnpm = join(root, "node_modules", ".bin", "pnpm");
 const node24 = join(root, "node_modules", "node", "bin", "node");
-const systemNode = process.env.TASK_CONTEXT_SYSTEM_NODE ?? process.execPath;
+const machineNode = systemNode();
 const work = mkdtempSync(join(tmpdir(), "task-context-install-"));
 const failures = [];
 const rows = [];
@@ -90,7 +91,7 @@ try {
     const direct = await import("@task-context/core/o200k").then(() => "loaded", (error) => error.message);
     console.log(JSON.stringify({ content: context.content, missing, direct }));`;
   writeFileSync(join(alone, "probe.mjs"), probe);
-  const answer = JSON.parse(run(systemNode, ["probe.mjs"], alone));
+  const answer = JSON.parse(run(machineNode, ["probe.mjs"], alone));
   check(
     "core loads CONTEXT.md on the machine's Node",
     answer.content === "Building Lumen.",
@@ -103,7 +104,7 @@ try {
     answer.missing.split(". ")[0],
   );
   check(
-    "import @task-context/core/o200k without gpt-tokenizer",
+    "import @task-context/core/o200k without gpt-tokenizer names the missing package",
     answer.direct.includes("gpt-tokenizer"),
     answer.direct.split("\n")[0],
   );
@@ -119,7 +120,7 @@ try {
     `| all packages and their peers, installed | | ${megabytes(sizeOf(join(all, "node_modules")))} |`,
   );
   for (const manifest of packages) {
-    const runtime = manifest.engines?.node?.includes("22") ? node24 : systemNode;
+    const runtime = manifest.engines?.node?.includes("22") ? node24 : machineNode;
     for (const subpath of Object.keys(manifest.exports)) {
       if (subpath === "./package.json" || subpath.includes("*")) continue;
       const specifier = `${manifest.name}${subpath.slice(1)}`;

@@ -84,3 +84,17 @@ export function requireFileData(argument: string, value: unknown): string | Uint
   }
   return value;
 }
+
+/** Returns `value` when it is undefined or a boolean; throws {@link ArgumentError} otherwise. */
+export function requireOptionalBoolean(argument: string, value: unknown): boolean | undefined {
+  if (value !== undefined && typeof value !== "boolean") {
+    throw new ArgumentError({
+      argument,
+      message: `expected true or false (or nothing), got ${describeArgument(value)}.`,
+    });
+  }
+  return value;
+}
+
+/** The longest delay, in milliseconds, that timers support (about 24.8 days). */
+export const MAX_TIMER_MS = 2_147_483_647;

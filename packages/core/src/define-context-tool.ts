@@ -1,9 +1,12 @@
 import { describeArgument, requireObject, requireString, requireText } from "./arguments.ts";
 import { ArgumentError } from "./errors/argument-error.ts";
+import type { CoreErrorCode } from "./errors/core-error-code.ts";
 import { TaskContextError } from "./errors/task-context-error.ts";
 import { injectTaskContext } from "./inject-task-context.ts";
+import { requireLoadOptions } from "./load-options.ts";
 import { loadTaskContextFrom, requireWorkspace } from "./load-task-context-from.ts";
 import type { LoadTaskContextOptions, TaskContext } from "./task-context.ts";
+import { thrownMessage } from "./thrown-message.ts";
 import type { Workspace } from "./workspace.ts";
 
 /** Names the model must never see in a context tool's parameters: task-context supplies them. */
@@ -43,10 +46,18 @@ export interface ContextParameters {
   warning: string | undefined;
 }
 
-/** A context tool's result: the tool's own fields on success, a guiding error otherwise. */
+/**
+ * A context tool's result: the tool's own fields on success, a guiding error otherwise. `code` is
+ * the `code` of the task-context error that stopped the call (`TASK_CONTEXT_MISSING`, a package's
+ * own codes), or `TOOL_EXECUTION_FAILED` when `execute` threw anything else.
+ */
 export type ContextToolResult<Output extends object> =
   | ({ success: true; warning?: string } & Output)
-  | { success: false; error: string; code: string };
+  | {
+      success: false;
+      error: string;
+      code: CoreErrorCode | "TOOL_EXECUTION_FAILED" | (string & {});
+    };
 
 /** Per-call options of a context tool. */
 export interface ContextToolCallOptions {
@@ -130,6 +141,7 @@ export function defineContextTool<Input, Output extends object, Parameters>(
   }
   if (definition.workspace !== undefined)
     requireWorkspace("definition.workspace", definition.workspace);
+  const load = { ...requireLoadOptions(definition.load ?? {}, "definition.load."), required: true };
   const reserved = declaredNames(definition.parameters).filter(isContextParameterName);
   if (reserved.length > 0) {
     throw new ArgumentError({
@@ -142,15 +154,15 @@ export function defineContextTool<Input, Output extends object, Parameters>(
     input: Input,
     options: ContextToolCallOptions = {},
   ): Promise<ContextToolResult<Output>> {
-    const workspace = options.workspace ?? definition.workspace;
     try {
+      const { workspace = definition.workspace } = requireObject("options", options);
       if (workspace === undefined) {
         throw new ArgumentError({
           argument: "workspace",
           message: `tool "${definition.name}" has no workspace: pass one to defineContextTool or to execute.`,
         });
       }
-      const loaded = await loadTaskContextFrom(workspace, { ...definition.load, required: true });
+      const loaded = await loadTaskContextFrom(requireWorkspace("workspace", workspace), load);
       const parameters: ContextParameters = {
         taskContext: loaded.content,
         warning: loaded.warning,
@@ -161,29 +173,36 @@ export function defineContextTool<Input, Output extends object, Parameters>(
         typeof input === "object" && input !== null && !Array.isArray(input)
           ? { ...withoutContextParameters(input), ...parameters }
           : input;
-      const output = await definition.execute(withContext as Input & ContextParameters, {
+      const output: unknown = await definition.execute(withContext as Input & ContextParameters, {
         ...parameters,
         loaded,
         prependTaskContext: (prompt) => injectTaskContext(prompt, loaded.content),
       });
+      if (typeof output !== "object" || output === null || Array.isArray(output)) {
+        return failure(`execute returned ${describeArgument(output)} instead of an object`);
+      }
       const warnings = [loaded.warning, (output as { warning?: unknown }).warning].filter(
         (warning): warning is string => typeof warning === "string" && warning !== "",
       );
+      // `success` is the tool's verdict, not the output's: it comes last.
       return {
-        success: true,
         ...output,
+        success: true,
         ...(warnings.length > 0 ? { warning: warnings.join(" ") } : {}),
       } as ContextToolResult<Output>;
     } catch (error) {
       if (TaskContextError.isInstance(error))
         return { success: false, error: error.message, code: error.code };
-      const message = error instanceof Error ? error.message : String(error);
-      return {
-        success: false,
-        error: `${definition.name} failed: ${message}`,
-        code: "TOOL_EXECUTION_FAILED",
-      };
+      return failure(thrownMessage(error));
     }
+  }
+
+  function failure(problem: string): ContextToolResult<Output> {
+    return {
+      success: false,
+      error: `${definition.name} failed: ${problem}`,
+      code: "TOOL_EXECUTION_FAILED",
+    };
   }
 
   return {

@@ -43,7 +43,7 @@ describe("arguments of the wrong type or empty", () => {
     },
   );
 
-  it("loadTaskContext refuses options that are not an object or a tokenizer that is not one", async () => {
+  it("loadTaskContext refuses options that are not an object, a tokenizer that is not one, a required that is not a boolean", async () => {
     const workspace = memoryWorkspace({ "CONTEXT.md": "x" });
     await expect(loadTaskContext(workspace, null as never)).rejects.toMatchObject(
       invalidArgument("options"),
@@ -51,6 +51,22 @@ describe("arguments of the wrong type or empty", () => {
     await expect(
       loadTaskContext(workspace, { maxTokens: 5, tokenizer: {} as never }),
     ).rejects.toMatchObject(invalidArgument("tokenizer"));
+    for (const required of [0, "no", null]) {
+      await expect(
+        loadTaskContext(memoryWorkspace(), { required: required as never }),
+      ).rejects.toMatchObject(invalidArgument("required"));
+    }
+  });
+
+  it("workspace reads refuse options that are not an object, as a typed error", async () => {
+    for (const workspace of [memoryWorkspace({ a: "b" }), nodeWorkspace(root)]) {
+      await expect(workspace.readFile("a", null as never)).rejects.toMatchObject(
+        invalidArgument("options"),
+      );
+    }
+    expect(() => nodeWorkspace(root, { allowHardLinks: "yes" as never })).toThrow(
+      expect.objectContaining(invalidArgument("options.allowHardLinks")),
+    );
   });
 
   it.each([
@@ -107,6 +123,66 @@ describe("arguments of the wrong type or empty", () => {
     }
   });
 
+  it("a context tool answers bad call options with a result, never a throw", async () => {
+    const tool = defineContextTool({
+      name: "t",
+      description: "d",
+      parameters: {},
+      workspace: memoryWorkspace({ "CONTEXT.md": "Lumen." }),
+      execute: () => ({ text: "ok" }),
+    });
+    expect(await tool.execute({}, null as never)).toStrictEqual({
+      success: false,
+      error: "Invalid options: expected an object, got null.",
+      code: "INVALID_ARGUMENT",
+    });
+    expect(await tool.execute({}, { workspace: "/tmp" as never })).toMatchObject({
+      success: false,
+      code: "INVALID_ARGUMENT",
+    });
+  });
+
+  it("a context tool's success is its own verdict, and execute must return an object", async () => {
+    const workspace = memoryWorkspace({ "CONTEXT.md": "Lumen." });
+    const base = { name: "t", description: "d", parameters: {}, workspace };
+    const lying = defineContextTool({ ...base, execute: () => ({ success: false, text: "ok" }) });
+    expect(await lying.execute({})).toStrictEqual({ success: true, text: "ok" });
+    const text = defineContextTool({ ...base, execute: () => "ok" as never });
+    expect(await text.execute({})).toStrictEqual({
+      success: false,
+      error: "t failed: execute returned a string instead of an object",
+      code: "TOOL_EXECUTION_FAILED",
+    });
+  });
+
+  it("a context tool reports an operating-system error by its code, without its paths", async () => {
+    const { readFile } = await import("node:fs/promises");
+    const tool = defineContextTool({
+      name: "t",
+      description: "d",
+      parameters: {},
+      workspace: memoryWorkspace({ "CONTEXT.md": "Lumen." }),
+      execute: async () => ({ text: await readFile("/nonexistent/secret/path", "utf8") }),
+    });
+    expect(await tool.execute({})).toStrictEqual({
+      success: false,
+      error: "t failed: the operating system refused open (ENOENT)",
+      code: "TOOL_EXECUTION_FAILED",
+    });
+  });
+
+  it("defineContextTool refuses loader options it could never use, when the tool is defined", () => {
+    expect(() =>
+      defineContextTool({
+        name: "t",
+        description: "d",
+        parameters: {},
+        load: { maxChars: -1 },
+        execute: () => ({}),
+      }),
+    ).toThrow(expect.objectContaining(invalidArgument("definition.load.maxChars")));
+  });
+
   it("defineContextTool refuses a definition without a name or an execute function", () => {
     const base = { name: "t", description: "d", parameters: {}, execute: () => ({}) };
     expect(() => defineContextTool({ ...base, name: "" })).toThrow(
@@ -126,14 +202,18 @@ describe("limits that would leave nothing to deliver", () => {
     // One grapheme cluster of 20 001 units: a letter and 20 000 combining marks.
     const cluster = `e${"\u0301".repeat(20_000)} and more`;
     const workspace = memoryWorkspace({ "CONTEXT.md": cluster });
-    const error = await loadTaskContext(workspace).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ code: "TASK_CONTEXT_MISSING", reason: "nothing-fits" });
-    expect((error as Error).message).toBe(
-      "CONTEXT.md not found in workspace. Before using multimodal tools or spawning subagents, create a CONTEXT.md file with task context. See system prompt for instructions.\nCONTEXT.md exists, but nothing of it fits the configured limits: its first character or token is larger than maxChars or maxTokens allow. Start it with ordinary text, or raise the limits.",
-    );
+    const detail =
+      "CONTEXT.md exists, but nothing of it fits the configured limits: its first character or token is larger than maxChars or maxTokens allow, or more whitespace than the limits read comes before its text. Start it with ordinary text, or raise the limits.";
+    await expect(loadTaskContext(workspace)).rejects.toMatchObject({
+      code: "TASK_CONTEXT_MISSING",
+      reason: "nothing-fits",
+      message: `CONTEXT.md not found in workspace. Before using multimodal tools or spawning subagents, create a CONTEXT.md file with task context. See system prompt for instructions.\n${detail}`,
+    });
+    // Optional context: nothing is delivered, and the result says why.
     expect(await loadTaskContext(workspace, { required: false })).toMatchObject({
       found: false,
       content: "",
+      warning: `No task context was delivered: ${detail}`,
     });
   });
 

@@ -10,8 +10,10 @@
 export { sha256Hex } from "#sha256";
 export {
   describeArgument,
+  MAX_TIMER_MS,
   requireFileData,
   requireObject,
+  requireOptionalBoolean,
   requireString,
   requireText,
   requireWholeNumber,
@@ -19,7 +21,10 @@ export {
 export { CONTEXT_PARAMETER_NAMES } from "./define-context-tool.ts";
 export { graphemeBoundaryAtOrBefore } from "./grapheme.ts";
 export { lineNumberAt } from "./line-number.ts";
+export { type CheckedLoadOptions, requireLoadOptions } from "./load-options.ts";
 export { requireWorkspace } from "./load-task-context-from.ts";
+export { requireTokenizer } from "./require-tokenizer.ts";
 export { systemErrorCode } from "./system-error-code.ts";
+export { thrownMessage } from "./thrown-message.ts";
 export { decodeUtf8, encodeUtf8 } from "./utf8.ts";
 export { parseWorkspacePath } from "./workspace-path.ts";

@@ -1,6 +1,6 @@
 import { sha256Hex } from "#sha256";
-import { describeArgument, requireObject, requireWholeNumber } from "./arguments.ts";
-import { CONTEXT_FILENAME, DEFAULT_MAX_CHARS } from "./constants.ts";
+import { describeArgument } from "./arguments.ts";
+import { CONTEXT_FILENAME } from "./constants.ts";
 import { ArgumentError } from "./errors/argument-error.ts";
 import { FileNotFoundError } from "./errors/file-not-found-error.ts";
 import { NotRegularFileError } from "./errors/not-regular-file-error.ts";
@@ -10,6 +10,7 @@ import {
 } from "./errors/task-context-missing-error.ts";
 import { fitTokenBudget } from "./fit-token-budget.ts";
 import { graphemeBoundaryAtOrBefore } from "./grapheme.ts";
+import { requireLoadOptions } from "./load-options.ts";
 import type { LoadTaskContextOptions, TaskContext } from "./task-context.ts";
 import { decodeUtf8 } from "./utf8.ts";
 import type { Workspace } from "./workspace.ts";
@@ -29,13 +30,19 @@ export function requireWorkspace(argument: string, value: unknown): Workspace {
   return value as Workspace;
 }
 
+/**
+ * No context to deliver. Required → the guiding error. Optional → no context; and when a
+ * CONTEXT.md is there but cannot be used (not a regular file, or cut to nothing by the limits), a
+ * warning that says so: the caller asked for its context, and it must not vanish silently.
+ */
 async function notFound(
   reason: TaskContextMissingReason,
   required: boolean,
   cause?: unknown,
 ): Promise<TaskContext> {
-  if (required) throw new TaskContextMissingError({ reason, cause });
-  return {
+  const error = new TaskContextMissingError({ reason, cause });
+  if (required) throw error;
+  const context: TaskContext = {
     content: "",
     truncated: false,
     originalLength: 0,
@@ -44,31 +51,10 @@ async function notFound(
     sha256: await sha256Hex(""),
     found: false,
   };
-}
-
-/** The options of {@link loadTaskContext}, checked, with their defaults. */
-function checkOptions(options: LoadTaskContextOptions) {
-  requireObject("options", options);
-  const maxChars = requireWholeNumber("maxChars", options.maxChars ?? DEFAULT_MAX_CHARS, 1);
-  const { tokenizer, maxTokens } = options;
-  if (maxTokens !== undefined) requireWholeNumber("maxTokens", maxTokens, 1);
-  if (tokenizer !== undefined) {
-    const { count, truncate } = tokenizer as Partial<typeof tokenizer>;
-    if (typeof count !== "function" || typeof truncate !== "function") {
-      throw new ArgumentError({
-        argument: "tokenizer",
-        message: `expected a Tokenizer with count and truncate, got ${describeArgument(tokenizer)}.`,
-      });
-    }
+  if (reason === "not-a-regular-file" || reason === "nothing-fits") {
+    context.warning = `No task context was delivered: ${error.message.split("\n")[1]}`;
   }
-  if (maxTokens !== undefined && tokenizer === undefined) {
-    throw new ArgumentError({
-      argument: "maxTokens",
-      message:
-        'a token budget needs a tokenizer: pass `tokenizer: approximateTokenizer` or `o200kTokenizer` from "@task-context/core/o200k".',
-    });
-  }
-  return { maxChars, maxTokens, tokenizer, required: options.required ?? true };
+  return context;
 }
 
 /** {@link loadTaskContext} for a {@link Workspace}; shared by every runtime's entry point. */
@@ -77,7 +63,7 @@ export async function loadTaskContextFrom(
   options: LoadTaskContextOptions = {},
 ): Promise<TaskContext> {
   requireWorkspace("workspace", workspace);
-  const { maxChars, maxTokens, tokenizer, required } = checkOptions(options);
+  const { maxChars, maxTokens, tokenizer, required } = requireLoadOptions(options);
 
   // UTF-8 needs at most 3 bytes per UTF-16 unit; 4 × maxChars + 4 also covers a BOM and the
   // look-ahead that tells where the grapheme cluster at the cut ends.

@@ -51,6 +51,7 @@ export function memoryWorkspace(files: Record<string, string | Uint8Array> = {})
   return {
     description: "memory workspace",
     async readFile(path: string, options: ReadFileOptions = {}): Promise<FileContent> {
+      requireObject("options", options);
       const key = parseWorkspacePath(path).join("/");
       const bytes = store.get(key);
       if (bytes === undefined) {

@@ -22,7 +22,12 @@ import {
   unlink,
 } from "node:fs/promises";
 import { resolve, sep } from "node:path";
-import { requireFileData, requireObject, requireText } from "./arguments.ts";
+import {
+  requireFileData,
+  requireObject,
+  requireOptionalBoolean,
+  requireText,
+} from "./arguments.ts";
 import { FileNotFoundError } from "./errors/file-not-found-error.ts";
 import { type FileKind, NotRegularFileError } from "./errors/not-regular-file-error.ts";
 import { TaskContextError } from "./errors/task-context-error.ts";
@@ -62,9 +67,10 @@ function descriptorPath(fd: number): string | undefined {
  * {@link WorkspaceIoError}, whose message holds the workspace path only: the raw error names
  * absolute paths outside the workspace.
  */
-function asWorkspaceError(error: unknown, path: string, operation: "read" | "write"): Error {
-  if (TaskContextError.isInstance(error)) return error;
-  return new WorkspaceIoError({ path, operation, systemCode: errorCode(error) });
+function asWorkspaceError(error: unknown, path: string, operation: "read" | "write"): unknown {
+  const systemCode = errorCode(error);
+  if (TaskContextError.isInstance(error) || systemCode === undefined) return error;
+  return new WorkspaceIoError({ path, operation, systemCode });
 }
 
 function kindOf(stats: Stats): FileKind {
@@ -158,7 +164,11 @@ export interface NodeWorkspaceOptions {
  */
 export function nodeWorkspace(root: string, options: NodeWorkspaceOptions = {}): Workspace {
   requireText("root", root, "the workspace directory, a non-empty path");
-  const allowHardLinks = requireObject("options", options).allowHardLinks === true;
+  const allowHardLinks =
+    requireOptionalBoolean(
+      "options.allowHardLinks",
+      requireObject("options", options).allowHardLinks,
+    ) ?? false;
   const absoluteRoot = resolve(root);
   let realRoot: Promise<string> | undefined;
   const rootPath = () => {
@@ -182,6 +192,7 @@ export function nodeWorkspace(root: string, options: NodeWorkspaceOptions = {}):
   }
 
   async function readFile(path: string, options: ReadFileOptions = {}): Promise<FileContent> {
+    requireObject("options", options);
     try {
       return await readRegularFile(path, options);
     } catch (error) {

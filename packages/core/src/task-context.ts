@@ -31,15 +31,17 @@ export interface TaskContext {
 /** Options of {@link loadTaskContext}. */
 export interface LoadTaskContextOptions {
   /** Most UTF-16 units delivered (default 10 000). */
-  maxChars?: number;
+  maxChars?: number | undefined;
   /** Most tokens delivered, counted with `tokenizer` (required with it). */
-  maxTokens?: number;
+  maxTokens?: number | undefined;
   /** Counts tokens for `maxTokens`. */
-  tokenizer?: Tokenizer;
+  tokenizer?: Tokenizer | undefined;
   /**
-   * When true (the default) a missing, empty or non-regular CONTEXT.md throws
-   * `TaskContextMissingError`. When false it yields `{ found: false, content: "" }`, so nothing is
-   * injected: the migration path for agents that have not learnt to write CONTEXT.md yet.
+   * When true (the default) a CONTEXT.md that is missing, empty, not a regular file or cut to
+   * nothing by the limits throws `TaskContextMissingError`. When false it yields
+   * `{ found: false, content: "" }`, so nothing is injected: the migration path for agents that
+   * have not learnt to write CONTEXT.md yet. A CONTEXT.md that exists but cannot be used (not a
+   * regular file, or cut to nothing) then also carries a `warning` that says why.
    */
-  required?: boolean;
+  required?: boolean | undefined;
 }

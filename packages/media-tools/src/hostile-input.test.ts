@@ -188,7 +188,7 @@ describe("createMediaTools refuses bad options when the tools are created", () =
     [{ maxChars: 0 }, "context.maxChars"],
     [{ maxChars: 2.5 }, "context.maxChars"],
     [{ maxTokens: -3, tokenizer: { count: () => 0, truncate: () => "" } }, "context.maxTokens"],
-    [{ maxTokens: 100 }, "context.tokenizer"],
+    [{ maxTokens: 100 }, "context.maxTokens"],
     [{ tokenizer: {} }, "context.tokenizer"],
     [{ required: false }, "context.required"],
   ])("context %j", (context, argument) => {
@@ -204,7 +204,7 @@ describe("taskContextMiddleware refuses bad options when it is created", () => {
     [{ workspace: "/srv/run" }, "workspace"],
     [{ workspace: memoryWorkspace(), maxChars: 0 }, "maxChars"],
     [{ workspace: memoryWorkspace(), maxChars: "10k" }, "maxChars"],
-    [{ workspace: memoryWorkspace(), maxTokens: 10 }, "tokenizer"],
+    [{ workspace: memoryWorkspace(), maxTokens: 10 }, "maxTokens"],
     [{ workspace: memoryWorkspace(), tokenizer: { count: 1 } }, "tokenizer"],
     [{ workspace: memoryWorkspace(), required: "no" }, "required"],
   ])("%j", (options, argument) => {

@@ -1,7 +1,9 @@
-import { ArgumentError, type LoadTaskContextOptions, type Workspace } from "@task-context/core";
+import { ArgumentError, type Workspace } from "@task-context/core";
 import {
   describeArgument,
+  MAX_TIMER_MS,
   parseWorkspacePath,
+  requireLoadOptions,
   requireObject,
   requireText,
   requireWholeNumber,
@@ -17,9 +19,6 @@ import {
   type MediaModels,
   type UnderlyingToolName,
 } from "./media-tools-options.ts";
-
-/** The longest delay a timer can wait: `setTimeout` fires at once for anything larger. */
-const MAX_TIMEOUT_MS = 2_147_483_647;
 
 type ModelName = keyof MediaModels;
 
@@ -93,7 +92,7 @@ function resolveTimeouts(value: unknown): Readonly<Record<UnderlyingToolName, nu
   const names = Object.keys(timeouts) as UnderlyingToolName[];
   if (value === undefined) return timeouts;
   if (typeof value !== "object" || value === null) {
-    const all = requireWholeNumber("timeoutMs", value, 1, MAX_TIMEOUT_MS);
+    const all = requireWholeNumber("timeoutMs", value, 1, MAX_TIMER_MS);
     for (const name of names) timeouts[name] = all;
     return timeouts;
   }
@@ -101,7 +100,7 @@ function resolveTimeouts(value: unknown): Readonly<Record<UnderlyingToolName, nu
   requireKnownKeys("timeoutMs", given, names);
   for (const name of names)
     if (given[name] !== undefined)
-      timeouts[name] = requireWholeNumber(`timeoutMs.${name}`, given[name], 1, MAX_TIMEOUT_MS);
+      timeouts[name] = requireWholeNumber(`timeoutMs.${name}`, given[name], 1, MAX_TIMER_MS);
   return timeouts;
 }
 
@@ -116,33 +115,6 @@ function resolveProviderOptions(value: unknown): MediaRuntime["providerOptions"]
       requireObject(`providerOptions.${model}.${provider}`, settings, "an object of settings");
   }
   return given as MediaRuntime["providerOptions"];
-}
-
-/**
- * Checks how CONTEXT.md is to be bounded (`maxChars`, `maxTokens`, `tokenizer`) when the tools or
- * the middleware are created, so a bad limit fails there and not at the first call. `prefix`
- * names the option that holds them (`"context."`), empty when they sit at the top level.
- */
-export function requireLoadOptions(prefix: string, options: LoadTaskContextOptions): void {
-  const { maxChars, maxTokens, tokenizer } = options;
-  if (maxChars !== undefined) requireWholeNumber(`${prefix}maxChars`, maxChars, 1);
-  if (maxTokens !== undefined) requireWholeNumber(`${prefix}maxTokens`, maxTokens, 1);
-  const counts = tokenizer as { count?: unknown; truncate?: unknown } | null | undefined;
-  if (
-    tokenizer !== undefined &&
-    (typeof counts?.count !== "function" || typeof counts.truncate !== "function")
-  ) {
-    throw new ArgumentError({
-      argument: `${prefix}tokenizer`,
-      message: `expected a Tokenizer (count and truncate), got ${describeArgument(tokenizer)}.`,
-    });
-  }
-  if (maxTokens !== undefined && tokenizer === undefined) {
-    throw new ArgumentError({
-      argument: `${prefix}tokenizer`,
-      message: `expected a Tokenizer to count ${prefix}maxTokens with, got undefined.`,
-    });
-  }
 }
 
 /** Throws unless `value` is a workspace the tools can read from and write to. */
@@ -176,7 +148,7 @@ export function resolveMediaRuntime(options: CreateMediaToolsOptions): MediaRunt
         message: `expected nothing: the media tools always require CONTEXT.md, got ${describeArgument(context.required)}.`,
       });
     }
-    requireLoadOptions("context.", options.context);
+    requireLoadOptions(options.context, "context.");
   }
   const maxRetries =
     options.maxRetries === undefined

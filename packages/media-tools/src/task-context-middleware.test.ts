@@ -195,6 +195,24 @@ describe("taskContextMiddleware", () => {
     ]);
   });
 
+  it("with required: false, a CONTEXT.md that cannot be used is not sent, and the call's warnings say why", async () => {
+    const { model, wrappedModel } = wrapped(
+      { "CONTEXT.md": `e${"\u0301".repeat(20_000)}` },
+      { required: false },
+    );
+    const result = await generateText({ model: wrappedModel, prompt: "Hello." });
+    expect(model.doGenerateCalls[0]?.prompt).toEqual([
+      { role: "user", content: [{ type: "text", text: "Hello." }] },
+    ]);
+    expect(result.warnings).toEqual([
+      {
+        type: "other",
+        message:
+          "No task context was delivered: CONTEXT.md exists, but nothing of it fits the configured limits: its first character or token is larger than maxChars or maxTokens allow, or more whitespace than the limits read comes before its text. Start it with ordinary text, or raise the limits.",
+      },
+    ]);
+  });
+
   it("reports truncation in the call's warnings", async () => {
     const { model, wrappedModel } = wrapped({ "CONTEXT.md": "c".repeat(10_500) });
     const result = await generateText({ model: wrappedModel, prompt: "Hello." });

@@ -1,14 +1,12 @@
 import {
-  ArgumentError,
   injectTaskContext,
   type LoadTaskContextOptions,
   loadTaskContext,
   type Workspace,
 } from "@task-context/core";
-import { describeArgument, requireObject, requireWorkspace } from "@task-context/core/internal";
+import { requireLoadOptions, requireObject, requireWorkspace } from "@task-context/core/internal";
 import type { LanguageModelMiddleware } from "ai";
 import { guardWorkspace } from "./guard-workspace.ts";
-import { requireLoadOptions } from "./resolve-options.ts";
 
 type TransformParams = NonNullable<LanguageModelMiddleware["transformParams"]>;
 type CallOptions = Parameters<TransformParams>[0]["params"];
@@ -93,13 +91,7 @@ export function taskContextMiddleware(
   requireObject("options", options, "the options object");
   const { workspace: given, ...load } = options;
   const workspace = guardWorkspace(requireWorkspace("workspace", given));
-  requireLoadOptions("", load);
-  if (load.required !== undefined && typeof load.required !== "boolean") {
-    throw new ArgumentError({
-      argument: "required",
-      message: `expected true or false, got ${describeArgument(load.required)}.`,
-    });
-  }
+  requireLoadOptions(load);
   // Warnings for the calls whose parameters this middleware produced (wrapGenerate and
   // wrapStream receive the very object transformParams returned).
   const warnings = new WeakMap<object, string>();
@@ -109,7 +101,13 @@ export function taskContextMiddleware(
 
     async transformParams({ params }) {
       const context = await loadTaskContext(workspace, load);
-      if (!context.found) return params;
+      if (!context.found) {
+        // `required: false`: no context, and, when a CONTEXT.md could not be used, say why.
+        if (context.warning === undefined) return params;
+        const unchanged = { ...params };
+        warnings.set(unchanged, context.warning);
+        return unchanged;
+      }
       const prompt = injectIntoLastUserMessage(params.prompt, context.content);
       const next = { ...params, prompt: prompt ?? params.prompt };
       const warning = [context.warning, prompt === undefined ? NO_USER_MESSAGE : undefined]

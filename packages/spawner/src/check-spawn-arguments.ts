@@ -1,8 +1,11 @@
-import { ArgumentError, TaskContextError, type Tokenizer } from "@task-context/core";
+import { ArgumentError, TaskContextError } from "@task-context/core";
 import {
   describeArgument,
+  MAX_TIMER_MS,
+  requireLoadOptions,
   requireObject,
   requireText,
+  requireTokenizer,
   requireWholeNumber,
   requireWorkspace,
 } from "@task-context/core/internal";
@@ -14,12 +17,7 @@ import {
   taskDataSchema,
   taskIdSchema,
 } from "@task-context/protocols/sage";
-import {
-  DEFAULT_CONCURRENCY,
-  DEFAULT_TIMEOUT_MS,
-  MAX_TIMEOUT_MS,
-  type SpawnOptions,
-} from "./spawn-options.ts";
+import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_MS, type SpawnOptions } from "./spawn-options.ts";
 import type { SubagentRunner } from "./subagent-runner.ts";
 
 /** The subagent type of a task that names none. */
@@ -67,16 +65,6 @@ function optionalFunction(argument: string, value: unknown): void {
   }
 }
 
-function optionalTokenizer(argument: string, value: unknown): Tokenizer | undefined {
-  if (value !== undefined && !(isObject(value) && typeof value.count === "function")) {
-    throw new ArgumentError({
-      argument,
-      message: `expected a Tokenizer (an object with count and truncate), got ${describeArgument(value)}.`,
-    });
-  }
-  return value as Tokenizer | undefined;
-}
-
 function checkRunner(value: unknown): SubagentRunner {
   if (!isObject(value) || typeof value.run !== "function") {
     throw new ArgumentError({
@@ -85,18 +73,15 @@ function checkRunner(value: unknown): SubagentRunner {
     });
   }
   if (value.stopGraceMs !== undefined) {
-    requireWholeNumber("options.runner.stopGraceMs", value.stopGraceMs, 0, MAX_TIMEOUT_MS);
+    requireWholeNumber("options.runner.stopGraceMs", value.stopGraceMs, 0, MAX_TIMER_MS);
   }
   return value as unknown as SubagentRunner;
 }
 
 function checkLoad(value: unknown): NonNullable<SpawnOptions["load"]> {
   if (value === undefined) return {};
-  const load = requireObject("options.load", value, "loadTaskContext options");
-  if (load.maxChars !== undefined) requireWholeNumber("options.load.maxChars", load.maxChars, 1);
-  if (load.maxTokens !== undefined) requireWholeNumber("options.load.maxTokens", load.maxTokens, 1);
-  optionalTokenizer("options.load.tokenizer", load.tokenizer);
-  return load as NonNullable<SpawnOptions["load"]>;
+  requireLoadOptions(value, "options.load.");
+  return value as NonNullable<SpawnOptions["load"]>;
 }
 
 /** The context block and a blank line that start a prompt, or "" without a block. */
@@ -175,7 +160,7 @@ function checkTask(
     timeoutMs:
       timeoutMs === undefined
         ? defaults.timeoutMs
-        : requireWholeNumber(`${name}.timeoutMs`, timeoutMs, 1, MAX_TIMEOUT_MS),
+        : requireWholeNumber(`${name}.timeoutMs`, timeoutMs, 1, MAX_TIMER_MS),
   };
 }
 
@@ -210,7 +195,7 @@ export function checkSpawnArguments(parent: unknown, tasks: unknown, options: un
   const timeoutMs =
     spawn.timeoutMs === undefined
       ? DEFAULT_TIMEOUT_MS
-      : requireWholeNumber("options.timeoutMs", spawn.timeoutMs, 1, MAX_TIMEOUT_MS);
+      : requireWholeNumber("options.timeoutMs", spawn.timeoutMs, 1, MAX_TIMER_MS);
   if (
     spawn.signal !== undefined &&
     !(isObject(spawn.signal) && typeof spawn.signal.addEventListener === "function")
@@ -223,7 +208,7 @@ export function checkSpawnArguments(parent: unknown, tasks: unknown, options: un
   optionalFunction("options.onSpawn", spawn.onSpawn);
   optionalFunction("options.onResult", spawn.onResult);
   optionalFunction("options.summarize", spawn.summarize);
-  optionalTokenizer("options.tokenizer", spawn.tokenizer);
+  if (spawn.tokenizer !== undefined) requireTokenizer("options.tokenizer", spawn.tokenizer);
   const load = checkLoad(spawn.load);
   const defaults = { prefix: promptPrefix("options.project", spawn.project), timeoutMs };
 

@@ -3,13 +3,13 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { ArgumentError } from "@task-context/core";
 import {
   describeArgument,
+  MAX_TIMER_MS,
   requireObject,
   requireText,
   requireWholeNumber,
   systemErrorCode,
 } from "@task-context/core/internal";
 import { SubagentProcessError } from "./errors/subagent-process-error.ts";
-import { MAX_TIMEOUT_MS } from "./spawn-options.ts";
 import type { SubagentRunner } from "./subagent-runner.ts";
 
 /** Most bytes read from a subagent's stdout by default (1 MiB). */
@@ -177,14 +177,14 @@ export function childProcessRunner(options: ChildProcessRunnerOptions): Subagent
     options[name] === undefined
       ? fallback
       : requireWholeNumber(name, options[name], minimum, maximum);
-  const killGraceMs = count("killGraceMs", DEFAULT_KILL_GRACE_MS, 0, MAX_TIMEOUT_MS);
+  const killGraceMs = count("killGraceMs", DEFAULT_KILL_GRACE_MS, 0, MAX_TIMER_MS);
   const maxOutputBytes = count("maxOutputBytes", DEFAULT_MAX_OUTPUT_BYTES, 1);
   const maxLogBytes = count("maxLogBytes", DEFAULT_MAX_LOG_BYTES, 0);
   const extraEnv = checkEnv(options.env);
 
   return {
     name: "child-process",
-    stopGraceMs: Math.min(killGraceMs + STOP_MARGIN_MS, MAX_TIMEOUT_MS),
+    stopGraceMs: Math.min(killGraceMs + STOP_MARGIN_MS, MAX_TIMER_MS),
     run(invocation) {
       const { signal } = invocation;
       return new Promise((resolve, reject) => {

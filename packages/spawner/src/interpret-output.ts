@@ -1,6 +1,6 @@
+import { thrownMessage } from "@task-context/core/internal";
 import { type ValidationIssue, validate } from "@task-context/protocols";
 import type { SubagentOutput } from "@task-context/protocols/sage";
-import { thrownMessage } from "./thrown-message.ts";
 
 /** Longest JSON text accepted as a subagent's output (1 MiB of UTF-16 units). */
 export const MAX_OUTPUT_TEXT = 1_048_576;

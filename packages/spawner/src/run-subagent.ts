@@ -1,5 +1,9 @@
 import { join } from "node:path";
-import { describeArgument, graphemeBoundaryAtOrBefore } from "@task-context/core/internal";
+import {
+  describeArgument,
+  graphemeBoundaryAtOrBefore,
+  thrownMessage,
+} from "@task-context/core/internal";
 import { nodeWorkspace } from "@task-context/core/node";
 import type { ValidationIssue } from "@task-context/protocols";
 import type { PlannedTask, SpawnPlan } from "./check-spawn-arguments.ts";
@@ -11,7 +15,6 @@ import { type RunOutcome, runWithin } from "./run-within.ts";
 import type { ParentLimits } from "./sage-context.ts";
 import type { SpawnOptions, SubagentSpawnEvent } from "./spawn-options.ts";
 import type { SubagentResult, SubagentStatus } from "./subagent-result.ts";
-import { thrownMessage } from "./thrown-message.ts";
 
 /** Everything one `spawnSubagents` call shares between its subagents. */
 export interface SpawnRun {

@@ -11,9 +11,6 @@ export const DEFAULT_CONCURRENCY = 4;
 /** Milliseconds a subagent may run by default (10 minutes). */
 export const DEFAULT_TIMEOUT_MS = 600_000;
 
-/** Longest timeout or grace period, the largest delay timers support (about 24.8 days). */
-export const MAX_TIMEOUT_MS = 2_147_483_647;
-
 /** What `onSpawn` receives when a subagent starts. */
 export interface SubagentSpawnEvent {
   /** The task's id. */

@@ -2,6 +2,7 @@ import { ArgumentError, DEFAULT_MAX_CHARS, type Tokenizer } from "@task-context/
 import {
   describeArgument,
   requireObject,
+  requireOptionalBoolean,
   requireString,
   requireText,
   requireWholeNumber,
@@ -9,7 +10,6 @@ import {
 import { EXAMPLE_CONTEXT_MD, renderContextMdSection } from "./context-md-section.ts";
 import { renderContextProtocolSection } from "./context-protocol-section.ts";
 import { multimodalToolNames, type ToolList } from "./multimodal-tools.ts";
-import { optionalBoolean } from "./optional-boolean.ts";
 
 /** One part of a system prompt. Sections are ordered by `order`, then by the order given. */
 export interface SystemPromptSection {
@@ -71,7 +71,7 @@ export function buildSystemPromptSections(
   const base = options.base === undefined ? "" : requireString("base", options.base).trim();
   const multimodalTools = multimodalToolNames(options.tools === undefined ? [] : options.tools);
   const canSpawnSubagents =
-    optionalBoolean("canSpawnSubagents", options.canSpawnSubagents) ?? false;
+    requireOptionalBoolean("canSpawnSubagents", options.canSpawnSubagents) ?? false;
   const example =
     options.contextExample === undefined
       ? EXAMPLE_CONTEXT_MD

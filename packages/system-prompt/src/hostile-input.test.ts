@@ -63,7 +63,7 @@ describe("buildSystemPrompt refuses options of the wrong type", () => {
     );
     expect(() =>
       buildSystemPrompt({ tools: [{ name: "ocr", multimodal: "yes" as never }] }),
-    ).toThrow("Invalid tools[0].multimodal: expected true, false or undefined, got a string.");
+    ).toThrow("Invalid tools[0].multimodal: expected true or false (or nothing), got a string.");
   });
 
   it("measureSystemPrompt refuses a tokenizer that is not one", () => {

@@ -1,5 +1,5 @@
 import { ArgumentError } from "@task-context/core";
-import { describeArgument } from "@task-context/core/internal";
+import { describeArgument, requireOptionalBoolean } from "@task-context/core/internal";
 
 /**
  * The tools that send requests to other models and so need the task context: the seven
@@ -70,13 +70,8 @@ export function multimodalToolNames(tools: unknown): string[] {
       }
       const { name, multimodal } = tool as { name?: unknown; multimodal?: unknown };
       toolName(`${argument}.name`, name);
-      if (multimodal !== undefined && typeof multimodal !== "boolean") {
-        throw new ArgumentError({
-          argument: `${argument}.multimodal`,
-          message: `expected true, false or undefined, got ${describeArgument(multimodal)}.`,
-        });
-      }
-      if (multimodal ?? MULTIMODAL_TOOL_NAMES.has(name as string)) names.add(name as string);
+      const flagged = requireOptionalBoolean(`${argument}.multimodal`, multimodal);
+      if (flagged ?? MULTIMODAL_TOOL_NAMES.has(name as string)) names.add(name as string);
     }
   } else if (isRecord(tools)) {
     for (const name of Object.keys(tools)) {

@@ -1,6 +1,5 @@
 import { CONTEXT_FILENAME } from "@task-context/core";
-import { requireObject } from "@task-context/core/internal";
-import { optionalBoolean } from "./optional-boolean.ts";
+import { requireObject, requireOptionalBoolean } from "@task-context/core/internal";
 
 /** Options of {@link contextReceiverInstructions}. */
 export interface ContextReceiverOptions {
@@ -31,7 +30,7 @@ export function contextReceiverInstructions(options: ContextReceiverOptions = {}
     "4. If the summary is not enough for the task in front of you, read the full conventions from `conventions.fullPath`.",
     "5. `currentWork` names the PRD, story and branch you are working on; stay within them.",
   ];
-  if (optionalBoolean("inheritsContextMd", inheritsContextMd) ?? true) {
+  if (requireOptionalBoolean("inheritsContextMd", inheritsContextMd) ?? true) {
     lines.push(
       "",
       `Your workspace holds a read-only copy of your parent's ${CONTEXT_FILENAME}: what we are building, key terms and brand rules. Read it before you start. Do not create, edit or delete it; tell your parent if it is wrong.`,

@@ -15,7 +15,7 @@ const details: Record<TaskContextMissingReason, string> = {
   "not-a-regular-file":
     "CONTEXT.md exists but is not a regular file (a directory, a symbolic link, a FIFO or a device); write it as a plain file.",
   "nothing-fits":
-    "CONTEXT.md exists, but nothing of it fits the configured limits: its first character or token is larger than maxChars or maxTokens allow. Start it with ordinary text, or raise the limits.",
+    "CONTEXT.md exists, but nothing of it fits the configured limits: its first character or token is larger than maxChars or maxTokens allow, or more whitespace than the limits read comes before its text. Start it with ordinary text, or raise the limits.",
 };
 
 const marker = "task-context.error.TaskContextMissingError";

@@ -1,0 +1,39 @@
+import { requireObject, requireOptionalBoolean, requireWholeNumber } from "./arguments.ts";
+import { DEFAULT_MAX_CHARS } from "./constants.ts";
+import { ArgumentError } from "./errors/argument-error.ts";
+import { requireTokenizer } from "./require-tokenizer.ts";
+import type { Tokenizer } from "./tokenizer.ts";
+
+/** `LoadTaskContextOptions`, checked, with the defaults filled in. */
+export interface CheckedLoadOptions {
+  maxChars: number;
+  maxTokens: number | undefined;
+  tokenizer: Tokenizer | undefined;
+  required: boolean;
+}
+
+/**
+ * Checks loader options wherever they are accepted (loadTaskContext, context tools, the
+ * middleware, the spawner), so that every package refuses the same values with the same message.
+ * `prefix` names where they sit in the caller's options (`"load."` → `Invalid load.maxChars`).
+ */
+export function requireLoadOptions(options: unknown, prefix = ""): CheckedLoadOptions {
+  const checked = requireObject(prefix === "" ? "options" : prefix.replace(/\.$/, ""), options);
+  const { maxChars = DEFAULT_MAX_CHARS, maxTokens, tokenizer, required } = checked;
+  const result: CheckedLoadOptions = {
+    maxChars: requireWholeNumber(`${prefix}maxChars`, maxChars, 1),
+    maxTokens:
+      maxTokens === undefined ? undefined : requireWholeNumber(`${prefix}maxTokens`, maxTokens, 1),
+    tokenizer:
+      tokenizer === undefined ? undefined : requireTokenizer(`${prefix}tokenizer`, tokenizer),
+    required: requireOptionalBoolean(`${prefix}required`, required) ?? true,
+  };
+  if (result.maxTokens !== undefined && result.tokenizer === undefined) {
+    throw new ArgumentError({
+      argument: `${prefix}maxTokens`,
+      message:
+        'a token budget needs a tokenizer: pass `tokenizer: approximateTokenizer` or `o200kTokenizer` from "@task-context/core/o200k".',
+    });
+  }
+  return result;
+}
