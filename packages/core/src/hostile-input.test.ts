@@ -304,10 +304,14 @@ describe("nodeWorkspace: operating-system errors and hard links", () => {
     const workspace = nodeWorkspace(root);
     const path = `${"n".repeat(300)}.md`;
     for (const attempt of [workspace.readFile(path), workspace.writeFile(path, "x")]) {
-      const error = await attempt.catch((caught: unknown) => caught);
-      expect(error).toMatchObject({ code: "WORKSPACE_IO_ERROR", systemCode: "ENAMETOOLONG", path });
-      expect((error as Error).message).not.toContain(root);
-      expect((error as Error).cause).toBeUndefined();
+      await expect(attempt).rejects.toMatchObject({
+        code: "WORKSPACE_IO_ERROR",
+        systemCode: "ENAMETOOLONG",
+        path,
+      });
+      await expect(attempt).rejects.toSatisfy(
+        (error: Error) => !error.message.includes(root) && error.cause === undefined,
+      );
     }
   });
 
@@ -316,10 +320,10 @@ describe("nodeWorkspace: operating-system errors and hard links", () => {
     try {
       await writeFile(join(outside, "secret.txt"), "SECRET");
       await link(join(outside, "secret.txt"), join(root, "CONTEXT.md"));
-      const refused = await nodeWorkspace(root)
-        .readFile("CONTEXT.md")
-        .catch((caught: unknown) => caught);
-      expect(refused).toMatchObject({ code: "WORKSPACE_ESCAPE", route: "hard-link" });
+      await expect(nodeWorkspace(root).readFile("CONTEXT.md")).rejects.toMatchObject({
+        code: "WORKSPACE_ESCAPE",
+        route: "hard-link",
+      });
       await expect(loadTaskContext(root)).rejects.toMatchObject({ code: "WORKSPACE_ESCAPE" });
       const allowed = await nodeWorkspace(root, { allowHardLinks: true }).readFile("CONTEXT.md");
       expect(new TextDecoder().decode(allowed.bytes)).toBe("SECRET");

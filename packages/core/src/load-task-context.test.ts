@@ -47,14 +47,13 @@ describe("spec 000: Task Context Loading", () => {
   });
 
   it("CONTEXT.md missing: raises an error guiding the agent to create the file", async () => {
-    const error = await loadTaskContext(root).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(TaskContextMissingError);
-    expect(TaskContextError.isInstance(error)).toBe(true);
-    const missing = error as TaskContextMissingError;
-    expect(missing.code).toBe("TASK_CONTEXT_MISSING");
-    expect(missing.reason).toBe("not-found");
-    expect(missing.message.startsWith(SPEC_MESSAGE)).toBe(true);
-    expect(missing.message).toBe(`${SPEC_MESSAGE}\nThere is no CONTEXT.md at the workspace root.`);
+    await expect(loadTaskContext(root)).rejects.toBeInstanceOf(TaskContextMissingError);
+    await expect(loadTaskContext(root)).rejects.toSatisfy(TaskContextError.isInstance);
+    await expect(loadTaskContext(root)).rejects.toMatchObject({
+      code: "TASK_CONTEXT_MISSING",
+      reason: "not-found",
+      message: `${SPEC_MESSAGE}\nThere is no CONTEXT.md at the workspace root.`,
+    });
   });
 });
 
@@ -66,22 +65,20 @@ describe("loadTaskContext", () => {
 
   it("treats an empty or whitespace-only CONTEXT.md as missing and says so", async () => {
     for (const text of ["", "  \n\t\r\n  "]) {
-      const error = await loadTaskContext(memoryWorkspace({ "CONTEXT.md": text })).catch(
-        (caught: unknown) => caught,
-      );
-      expect(TaskContextMissingError.isInstance(error)).toBe(true);
-      expect((error as TaskContextMissingError).reason).toBe("empty");
-      expect((error as Error).message).toBe(
-        `${SPEC_MESSAGE}\nCONTEXT.md exists but is empty (or holds only whitespace).`,
-      );
+      await expect(loadTaskContext(memoryWorkspace({ "CONTEXT.md": text }))).rejects.toMatchObject({
+        code: "TASK_CONTEXT_MISSING",
+        reason: "empty",
+        message: `${SPEC_MESSAGE}\nCONTEXT.md exists but is empty (or holds only whitespace).`,
+      });
     }
   });
 
   it("treats a CONTEXT.md directory as missing: not a regular file", async () => {
     await mkdir(join(root, "CONTEXT.md"));
-    const error = await loadTaskContext(root).catch((caught: unknown) => caught);
-    expect((error as TaskContextMissingError).reason).toBe("not-a-regular-file");
-    expect((error as Error).message.startsWith(SPEC_MESSAGE)).toBe(true);
+    await expect(loadTaskContext(root)).rejects.toMatchObject({
+      reason: "not-a-regular-file",
+      message: expect.stringMatching(/^CONTEXT\.md not found in workspace\. Before using/),
+    });
   });
 
   it("with required: false, yields no context instead of throwing (no CONTEXT.md = no injection)", async () => {
@@ -278,9 +275,10 @@ describe("loadTaskContext", () => {
       { maxChars: Number.NaN },
       { maxTokens: 10 },
     ]) {
-      const error = await loadTaskContext(workspace, options).catch((caught: unknown) => caught);
-      expect(ArgumentError.isInstance(error)).toBe(true);
-      expect((error as TaskContextError).code).toBe("INVALID_ARGUMENT");
+      await expect(loadTaskContext(workspace, options)).rejects.toSatisfy(ArgumentError.isInstance);
+      await expect(loadTaskContext(workspace, options)).rejects.toMatchObject({
+        code: "INVALID_ARGUMENT",
+      });
     }
   });
 

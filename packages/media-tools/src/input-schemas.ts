@@ -8,7 +8,7 @@ import { z } from "zod";
 /** The longest prompt or text a tool accepts, in UTF-16 units: ten times the CONTEXT.md limit. */
 export const MAX_PROMPT_CHARS = 100_000;
 /** The longest workspace path a tool accepts (the usual operating-system limit). */
-export const MAX_PATH_CHARS = 4_096;
+const MAX_PATH_CHARS = 4_096;
 /** The longest short setting (voice, format, language). */
 const MAX_SETTING_CHARS = 200;
 

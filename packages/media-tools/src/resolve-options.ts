@@ -118,7 +118,7 @@ function resolveProviderOptions(value: unknown): MediaRuntime["providerOptions"]
 }
 
 /** Throws unless `value` is a workspace the tools can read from and write to. */
-export function requireReadWriteWorkspace(value: unknown): Workspace {
+function requireReadWriteWorkspace(value: unknown): Workspace {
   const workspace = requireWorkspace("workspace", value);
   if (typeof workspace.writeFile !== "function") {
     throw new ArgumentError({

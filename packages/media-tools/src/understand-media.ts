@@ -147,7 +147,7 @@ async function transcribeAudio(
 }
 
 /** Checks that the model a kind needs is configured, before the file is read in full. */
-export function requireUnderstandingModel(runtime: MediaRuntime, kind: MediaKind): void {
+function requireUnderstandingModel(runtime: MediaRuntime, kind: MediaKind): void {
   const tool = UNDERSTAND_TOOLS[kind];
   if (kind === "audio") {
     if (runtime.models.transcription === undefined && runtime.models.understanding === undefined)

@@ -27,7 +27,7 @@ const READ_FLAGS = constants.O_RDONLY | NO_FOLLOW | (constants.O_NONBLOCK ?? 0);
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NO_FOLLOW;
 
 /** The mode of a subagent's copy of CONTEXT.md: readable by everyone, writable by no one. */
-export const CONTEXT_COPY_MODE = 0o444;
+const CONTEXT_COPY_MODE = 0o444;
 
 /** The parent's CONTEXT.md as loaded once for a whole `spawnSubagents` call. */
 export interface ParentContext {
@@ -153,7 +153,7 @@ function writeAll(fd: number, bytes: Uint8Array): void {
  * `exactMode`, with `mode` whatever the umask. Synchronous: for a few kilobytes each call takes
  * microseconds on a fast disk, less than a thread-pool round trip.
  */
-export function createFile(path: string, bytes: Uint8Array, mode: number, exactMode = false): void {
+function createFile(path: string, bytes: Uint8Array, mode: number, exactMode = false): void {
   const fd = openSync(path, CREATE_FLAGS, mode);
   try {
     writeAll(fd, bytes);
