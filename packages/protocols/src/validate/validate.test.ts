@@ -266,6 +266,66 @@ describe("validate", () => {
       ]);
     });
 
+    describe("reads none of a value's parts that hold no record of the schema", () => {
+      /** An object `{ a: 1 }` that counts every read of its keys and fields. */
+      function watchedObject() {
+        const reads = { count: 0 };
+        const read = <Result>(result: Result) => {
+          reads.count++;
+          return result;
+        };
+        const object = new Proxy(
+          { a: 1 },
+          {
+            get: (target, key, receiver) => read(Reflect.get(target, key, receiver)),
+            has: (target, key) => read(Reflect.has(target, key)),
+            ownKeys: (target) => read(Reflect.ownKeys(target)),
+            getOwnPropertyDescriptor: (target, key) =>
+              read(Reflect.getOwnPropertyDescriptor(target, key)),
+          },
+        );
+        return { object, reads };
+      }
+      const notAnObject =
+        'the value must be an object whose kind is one of "task" or "review", not an array.';
+
+      it("a 10 000-item array given as a work item", () => {
+        const { object, reads } = watchedObject();
+        expect(validate("work-item.v1", new Array(10_000).fill(object))).toEqual({
+          valid: false,
+          issues: [{ path: "", message: notAnObject }],
+        });
+        expect(reads.count).toBe(0);
+      });
+
+      it("arrays 5 levels deep whose 9 items share one array", () => {
+        const { object, reads } = watchedObject();
+        let shared: unknown = object;
+        for (let level = 0; level < 5; level++) shared = new Array(9).fill(shared);
+        expect(validate("work-item.v1", shared)).toEqual({
+          valid: false,
+          issues: [{ path: "", message: notAnObject }],
+        });
+        expect(reads.count).toBe(0);
+      });
+
+      it("an unknown field of a work item", () => {
+        const { object, reads } = watchedObject();
+        const value = { ...workItem, extra: new Array(10_000).fill({ nested: object }) };
+        expect(validate("work-item.v1", value)).toEqual({
+          valid: false,
+          issues: [
+            {
+              path: "/extra",
+              message:
+                'Unknown field "extra" at the top level. Allowed: kind, id, run_id, stage_id, goal, constraints, stage_context, previous_artifacts, available_skills, attempt.',
+            },
+          ],
+        });
+        expect(reads.count).toBe(0);
+      });
+    });
+
     it("does not let a forged __proto__ key change any prototype", () => {
       const value = JSON.parse(
         '{"version":1,"project":{"path":"/a","stack":"s","commands":{"__proto__":{"polluted":"yes"}}},"conventions":{"summary":"s"}}',
