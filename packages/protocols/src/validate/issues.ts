@@ -109,7 +109,7 @@ const MAX_ISSUES = 50;
  * The issue for an own `__proto__` key at `path` (the key's own path): copied into another
  * object, such a key would replace that object's prototype.
  */
-function prototypeKeyIssue(
+export function prototypeKeyIssue(
   path: readonly Segment[],
   wording: IssueWording = {},
 ): ValidationIssue {
