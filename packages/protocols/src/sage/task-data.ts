@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
+import { outputFieldSchema } from "../schemas/output-field.ts";
 import {
   contextItemSchema,
-  outputFieldSchema,
   type SubagentContext,
   type SubagentTaskType,
 } from "../schemas/subagent-context.ts";
