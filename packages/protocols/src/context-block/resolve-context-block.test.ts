@@ -503,17 +503,14 @@ describe("readFullConventions", () => {
   });
 
   it("says which path was refused and where to point it", async () => {
-    let error: unknown;
-    try {
-      await readFullConventions(withFullPath("/etc/passwd"), untouchable);
-    } catch (caught) {
-      error = caught;
-    }
-    expect(ContextPathOutsideProjectError.isInstance(error)).toBe(true);
-    expect((error as ContextPathOutsideProjectError).code).toBe("CONTEXT_PATH_OUTSIDE_PROJECT");
-    expect((error as Error).message).toBe(
-      'Refused conventions.fullPath "/etc/passwd": it is outside the project root "/Users/dev/code/project", and only files inside the project (the workspace) are read. Point conventions.fullPath at a file under project.path, such as "/Users/dev/code/project/docs/CONVENTIONS.md".',
-    );
+    await expect(
+      readFullConventions(withFullPath("/etc/passwd"), untouchable),
+    ).rejects.toMatchObject({
+      name: "ContextPathOutsideProjectError",
+      code: "CONTEXT_PATH_OUTSIDE_PROJECT",
+      message:
+        'Refused conventions.fullPath "/etc/passwd": it is outside the project root "/Users/dev/code/project", and only files inside the project (the workspace) are read. Point conventions.fullPath at a file under project.path, such as "/Users/dev/code/project/docs/CONVENTIONS.md".',
+    });
   });
 
   it("cuts a long file at maxBytes with a warning", async () => {
