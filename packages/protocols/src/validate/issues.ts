@@ -20,7 +20,7 @@ export interface ValidationResult {
 }
 
 /** How {@link checkValue} words its messages. */
-export interface IssueWording {
+interface IssueWording {
   /** Say "mapping", "list" and "text" (for YAML) instead of "object", "array" and "string". */
   yaml?: boolean;
   /** What the whole value is called, e.g. `"the block"` or `"taskData"` (default `"the value"`). */
@@ -98,7 +98,7 @@ export function checkValue<Output>(
 }
 
 /** What {@link checkValue} found: the parsed value, or why there is none. */
-export type Checked<Output> =
+type Checked<Output> =
   | { valid: true; data: Output; issues: [] }
   | { valid: false; issues: ValidationIssue[] };
 
