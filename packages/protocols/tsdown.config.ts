@@ -4,11 +4,11 @@ import { defineConfig } from "tsdown";
 import { sharedBuildOptions } from "../../tsdown.shared.ts";
 
 // `#yaml` is chosen per runtime by the package.json `imports` conditions, at run time. The second
-// build bundles yaml's browser build for Deno into dist-vendor/ (see src/vendor/yaml.ts).
-const yamlBrowserBuild = fileURLToPath(import.meta.resolve("yaml/package.json")).replace(
-  /package\.json$/,
-  "browser/index.js",
-);
+// build bundles the installed yaml's browser build for Deno into dist-vendor/ (see
+// src/vendor/yaml.ts), its version in the banner: `check:package` holds it to the installed one.
+const yamlManifest = fileURLToPath(import.meta.resolve("yaml/package.json"));
+const yamlVersion: string = JSON.parse(readFileSync(yamlManifest, "utf8")).version;
+const yamlBrowserBuild = yamlManifest.replace(/package\.json$/, "browser/index.js");
 
 // yaml's ISC licence asks that its notice travel with every copy.
 const yamlLicence = readFileSync(
@@ -30,10 +30,12 @@ export default [
   defineConfig({
     ...sharedBuildOptions,
     dts: false,
+    // A map of yaml's code would double what Deno users download, for code that is not ours.
+    sourcemap: false,
     // Its own folder: the two builds run side by side, and each cleans only its own output.
     outDir: "dist-vendor",
     entry: { yaml: "src/vendor/yaml.ts" },
-    banner: `/*! yaml (browser build), bundled for Deno.\n${yamlLicence.trim()}\n*/`,
+    banner: `/*! yaml ${yamlVersion} (browser build), bundled for Deno.\n${yamlLicence.trim()}\n*/`,
     alias: { yaml: yamlBrowserBuild },
     deps: { alwaysBundle: ["yaml"] },
   }),

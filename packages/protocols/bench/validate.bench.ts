@@ -1,10 +1,12 @@
 // validate() — the zod schemas themselves, from the built package — against ajv validating the
 // published JSON Schema of the same name (compiled once, as a server would), measured in the same
-// run. Run from packages/protocols after a build: node --expose-gc bench/validate.bench.ts
+// run; and against the zod schema alone on hostile values, where validate()'s own work (issues,
+// the search for `__proto__` keys) must add nothing that grows with the value.
+// Run from packages/protocols after a build: node --expose-gc bench/validate.bench.ts
 import { readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { compareAlternating, median, microseconds } from "@task-context/bench-kit";
-import { validate } from "@task-context/protocols";
+import { validate, workItemSchema } from "@task-context/protocols";
 import { Ajv2020 } from "ajv/dist/2020.js";
 
 const json = (path: string) => JSON.parse(readFileSync(new URL(path, import.meta.url), "utf8"));
@@ -61,9 +63,41 @@ rows.push(
   `| first answer: ajv \`new Ajv2020\` + compile + validate (work item) | | ${microseconds(median(coldAjv))} | |`,
 );
 
+// Hostile values, refused at the root: what a service pays for JSON it did not write.
+let sharedItems: unknown = [1];
+for (let level = 0; level < 7; level++) sharedItems = new Array(9).fill(sharedItems);
+const hostile = [
+  ["1 000 000-item array as a work item", new Array(1_000_000).fill({ a: 1 })],
+  ["arrays 7 levels deep, 9 items sharing one array each", sharedItems],
+  [
+    "300 KB of JSON: 100 000 empty arrays",
+    JSON.parse(`[${new Array(100_000).fill("[]").join(",")}]`),
+  ],
+] as const;
+const zodRows: string[] = [];
+for (const [name, value] of hostile) {
+  if (validate("work-item.v1", value).valid || workItemSchema.safeParse(value).success)
+    throw new Error(`not refused: ${name}`);
+  const times = await compareAlternating(
+    {
+      candidate: () => validate("work-item.v1", value),
+      baseline: () => workItemSchema.safeParse(value),
+    },
+    { iterations: 2_000 },
+  );
+  zodRows.push(
+    `| ${name} | ${microseconds(times.candidate)} | ${microseconds(times.baseline)} | ${(times.candidate / times.baseline).toFixed(2)}× |`,
+  );
+}
+
 console.log(
   `Machine: ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}; Node ${process.versions.node}\n`,
 );
 console.log("| benchmark | validate() (zod) | ajv, compiled once (same run) | ratio |");
 console.log("| --- | ---: | ---: | ---: |");
 for (const row of rows) console.log(row);
+console.log(
+  "\n| hostile value (work-item.v1) | validate() | workItemSchema.safeParse (same run) | ratio |",
+);
+console.log("| --- | ---: | ---: | ---: |");
+for (const row of zodRows) console.log(row);

@@ -1,8 +1,10 @@
 import { memoryWorkspace, type Workspace } from "@task-context/core";
 import { describe, expect, it } from "vitest";
+import { parseContextBlock } from "./context-block/parse-context-block.ts";
 import { readFullConventions } from "./context-block/read-full-conventions.ts";
 import { resolveContextBlock } from "./context-block/resolve-context-block.ts";
 import { lintContextMd } from "./context-md/lint-context-md.ts";
+import { generateContext } from "./sage/generate-context.ts";
 import { loadContextLimits } from "./sage/load-context-limits.ts";
 import { parseSubagentContext } from "./sage/parse-subagent-context.ts";
 import { renderSubagentContext } from "./sage/render-subagent-context.ts";
@@ -104,6 +106,27 @@ describe("resolveContextBlock", () => {
     await expect(resolveContextBlock(prompt as unknown as string, workspace)).rejects.toThrow(
       refused("prompt"),
     );
+  });
+});
+
+describe("the tokenizer option", () => {
+  // The check is core's, shared by every package: one shape, one message.
+  const message =
+    "Invalid tokenizer: expected a Tokenizer with count and truncate (approximateTokenizer, o200kTokenizer or your own), got a string.";
+
+  it.each([
+    ["parseContextBlock", () => parseContextBlock("Go.", { tokenizer: "o200k" as never })],
+    [
+      "generateContext",
+      () =>
+        generateContext(
+          { taskId: "t1", subagentType: "implement", taskData: { description: "d" } },
+          { workspace: memoryWorkspace(), tokenizer: "o200k" as never },
+        ),
+    ],
+  ])("%s refuses a tokenizer that is not one, with core's message", async (_, call) => {
+    await expect(async () => call()).rejects.toThrow(refused("tokenizer"));
+    await expect(async () => call()).rejects.toThrow(message);
   });
 });
 

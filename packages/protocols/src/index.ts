@@ -29,16 +29,7 @@ export {
   contextLimitsSchema,
 } from "./schemas/context-limits.ts";
 export { type SchemaName, schemaNames } from "./schemas/registry.ts";
-export {
-  type ContextItem,
-  contextItemSchema,
-  type OutputField,
-  type SubagentContext,
-  type SubagentTaskType,
-  subagentContextSchema,
-  subagentTaskTypeSchema,
-  taskIdSchema,
-} from "./schemas/subagent-context.ts";
+export * from "./schemas/subagent-context.ts";
 export { type SubagentOutput, subagentOutputSchema } from "./schemas/subagent-output.ts";
 export type { ValidationIssue, ValidationResult } from "./validate/issues.ts";
 export { resolveSchemaName, validate } from "./validate/validate.ts";

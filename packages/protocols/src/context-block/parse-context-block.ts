@@ -3,9 +3,9 @@ import {
   lineNumberAt,
   requireObject,
   requireString,
+  requireTokenizer,
   requireWholeNumber,
 } from "@task-context/core/internal";
-import { requireTokenizer } from "../check-arguments.ts";
 import { InvalidYamlError } from "../errors/invalid-yaml-error.ts";
 import { type ContextBlock, contextBlockSchema } from "../schemas/context-block.ts";
 import {

@@ -1,7 +1,12 @@
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FileNotFoundError, memoryWorkspace, type Workspace } from "@task-context/core";
+import {
+  FileNotFoundError,
+  memoryWorkspace,
+  TaskContextError,
+  type Workspace,
+} from "@task-context/core";
 import { nodeWorkspace } from "@task-context/core/node";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ContextPathOutsideProjectError } from "../errors/context-path-outside-project-error.ts";
@@ -259,6 +264,65 @@ describe("resolveContextBlock", () => {
     ]);
   });
 
+  it("returns project.json without its __proto__ keys, naming the file once in each issue", async () => {
+    const workspace = memoryWorkspace({
+      "docs/project.json": JSON.stringify({ stack: "hono", name: 1 }).replace(
+        "{",
+        '{"__proto__": {"polluted": "yes"}, "commands": {"__proto__": "x", "test": "vitest"}, "deploy": {"settings": {"__proto__": {"admin": true}}}, ',
+      ),
+    });
+    const result = await resolveContextBlock("Go.", workspace);
+    expect(result.projectJson).toEqual({
+      commands: { test: "vitest" },
+      deploy: { settings: {} },
+      stack: "hono",
+      name: 1,
+    });
+    const { projectJson = {} } = result;
+    const settings = (projectJson.deploy as { settings: object }).settings;
+    for (const object of [projectJson, projectJson.commands as object, settings]) {
+      expect(Object.hasOwn(object, "__proto__")).toBe(false);
+    }
+    const merged = Object.assign({}, projectJson, { deploy: Object.assign({}, settings) });
+    expect(Object.getPrototypeOf(merged)).toBe(Object.prototype);
+    expect(Object.getPrototypeOf(merged.deploy)).toBe(Object.prototype);
+    const ignored =
+      'may not have a key named "__proto__" (it would replace the prototype of objects it is copied into). Rename it. It was ignored.';
+    expect(result.issues).toEqual([
+      {
+        path: "/name",
+        message:
+          'docs/project.json: name must be a string, not the number 1. Quote it to make it a string: "1". It was ignored.',
+        file: "docs/project.json",
+      },
+      { path: "/__proto__", message: `docs/project.json ${ignored}`, file: "docs/project.json" },
+      {
+        path: "/commands/__proto__",
+        message: `docs/project.json: commands ${ignored}`,
+        file: "docs/project.json",
+      },
+      {
+        path: "/deploy/settings/__proto__",
+        message: `docs/project.json: deploy.settings ${ignored}`,
+        file: "docs/project.json",
+      },
+    ]);
+  });
+
+  it("warns that a file could not be read for a workspace error with the code of a missing file that is not a FileNotFoundError", async () => {
+    const workspace: Workspace = {
+      description: "custom",
+      readFile: async () => {
+        throw new TaskContextError({ code: "FILE_NOT_FOUND", message: "Custom lookup failed." });
+      },
+      writeFile: async () => undefined,
+    };
+    const result = await resolveContextBlock("Go.", workspace);
+    expect(result.warning).toBe(
+      "docs/project.json could not be read, so the project's stack and commands are unknown: Custom lookup failed. docs/CONVENTIONS.md could not be read, so no conventions are known: Custom lookup failed.",
+    );
+  });
+
   it("reports project.json that is not an object", async () => {
     const result = await resolveContextBlock(
       "Go.",
@@ -439,17 +503,14 @@ describe("readFullConventions", () => {
   });
 
   it("says which path was refused and where to point it", async () => {
-    let error: unknown;
-    try {
-      await readFullConventions(withFullPath("/etc/passwd"), untouchable);
-    } catch (caught) {
-      error = caught;
-    }
-    expect(ContextPathOutsideProjectError.isInstance(error)).toBe(true);
-    expect((error as ContextPathOutsideProjectError).code).toBe("CONTEXT_PATH_OUTSIDE_PROJECT");
-    expect((error as Error).message).toBe(
-      'Refused conventions.fullPath "/etc/passwd": it is outside the project root "/Users/dev/code/project", and only files inside the project (the workspace) are read. Point conventions.fullPath at a file under project.path, such as "/Users/dev/code/project/docs/CONVENTIONS.md".',
-    );
+    await expect(
+      readFullConventions(withFullPath("/etc/passwd"), untouchable),
+    ).rejects.toMatchObject({
+      name: "ContextPathOutsideProjectError",
+      code: "CONTEXT_PATH_OUTSIDE_PROJECT",
+      message:
+        'Refused conventions.fullPath "/etc/passwd": it is outside the project root "/Users/dev/code/project", and only files inside the project (the workspace) are read. Point conventions.fullPath at a file under project.path, such as "/Users/dev/code/project/docs/CONVENTIONS.md".',
+    });
   });
 
   it("cuts a long file at maxBytes with a warning", async () => {

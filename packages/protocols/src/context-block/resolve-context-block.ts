@@ -1,4 +1,4 @@
-import { TaskContextError, type Workspace } from "@task-context/core";
+import { FileNotFoundError, TaskContextError, type Workspace } from "@task-context/core";
 import {
   lineNumberAt,
   requireObject,
@@ -8,7 +8,7 @@ import {
 } from "@task-context/core/internal";
 import * as z from "zod/mini";
 import type { ContextBlock } from "../schemas/context-block.ts";
-import { checkValue } from "../validate/issues.ts";
+import { checkValue, prototypeKeyIssue, type ValidationIssue } from "../validate/issues.ts";
 import {
   type ContextBlockIssue,
   type ContextBlockStatus,
@@ -68,7 +68,10 @@ export interface ResolvedContext {
   conventions: ResolvedConventions;
   /** The block's `currentWork`; undefined when the files were read. */
   currentWork: ContextBlock["currentWork"];
-  /** The parsed `docs/project.json` object, for fields beyond stack, commands and name. */
+  /**
+   * The parsed `docs/project.json` object, for fields beyond stack, commands and name; without its
+   * `__proto__` keys (each is reported in `issues`), so that copying it changes no prototype.
+   */
   projectJson: Record<string, unknown> | undefined;
   /** The request: the prompt after the block (the whole prompt when there is no block). */
   request: string;
@@ -154,7 +157,7 @@ export async function resolveContextBlock(
     } catch (error) {
       if (!TaskContextError.isInstance(error)) throw error;
       warnings.push(
-        error.code === "FILE_NOT_FOUND"
+        FileNotFoundError.isInstance(error)
           ? `${path} was not found in the workspace, so ${consequence}. Create ${path}, or have the sender put a <context> block at the start of the prompt.`
           : `${path} could not be read, so ${consequence}: ${error.message}`,
       );
@@ -230,13 +233,22 @@ function readProjectJson(
     const line = position === undefined ? undefined : lineNumberAt(file.text, Number(position));
     return refuse(`${file.path} is not valid JSON (${message}). Fix the syntax.`, line);
   }
+  // JSON.parse made each "__proto__" key an ordinary own property; copied into another object by
+  // the caller, it would still replace that object's prototype. Drop them before anything reads.
+  const prototypeKeys = dropPrototypeKeys(json);
   const checked = checkValue(projectJsonSchema, json, { root: file.path });
+  const ignored = (issue: ValidationIssue, aboutTheFile: boolean) => {
+    // A message about the whole file starts with its path (checkValue's root) already.
+    const message = aboutTheFile ? issue.message : `${file.path}: ${issue.message}`;
+    issues.push({ ...issue, message: `${message} It was ignored.`, file: file.path });
+  };
   for (const issue of checked.issues) {
-    const message =
-      issue.path === ""
-        ? `${issue.message} The file was ignored.`
-        : `${file.path}: ${issue.message} It was ignored.`;
-    issues.push({ ...issue, message, file: file.path });
+    if (issue.path === "") {
+      issues.push({ ...issue, message: `${issue.message} The file was ignored.`, file: file.path });
+    } else ignored(issue, false);
+  }
+  for (const path of prototypeKeys) {
+    ignored(prototypeKeyIssue(path, { root: file.path }), path.length === 1);
   }
   if (typeof json !== "object" || json === null || Array.isArray(json))
     return { json: undefined, project };
@@ -247,8 +259,31 @@ function readProjectJson(
   const { commands } = fields;
   if (typeof commands === "object" && commands !== null && !Array.isArray(commands)) {
     for (const [name, command] of Object.entries(commands)) {
-      if (typeof command === "string" && name !== "__proto__") project.commands[name] = command;
+      if (typeof command === "string") project.commands[name] = command;
     }
   }
   return { json: fields, project };
+}
+
+/**
+ * Deletes every own `__proto__` key of a value fresh from `JSON.parse` (a tree, bounded by the
+ * file's size) and returns their paths, breadth-first.
+ */
+function dropPrototypeKeys(json: unknown): Array<Array<string | number>> {
+  const dropped: Array<Array<string | number>> = [];
+  const pending: Array<[unknown, Array<string | number>]> = [[json, []]];
+  for (let index = 0; index < pending.length; index++) {
+    const [value, path] = pending[index] as [unknown, Array<string | number>];
+    if (typeof value !== "object" || value === null) continue;
+    if (Object.hasOwn(value, "__proto__")) {
+      Reflect.deleteProperty(value, "__proto__");
+      dropped.push([...path, "__proto__"]);
+    }
+    for (const [key, child] of Object.entries(value)) {
+      if (typeof child === "object" && child !== null) {
+        pending.push([child, [...path, Array.isArray(value) ? Number(key) : key]]);
+      }
+    }
+  }
+  return dropped;
 }

@@ -13,7 +13,7 @@ export type InvalidYamlKind =
   | "multiple-documents";
 
 /** The fields of an {@link InvalidYamlError}. */
-export interface InvalidYamlDetails {
+interface InvalidYamlDetails {
   kind: InvalidYamlKind;
   /** 1-based line of the offending text. */
   line: number;

@@ -18,7 +18,7 @@ export const MINIMUM_ITEM_TOKENS = 64;
 const MAX_ROUNDS = 6;
 
 /** What {@link applyContextLimits} needs besides the document and the limits. */
-export interface ApplyContextLimitsOptions {
+interface ApplyContextLimitsOptions {
   /** Counts and truncates; its counts decide every limit. */
   tokenizer: Tokenizer;
   /** Shortens an item that is over its budget. */
@@ -28,7 +28,7 @@ export interface ApplyContextLimitsOptions {
 }
 
 /** A document that fits its limits, with what was done to get there. */
-export interface FittedContext {
+interface FittedContext {
   /** The document as it will be written (sanitized, items reduced). */
   doc: SubagentContext;
   /** Its XML. */

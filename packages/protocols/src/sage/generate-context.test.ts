@@ -2,7 +2,6 @@ import { mkdtemp, open, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  ArgumentError,
   approximateTokenizer,
   memoryWorkspace,
   type Tokenizer,
@@ -525,13 +524,17 @@ describe("generateContext", () => {
   });
 
   it("refuses a summarizer that does not return a string", async () => {
-    const error = await generated(
-      { description: "d", context: [{ type: "prior-output", content: sentences(200) }] },
-      { summarize: (() => undefined) as unknown as Summarizer },
-    ).catch((caught: unknown) => caught);
-    expect(ArgumentError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toBe(
-      "Invalid summarize: expected a summarizer that returns a string (or a promise of one), got one that returned undefined.",
+    await expect(
+      generated(
+        { description: "d", context: [{ type: "prior-output", content: sentences(200) }] },
+        { summarize: (() => undefined) as unknown as Summarizer },
+      ),
+    ).rejects.toThrow(
+      expect.objectContaining({
+        name: "ArgumentError",
+        message:
+          "Invalid summarize: expected a summarizer that returns a string (or a promise of one), got one that returned undefined.",
+      }),
     );
   });
 
@@ -578,13 +581,14 @@ describe("generateContext", () => {
       ["C:x"],
     ])("refuses %j before reading or writing anything", async (taskId) => {
       const { workspace, operations } = recordingWorkspace();
-      const error = await generateContext(
-        { taskId, subagentType: "implement", taskData: { description: "d" } },
-        { workspace },
-      ).catch((caught: unknown) => caught);
-      expect(InvalidTaskIdError.isInstance(error)).toBe(true);
-      expect((error as InvalidTaskIdError).code).toBe("INVALID_TASK_ID");
-      expect((error as InvalidTaskIdError).taskId).toBe(taskId);
+      await expect(
+        generateContext(
+          { taskId, subagentType: "implement", taskData: { description: "d" } },
+          { workspace },
+        ),
+      ).rejects.toThrow(
+        expect.objectContaining({ name: "InvalidTaskIdError", code: "INVALID_TASK_ID", taskId }),
+      );
       expect(operations).toEqual([]);
     });
 
@@ -606,25 +610,33 @@ describe("generateContext", () => {
 
   it("refuses an unknown subagent type and invalid task data before reading anything", async () => {
     const { workspace, operations } = recordingWorkspace();
-    const badType = await generateContext(
-      { taskId: "T-1", subagentType: "deploy" as "plan", taskData: { description: "d" } },
-      { workspace },
-    ).catch((caught: unknown) => caught);
-    expect(ArgumentError.isInstance(badType)).toBe(true);
-    expect((badType as Error).message).toBe(
-      'Invalid subagentType: expected one of implement, test, fix, review, plan, got "deploy".',
+    await expect(
+      generateContext(
+        { taskId: "T-1", subagentType: "deploy" as "plan", taskData: { description: "d" } },
+        { workspace },
+      ),
+    ).rejects.toThrow(
+      expect.objectContaining({
+        name: "ArgumentError",
+        message:
+          'Invalid subagentType: expected one of implement, test, fix, review, plan, got "deploy".',
+      }),
     );
-    const badData = await generateContext(
-      {
-        taskId: "T-1",
-        subagentType: "plan",
-        taskData: { description: 1, files: [] } as unknown as TaskData,
-      },
-      { workspace },
-    ).catch((caught: unknown) => caught);
-    expect(ArgumentError.isInstance(badData)).toBe(true);
-    expect((badData as Error).message).toBe(
-      'Invalid taskData: description must be a string, not the number 1. Quote it to make it a string: "1". Unknown field "files" in taskData. Allowed: description, storyRef, instructions, filesToModify, filesToRead, filesForbidden, context, outputFormat.',
+    await expect(
+      generateContext(
+        {
+          taskId: "T-1",
+          subagentType: "plan",
+          taskData: { description: 1, files: [] } as unknown as TaskData,
+        },
+        { workspace },
+      ),
+    ).rejects.toThrow(
+      expect.objectContaining({
+        name: "ArgumentError",
+        message:
+          'Invalid taskData: description must be a string, not the number 1. Quote it to make it a string: "1". Unknown field "files" in taskData. Allowed: description, storyRef, instructions, filesToModify, filesToRead, filesForbidden, context, outputFormat.',
+      }),
     );
     expect(operations).toEqual([]);
   });
@@ -719,11 +731,12 @@ describe("generateContext", () => {
         const { workspace, operations } = recordingWorkspace({});
         await workspace.writeFile(CONTEXT_LIMITS_PATH, file);
         operations.length = 0;
-        const error = await generateContext(request, { workspace }).catch(
-          (caught: unknown) => caught,
+        await expect(generateContext(request, { workspace })).rejects.toThrow(
+          expect.objectContaining({
+            code: "INVALID_CONTEXT_LIMITS",
+            message: expect.stringContaining(problem),
+          }),
         );
-        expect(error).toMatchObject({ code: "INVALID_CONTEXT_LIMITS" });
-        expect((error as Error).message).toContain(problem);
         expect(operations).toEqual([`read ${CONTEXT_LIMITS_PATH}`]);
       },
     );

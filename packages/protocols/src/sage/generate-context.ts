@@ -9,9 +9,10 @@ import {
   describeArgument,
   encodeUtf8,
   requireObject,
+  requireTokenizer,
   requireWorkspace,
 } from "@task-context/core/internal";
-import { requireSubagentType, requireTokenizer } from "../check-arguments.ts";
+import { requireSubagentType } from "../check-arguments.ts";
 import { InvalidSubagentContextError } from "../errors/invalid-subagent-context-error.ts";
 import { InvalidTaskIdError } from "../errors/invalid-task-id-error.ts";
 import type { ContextLimits } from "../schemas/context-limits.ts";

@@ -21,16 +21,7 @@ export {
   contextLimitsConfigSchema,
   contextLimitsSchema,
 } from "../schemas/context-limits.ts";
-export {
-  type ContextItem,
-  contextItemSchema,
-  type OutputField,
-  type SubagentContext,
-  type SubagentTaskType,
-  subagentContextSchema,
-  subagentTaskTypeSchema,
-  taskIdSchema,
-} from "../schemas/subagent-context.ts";
+export * from "../schemas/subagent-context.ts";
 export { type SubagentOutput, subagentOutputSchema } from "../schemas/subagent-output.ts";
 export {
   type GenerateContextOptions,

@@ -5,7 +5,6 @@ import {
   type Workspace,
 } from "@task-context/core";
 import { describe, expect, it } from "vitest";
-import { ContextLimitsError } from "../errors/context-limits-error.ts";
 import {
   CONTEXT_LIMITS_PATH,
   DEFAULT_CONTEXT_LIMITS,
@@ -16,12 +15,13 @@ import {
 
 const withLimits = (yaml: string | Uint8Array) => memoryWorkspace({ [CONTEXT_LIMITS_PATH]: yaml });
 
-async function limitsError(workspace: Workspace, type?: "review"): Promise<ContextLimitsError> {
-  const error = await loadContextLimits(workspace, type).catch((caught: unknown) => caught);
-  if (!ContextLimitsError.isInstance(error))
-    throw new Error(`expected ContextLimitsError, got ${String(error)}`);
-  return error;
-}
+/** Matches a ContextLimitsError that has these fields. */
+const limitsError = (fields: Record<string, unknown>) =>
+  expect.objectContaining({
+    name: "ContextLimitsError",
+    code: "INVALID_CONTEXT_LIMITS",
+    ...fields,
+  });
 
 const config = `# Sage context limits
 defaults:
@@ -88,77 +88,112 @@ describe("loadContextLimits", () => {
   });
 
   it("reports malformed YAML with its line", async () => {
-    const error = await limitsError(withLimits("defaults:\n  max_total: [1, 2\noverrides: {}\n"));
-    expect(error.code).toBe("INVALID_CONTEXT_LIMITS");
-    expect(error.path).toBe(".sage/config/context-limits.yaml");
-    expect(error.line).toBe(3);
-    expect(error.message).toMatch(
-      /^Invalid context limits in \.sage\/config\/context-limits\.yaml at line 3: malformed YAML: .+\. Fix the file, or delete it to use the built-in limits\.$/s,
+    await expect(
+      loadContextLimits(withLimits("defaults:\n  max_total: [1, 2\noverrides: {}\n")),
+    ).rejects.toThrow(
+      limitsError({
+        path: ".sage/config/context-limits.yaml",
+        line: 3,
+        message: expect.stringMatching(
+          /^Invalid context limits in \.sage\/config\/context-limits\.yaml at line 3: malformed YAML: .+\. Fix the file, or delete it to use the built-in limits\.$/s,
+        ),
+      }),
     );
   });
 
   it("reports a duplicate key with its line", async () => {
-    const error = await limitsError(withLimits("defaults:\n  max_total: 1\n  max_total: 2\n"));
-    expect(error.line).toBe(3);
-    expect(error.message).toContain(
-      'malformed YAML: the key "max_total" appears more than once in the same mapping.',
+    await expect(
+      loadContextLimits(withLimits("defaults:\n  max_total: 1\n  max_total: 2\n")),
+    ).rejects.toThrow(
+      limitsError({
+        line: 3,
+        message: expect.stringContaining(
+          'malformed YAML: the key "max_total" appears more than once in the same mapping.',
+        ),
+      }),
     );
   });
 
   it("reports a schema violation with the key path and the line of the value", async () => {
-    const error = await limitsError(
-      withLimits("defaults:\n  max_total: 8000\noverrides:\n  review:\n    max_total: -5\n"),
-      "review",
-    );
-    expect(error.key).toBe("overrides.review.max_total");
-    expect(error.line).toBe(5);
-    expect(error.message).toBe(
-      "Invalid context limits in .sage/config/context-limits.yaml at line 5: overrides.review.max_total must be more than 0, not the number -5. Fix the file, or delete it to use the built-in limits.",
+    await expect(
+      loadContextLimits(
+        withLimits("defaults:\n  max_total: 8000\noverrides:\n  review:\n    max_total: -5\n"),
+        "review",
+      ),
+    ).rejects.toThrow(
+      limitsError({
+        key: "overrides.review.max_total",
+        line: 5,
+        message:
+          "Invalid context limits in .sage/config/context-limits.yaml at line 5: overrides.review.max_total must be more than 0, not the number -5. Fix the file, or delete it to use the built-in limits.",
+      }),
     );
   });
 
   it("reports a misspelt limit at its key", async () => {
-    const error = await limitsError(withLimits("defaults:\n  max_totl: 8000\n"));
-    expect(error.key).toBe("defaults.max_totl");
-    expect(error.line).toBe(2);
-    expect(error.message).toContain(
-      'Unknown field "max_totl" in defaults. Allowed: max_total, max_file_content, max_prior_output.',
+    await expect(loadContextLimits(withLimits("defaults:\n  max_totl: 8000\n"))).rejects.toThrow(
+      limitsError({
+        key: "defaults.max_totl",
+        line: 2,
+        message: expect.stringContaining(
+          'Unknown field "max_totl" in defaults. Allowed: max_total, max_file_content, max_prior_output.',
+        ),
+      }),
     );
   });
 
   it("reports an override for an unknown subagent type instead of ignoring it", async () => {
-    const error = await limitsError(withLimits("overrides:\n  reveiw:\n    max_total: 9000\n"));
-    expect(error.key).toBe("overrides.reveiw");
-    expect(error.line).toBe(2);
-    expect(error.message).toContain(
-      'Unknown field "reveiw" in overrides. Allowed: implement, test, fix, review, plan.',
+    await expect(
+      loadContextLimits(withLimits("overrides:\n  reveiw:\n    max_total: 9000\n")),
+    ).rejects.toThrow(
+      limitsError({
+        key: "overrides.reveiw",
+        line: 2,
+        message: expect.stringContaining(
+          'Unknown field "reveiw" in overrides. Allowed: implement, test, fix, review, plan.',
+        ),
+      }),
     );
   });
 
   it("refuses aliases and tags", async () => {
-    const alias = await limitsError(
-      withLimits("defaults: &d\n  max_total: 100\noverrides:\n  review: *d\n"),
+    await expect(
+      loadContextLimits(withLimits("defaults: &d\n  max_total: 100\noverrides:\n  review: *d\n")),
+    ).rejects.toThrow(
+      limitsError({
+        message: expect.stringContaining(
+          "malformed YAML: anchors (&d) are not allowed in untrusted YAML.",
+        ),
+      }),
     );
-    expect(alias.message).toContain(
-      "malformed YAML: anchors (&d) are not allowed in untrusted YAML.",
+    await expect(
+      loadContextLimits(withLimits("defaults:\n  max_total: !!int 100\n")),
+    ).rejects.toThrow(
+      limitsError({
+        line: 2,
+        message: expect.stringContaining(
+          "malformed YAML: explicit tags (!!int) are not allowed in untrusted YAML.",
+        ),
+      }),
     );
-    const tag = await limitsError(withLimits("defaults:\n  max_total: !!int 100\n"));
-    expect(tag.message).toContain(
-      "malformed YAML: explicit tags (!!int) are not allowed in untrusted YAML.",
-    );
-    expect(tag.line).toBe(2);
   });
 
   it("refuses deep nesting before parsing", async () => {
-    const error = await limitsError(withLimits(`defaults: ${"[".repeat(10_000)}`));
-    expect(error.message).toContain(
-      "malformed YAML: mappings and sequences nest deeper than 4 levels.",
+    await expect(loadContextLimits(withLimits(`defaults: ${"[".repeat(10_000)}`))).rejects.toThrow(
+      limitsError({
+        line: 1,
+        message: expect.stringContaining(
+          "malformed YAML: mappings and sequences nest deeper than 4 levels.",
+        ),
+      }),
     );
-    expect(error.line).toBe(1);
-    const block = await limitsError(
-      withLimits("overrides:\n  review:\n    max_total:\n      deeper:\n        deepest: 1\n"),
+    await expect(
+      loadContextLimits(
+        withLimits("overrides:\n  review:\n    max_total:\n      deeper:\n        deepest: 1\n"),
+      ),
+    ).rejects.toThrow(
+      limitsError({ message: expect.stringContaining("nest deeper than 4 levels") }),
     );
-    expect(block.message).toContain("nest deeper than 4 levels");
   });
 
   it("refuses a file over the size limit without reading all of it", async () => {
@@ -173,14 +208,20 @@ describe("loadContextLimits", () => {
       },
       writeFile: inner.writeFile,
     };
-    const error = await limitsError(workspace);
+    await expect(loadContextLimits(workspace)).rejects.toThrow(
+      limitsError({
+        message: expect.stringContaining("the file is 10000000 bytes, over the 65536-byte limit"),
+      }),
+    );
     expect(maxBytes).toBe(MAX_CONTEXT_LIMITS_BYTES + 1);
-    expect(error.message).toContain("the file is 10000000 bytes, over the 65536-byte limit");
   });
 
   it("refuses a file that is not UTF-8", async () => {
-    const error = await limitsError(withLimits(new Uint8Array([0x64, 0x3a, 0xff, 0x0a])));
-    expect(error.message).toContain("the file is not valid UTF-8");
+    await expect(
+      loadContextLimits(withLimits(new Uint8Array([0x64, 0x3a, 0xff, 0x0a]))),
+    ).rejects.toThrow(
+      limitsError({ message: expect.stringContaining("the file is not valid UTF-8") }),
+    );
   });
 
   it("passes the workspace's own errors through", async () => {

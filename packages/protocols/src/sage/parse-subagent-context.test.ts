@@ -1,19 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { InvalidSubagentContextError } from "../errors/invalid-subagent-context-error.ts";
 import { emptyDocument, specDocument } from "../test-support/sage-documents.ts";
 import { parseSubagentContext } from "./parse-subagent-context.ts";
 import { renderSubagentContext } from "./render-subagent-context.ts";
 
-/** The InvalidSubagentContextError that parsing `xml` throws. */
-function parseError(xml: string): InvalidSubagentContextError {
-  try {
-    parseSubagentContext(xml);
-  } catch (error) {
-    if (InvalidSubagentContextError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected parseSubagentContext to throw");
-}
+/** Matches an InvalidSubagentContextError that has these fields. */
+const invalidDocument = (fields: Record<string, unknown>) =>
+  expect.objectContaining({
+    name: "InvalidSubagentContextError",
+    code: "INVALID_SUBAGENT_CONTEXT",
+    ...fields,
+  });
 
 const minimal = (body: string) =>
   `<subagent-context version="1.0">
@@ -89,71 +85,94 @@ describe("parseSubagentContext", () => {
   });
 
   it("refuses a DOCTYPE, so no DTD or custom entity is ever read", () => {
-    const error = parseError(
-      `<?xml version="1.0"?>\n<!DOCTYPE subagent-context [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n${minimal("<context/>")}`,
+    const xml = `<?xml version="1.0"?>\n<!DOCTYPE subagent-context [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n${minimal("<context/>")}`;
+    expect(() => parseSubagentContext(xml)).toThrow(
+      invalidDocument({
+        message:
+          'Invalid subagent-context document at line 2, column 70: a DOCTYPE is not allowed (no DTDs or custom entities). Render documents with renderSubagentContext so that they follow the <subagent-context version="1.0"> shape.',
+        line: 2,
+        column: 70,
+      }),
     );
-    expect(error.code).toBe("INVALID_SUBAGENT_CONTEXT");
-    expect(error.message).toBe(
-      'Invalid subagent-context document at line 2, column 70: a DOCTYPE is not allowed (no DTDs or custom entities). Render documents with renderSubagentContext so that they follow the <subagent-context version="1.0"> shape.',
-    );
-    expect([error.line, error.column]).toEqual([2, 70]);
   });
 
   it("refuses an undefined entity with its line and column", () => {
-    const error = parseError(minimal(`<context><item type="a">&xxe;</item></context>`));
-    expect(error.issues).toEqual([{ path: "", message: "undefined entity.", line: 5, column: 32 }]);
+    expect(() =>
+      parseSubagentContext(minimal(`<context><item type="a">&xxe;</item></context>`)),
+    ).toThrow(
+      invalidDocument({
+        issues: [{ path: "", message: "undefined entity.", line: 5, column: 32 }],
+      }),
+    );
   });
 
   it("refuses ill-formed XML with its line and column", () => {
-    const error = parseError(`<subagent-context version="1.0">\n  <task>\n</subagent-context>`);
-    expect(error.issues[0]?.message).toBe("unexpected close tag.");
-    expect([error.line, error.column]).toEqual([3, 20]);
-    expect(parseError("<subagent-context>\u0001</subagent-context>").issues[0]?.message).toBe(
-      "disallowed character.",
+    const firstIssue = (message: string) => [expect.objectContaining({ message })];
+    expect(() =>
+      parseSubagentContext(`<subagent-context version="1.0">\n  <task>\n</subagent-context>`),
+    ).toThrow(
+      invalidDocument({ issues: firstIssue("unexpected close tag."), line: 3, column: 20 }),
     );
-    expect(parseError("").issues[0]?.message).toBe("document must contain a root element.");
+    expect(() => parseSubagentContext("<subagent-context>\u0001</subagent-context>")).toThrow(
+      invalidDocument({ issues: firstIssue("disallowed character.") }),
+    );
+    expect(() => parseSubagentContext("")).toThrow(
+      invalidDocument({ issues: firstIssue("document must contain a root element.") }),
+    );
   });
 
-  it("refuses elements and attributes outside spec 002's shape", () => {
-    expect(parseError("<context/>").message).toContain(
-      "the root element must be <subagent-context>, found <context>",
-    );
-    expect(parseError(minimal("<context><file>x</file></context>")).message).toContain(
+  it.each([
+    ["<context/>", "the root element must be <subagent-context>, found <context>"],
+    [
+      minimal("<context><file>x</file></context>"),
       "<file> is not allowed inside <context>; expected <item>",
-    );
-    expect(
-      parseError(minimal(`<context><item type="a" mode="x">y</item></context>`)).message,
-    ).toContain('<item> takes only type and path attributes, found mode="…"');
-    expect(parseError(minimal("<context><item type='a'>x<b/></item></context>")).message).toContain(
+    ],
+    [
+      minimal(`<context><item type="a" mode="x">y</item></context>`),
+      '<item> takes only type and path attributes, found mode="…"',
+    ],
+    [
+      minimal("<context><item type='a'>x<b/></item></context>"),
       "<b> is not allowed inside <item>, which holds text only",
+    ],
+    [minimal("<context/><context/>"), "<context> appears more than once inside <subagent-context>"],
+    [minimal("<context>loose text</context>"), "text is not allowed directly inside <context>"],
+  ])("refuses elements and attributes outside the document's shape: %j", (xml, problem) => {
+    expect(() => parseSubagentContext(xml)).toThrow(
+      invalidDocument({ message: expect.stringContaining(problem) }),
     );
-    expect(parseError(minimal("<context/><context/>")).message).toContain(
-      "<context> appears more than once inside <subagent-context>",
+  });
+
+  it("names an unknown element with its line and column", () => {
+    expect(() => parseSubagentContext(minimal("<context/><extra/>"))).toThrow(
+      invalidDocument({
+        issues: [
+          {
+            path: "",
+            message:
+              "<extra> is not allowed inside <subagent-context>; expected <task>, <instructions>, <scope>, <context>, <output-format>",
+            line: 5,
+            column: 21,
+          },
+        ],
+      }),
     );
-    expect(parseError(minimal("<context>loose text</context>")).message).toContain(
-      "text is not allowed directly inside <context>",
-    );
-    const unknown = parseError(minimal("<context/><extra/>"));
-    expect(unknown.issues[0]).toEqual({
-      path: "",
-      message:
-        "<extra> is not allowed inside <subagent-context>; expected <task>, <instructions>, <scope>, <context>, <output-format>",
-      line: 5,
-      column: 21,
-    });
   });
 
   it("refuses values outside the schema, pointing at their element", () => {
     const xml = renderSubagentContext(specDocument)
       .replace("<type>implement</type>", "<type>deploy</type>")
       .replace('<subagent-context version="1.0">', '<subagent-context version="2.0">');
-    const error = parseError(xml);
-    expect(error.issues.map(({ path, line, column }) => ({ path, line, column }))).toEqual([
-      { path: "/version", line: 2, column: 33 },
-      { path: "/task/type", line: 6, column: 11 },
-    ]);
-    expect(error.message).toMatch(
-      /^Invalid subagent-context document at line 2, column 33: version must be "1\.0", not the string "2\.0"; task\.type must be one of /,
+    expect(() => parseSubagentContext(xml)).toThrow(
+      invalidDocument({
+        issues: [
+          expect.objectContaining({ path: "/version", line: 2, column: 33 }),
+          expect.objectContaining({ path: "/task/type", line: 6, column: 11 }),
+        ],
+        message: expect.stringMatching(
+          /^Invalid subagent-context document at line 2, column 33: version must be "1\.0", not the string "2\.0"; task\.type must be one of /,
+        ),
+      }),
     );
   });
 
@@ -161,13 +180,13 @@ describe("parseSubagentContext", () => {
     const xml = `<subagent-context version="1.0">
   <task><id>T-1</id><type>plan</type><description>d</description></task>
 </subagent-context>`;
-    const error = parseError(xml);
-    expect(error.issues.map((issue) => issue.path)).toEqual([
-      "/instructions",
-      "/scope",
-      "/context",
-      "/output-format",
-    ]);
-    expect(error.line).toBe(1);
+    expect(() => parseSubagentContext(xml)).toThrow(
+      invalidDocument({
+        issues: ["/instructions", "/scope", "/context", "/output-format"].map((path) =>
+          expect.objectContaining({ path }),
+        ),
+        line: 1,
+      }),
+    );
   });
 });

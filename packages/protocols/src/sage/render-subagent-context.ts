@@ -9,7 +9,7 @@ import { checkValue } from "../validate/issues.ts";
 import { escapeXmlAttribute, escapeXmlText, sanitizeXmlText } from "./xml-text.ts";
 
 /** The XML declaration every rendered document starts with. */
-export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
+const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 
 type OutputField = SubagentContext["output-format"]["required-fields"][number];
 
@@ -29,7 +29,7 @@ const sanitizeField = (field: OutputField): OutputField => ({
 });
 
 /** A context item with every string sanitized (see {@link sanitizeXmlText}). */
-export function sanitizeContextItem(item: ContextItem): ContextItem {
+function sanitizeContextItem(item: ContextItem): ContextItem {
   const path = sanitizeOptional(item.path);
   return {
     type: sanitizeXmlText(item.type),
@@ -76,7 +76,7 @@ function container(indent: string, name: string, children: string[]): string[] {
 }
 
 /** The `<item>` line of one sanitized context item, with its four-space indentation. */
-export function renderContextItem(item: ContextItem): string {
+function renderContextItem(item: ContextItem): string {
   const path = item.path === undefined ? "" : ` path="${escapeXmlAttribute(item.path)}"`;
   return `    <item type="${escapeXmlAttribute(item.type)}"${path}>${escapeXmlText(item.content)}</item>`;
 }

@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
+import { outputFieldSchema } from "../schemas/output-field.ts";
 import {
   contextItemSchema,
-  outputFieldSchema,
   type SubagentContext,
   type SubagentTaskType,
 } from "../schemas/subagent-context.ts";
@@ -42,7 +42,7 @@ export const taskDataSchema = z.strictObject({
 export type TaskData = z.input<typeof taskDataSchema>;
 
 /** Sage's output format: `status`, `summary`, `files-modified`; `notes`, `recommended-action`. */
-export const DEFAULT_OUTPUT_FORMAT: SubagentContext["output-format"] = Object.freeze({
+const DEFAULT_OUTPUT_FORMAT: SubagentContext["output-format"] = Object.freeze({
   "required-fields": Object.freeze([
     Object.freeze({ name: "status", description: "success | failure | blocked" }),
     Object.freeze({ name: "summary", description: "Brief description of result" }),
@@ -60,27 +60,26 @@ const STAY_IN_SCOPE = "Stay within scope - only modify listed files";
  * The directives each subagent type gets when the task gives none (Sage's examples, extended to
  * the five types).
  */
-export const DEFAULT_INSTRUCTIONS: Readonly<Record<SubagentTaskType, readonly string[]>> =
-  Object.freeze({
-    implement: Object.freeze(["Follow TDD: write failing test first", STAY_IN_SCOPE]),
-    test: Object.freeze([
-      "Write tests that state the expected behaviour; do not change production code",
-      STAY_IN_SCOPE,
-    ]),
-    fix: Object.freeze([
-      "Reproduce the failure with a failing test before fixing it",
-      "Fix the cause, not the symptom",
-      STAY_IN_SCOPE,
-    ]),
-    review: Object.freeze([
-      "Review only: do not modify files",
-      "Report each finding with its file, line and a suggested change in notes",
-    ]),
-    plan: Object.freeze([
-      "Plan only: do not modify files",
-      "List the steps in order, with the files each step touches",
-    ]),
-  });
+const DEFAULT_INSTRUCTIONS: Readonly<Record<SubagentTaskType, readonly string[]>> = Object.freeze({
+  implement: Object.freeze(["Follow TDD: write failing test first", STAY_IN_SCOPE]),
+  test: Object.freeze([
+    "Write tests that state the expected behaviour; do not change production code",
+    STAY_IN_SCOPE,
+  ]),
+  fix: Object.freeze([
+    "Reproduce the failure with a failing test before fixing it",
+    "Fix the cause, not the symptom",
+    STAY_IN_SCOPE,
+  ]),
+  review: Object.freeze([
+    "Review only: do not modify files",
+    "Report each finding with its file, line and a suggested change in notes",
+  ]),
+  plan: Object.freeze([
+    "Plan only: do not modify files",
+    "List the steps in order, with the files each step touches",
+  ]),
+});
 
 /**
  * Sage's step 2: the subagent-context document for a task, before limits are applied.

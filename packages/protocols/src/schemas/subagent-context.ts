@@ -1,4 +1,7 @@
 import * as z from "zod/mini";
+import { outputFieldSchema } from "./output-field.ts";
+
+// Every export of this file is public: the root and the sage entry point re-export it whole.
 
 /** A task id that is safe as a file name: `.sage/context/{taskId}.xml` never leaves its folder. */
 export const taskIdSchema = z
@@ -12,12 +15,6 @@ export const taskIdSchema = z
 
 /** The kinds of subagent task Sage knows. */
 export const subagentTaskTypeSchema = z.enum(["implement", "test", "fix", "review", "plan"]);
-
-/** One field of the expected output format. */
-export const outputFieldSchema = z.strictObject({
-  name: z.string().check(z.minLength(1)),
-  description: z.string(),
-});
 
 /** One `<item type="…">` of the `<context>` section. */
 export const contextItemSchema = z.strictObject({

@@ -20,7 +20,7 @@ export interface ValidationResult {
 }
 
 /** How {@link checkValue} words its messages. */
-export interface IssueWording {
+interface IssueWording {
   /** Say "mapping", "list" and "text" (for YAML) instead of "object", "array" and "string". */
   yaml?: boolean;
   /** What the whole value is called, e.g. `"the block"` or `"taskData"` (default `"the value"`). */
@@ -66,9 +66,10 @@ export function describeValue(value: unknown, { yaml = false }: IssueWording = {
 
 /**
  * Checks `value` against a zod schema and explains every problem in a sentence at a JSON
- * Pointer. Besides the schema's own issues, a `__proto__` key anywhere is refused: zod's records
- * skip such a key unchecked, where the published JSON Schemas refuse it. At most 50 issues: the
- * 50th says how many more there are.
+ * Pointer. Besides the schema's own issues, a `__proto__` key of a record is refused: zod's
+ * records skip such a key unchecked, where the published JSON Schemas refuse it (a strict
+ * object's `__proto__` key is zod's own unknown field). At most 50 issues: the 50th says how many
+ * more there are.
  */
 export function checkValue<Output>(
   schema: z.core.$ZodType<Output>,
@@ -80,13 +81,9 @@ export function checkValue<Output>(
     ? []
     : result.error.issues.flatMap((issue) => explain(issue, schema, value, wording));
   const pointers = new Set(issues.map((issue) => issue.path));
-  for (const path of prototypeKeys(value)) {
-    const pointer = toJsonPointer(path);
-    if (pointers.has(pointer)) continue;
-    issues.push({
-      path: pointer,
-      message: `${fieldLabel(path.slice(0, -1), wording)} may not have a key named "__proto__" (it would replace the prototype of objects it is copied into). Rename it.`,
-    });
+  for (const path of prototypeKeys(schema, value)) {
+    const issue = prototypeKeyIssue(path, wording);
+    if (!pointers.has(issue.path)) issues.push(issue);
   }
   if (issues.length > MAX_ISSUES) {
     const more = issues.length - MAX_ISSUES + 1;
@@ -101,34 +98,144 @@ export function checkValue<Output>(
 }
 
 /** What {@link checkValue} found: the parsed value, or why there is none. */
-export type Checked<Output> =
+type Checked<Output> =
   | { valid: true; data: Output; issues: [] }
   | { valid: false; issues: ValidationIssue[] };
 
 /** The most issues reported for one value: a hostile one can have thousands of unknown fields. */
 const MAX_ISSUES = 50;
 
-/** The published schemas nest at most a few levels; a `__proto__` deeper is refused anyway. */
-const MAX_PROTOTYPE_KEY_DEPTH = 8;
+/**
+ * The issue for an own `__proto__` key at `path` (the key's own path): copied into another
+ * object, such a key would replace that object's prototype.
+ */
+export function prototypeKeyIssue(
+  path: readonly Segment[],
+  wording: IssueWording = {},
+): ValidationIssue {
+  return {
+    path: toJsonPointer(path),
+    message: `${fieldLabel(path.slice(0, -1), wording)} may not have a key named "__proto__" (it would replace the prototype of objects it is copied into). Rename it.`,
+  };
+}
 
-/** Paths of the own `__proto__` keys in `value`, breadth-first, without recursion. */
-function prototypeKeys(value: unknown): Segment[][] {
+/** The schemas directly inside `schema`: fields, values, elements, options, wrapped schemas. */
+function innerSchemas(schema: Schema): Schema[] {
+  const def = definition(schema);
+  const inner: unknown[] = [];
+  switch (def.type) {
+    case "object":
+      inner.push(...Object.values(def.shape as object), def.catchall);
+      break;
+    case "record":
+      inner.push(def.valueType);
+      break;
+    case "array":
+      inner.push(def.element);
+      break;
+    case "tuple":
+      inner.push(...(def.items as Schema[]), def.rest);
+      break;
+    case "union":
+      inner.push(...(def.options as Schema[]));
+      break;
+    case "intersection":
+      inner.push(def.left, def.right);
+      break;
+    case "pipe":
+      inner.push(def.in);
+      break;
+    case "lazy":
+      inner.push((def.getter as () => Schema)());
+      break;
+    default:
+      inner.push(def.innerType);
+  }
+  return inner.filter((item): item is Schema => item !== undefined && item !== null);
+}
+
+const recordHolders = new WeakMap<Schema, boolean>();
+
+/** Whether `schema` is or holds a record, the one place zod skips a `__proto__` key unchecked. */
+function holdsRecord(schema: Schema): boolean {
+  let holds = recordHolders.get(schema);
+  if (holds === undefined) {
+    const { type } = definition(schema);
+    // A lazy schema may hold itself: assume it holds a record and let the walk look.
+    holds = type === "record" || type === "lazy" || innerSchemas(schema).some(holdsRecord);
+    recordHolders.set(schema, holds);
+  }
+  return holds;
+}
+
+/**
+ * Paths of the own `__proto__` keys of `value`'s records, in breadth-first order. Only the parts
+ * of `value` under a record of the schema are read, and each object once per schema (values may
+ * share objects), so the walk reads no more than zod itself.
+ */
+function prototypeKeys(schema: Schema, value: unknown): Segment[][] {
   const found: Segment[][] = [];
-  const pending: Array<[unknown, Segment[]]> = [[value, []]];
+  const visited = new Map<object, Set<Schema>>();
+  const pending: Array<[Schema, object, Segment[]]> = [];
+  const visit = (inner: Schema | undefined, child: unknown, path: Segment[]) => {
+    if (inner === undefined || typeof child !== "object" || child === null) return;
+    if (holdsRecord(inner)) pending.push([inner, child, path]);
+  };
+  visit(schema, value, []);
   for (let index = 0; index < pending.length; index++) {
-    const [current, path] = pending[index] as [unknown, Segment[]];
-    if (typeof current !== "object" || current === null) continue;
-    if (path.length >= MAX_PROTOTYPE_KEY_DEPTH) continue;
-    if (Object.hasOwn(current, "__proto__")) found.push([...path, "__proto__"]);
-    for (const [key, child] of Object.entries(current)) {
-      pending.push([child, [...path, Array.isArray(current) ? Number(key) : key]]);
+    const [current, item, path] = pending[index] as [Schema, object, Segment[]];
+    const schemas = visited.get(item) ?? new Set<Schema>();
+    if (schemas.has(current)) continue;
+    visited.set(item, schemas.add(current));
+    const fields = item as Record<Segment, unknown>;
+    const def = definition(current);
+    switch (def.type) {
+      case "record":
+        if (Object.hasOwn(item, "__proto__")) found.push([...path, "__proto__"]);
+        if (!holdsRecord(def.valueType as Schema)) break;
+        for (const key of Object.keys(item)) {
+          if (key !== "__proto__") visit(def.valueType as Schema, fields[key], [...path, key]);
+        }
+        break;
+      case "object": {
+        const shape = def.shape as Record<string, Schema>;
+        for (const [key, field] of Object.entries(shape)) {
+          if (Object.hasOwn(item, key)) visit(field, fields[key], [...path, key]);
+        }
+        const catchall = def.catchall as Schema | undefined;
+        if (catchall === undefined || !holdsRecord(catchall)) break;
+        for (const key of Object.keys(item)) {
+          if (!Object.hasOwn(shape, key)) visit(catchall, fields[key], [...path, key]);
+        }
+        break;
+      }
+      case "array":
+      case "tuple": {
+        if (!Array.isArray(item)) break;
+        const items = (def.items ?? []) as Schema[];
+        const rest = (def.type === "array" ? def.element : def.rest) as Schema | undefined;
+        if (!items.some(holdsRecord) && (rest === undefined || !holdsRecord(rest))) break;
+        item.forEach((child, position) => {
+          visit(items[position] ?? rest, child, [...path, position]);
+        });
+        break;
+      }
+      case "union": {
+        const selected = selectedOption(current, item);
+        for (const option of selected === undefined ? innerSchemas(current) : [selected]) {
+          visit(option, item, path);
+        }
+        break;
+      }
+      default:
+        for (const inner of innerSchemas(current)) visit(inner, item, path);
     }
   }
   return found;
 }
 
 /** `project.commands.test`, `context[2].type`, or `project.commands["a b"]`. */
-export function fieldLabel(path: readonly Segment[], wording: IssueWording = {}): string {
+function fieldLabel(path: readonly Segment[], wording: IssueWording = {}): string {
   let text = "";
   for (const segment of path) {
     if (typeof segment === "number") text += `[${segment}]`;

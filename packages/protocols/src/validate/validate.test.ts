@@ -1,4 +1,4 @@
-import { ArgumentError, TaskContextError } from "@task-context/core";
+import { ArgumentError } from "@task-context/core";
 import { describe, expect, it } from "vitest";
 import { UnknownSchemaError } from "../errors/unknown-schema-error.ts";
 import { schemaIdOf, schemaNames } from "../schemas/registry.ts";
@@ -186,20 +186,14 @@ describe("validate", () => {
       "__proto__",
       "",
     ]) {
-      let thrown: unknown;
-      try {
-        validate(unknown, block);
-      } catch (error) {
-        thrown = error;
-      }
-      expect(UnknownSchemaError.isInstance(thrown)).toBe(true);
-      expect(TaskContextError.isInstance(thrown)).toBe(true);
-      expect(thrown).toBeInstanceOf(UnknownSchemaError);
-      expect(thrown).toMatchObject({
-        code: "UNKNOWN_SCHEMA",
-        schema: unknown,
-        name: "UnknownSchemaError",
-      });
+      expect(() => validate(unknown, block)).toThrow(UnknownSchemaError);
+      expect(() => validate(unknown, block)).toThrow(
+        expect.objectContaining({
+          code: "UNKNOWN_SCHEMA",
+          schema: unknown,
+          name: "UnknownSchemaError",
+        }),
+      );
     }
     expect(() => validate("context-block.v2", block)).toThrow(
       `Unknown schema "context-block.v2". Use a published schema name or its $id (urn:task-context:schema:{name}); the names are: ${schemaNames.join(", ")}.`,
@@ -264,6 +258,66 @@ describe("validate", () => {
           message: 'version must be 1, not the string "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...".',
         },
       ]);
+    });
+
+    describe("reads none of a value's parts that hold no record of the schema", () => {
+      /** An object `{ a: 1 }` that counts every read of its keys and fields. */
+      function watchedObject() {
+        const reads = { count: 0 };
+        const read = <Result>(result: Result) => {
+          reads.count++;
+          return result;
+        };
+        const object = new Proxy(
+          { a: 1 },
+          {
+            get: (target, key, receiver) => read(Reflect.get(target, key, receiver)),
+            has: (target, key) => read(Reflect.has(target, key)),
+            ownKeys: (target) => read(Reflect.ownKeys(target)),
+            getOwnPropertyDescriptor: (target, key) =>
+              read(Reflect.getOwnPropertyDescriptor(target, key)),
+          },
+        );
+        return { object, reads };
+      }
+      const notAnObject =
+        'the value must be an object whose kind is one of "task" or "review", not an array.';
+
+      it("a 10 000-item array given as a work item", () => {
+        const { object, reads } = watchedObject();
+        expect(validate("work-item.v1", new Array(10_000).fill(object))).toEqual({
+          valid: false,
+          issues: [{ path: "", message: notAnObject }],
+        });
+        expect(reads.count).toBe(0);
+      });
+
+      it("arrays 5 levels deep whose 9 items share one array", () => {
+        const { object, reads } = watchedObject();
+        let shared: unknown = object;
+        for (let level = 0; level < 5; level++) shared = new Array(9).fill(shared);
+        expect(validate("work-item.v1", shared)).toEqual({
+          valid: false,
+          issues: [{ path: "", message: notAnObject }],
+        });
+        expect(reads.count).toBe(0);
+      });
+
+      it("an unknown field of a work item", () => {
+        const { object, reads } = watchedObject();
+        const value = { ...workItem, extra: new Array(10_000).fill({ nested: object }) };
+        expect(validate("work-item.v1", value)).toEqual({
+          valid: false,
+          issues: [
+            {
+              path: "/extra",
+              message:
+                'Unknown field "extra" at the top level. Allowed: kind, id, run_id, stage_id, goal, constraints, stage_context, previous_artifacts, available_skills, attempt.',
+            },
+          ],
+        });
+        expect(reads.count).toBe(0);
+      });
     });
 
     it("does not let a forged __proto__ key change any prototype", () => {
