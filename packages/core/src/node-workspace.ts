@@ -68,8 +68,12 @@ function descriptorPath(fd: number): string | undefined {
  * absolute paths outside the workspace.
  */
 function asWorkspaceError(error: unknown, path: string, operation: "read" | "write"): unknown {
-  const systemCode = errorCode(error);
-  if (TaskContextError.isInstance(error) || systemCode === undefined) return error;
+  if (TaskContextError.isInstance(error)) return error;
+  // Deno's permission errors carry no code; their messages name absolute paths too.
+  const name = error instanceof Error ? error.name : undefined;
+  const systemCode =
+    name === "NotCapable" || name === "PermissionDenied" ? "NOT_CAPABLE" : errorCode(error);
+  if (systemCode === undefined) return error;
   return new WorkspaceIoError({ path, operation, systemCode });
 }
 

@@ -18,6 +18,8 @@ const reasons: Record<string, string> = {
   EEXIST: "something else already exists at that name",
   ENOTEMPTY: "a directory is in the way",
   EXDEV: "the file would cross file systems",
+  NOT_CAPABLE:
+    "the runtime's permissions do not allow it (on Deno, grant --allow-read, and --allow-write to write)",
 };
 
 /**
