@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// The public API surface: how many names each entry point of each published package exports,
+// read from the built type declarations (run `pnpm run build` first). Prints a line per entry
+// point and the totals; `@task-context/core/internal` is counted on its own line, as it carries
+// no compatibility promise.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const ts = createRequire(join(root, "package.json"))("typescript");
+let total = 0;
+let internal = 0;
+const unique = new Set();
+for (const directory of readdirSync(join(root, "packages"))) {
+  const folder = join(root, "packages", directory);
+  const manifest = JSON.parse(readFileSync(join(folder, "package.json"), "utf8"));
+  if (manifest.private) continue;
+  const entries = Object.entries(manifest.exports)
+    .filter(([, target]) => typeof target === "object" && target.types !== undefined)
+    .map(([subpath, target]) => [subpath, join(folder, target.types)])
+    .filter(([, file]) => existsSync(file));
+  const program = ts.createProgram(
+    entries.map(([, file]) => file),
+    {
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      noEmit: true,
+    },
+  );
+  const checker = program.getTypeChecker();
+  for (const [subpath, file] of entries) {
+    const symbol = checker.getSymbolAtLocation(program.getSourceFile(file));
+    const names = symbol === undefined ? [] : checker.getExportsOfModule(symbol).map((s) => s.name);
+    console.log(`${manifest.name}${subpath.slice(1)}: ${names.length}`);
+    if (subpath === "./internal") {
+      internal += names.length;
+      continue;
+    }
+    total += names.length;
+    for (const name of names) unique.add(`${manifest.name}:${name}`);
+  }
+}
+console.log(
+  `public: ${total} names over all entry points, ${unique.size} distinct per package; /internal: ${internal}`,
+);
