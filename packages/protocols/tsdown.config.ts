@@ -25,6 +25,7 @@ export default [
       sage: "src/sage/index.ts",
       "context-md": "src/context-md/index.ts",
       "work-item": "src/work-item.ts",
+      internal: "src/internal.ts",
     },
   }),
   defineConfig({

@@ -14,6 +14,7 @@ export {
 } from "./schemas/artifact.ts";
 export {
   type CollaborationEvent,
+  type CollaborationEventType,
   collaborationEventSchema,
 } from "./schemas/collaboration-event.ts";
 export { type ReviewContext, reviewContextSchema } from "./schemas/review-context.ts";

@@ -153,7 +153,7 @@ describe("validate", () => {
   });
 
   it("explains a bad timestamp in words", () => {
-    const event = fixtureObject("collaboration-event.v1", "valid/work-item-assigned");
+    const event = fixtureObject("collaboration-event.v1", "valid/work-item-leased");
     expect(validate("collaboration-event.v1", { ...event, at: "2026-11-20" })).toEqual({
       valid: false,
       issues: [

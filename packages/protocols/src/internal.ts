@@ -1,0 +1,10 @@
+/**
+ * Helpers the task-context packages and apps share, for their own use: the issue wording of
+ * `validate()` for any zod schema. Not part of the public API: names and signatures may change in
+ * any release.
+ *
+ * @internal
+ * @module
+ */
+
+export { checkValue, toJsonPointer } from "./validate/issues.ts";
