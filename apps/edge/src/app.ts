@@ -1,0 +1,186 @@
+import { ArgumentError } from "@task-context/core";
+import { requireObject, requireText, requireWholeNumber } from "@task-context/core/internal";
+import { type Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
+import { secureHeaders } from "hono/secure-headers";
+import { DeliveryError } from "./delivery/delivery-error.ts";
+import type { DeliveryStore } from "./delivery/delivery-store.ts";
+import { type AuthOptions, bearerToken, createAuthenticator } from "./http/auth.ts";
+import { errorResponse, toDeliveryError } from "./http/error-response.ts";
+import { createRateLimiter, defaultRateLimit, type RateLimit } from "./http/rate-limit.ts";
+import { eventRoutes } from "./routes/events.ts";
+import { inboxRoutes } from "./routes/inbox.ts";
+import { publicRoutes } from "./routes/public.ts";
+import type { App, AppEnv, RouteContext } from "./routes/route-context.ts";
+import { runRoutes } from "./routes/runs.ts";
+import { workItemRoutes } from "./routes/work-items.ts";
+
+/** Limits of the service; each has a default. */
+export interface Limits {
+  /** The largest request body, in bytes (default 1 MiB); larger ones get 413 before any handler. */
+  bodyBytes?: number;
+  /** Requests per window per token and per address (default 1200 per minute); `false`: none. */
+  rateLimit?: RateLimit | false;
+  /** The event stream sends a keep-alive comment at least this often (default 15 000 ms). */
+  keepAliveMs?: number;
+  /** Long polls and streams look at the run at least this often (default 1000 ms). */
+  recheckMs?: number;
+}
+
+/** What {@link createApp} is built from. */
+export interface AppOptions {
+  /** Where runs live: an `SqlStore`, or a store that forwards to each run's own storage. */
+  store: DeliveryStore;
+  /** The admin token. */
+  auth: AuthOptions;
+  limits?: Limits;
+  /** Milliseconds since the epoch, for rate-limit windows (default `Date.now`). */
+  clock?: () => number;
+  /** Origins allowed to call the API from a browser; CORS is off without it. */
+  cors?: { origins: readonly string[] };
+  /** The client's address, for the per-address rate limit (the runtime knows it). */
+  clientAddress?: (c: Context) => string | undefined;
+  /** Aborts when the server stops: long polls answer at once and event streams end. */
+  signal?: AbortSignal;
+  /** Told about every error that became a 500 (the answer never carries it). */
+  onUnexpectedError?: (error: unknown) => void;
+}
+
+const MIB = 1024 * 1024;
+
+/**
+ * The delivery service as a Hono app: the HTTP contract over a {@link DeliveryStore}. It knows no
+ * runtime; `src/node.ts` serves it on Node with SQLite, `src/worker.ts` on Workers.
+ *
+ * @example
+ * ```ts
+ * const app = createApp({ store: new SqlStore(openNodeDatabase(":memory:")), auth: { adminToken } });
+ * const response = await app.request("/healthz");
+ * ```
+ */
+export function createApp(options: AppOptions): App {
+  requireObject("options", options);
+  requireObject("options.store", options.store);
+  requireObject("options.auth", options.auth);
+  requireText("options.auth.adminToken", options.auth.adminToken);
+  const { store, limits = {}, clock = Date.now } = options;
+  const bodyBytes = requireWholeNumber("options.limits.bodyBytes", limits.bodyBytes ?? MIB, 1);
+  const timing = {
+    keepAliveMs: requireWholeNumber("options.limits.keepAliveMs", limits.keepAliveMs ?? 15_000, 1),
+    recheckMs: requireWholeNumber("options.limits.recheckMs", limits.recheckMs ?? 1000, 1),
+  };
+  const rateLimit = limits.rateLimit ?? defaultRateLimit;
+  if (rateLimit !== false) {
+    requireWholeNumber("options.limits.rateLimit.requests", rateLimit.requests, 1);
+    requireWholeNumber("options.limits.rateLimit.windowMs", rateLimit.windowMs, 1);
+  }
+  if (options.cors !== undefined && !Array.isArray(options.cors.origins)) {
+    throw new ArgumentError({
+      argument: "options.cors.origins",
+      message: "expected an array of origins such as https://app.example.",
+    });
+  }
+
+  const app: App = new Hono<AppEnv>();
+  app.onError((error, c) => {
+    const failure = toDeliveryError(error);
+    if (failure.code === "INTERNAL_ERROR") options.onUnexpectedError?.(error);
+    return errorResponse(c, failure);
+  });
+
+  app.use(
+    "*",
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'none'"],
+        styleSrc: ["'unsafe-inline'"],
+        frameAncestors: ["'none'"],
+      },
+    }),
+  );
+  if (options.cors !== undefined) {
+    app.use(
+      "*",
+      cors({
+        origin: [...options.cors.origins],
+        allowHeaders: ["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID"],
+        exposeHeaders: ["Retry-After"],
+      }),
+    );
+  }
+  if (rateLimit !== false) {
+    const limited = createRateLimiter(rateLimit, clock);
+    app.use("*", async (c, next) => {
+      const token = bearerToken(c);
+      const address = options.clientAddress?.(c);
+      const keys = [
+        ...(token === undefined ? [] : [`token:${token}`]),
+        ...(address === undefined ? [] : [`address:${address}`]),
+      ];
+      const retryAfter = keys.length === 0 ? undefined : limited(keys);
+      if (retryAfter !== undefined) {
+        c.header("Retry-After", String(retryAfter));
+        throw new DeliveryError({
+          code: "RATE_LIMITED",
+          message: `Too many requests from this token or address. Wait ${retryAfter} s (Retry-After) and slow down.`,
+        });
+      }
+      await next();
+    });
+  }
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: bodyBytes,
+      onError: () => {
+        throw new DeliveryError({
+          code: "PAYLOAD_TOO_LARGE",
+          message: `The request body is larger than ${bodyBytes} bytes. Send less (store large content elsewhere and reference it).`,
+        });
+      },
+    }),
+  );
+
+  const context: RouteContext = {
+    store,
+    authenticate: createAuthenticator(store, options.auth),
+    timing,
+    shutdown: options.signal,
+  };
+  publicRoutes(app);
+  runRoutes(app, context);
+  inboxRoutes(app, context);
+  workItemRoutes(app, context);
+  eventRoutes(app, context);
+
+  const routes = app.routes
+    .filter((route) => route.method !== "ALL")
+    .map((route) => ({
+      method: route.method,
+      pattern: new RegExp(`^${route.path.replace(/:[^/]+/g, "[^/]+")}$`),
+    }));
+  app.notFound((c) => {
+    const allowed = [
+      ...new Set(routes.filter((route) => route.pattern.test(c.req.path)).map((r) => r.method)),
+    ];
+    if (allowed.length > 0) {
+      c.header("Allow", allowed.join(", "));
+      return errorResponse(
+        c,
+        new DeliveryError({
+          code: "METHOD_NOT_ALLOWED",
+          message: `${c.req.method} is not allowed on ${c.req.path}. Use ${allowed.join(" or ")}.`,
+        }),
+      );
+    }
+    return errorResponse(
+      c,
+      new DeliveryError({
+        code: "NOT_FOUND",
+        message: `No endpoint ${c.req.method} ${c.req.path}. See /docs or /v1/openapi.json for the contract.`,
+      }),
+    );
+  });
+  return app;
+}

@@ -1,0 +1,306 @@
+// The HTTP contract's request and response bodies, as zod schemas: the routes validate requests
+// with them and the OpenAPI document is generated from them. Work items, artifacts, review
+// feedback and events are the published schemas of @task-context/protocols themselves.
+import {
+  artifactSchema,
+  collaborationEventSchema,
+  reviewFeedbackSchema,
+  workItemSchema,
+} from "@task-context/protocols";
+import * as z from "zod";
+
+/** The published schema under a component name of the OpenAPI document (a copy: same checks). */
+function component<Schema extends z.core.$ZodType>(schema: Schema, id: string): Schema {
+  const copy = z.clone(schema) as Schema;
+  z.globalRegistry.add(copy, { ...z.globalRegistry.get(schema), id });
+  return copy;
+}
+
+export const workItem = component(workItemSchema, "WorkItem");
+export const artifact = component(artifactSchema, "Artifact");
+export const collaborationEvent = component(collaborationEventSchema, "CollaborationEvent");
+
+const text = z.string().min(1);
+const timestamp = z.iso.datetime().describe("ISO 8601, UTC, e.g. 2026-11-20T10:15:30.000Z");
+const attempt = z
+  .int()
+  .min(1)
+  .describe("The attempt of the lease this request acts for, as the claim returned it");
+
+/** A stage of a run, as the run's creator describes it. */
+export const stageInput = z
+  .strictObject({
+    id: z.string().min(1).max(100).describe("Unique within the run"),
+    stage_description: text,
+    expected_output: text,
+    available_skills: z.array(text),
+    background: z.string().optional(),
+    items: z
+      .int()
+      .min(1)
+      .max(10_000)
+      .optional()
+      .describe("Task stages: how many work items the stage offers (default 1)"),
+    kind: z.enum(["task", "review"]).optional().describe('Default "task"'),
+    reviews: text.optional().describe("Review stages: the id of an earlier task stage"),
+    review_criteria: z
+      .array(text)
+      .min(1)
+      .optional()
+      .describe("Review stages (required there): what reviewers judge, e.g. logic, readability"),
+  })
+  .meta({ id: "StageInput" });
+
+/** `POST /v1/runs`. */
+export const createRunBody = z
+  .strictObject({
+    goal: text,
+    constraints: z.array(z.string()),
+    stages: z.array(stageInput).min(1).max(100),
+    lease_ms: z
+      .int()
+      .min(100)
+      .max(3_600_000)
+      .optional()
+      .describe("How long a claim holds an item without a heartbeat (default 60000)"),
+    max_attempts: z
+      .int()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe("Failed or expired attempts before an item is dead-lettered (default 5)"),
+  })
+  .meta({ id: "CreateRun" });
+
+const counts = z.strictObject({
+  total: z.int().min(0),
+  offered: z.int().min(0),
+  leased: z.int().min(0),
+  completed: z.int().min(0),
+  dead_lettered: z.int().min(0),
+});
+
+/** A stage as the service reports it: its definition, where it stands, its items by status. */
+export const stageView = z
+  .strictObject({
+    ...stageInput.shape,
+    kind: z.enum(["task", "review"]),
+    status: z.enum(["pending", "active", "completed"]),
+    counts,
+  })
+  .meta({ id: "Stage" });
+
+/** A run. */
+export const runView = z
+  .strictObject({
+    run_id: text,
+    status: z.enum(["active", "blocked", "completed"]),
+    goal: text,
+    constraints: z.array(z.string()),
+    lease_ms: z.int(),
+    max_attempts: z.int(),
+    created_at: timestamp,
+    stages: z.array(stageView),
+  })
+  .meta({ id: "Run" });
+
+/** `POST /v1/runs/{run_id}/agents`. */
+export const addAgentBody = z
+  .strictObject({
+    tag: z
+      .string()
+      .min(1)
+      .max(100)
+      .describe("The agent's name in the run (author_tag, reviewer_tag); unique within the run"),
+  })
+  .meta({ id: "AddAgent" });
+
+/** The answer to `POST /v1/runs/{run_id}/agents`: the token is shown this once. */
+export const agentCreated = z
+  .strictObject({
+    agent_id: text,
+    tag: text,
+    token: text.describe("Send as Authorization: Bearer <token>. Shown once; stored hashed."),
+  })
+  .meta({ id: "AgentCreated" });
+
+/** A lease on a work item. */
+export const lease = z
+  .strictObject({ attempt: z.int().min(1), expires_at: timestamp })
+  .meta({ id: "Lease" });
+
+/** The answer to a claim. */
+export const claimView = z.strictObject({ work_item: workItem, lease }).meta({ id: "Claim" });
+
+/** `GET /v1/inbox/poll`. */
+export const offersView = z.strictObject({ offers: z.array(workItem) }).meta({ id: "Offers" });
+
+/** `POST /v1/work-items/{id}/heartbeat`. */
+export const heartbeatBody = z.strictObject({ attempt }).meta({ id: "Heartbeat" });
+
+/** The answer to a heartbeat: the lease's new expiry. */
+export const heartbeatView = z
+  .strictObject({ expires_at: timestamp })
+  .meta({ id: "LeaseExtended" });
+
+const feedback = reviewFeedbackSchema.shape;
+
+/** The content of a task item's artifact. */
+export const artifactInput = z
+  .strictObject({
+    media_type: z.string().min(1).max(255).describe("e.g. text/markdown"),
+    content: z.string(),
+    title: z.string().max(1000).optional(),
+  })
+  .meta({ id: "ArtifactInput" });
+
+/** A review item's feedback: the review-feedback.v1 fields the reviewer writes. */
+export const reviewInput = z
+  .strictObject({
+    verdict: feedback.verdict,
+    summary: feedback.summary,
+    criteria: feedback.criteria,
+    target_artifact_id: text
+      .optional()
+      .describe("The reviewed artifact; when given, it must be the review context's"),
+  })
+  .meta({ id: "ReviewInput" });
+
+/** `POST /v1/work-items/{id}/complete`: `artifact` for a task item, `review` for a review item. */
+export const completeBody = z
+  .strictObject({ attempt, artifact: artifactInput.optional(), review: reviewInput.optional() })
+  .meta({ id: "Complete" });
+
+/** The answer to a completion. */
+export const completionView = z
+  .strictObject({
+    work_item_id: text,
+    status: z.literal("completed"),
+    artifact_id: text.optional(),
+    event_id: text.describe("The id of the work_item.completed event"),
+  })
+  .meta({ id: "Completion" });
+
+/** `POST /v1/work-items/{id}/fail`. */
+export const failBody = z
+  .strictObject({ attempt, reason: z.string().max(10_000) })
+  .meta({ id: "Fail" });
+
+/** The answer to a failure: back on offer, or dead-lettered after the last attempt. */
+export const failureView = z
+  .strictObject({
+    work_item_id: text,
+    status: z.enum(["offered", "dead_lettered"]),
+    attempts_left: z.int().min(0),
+    event_id: text.describe("The id of the work_item.failed event"),
+  })
+  .meta({ id: "Failure" });
+
+/** One attempt of a work item. */
+export const attemptRecord = z
+  .strictObject({
+    attempt: z.int().min(1),
+    agent_tag: text,
+    leased_at: timestamp,
+    ended_at: timestamp.optional(),
+    outcome: z.enum(["leased", "completed", "failed", "expired"]),
+    reason: z.string().optional(),
+  })
+  .meta({ id: "Attempt" });
+
+/** A dead-lettered work item with its attempts. */
+export const deadLetter = z
+  .strictObject({
+    work_item: workItem,
+    dead_lettered_at: timestamp,
+    attempts: z.array(attemptRecord),
+  })
+  .meta({ id: "DeadLetter" });
+
+/** `GET /v1/runs/{run_id}/dead-letters`. */
+export const deadLettersView = z
+  .strictObject({ dead_letters: z.array(deadLetter) })
+  .meta({ id: "DeadLetters" });
+
+/** The answer to a requeue: the item, on offer again. */
+export const requeueView = z.strictObject({ work_item: workItem }).meta({ id: "Requeued" });
+
+/** A page of a run's events. */
+export const eventPage = z
+  .strictObject({
+    events: z.array(collaborationEvent),
+    next_after: z.int().min(0).describe("Pass as ?after= for the next page"),
+  })
+  .meta({ id: "EventPage" });
+
+/** Every error body. */
+export const errorBody = z
+  .strictObject({
+    error: z.string().describe("What happened and what to do"),
+    code: z.string().describe("A stable code to branch on, e.g. LEASE_LOST"),
+    issues: z
+      .array(z.strictObject({ path: z.string().describe("JSON Pointer"), message: z.string() }))
+      .optional(),
+  })
+  .meta({ id: "Error" });
+
+/** `GET /healthz`. */
+export const health = z.strictObject({ status: z.literal("ok") }).meta({ id: "Health" });
+
+/** `GET /v1/schemas`. */
+export const schemaList = z
+  .strictObject({
+    schemas: z.array(z.strictObject({ name: text, id: text, url: text })),
+  })
+  .meta({ id: "SchemaList" });
+
+/** `POST /v1/validate/{name}`. */
+export const validationView = z
+  .strictObject({
+    valid: z.boolean(),
+    issues: z.array(z.strictObject({ path: z.string(), message: z.string() })),
+  })
+  .meta({ id: "ValidationResult" });
+
+const waitSeconds = z.coerce
+  .number()
+  .int()
+  .min(0)
+  .max(30)
+  .optional()
+  .describe("Hold the request up to this many seconds until an offer appears (long poll)");
+
+/** `GET /v1/inbox/poll`. */
+export const pollQuery = z.strictObject({
+  wait: waitSeconds,
+  limit: z.coerce.number().int().min(1).max(50).optional().describe("Default 10"),
+});
+
+/** `POST /v1/inbox/claim-next`. */
+export const claimNextQuery = z.strictObject({ wait: waitSeconds });
+
+/** `GET /v1/runs/{run_id}/events`. */
+export const eventsQuery = z.strictObject({
+  after: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe("Only events with a larger seq (default 0: from the start)"),
+  limit: z.coerce.number().int().min(1).max(1000).optional().describe("Default 100"),
+});
+
+export type CreateRunInput = z.infer<typeof createRunBody>;
+export type StageInput = z.infer<typeof stageInput>;
+export type RunView = z.infer<typeof runView>;
+export type StageView = z.infer<typeof stageView>;
+export type ClaimView = z.infer<typeof claimView>;
+export type HeartbeatView = z.infer<typeof heartbeatView>;
+export type CompleteBody = z.infer<typeof completeBody>;
+export type CompletionView = z.infer<typeof completionView>;
+export type FailBody = z.infer<typeof failBody>;
+export type FailureView = z.infer<typeof failureView>;
+export type AttemptRecord = z.infer<typeof attemptRecord>;
+export type DeadLetter = z.infer<typeof deadLetter>;
+export type EventPage = z.infer<typeof eventPage>;
+export type ErrorBody = z.infer<typeof errorBody>;

@@ -1,0 +1,116 @@
+import type { Artifact, WorkItem } from "@task-context/protocols";
+import type {
+  ClaimView,
+  CompleteBody,
+  CompletionView,
+  CreateRunInput,
+  DeadLetter,
+  EventPage,
+  FailBody,
+  FailureView,
+  HeartbeatView,
+  RunView,
+} from "../contract/schemas.ts";
+
+/** The agent a request acts for, once its token is checked. */
+export interface AgentIdentity {
+  agent_id: string;
+  tag: string;
+}
+
+/** An agent as stored: its token only as a SHA-256 hash. */
+export interface StoredAgent extends AgentIdentity {
+  token_hash: string;
+}
+
+/**
+ * An `Idempotency-Key` and what it was sent with: the same key with the same request answers
+ * the first answer again; with another request, `IDEMPOTENCY_KEY_REUSED`.
+ */
+export interface IdempotencyKey {
+  key: string;
+  /** A hash of the operation, the work item and the body. */
+  requestHash: string;
+}
+
+/** How long {@link DeliveryStore.changed} waits. */
+export interface ChangedOptions {
+  /** Give up after this many milliseconds (real time). */
+  timeoutMs: number;
+  /** Give up when this aborts (the client went away, the server stops). */
+  signal?: AbortSignal;
+}
+
+/**
+ * The delivery service's domain: runs, their stages and work items, leases, artifacts, reviews
+ * and events. Every method is scoped to one run (`runId` first) and asynchronous, so that one
+ * store can hold every run (Node, SQLite) or forward each call to the run's own storage (a
+ * Durable Object on Workers). Failures are `DeliveryError`s whose `status` is the HTTP answer.
+ *
+ * Rules every implementation keeps (the contract suite checks them): stages advance in order;
+ * review items are never offered to, nor claimable by, the reviewed artifact's author; only the
+ * current attempt of a lease may heartbeat, complete or fail (an expired lease nobody else claimed
+ * may still complete); lease expiry is evaluated whenever a run is read or changed, not only by a
+ * timer; every state change appends one event with the run's next `seq`, in the same transaction.
+ */
+export interface DeliveryStore {
+  /** Creates a run and offers the items of its first stage. `INVALID_STAGES` for a bad graph. */
+  createRun(input: CreateRunInput): Promise<RunView>;
+  /** The run with its stages' item counts. */
+  getRun(runId: string): Promise<RunView>;
+  /** Adds an agent (its token hashed by the caller). `AGENT_TAG_TAKEN` for a tag in use. */
+  addAgent(runId: string, agent: StoredAgent): Promise<void>;
+  /** The agent with that id in the run, or undefined. */
+  findAgent(runId: string, agentId: string): Promise<StoredAgent | undefined>;
+  /** Items `agent` may claim now, oldest offer first, at most `limit`. */
+  offers(runId: string, agent: AgentIdentity, limit: number): Promise<WorkItem[]>;
+  /**
+   * Claims one item (`workItemId`) or the oldest one on offer to `agent` (undefined): a new
+   * attempt with a lease. Undefined when nothing is on offer (claim-next only).
+   */
+  claim(
+    runId: string,
+    agent: AgentIdentity,
+    workItemId: string | undefined,
+  ): Promise<ClaimView | undefined>;
+  /** Extends the lease of the current attempt. */
+  heartbeat(
+    runId: string,
+    agent: AgentIdentity,
+    workItemId: string,
+    attempt: number,
+  ): Promise<HeartbeatView>;
+  /** Completes an item with its artifact (task) or review (review). */
+  complete(
+    runId: string,
+    agent: AgentIdentity,
+    workItemId: string,
+    body: CompleteBody,
+    idempotency?: IdempotencyKey,
+  ): Promise<CompletionView>;
+  /** Gives an attempt up: back on offer, or dead-lettered after `max_attempts`. */
+  fail(
+    runId: string,
+    agent: AgentIdentity,
+    workItemId: string,
+    body: FailBody,
+    idempotency?: IdempotencyKey,
+  ): Promise<FailureView>;
+  /** The run's dead-lettered items with their attempts. */
+  deadLetters(runId: string): Promise<DeadLetter[]>;
+  /** Puts a dead-lettered item back on offer with a fresh failure budget. */
+  requeue(runId: string, workItemId: string): Promise<WorkItem>;
+  /** An artifact with its content. */
+  artifact(runId: string, artifactId: string): Promise<Artifact>;
+  /** Events with `seq` greater than `after`, at most `limit`. */
+  events(runId: string, after: number, limit: number): Promise<EventPage>;
+  /** The run's last `seq` (0 before any event). */
+  lastSeq(runId: string): Promise<number>;
+  /**
+   * Resolves true as soon as the run has an event after `after`, false when the wait ends or is
+   * aborted first. Long polls and the event stream wait on it.
+   */
+  changed(runId: string, after: number, options: ChangedOptions): Promise<boolean>;
+  /** Expires the run's overdue leases now (alarms and timers call it; every query does too). */
+  expireLeases(runId: string): Promise<void>;
+}

@@ -1,0 +1,89 @@
+import { sha256Hex } from "@task-context/core/internal";
+import type { Context } from "hono";
+import { DeliveryError } from "../delivery/delivery-error.ts";
+import type { AgentIdentity, DeliveryStore } from "../delivery/delivery-store.ts";
+import { constantTimeEqual, parseAgentToken } from "../delivery/ids.ts";
+
+/** Who sent a request, from its bearer token. */
+export type Caller = { role: "admin" } | { role: "agent"; runId: string; agent: AgentIdentity };
+
+/** How requests are authenticated. */
+export interface AuthOptions {
+  /** The admin token (`TASK_CONTEXT_ADMIN_TOKEN`): creates runs and agents, reads everything. */
+  adminToken: string;
+}
+
+/** The bearer token of a request, or undefined. */
+export function bearerToken(c: Context): string | undefined {
+  const header = c.req.header("Authorization");
+  const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+const unauthorized = (message: string) => new DeliveryError({ code: "UNAUTHORIZED", message });
+
+/**
+ * Resolves the caller of a request: the admin, or an agent of one run. Tokens are compared as
+ * SHA-256 hashes in constant time; an agent token names its run and agent, so its stored hash is
+ * read by key.
+ */
+export function createAuthenticator(store: DeliveryStore, { adminToken }: AuthOptions) {
+  const adminHash = sha256Hex(adminToken);
+  return async (c: Context): Promise<Caller> => {
+    const token = bearerToken(c);
+    if (token === undefined) {
+      throw unauthorized(
+        "This endpoint needs a token: send Authorization: Bearer <token> (the admin token, or an agent token from POST /v1/runs/{run_id}/agents).",
+      );
+    }
+    const hash = await sha256Hex(token);
+    if (constantTimeEqual(hash, await adminHash)) return { role: "admin" };
+    const parsed = parseAgentToken(token);
+    const agent =
+      parsed === undefined ? undefined : await store.findAgent(parsed.runId, parsed.agentId);
+    if (parsed === undefined || agent === undefined || !constantTimeEqual(hash, agent.token_hash)) {
+      throw unauthorized(
+        "The token is not valid. Use the admin token or an agent token as it was returned when the agent was added.",
+      );
+    }
+    return {
+      role: "agent",
+      runId: parsed.runId,
+      agent: { agent_id: agent.agent_id, tag: agent.tag },
+    };
+  };
+}
+
+/** The run a caller may act on: any run for the admin, only its own for an agent. */
+export function requireRunAccess(caller: Caller, runId: string): void {
+  if (caller.role === "agent" && caller.runId !== runId) {
+    // The same answer as for a run that does not exist: a token reveals nothing about other runs.
+    throw new DeliveryError({
+      code: "RUN_NOT_FOUND",
+      message: `No run ${runId}. Check the run id (and that your token belongs to that run).`,
+    });
+  }
+}
+
+/** Admin-only endpoints. */
+export function requireAdmin(caller: Caller): void {
+  if (caller.role !== "admin") {
+    throw new DeliveryError({
+      code: "FORBIDDEN",
+      message:
+        "Only the admin token may do this. Agents claim, heartbeat, complete and fail work items.",
+    });
+  }
+}
+
+/** Agent-only endpoints: the caller's run and identity. */
+export function requireAgent(caller: Caller): { runId: string; agent: AgentIdentity } {
+  if (caller.role !== "agent") {
+    throw new DeliveryError({
+      code: "FORBIDDEN",
+      message:
+        "This endpoint acts for an agent: use an agent token from POST /v1/runs/{run_id}/agents.",
+    });
+  }
+  return caller;
+}

@@ -1,0 +1,81 @@
+import type { Context } from "hono";
+import { streamSSE } from "hono/streaming";
+import { DeliveryError } from "../delivery/delivery-error.ts";
+import type { DeliveryStore } from "../delivery/delivery-store.ts";
+import { anySignal } from "./wait.ts";
+
+/** How the event stream paces itself. */
+export interface StreamTiming {
+  /** A comment line at least this often when nothing else is sent (proxies close idle streams). */
+  keepAliveMs: number;
+  /** At most this long between two looks at the run (lease expiry, shutdown). */
+  recheckMs: number;
+}
+
+const PAGE = 100;
+
+/**
+ * The seq to resume after: `Last-Event-ID` (what a reconnecting EventSource sends) wins over
+ * `?after=`; neither → 0, the whole stream.
+ */
+export function resumeAfter(c: Context, after: number | undefined): number {
+  const lastEventId = c.req.header("Last-Event-ID");
+  if (lastEventId === undefined || lastEventId.trim() === "") return after ?? 0;
+  if (!/^\d{1,15}$/.test(lastEventId.trim())) {
+    throw new DeliveryError({
+      code: "INVALID_REQUEST",
+      message: `Last-Event-ID must be the seq of an event (a whole number ≥ 0), not "${lastEventId.slice(0, 40)}".`,
+      issues: [
+        { path: "/headers/last-event-id", message: "Last-Event-ID must be a whole number ≥ 0." },
+      ],
+    });
+  }
+  return Number(lastEventId.trim());
+}
+
+/**
+ * The run's events as Server-Sent Events from `after` on: `id: <seq>`, `event: <type>`,
+ * `data: <event JSON>`; then new events as they happen, and a keep-alive comment when idle.
+ */
+export function eventStream(
+  c: Context,
+  store: DeliveryStore,
+  runId: string,
+  after: number,
+  timing: StreamTiming,
+  shutdown: AbortSignal | undefined,
+): Response {
+  c.header("Cache-Control", "no-store");
+  c.header("X-Accel-Buffering", "no");
+  return streamSSE(c, async (stream) => {
+    const aborted = new AbortController();
+    stream.onAbort(() => aborted.abort());
+    const signal = anySignal([aborted.signal, shutdown]);
+    let last = after;
+    let lastWrite = Date.now();
+    await stream.write(": stream of run events; resume with Last-Event-ID\n\n");
+    while (!signal.aborted) {
+      const page = await store.events(runId, last, PAGE);
+      for (const event of page.events) {
+        await stream.writeSSE({
+          id: String(event.seq),
+          event: event.type,
+          data: JSON.stringify(event),
+        });
+      }
+      if (page.events.length > 0) lastWrite = Date.now();
+      last = page.next_after;
+      if (page.events.length === PAGE) continue;
+      const idle = Date.now() - lastWrite;
+      if (idle >= timing.keepAliveMs) {
+        await stream.write(": keep-alive\n\n");
+        lastWrite = Date.now();
+        continue;
+      }
+      await store.changed(runId, last, {
+        timeoutMs: Math.min(timing.keepAliveMs - idle, timing.recheckMs),
+        signal,
+      });
+    }
+  });
+}

@@ -1,0 +1,46 @@
+import { checkValue } from "@task-context/protocols/internal";
+import type { MiddlewareHandler } from "hono";
+import { validator } from "hono-openapi";
+import type * as z from "zod";
+import { DeliveryError } from "../delivery/delivery-error.ts";
+
+const jsonMediaType = /^application\/([\w.-]+\+)?json$/i;
+
+/** Refuses a body that is not declared as JSON (415), instead of reading it as `{}`. */
+export const requireJsonBody: MiddlewareHandler = async (c, next) => {
+  const mediaType = (c.req.header("Content-Type") ?? "").split(";")[0]?.trim() ?? "";
+  if (!jsonMediaType.test(mediaType)) {
+    throw new DeliveryError({
+      code: "UNSUPPORTED_MEDIA_TYPE",
+      message: "Send the request body as JSON, with Content-Type: application/json.",
+    });
+  }
+  await next();
+};
+
+/** The answer to a value that breaks its schema: 400 with an issue per problem. */
+function invalidRequest<Schema extends z.ZodType>(schema: Schema, value: unknown, where: string) {
+  const { issues } = checkValue(schema, value, { root: where });
+  return new DeliveryError({
+    code: "INVALID_REQUEST",
+    message: `The ${where} does not match the contract. Fix the issues listed.`,
+    issues,
+  });
+}
+
+/**
+ * Validates the JSON body against `schema` (strict: unknown fields are refused) and documents it
+ * in the OpenAPI document. Issues carry JSON Pointers and say what to write instead.
+ */
+export function jsonBody<Schema extends z.ZodType>(schema: Schema) {
+  return validator("json", schema, (result) => {
+    if (!result.success) throw invalidRequest(schema, result.data, "request body");
+  });
+}
+
+/** Validates the query string against `schema`; documented as the operation's parameters. */
+export function queryParameters<Schema extends z.ZodType>(schema: Schema) {
+  return validator("query", schema, (result) => {
+    if (!result.success) throw invalidRequest(schema, result.data, "query string");
+  });
+}

@@ -1,0 +1,38 @@
+import type { DeliveryStore } from "../delivery/delivery-store.ts";
+
+/** How long waits last. */
+export interface WaitTiming {
+  /** At most this long between two looks at the run while waiting (lease expiry, shutdown). */
+  recheckMs: number;
+}
+
+/**
+ * Answers `look()` as soon as it finds something, or when `waitMs` have passed (long poll):
+ * looks again on every new event of the run, and at least every `recheckMs` (a lease may expire
+ * without an event until someone looks). Ends early when `signal` aborts.
+ */
+export async function waitFor<T>(
+  store: DeliveryStore,
+  runId: string,
+  waitMs: number,
+  timing: WaitTiming,
+  signal: AbortSignal,
+  look: () => Promise<T | undefined>,
+): Promise<T | undefined> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const seq = waitMs > 0 ? await store.lastSeq(runId) : 0;
+    const found = await look();
+    const remaining = deadline - Date.now();
+    if (found !== undefined || remaining <= 0 || signal.aborted) return found;
+    await store.changed(runId, seq, {
+      timeoutMs: Math.min(remaining, timing.recheckMs),
+      signal,
+    });
+  }
+}
+
+/** An AbortSignal that aborts when any of `signals` does. */
+export function anySignal(signals: readonly (AbortSignal | undefined)[]): AbortSignal {
+  return AbortSignal.any(signals.filter((signal) => signal !== undefined));
+}

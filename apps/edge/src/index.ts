@@ -1,0 +1,27 @@
+/**
+ * The task-context delivery service, runtime-agnostic: the Hono app, the domain store interface
+ * and its SQL implementation. `src/node.ts` runs it on Node; the Workers entry runs it on
+ * Cloudflare Workers.
+ *
+ * @module
+ */
+export { type AppOptions, createApp, type Limits } from "./app.ts";
+export * from "./contract/schemas.ts";
+export {
+  DeliveryError,
+  type DeliveryErrorCode,
+  deliveryErrorStatus,
+} from "./delivery/delivery-error.ts";
+export type {
+  AgentIdentity,
+  ChangedOptions,
+  DeliveryStore,
+  IdempotencyKey,
+  StoredAgent,
+} from "./delivery/delivery-store.ts";
+export { newAgentToken, newId, parseAgentToken } from "./delivery/ids.ts";
+export type { AuthOptions, Caller } from "./http/auth.ts";
+export { defaultRateLimit, parseRateLimit, type RateLimit } from "./http/rate-limit.ts";
+export { migrate } from "./sql/migrations.ts";
+export type { SqlDatabase, SqlValue } from "./sql/sql-database.ts";
+export { artifactUri, SqlStore, type SqlStoreOptions } from "./sql/sql-store.ts";

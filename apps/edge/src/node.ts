@@ -1,0 +1,140 @@
+// The delivery service on Node: embedded SQLite (node:sqlite), @hono/node-server, configuration
+// from the environment, graceful shutdown. `pnpm --filter ./apps/edge start` runs this file.
+import { randomBytes } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { serve } from "@hono/node-server";
+import { getConnInfo } from "@hono/node-server/conninfo";
+import { requireText, requireWholeNumber } from "@task-context/core/internal";
+import { createApp, type Limits } from "./app.ts";
+import { parseRateLimit } from "./http/rate-limit.ts";
+import { openNodeDatabase } from "./node-sqlite.ts";
+import { SqlStore } from "./sql/sql-store.ts";
+
+/** What {@link startNodeServer} is started with. */
+export interface NodeServerOptions {
+  /** TCP port; 0 picks a free one (default 8787). */
+  port?: number;
+  /** Address to listen on (default 127.0.0.1). */
+  host?: string;
+  /** SQLite file, or `:memory:` (default `.data/task-context.db`). */
+  database?: string;
+  adminToken: string;
+  limits?: Limits;
+  /** Milliseconds since the epoch (tests move it). */
+  clock?: () => number;
+  /** How often overdue leases are expired in the background (default 1000 ms). */
+  sweepMs?: number;
+  onUnexpectedError?: (error: unknown) => void;
+}
+
+/** A running server. */
+export interface NodeServer {
+  /** `http://HOST:PORT`. */
+  url: string;
+  /** Stops accepting, answers long polls, ends streams, closes the database. */
+  close(): Promise<void>;
+}
+
+/** Starts the delivery service on Node with an SQLite database. */
+export async function startNodeServer(options: NodeServerOptions): Promise<NodeServer> {
+  const host = options.host ?? "127.0.0.1";
+  const port = requireWholeNumber("port", options.port ?? 8787, 0, 65_535);
+  const database = openNodeDatabase(options.database ?? ".data/task-context.db");
+  const store = new SqlStore(database, options.clock === undefined ? {} : { clock: options.clock });
+  const shutdown = new AbortController();
+  const app = createApp({
+    store,
+    auth: { adminToken: options.adminToken },
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    clientAddress: (c) => getConnInfo(c).remote.address,
+    signal: shutdown.signal,
+    ...(options.onUnexpectedError === undefined
+      ? {}
+      : { onUnexpectedError: options.onUnexpectedError }),
+  });
+  const sweeper = setInterval(() => store.expireAllLeases(), options.sweepMs ?? 1000);
+  sweeper.unref();
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const started = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(started));
+    started.once("error", reject);
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    close() {
+      closing ??= (async () => {
+        clearInterval(sweeper);
+        shutdown.abort();
+        store.close();
+        await new Promise<void>((resolve) => {
+          const force = setTimeout(() => {
+            if ("closeAllConnections" in server) server.closeAllConnections();
+          }, 5000);
+          server.close(() => {
+            clearTimeout(force);
+            resolve();
+          });
+          if ("closeIdleConnections" in server) server.closeIdleConnections();
+        });
+        database.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** The server's options from the environment (`PORT`, `HOST`, `TASK_CONTEXT_*`). */
+export function optionsFromEnvironment(environment: NodeJS.ProcessEnv): NodeServerOptions & {
+  generatedAdminToken: boolean;
+} {
+  const port = environment.PORT === undefined ? 8787 : Number(environment.PORT);
+  const adminToken = environment.TASK_CONTEXT_ADMIN_TOKEN;
+  return {
+    port: requireWholeNumber("PORT", port, 0, 65_535),
+    host: environment.HOST === undefined ? "127.0.0.1" : requireText("HOST", environment.HOST),
+    database: environment.TASK_CONTEXT_DB || ".data/task-context.db",
+    adminToken:
+      adminToken === undefined || adminToken === ""
+        ? randomBytes(32).toString("base64url")
+        : adminToken,
+    generatedAdminToken: adminToken === undefined || adminToken === "",
+    limits: { rateLimit: parseRateLimit(environment.TASK_CONTEXT_RATE_LIMIT) },
+  };
+}
+
+async function main(): Promise<void> {
+  const { generatedAdminToken, ...options } = optionsFromEnvironment(process.env);
+  const server = await startNodeServer({
+    ...options,
+    onUnexpectedError: (error) => console.error("unexpected error:", error),
+  });
+  if (generatedAdminToken) {
+    console.log(
+      `TASK_CONTEXT_ADMIN_TOKEN was not set; this run's admin token: ${options.adminToken}`,
+    );
+  }
+  console.log(`listening on ${server.url}`);
+  const stop = (signal: string) => {
+    console.log(`${signal}: stopping`);
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error("could not stop cleanly:", error);
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGTERM", () => stop("SIGTERM"));
+  process.once("SIGINT", () => stop("SIGINT"));
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

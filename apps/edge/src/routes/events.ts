@@ -1,0 +1,47 @@
+import { jsonResponse, operation } from "../contract/openapi.ts";
+import { eventPage, eventsQuery } from "../contract/schemas.ts";
+import { eventStream, resumeAfter } from "../http/event-stream.ts";
+import { queryParameters } from "../http/validation.ts";
+import { type App, authorize, type RouteContext } from "./route-context.ts";
+
+/** The run's collaboration stream: Server-Sent Events, or JSON pages. */
+export function eventRoutes(app: App, context: RouteContext): void {
+  const { store } = context;
+
+  app.get(
+    "/v1/runs/:run_id/events",
+    operation({
+      id: "listEvents",
+      summary: "The run's events: a Server-Sent Events stream, or JSON pages",
+      description:
+        "With `Accept: text/event-stream`, every event from `?after=` (or `Last-Event-ID`, which wins) on, then new ones as they happen: `id: <seq>`, `event: <type>`, `data: <event JSON>`, and a keep-alive comment at least every 15 s. Otherwise a JSON page `{ events, next_after }`.",
+      tag: "events",
+      audience: "admin or agent",
+      responses: {
+        200: {
+          description: "Events, in seq order with no gaps",
+          content: {
+            ...jsonResponse(eventPage, "").content,
+            "text/event-stream": {
+              schema: { type: "string", description: "Frames whose data is a CollaborationEvent" },
+              itemSchema: { $ref: "#/components/schemas/CollaborationEvent" },
+            },
+          },
+        },
+      },
+      errors: [400, 404],
+    }),
+    authorize(context, "admin or agent"),
+    queryParameters(eventsQuery),
+    async (c) => {
+      const runId = c.req.param("run_id");
+      const { after, limit = 100 } = c.req.valid("query");
+      if ((c.req.header("Accept") ?? "").includes("text/event-stream")) {
+        const from = resumeAfter(c, after);
+        await store.lastSeq(runId); // 404 now, before the stream starts, for an unknown run
+        return eventStream(c, store, runId, from, context.timing, context.shutdown);
+      }
+      return c.json(await store.events(runId, after ?? 0, limit));
+    },
+  );
+}

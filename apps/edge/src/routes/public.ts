@@ -1,0 +1,133 @@
+import { type SchemaName, schemaNames, validate } from "@task-context/protocols";
+import { renderDocsPage } from "../contract/docs-page.ts";
+import { jsonResponse, openApiDocument, operation } from "../contract/openapi.ts";
+import { publishedSchemas } from "../contract/published-schemas.ts";
+import { health, schemaList, validationView } from "../contract/schemas.ts";
+import { DeliveryError } from "../delivery/delivery-error.ts";
+import { requireJsonBody } from "../http/validation.ts";
+import type { App } from "./route-context.ts";
+
+function schemaName(name: string): SchemaName {
+  if (!(schemaNames as readonly string[]).includes(name)) {
+    throw new DeliveryError({
+      code: "SCHEMA_NOT_FOUND",
+      message: `No published schema "${name}". GET /v1/schemas lists them: ${schemaNames.join(", ")}.`,
+    });
+  }
+  return name as SchemaName;
+}
+
+/** Health, the published schemas, validation, the OpenAPI document and its reference page. */
+export function publicRoutes(app: App): void {
+  let document: Promise<Record<string, unknown>> | undefined;
+  const openApi = () => {
+    document ??= openApiDocument(app as never) as Promise<Record<string, unknown>>;
+    return document;
+  };
+
+  app.get(
+    "/healthz",
+    operation({
+      id: "health",
+      summary: "Whether the service answers",
+      tag: "public",
+      audience: "public",
+      responses: { 200: jsonResponse(health, "It does") },
+    }),
+    (c) => c.json({ status: "ok" as const }),
+  );
+
+  app.get(
+    "/v1/schemas",
+    operation({
+      id: "listSchemas",
+      summary: "The published JSON Schemas",
+      tag: "public",
+      audience: "public",
+      responses: { 200: jsonResponse(schemaList, "Their names, $ids and URLs") },
+    }),
+    (c) =>
+      c.json({
+        schemas: schemaNames.map((name) => ({
+          name,
+          id: publishedSchemas[name].$id,
+          url: `/v1/schemas/${name}`,
+        })),
+      }),
+  );
+
+  app.get(
+    "/v1/schemas/:name",
+    operation({
+      id: "getSchema",
+      summary: "One published JSON Schema (draft 2020-12)",
+      tag: "public",
+      audience: "public",
+      responses: {
+        200: {
+          description: "The schema",
+          content: { "application/schema+json": { schema: { type: "object" } } },
+        },
+      },
+      errors: [404],
+    }),
+    (c) => {
+      const schema = publishedSchemas[schemaName(c.req.param("name"))];
+      return c.body(JSON.stringify(schema, null, 2), 200, {
+        "Content-Type": "application/schema+json; charset=utf-8",
+      });
+    },
+  );
+
+  app.post(
+    "/v1/validate/:name",
+    operation({
+      id: "validate",
+      summary: "Check a JSON value against a published schema",
+      description:
+        "Runs the same zod schemas as @task-context/protocols' validate(): every issue has the JSON Pointer of its field and says what to write instead.",
+      tag: "public",
+      audience: "public",
+      responses: { 200: jsonResponse(validationView, "The verdict and its issues") },
+      errors: [400, 404, 413, 415],
+    }),
+    requireJsonBody,
+    async (c) => {
+      const name = schemaName(c.req.param("name"));
+      let value: unknown;
+      try {
+        value = await c.req.json();
+      } catch {
+        throw new DeliveryError({
+          code: "INVALID_REQUEST",
+          message: "The request body is not valid JSON. Send the value to check as JSON.",
+        });
+      }
+      return c.json(validate(name, value));
+    },
+  );
+
+  app.get(
+    "/v1/openapi.json",
+    operation({
+      id: "openApi",
+      summary: "This contract as an OpenAPI 3.1 document",
+      tag: "public",
+      audience: "public",
+      responses: { 200: { description: "The document", content: { "application/json": {} } } },
+    }),
+    async (c) => c.json(await openApi()),
+  );
+
+  app.get(
+    "/docs",
+    operation({
+      id: "docs",
+      summary: "A readable reference of this contract",
+      tag: "public",
+      audience: "public",
+      responses: { 200: { description: "An HTML page", content: { "text/html": {} } } },
+    }),
+    async (c) => c.html(renderDocsPage(await openApi())),
+  );
+}

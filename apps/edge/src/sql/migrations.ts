@@ -1,0 +1,125 @@
+import type { SqlDatabase } from "./sql-database.ts";
+
+/**
+ * The schema, one migration per entry, each a list of single statements (a Durable Object runs
+ * one statement per call). Append; never edit a migration that has shipped.
+ */
+const migrations: readonly (readonly string[])[] = [
+  [
+    `CREATE TABLE runs (
+      id TEXT PRIMARY KEY,
+      goal TEXT NOT NULL,
+      constraints TEXT NOT NULL,
+      lease_ms INTEGER NOT NULL,
+      max_attempts INTEGER NOT NULL,
+      status TEXT NOT NULL,
+      current_stage INTEGER NOT NULL,
+      last_seq INTEGER NOT NULL,
+      created_at INTEGER NOT NULL
+    )`,
+    `CREATE TABLE stages (
+      run_id TEXT NOT NULL,
+      position INTEGER NOT NULL,
+      id TEXT NOT NULL,
+      definition TEXT NOT NULL,
+      status TEXT NOT NULL,
+      PRIMARY KEY (run_id, position)
+    )`,
+    `CREATE TABLE agents (
+      run_id TEXT NOT NULL,
+      id TEXT NOT NULL,
+      tag TEXT NOT NULL,
+      token_hash TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      PRIMARY KEY (run_id, id),
+      UNIQUE (run_id, tag)
+    )`,
+    `CREATE TABLE work_items (
+      run_id TEXT NOT NULL,
+      id TEXT NOT NULL,
+      stage_position INTEGER NOT NULL,
+      kind TEXT NOT NULL,
+      status TEXT NOT NULL,
+      attempt INTEGER NOT NULL,
+      failures INTEGER NOT NULL,
+      offered_seq INTEGER NOT NULL,
+      holder_id TEXT,
+      holder_tag TEXT,
+      lease_expires_at INTEGER,
+      target_artifact_id TEXT,
+      target_author_id TEXT,
+      target_author_tag TEXT,
+      dead_lettered_at INTEGER,
+      PRIMARY KEY (run_id, id)
+    )`,
+    "CREATE INDEX work_items_on_offer ON work_items (run_id, status, offered_seq)",
+    "CREATE INDEX work_items_by_expiry ON work_items (status, lease_expires_at)",
+    `CREATE TABLE attempts (
+      run_id TEXT NOT NULL,
+      work_item_id TEXT NOT NULL,
+      attempt INTEGER NOT NULL,
+      agent_id TEXT NOT NULL,
+      agent_tag TEXT NOT NULL,
+      leased_at INTEGER NOT NULL,
+      ended_at INTEGER,
+      outcome TEXT NOT NULL,
+      reason TEXT,
+      PRIMARY KEY (run_id, work_item_id, attempt)
+    )`,
+    `CREATE TABLE artifacts (
+      run_id TEXT NOT NULL,
+      id TEXT NOT NULL,
+      seq INTEGER NOT NULL,
+      stage_position INTEGER NOT NULL,
+      stage_id TEXT NOT NULL,
+      work_item_id TEXT NOT NULL,
+      author_id TEXT NOT NULL,
+      author_tag TEXT NOT NULL,
+      title TEXT,
+      media_type TEXT NOT NULL,
+      content TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      PRIMARY KEY (run_id, id)
+    )`,
+    "CREATE INDEX artifacts_in_order ON artifacts (run_id, stage_position, seq)",
+    `CREATE TABLE reviews (
+      run_id TEXT NOT NULL,
+      work_item_id TEXT NOT NULL,
+      target_artifact_id TEXT NOT NULL,
+      feedback TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      PRIMARY KEY (run_id, work_item_id)
+    )`,
+    `CREATE TABLE events (
+      run_id TEXT NOT NULL,
+      seq INTEGER NOT NULL,
+      body TEXT NOT NULL,
+      PRIMARY KEY (run_id, seq)
+    )`,
+    `CREATE TABLE idempotency_keys (
+      run_id TEXT NOT NULL,
+      agent_id TEXT NOT NULL,
+      key TEXT NOT NULL,
+      request_hash TEXT NOT NULL,
+      response TEXT NOT NULL,
+      PRIMARY KEY (run_id, agent_id, key)
+    )`,
+  ],
+];
+
+/** Brings the database's schema up to date, in one transaction per migration. */
+export function migrate(database: SqlDatabase): void {
+  database.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
+  const [row] = database.all<{ version: number | null }>(
+    "SELECT max(version) AS version FROM schema_version",
+  );
+  const current = Number(row?.version ?? 0);
+  migrations.forEach((statements, index) => {
+    const version = index + 1;
+    if (version <= current) return;
+    database.transaction(() => {
+      for (const statement of statements) database.exec(statement);
+      database.run("INSERT INTO schema_version (version) VALUES (?)", version);
+    });
+  });
+}

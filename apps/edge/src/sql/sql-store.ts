@@ -1,0 +1,1131 @@
+import type {
+  Artifact,
+  ArtifactReference,
+  CollaborationEvent,
+  ReviewFeedback,
+  ValidationIssue,
+  WorkItem,
+} from "@task-context/protocols";
+import type {
+  AttemptRecord,
+  ClaimView,
+  CompleteBody,
+  CompletionView,
+  CreateRunInput,
+  DeadLetter,
+  EventPage,
+  FailBody,
+  FailureView,
+  HeartbeatView,
+  RunView,
+  StageInput,
+  StageView,
+} from "../contract/schemas.ts";
+import { DeliveryError } from "../delivery/delivery-error.ts";
+import type {
+  AgentIdentity,
+  ChangedOptions,
+  DeliveryStore,
+  IdempotencyKey,
+  StoredAgent,
+} from "../delivery/delivery-store.ts";
+import { newId } from "../delivery/ids.ts";
+import { checkStageGraph } from "../delivery/stage-graph.ts";
+import { migrate } from "./migrations.ts";
+import type { SqlDatabase } from "./sql-database.ts";
+
+/** Options of {@link SqlStore}. */
+export interface SqlStoreOptions {
+  /** The time in milliseconds since the epoch; tests move it instead of sleeping. */
+  clock?: () => number;
+}
+
+type RunStatus = RunView["status"];
+type ItemStatus = "offered" | "leased" | "completed" | "dead_lettered";
+
+interface RunRow {
+  id: string;
+  goal: string;
+  constraints: string;
+  lease_ms: number;
+  max_attempts: number;
+  status: RunStatus;
+  current_stage: number;
+  last_seq: number;
+  created_at: number;
+}
+
+interface StageRow {
+  position: number;
+  id: string;
+  definition: string;
+  status: StageView["status"];
+}
+
+interface ItemRow {
+  id: string;
+  stage_position: number;
+  kind: "task" | "review";
+  status: ItemStatus;
+  attempt: number;
+  failures: number;
+  holder_id: string | null;
+  holder_tag: string | null;
+  lease_expires_at: number | null;
+  target_artifact_id: string | null;
+  target_author_id: string | null;
+  target_author_tag: string | null;
+  dead_lettered_at: number | null;
+}
+
+interface AttemptRow {
+  attempt: number;
+  agent_tag: string;
+  leased_at: number;
+  ended_at: number | null;
+  outcome: AttemptRecord["outcome"];
+  reason: string | null;
+}
+
+interface ArtifactRow {
+  id: string;
+  stage_id: string;
+  stage_position: number;
+  work_item_id: string;
+  author_id: string;
+  author_tag: string;
+  title: string | null;
+  media_type: string;
+  content: string;
+  created_at: number;
+}
+
+/** What one operation on a run reads once: the run and its stages. */
+interface RunState {
+  run: RunRow;
+  stages: Array<StageRow & { stage: StageInput }>;
+  now: number;
+}
+
+const iso = (milliseconds: number) => new Date(milliseconds).toISOString();
+
+/** An event without the fields every event has. */
+type EventFields<Type extends CollaborationEvent["type"]> = Omit<
+  Extract<CollaborationEvent, { type: Type }>,
+  "type" | "id" | "seq" | "run_id" | "at"
+>;
+
+/**
+ * The delivery store over a synchronous SQL database: every operation is one transaction, so a
+ * completion, its artifact or review feedback, its events and the next stage's offers are
+ * written together or not at all. One store holds any number of runs (Node), or the one run of a
+ * Durable Object (Workers).
+ *
+ * @example
+ * ```ts
+ * const store = new SqlStore(openNodeDatabase(":memory:"));
+ * const run = await store.createRun({ goal: "Write a haiku", constraints: [], stages: [
+ *   { id: "draft", stage_description: "Write it", expected_output: "3 lines", available_skills: [] },
+ * ] });
+ * ```
+ */
+export class SqlStore implements DeliveryStore {
+  readonly #database: SqlDatabase;
+  readonly #clock: () => number;
+  readonly #waiters = new Map<string, Set<() => void>>();
+  #closed = false;
+
+  constructor(database: SqlDatabase, { clock = Date.now }: SqlStoreOptions = {}) {
+    this.#database = database;
+    this.#clock = clock;
+    migrate(database);
+  }
+
+  async createRun(input: CreateRunInput): Promise<RunView> {
+    checkStageGraph(input.stages);
+    const runId = newId("run");
+    const view = this.#database.transaction(() => {
+      const now = this.#clock();
+      this.#database.run(
+        `INSERT INTO runs (id, goal, constraints, lease_ms, max_attempts, status, current_stage, last_seq, created_at)
+         VALUES (?, ?, ?, ?, ?, 'active', 0, 0, ?)`,
+        runId,
+        input.goal,
+        JSON.stringify(input.constraints),
+        input.lease_ms ?? 60_000,
+        input.max_attempts ?? 5,
+        now,
+      );
+      input.stages.forEach((stage, position) => {
+        const kind = stage.kind ?? "task";
+        const definition =
+          kind === "task" ? { ...stage, kind, items: stage.items ?? 1 } : { ...stage, kind };
+        this.#database.run(
+          "INSERT INTO stages (run_id, position, id, definition, status) VALUES (?, ?, ?, ?, 'pending')",
+          runId,
+          position,
+          stage.id,
+          JSON.stringify(definition),
+        );
+      });
+      const state = this.#state(runId, now);
+      this.#emit(state, "run.created", {
+        goal: input.goal,
+        stage_ids: input.stages.map((stage) => stage.id),
+      });
+      this.#startStage(state, 0);
+      return this.#runView(this.#state(runId, now));
+    });
+    this.#wake(runId);
+    return view;
+  }
+
+  async getRun(runId: string): Promise<RunView> {
+    return this.#write(runId, (state) => this.#runView(state));
+  }
+
+  async addAgent(runId: string, agent: StoredAgent): Promise<void> {
+    this.#write(runId, (state) => {
+      const taken = this.#database.all(
+        "SELECT 1 FROM agents WHERE run_id = ? AND tag = ?",
+        runId,
+        agent.tag,
+      );
+      if (taken.length > 0) {
+        throw new DeliveryError({
+          code: "AGENT_TAG_TAKEN",
+          message: `The run already has an agent tagged "${agent.tag}". Choose another tag.`,
+        });
+      }
+      this.#database.run(
+        "INSERT INTO agents (run_id, id, tag, token_hash, created_at) VALUES (?, ?, ?, ?, ?)",
+        runId,
+        agent.agent_id,
+        agent.tag,
+        agent.token_hash,
+        state.now,
+      );
+    });
+  }
+
+  async findAgent(runId: string, agentId: string): Promise<StoredAgent | undefined> {
+    const [agent] = this.#database.all<StoredAgent>(
+      "SELECT id AS agent_id, tag, token_hash FROM agents WHERE run_id = ? AND id = ?",
+      runId,
+      agentId,
+    );
+    return agent === undefined ? undefined : { ...agent };
+  }
+
+  async offers(runId: string, agent: AgentIdentity, limit: number): Promise<WorkItem[]> {
+    return this.#write(runId, (state) =>
+      this.#onOffer(state, agent, limit).map((item) => this.#workItem(state, item)),
+    );
+  }
+
+  async claim(
+    runId: string,
+    agent: AgentIdentity,
+    workItemId: string | undefined,
+  ): Promise<ClaimView | undefined> {
+    return this.#write(runId, (state) => {
+      let item: ItemRow | undefined;
+      if (workItemId === undefined) {
+        [item] = this.#onOffer(state, agent, 1);
+        if (item === undefined) return undefined;
+      } else {
+        item = this.#item(runId, workItemId);
+        if (item.kind === "review" && item.target_author_id === agent.agent_id) {
+          throw new DeliveryError({
+            code: "SELF_REVIEW",
+            message: `Work item ${item.id} reviews your own artifact ${item.target_artifact_id}: another agent must review it. Claim another item.`,
+          });
+        }
+        if (item.status !== "offered") {
+          const why = {
+            leased: "another agent holds its lease",
+            completed: "it is completed",
+            dead_lettered: "it is dead-lettered (an admin can requeue it)",
+          }[item.status];
+          throw new DeliveryError({
+            code: "NOT_ON_OFFER",
+            message: `Work item ${item.id} is not on offer: ${why}. Poll the inbox for items you can claim.`,
+          });
+        }
+      }
+      const attempt = item.attempt + 1;
+      const expiresAt = state.now + state.run.lease_ms;
+      this.#database.run(
+        `UPDATE work_items SET status = 'leased', attempt = ?, holder_id = ?, holder_tag = ?, lease_expires_at = ?
+         WHERE run_id = ? AND id = ?`,
+        attempt,
+        agent.agent_id,
+        agent.tag,
+        expiresAt,
+        runId,
+        item.id,
+      );
+      this.#database.run(
+        `INSERT INTO attempts (run_id, work_item_id, attempt, agent_id, agent_tag, leased_at, outcome)
+         VALUES (?, ?, ?, ?, ?, ?, 'leased')`,
+        runId,
+        item.id,
+        attempt,
+        agent.agent_id,
+        agent.tag,
+        state.now,
+      );
+      this.#emit(state, "work_item.leased", {
+        work_item_id: item.id,
+        agent_tag: agent.tag,
+        attempt,
+        expires_at: iso(expiresAt),
+      });
+      const leased = this.#item(runId, item.id);
+      return {
+        work_item: this.#workItem(state, leased),
+        lease: { attempt, expires_at: iso(expiresAt) },
+      };
+    });
+  }
+
+  async heartbeat(
+    runId: string,
+    agent: AgentIdentity,
+    workItemId: string,
+    attempt: number,
+  ): Promise<HeartbeatView> {
+    return this.#write(runId, (state) => {
+      const item = this.#item(runId, workItemId);
+      this.#requireLiveLease(item, agent, attempt);
+      const expiresAt = state.now + state.run.lease_ms;
+      this.#database.run(
+        "UPDATE work_items SET lease_expires_at = ? WHERE run_id = ? AND id = ?",
+        expiresAt,
+        runId,
+        item.id,
+      );
+      return { expires_at: iso(expiresAt) };
+    });
+  }
+
+  async complete(
+    runId: string,
+    agent: AgentIdentity,
+    workItemId: string,
+    body: CompleteBody,
+    idempotency?: IdempotencyKey,
+  ): Promise<CompletionView> {
+    return this.#write(runId, (state) =>
+      this.#idempotent(state, agent, idempotency, () => {
+        const item = this.#item(runId, workItemId);
+        if (item.status === "completed") {
+          throw new DeliveryError({
+            code: "ALREADY_COMPLETED",
+            message: `Work item ${item.id} is already completed; a second completion is refused. Poll the inbox for more work.`,
+          });
+        }
+        this.#requireCompletableLease(runId, item, agent, body.attempt);
+        const stage = this.#stageOf(state, item);
+        let artifactId: string | undefined;
+        if (item.kind === "task") {
+          artifactId = this.#storeArtifact(state, item, stage, agent, body);
+        } else {
+          this.#storeReview(state, item, stage, agent, body);
+        }
+        this.#database.run(
+          `UPDATE work_items SET status = 'completed', lease_expires_at = NULL, dead_lettered_at = NULL
+           WHERE run_id = ? AND id = ?`,
+          runId,
+          item.id,
+        );
+        this.#endAttempt(state, item.id, item.attempt, "completed");
+        const event = this.#emit(state, "work_item.completed", {
+          work_item_id: item.id,
+          agent_tag: agent.tag,
+          attempt: item.attempt,
+        });
+        if (item.status === "dead_lettered") this.#updateRunStatus(state, item.id);
+        this.#advance(state, item.stage_position);
+        return {
+          work_item_id: item.id,
+          status: "completed" as const,
+          ...(artifactId === undefined ? {} : { artifact_id: artifactId }),
+          event_id: event.id,
+        };
+      }),
+    );
+  }
+
+  async fail(
+    runId: string,
+    agent: AgentIdentity,
+    workItemId: string,
+    body: FailBody,
+    idempotency?: IdempotencyKey,
+  ): Promise<FailureView> {
+    return this.#write(runId, (state) =>
+      this.#idempotent(state, agent, idempotency, () => {
+        const item = this.#item(runId, workItemId);
+        this.#requireLiveLease(item, agent, body.attempt);
+        this.#endAttempt(state, item.id, item.attempt, "failed", body.reason);
+        const event = this.#emit(state, "work_item.failed", {
+          work_item_id: item.id,
+          agent_tag: agent.tag,
+          attempt: item.attempt,
+          reason: body.reason,
+        });
+        const status = this.#countFailure(state, item);
+        return {
+          work_item_id: item.id,
+          status,
+          attempts_left: Math.max(0, state.run.max_attempts - item.failures - 1),
+          event_id: event.id,
+        };
+      }),
+    );
+  }
+
+  async deadLetters(runId: string): Promise<DeadLetter[]> {
+    return this.#write(runId, (state) =>
+      this.#database
+        .all<ItemRow>(
+          "SELECT * FROM work_items WHERE run_id = ? AND status = 'dead_lettered' ORDER BY dead_lettered_at, offered_seq",
+          runId,
+        )
+        .map((item) => ({
+          work_item: this.#workItem(state, item),
+          dead_lettered_at: iso(item.dead_lettered_at ?? state.now),
+          attempts: this.#attempts(runId, item.id),
+        })),
+    );
+  }
+
+  async requeue(runId: string, workItemId: string): Promise<WorkItem> {
+    return this.#write(runId, (state) => {
+      const item = this.#item(runId, workItemId);
+      if (item.status !== "dead_lettered") {
+        throw new DeliveryError({
+          code: "NOT_DEAD_LETTERED",
+          message: `Work item ${item.id} is not dead-lettered (it is ${item.status.replace("_", " ")}); only dead letters can be requeued.`,
+        });
+      }
+      this.#database.run(
+        "UPDATE work_items SET failures = 0, dead_lettered_at = NULL WHERE run_id = ? AND id = ?",
+        runId,
+        item.id,
+      );
+      this.#emit(state, "work_item.requeued", { work_item_id: item.id, attempt: item.attempt + 1 });
+      this.#offer(state, item);
+      this.#updateRunStatus(state, item.id);
+      return this.#workItem(state, this.#item(runId, item.id));
+    });
+  }
+
+  async artifact(runId: string, artifactId: string): Promise<Artifact> {
+    return this.#write(runId, () => {
+      const [row] = this.#database.all<ArtifactRow>(
+        "SELECT * FROM artifacts WHERE run_id = ? AND id = ?",
+        runId,
+        artifactId,
+      );
+      if (row === undefined) {
+        throw new DeliveryError({
+          code: "ARTIFACT_NOT_FOUND",
+          message: `The run has no artifact ${artifactId}. Take artifact ids from work items' previous_artifacts or from artifact.created events.`,
+        });
+      }
+      return {
+        id: row.id,
+        run_id: runId,
+        stage_id: row.stage_id,
+        work_item_id: row.work_item_id,
+        author_tag: row.author_tag,
+        ...(row.title === null ? {} : { title: row.title }),
+        media_type: row.media_type,
+        content: row.content,
+        created_at: iso(row.created_at),
+      };
+    });
+  }
+
+  async events(runId: string, after: number, limit: number): Promise<EventPage> {
+    return this.#write(runId, () => {
+      const rows = this.#database.all<{ seq: number; body: string }>(
+        "SELECT seq, body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+        runId,
+        after,
+        limit,
+      );
+      const events = rows.map((row) => JSON.parse(row.body) as CollaborationEvent);
+      return { events, next_after: rows.at(-1)?.seq ?? after };
+    });
+  }
+
+  async lastSeq(runId: string): Promise<number> {
+    return this.#write(runId, (state) => state.run.last_seq);
+  }
+
+  async changed(runId: string, after: number, options: ChangedOptions): Promise<boolean> {
+    if ((await this.lastSeq(runId)) > after) return true;
+    if (this.#closed || options.signal?.aborted) return false;
+    return new Promise<boolean>((resolve) => {
+      const waiters = this.#waiters.get(runId) ?? new Set<() => void>();
+      this.#waiters.set(runId, waiters);
+      const finish = (changed: boolean) => {
+        clearTimeout(timer);
+        options.signal?.removeEventListener("abort", onAbort);
+        waiters.delete(wake);
+        if (waiters.size === 0) this.#waiters.delete(runId);
+        resolve(changed);
+      };
+      const wake = () => finish(!this.#closed);
+      const onAbort = () => finish(false);
+      const timer = setTimeout(() => finish(false), options.timeoutMs);
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      waiters.add(wake);
+    });
+  }
+
+  async expireLeases(runId: string): Promise<void> {
+    this.#write(runId, () => undefined);
+  }
+
+  /** Expires the overdue leases of every run (a Node timer calls it). */
+  expireAllLeases(): void {
+    const runs = this.#database.all<{ run_id: string }>(
+      "SELECT DISTINCT run_id FROM work_items WHERE status = 'leased' AND lease_expires_at <= ?",
+      this.#clock(),
+    );
+    for (const { run_id } of runs) this.#write(run_id, () => undefined);
+  }
+
+  /** The earliest lease expiry of a run, in milliseconds, or undefined (a Durable Object's alarm). */
+  nextExpiry(runId: string): number | undefined {
+    const [row] = this.#database.all<{ next: number | null }>(
+      "SELECT min(lease_expires_at) AS next FROM work_items WHERE run_id = ? AND status = 'leased'",
+      runId,
+    );
+    return row?.next ?? undefined;
+  }
+
+  /** Ends every wait: long polls and streams answer now. The database stays open. */
+  close(): void {
+    this.#closed = true;
+    for (const waiters of [...this.#waiters.values()]) for (const wake of [...waiters]) wake();
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // One transaction per operation
+
+  /**
+   * Runs `operation` in a transaction on the run's current state, after expiring its overdue
+   * leases; wakes the run's waiters when events were appended.
+   */
+  #write<T>(runId: string, operation: (state: RunState) => T): T {
+    let before = 0;
+    let after = 0;
+    const result = this.#database.transaction(() => {
+      const state = this.#state(runId, this.#clock());
+      before = state.run.last_seq;
+      this.#expire(state);
+      const value = operation(state);
+      after = state.run.last_seq;
+      return value;
+    });
+    if (after > before) this.#wake(runId);
+    return result;
+  }
+
+  #wake(runId: string): void {
+    const waiters = this.#waiters.get(runId);
+    if (waiters !== undefined) for (const wake of [...waiters]) wake();
+  }
+
+  #state(runId: string, now: number): RunState {
+    const [run] = this.#database.all<RunRow>("SELECT * FROM runs WHERE id = ?", runId);
+    if (run === undefined) {
+      throw new DeliveryError({
+        code: "RUN_NOT_FOUND",
+        message: `No run ${runId}. Check the run id (and that your token belongs to that run).`,
+      });
+    }
+    const stages = this.#database
+      .all<StageRow>(
+        "SELECT position, id, definition, status FROM stages WHERE run_id = ? ORDER BY position",
+        runId,
+      )
+      .map((row) => ({ ...row, stage: JSON.parse(row.definition) as StageInput }));
+    return { run: { ...run }, stages, now };
+  }
+
+  #emit<Type extends CollaborationEvent["type"]>(
+    state: RunState,
+    type: Type,
+    fields: EventFields<Type>,
+  ): CollaborationEvent {
+    const seq = state.run.last_seq + 1;
+    const event = {
+      type,
+      id: newId("evt"),
+      seq,
+      run_id: state.run.id,
+      at: iso(state.now),
+      ...fields,
+    } as unknown as CollaborationEvent;
+    this.#database.run(
+      "INSERT INTO events (run_id, seq, body) VALUES (?, ?, ?)",
+      state.run.id,
+      seq,
+      JSON.stringify(event),
+    );
+    this.#database.run("UPDATE runs SET last_seq = ? WHERE id = ?", seq, state.run.id);
+    state.run.last_seq = seq;
+    return event;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Items and leases
+
+  #item(runId: string, workItemId: string): ItemRow {
+    const [item] = this.#database.all<ItemRow>(
+      "SELECT * FROM work_items WHERE run_id = ? AND id = ?",
+      runId,
+      workItemId,
+    );
+    if (item === undefined) {
+      throw new DeliveryError({
+        code: "WORK_ITEM_NOT_FOUND",
+        message: `The run has no work item ${workItemId}. Take work item ids from the inbox.`,
+      });
+    }
+    return item;
+  }
+
+  #onOffer(state: RunState, agent: AgentIdentity, limit: number): ItemRow[] {
+    return this.#database.all<ItemRow>(
+      `SELECT * FROM work_items WHERE run_id = ? AND status = 'offered'
+         AND (target_author_id IS NULL OR target_author_id <> ?)
+       ORDER BY offered_seq LIMIT ?`,
+      state.run.id,
+      agent.agent_id,
+      limit,
+    );
+  }
+
+  #requireLiveLease(item: ItemRow, agent: AgentIdentity, attempt: number): void {
+    if (item.status === "completed") {
+      throw new DeliveryError({
+        code: "ALREADY_COMPLETED",
+        message: `Work item ${item.id} is already completed. Poll the inbox for more work.`,
+      });
+    }
+    if (item.status !== "leased" || item.attempt !== attempt || item.holder_id !== agent.agent_id) {
+      throw this.#leaseLost(item, agent, attempt);
+    }
+  }
+
+  /**
+   * A completion needs the item's current attempt, held by this agent: a live lease, or one that
+   * expired while nobody else claimed the item (the work is done; accepting it loses nothing).
+   */
+  #requireCompletableLease(
+    runId: string,
+    item: ItemRow,
+    agent: AgentIdentity,
+    attempt: number,
+  ): void {
+    const current = item.attempt === attempt && item.holder_id === agent.agent_id;
+    if (current && item.status === "leased") return;
+    if (current && this.#attemptOutcome(runId, item.id, attempt) === "expired") return;
+    throw this.#leaseLost(item, agent, attempt);
+  }
+
+  #leaseLost(item: ItemRow, agent: AgentIdentity, attempt: number): DeliveryError {
+    const held =
+      item.attempt === 0
+        ? "nobody has claimed it yet"
+        : `its current attempt is ${item.attempt}${item.holder_id === agent.agent_id ? "" : ", held by another agent"}`;
+    return new DeliveryError({
+      code: "LEASE_LOST",
+      message: `Attempt ${attempt} of work item ${item.id} is no longer current (${held}${item.status === "leased" ? "" : `; the item is ${item.status.replace("_", " ")}`}). Stop working on it and poll the inbox.`,
+    });
+  }
+
+  #attemptOutcome(
+    runId: string,
+    workItemId: string,
+    attempt: number,
+  ): AttemptRecord["outcome"] | undefined {
+    const [row] = this.#database.all<{ outcome: AttemptRecord["outcome"] }>(
+      "SELECT outcome FROM attempts WHERE run_id = ? AND work_item_id = ? AND attempt = ?",
+      runId,
+      workItemId,
+      attempt,
+    );
+    return row?.outcome;
+  }
+
+  #endAttempt(
+    state: RunState,
+    workItemId: string,
+    attempt: number,
+    outcome: AttemptRecord["outcome"],
+    reason?: string,
+  ): void {
+    // A late completion keeps the time its lease expired at as the attempt's end.
+    this.#database.run(
+      `UPDATE attempts SET outcome = ?, reason = ?, ended_at = coalesce(ended_at, ?)
+       WHERE run_id = ? AND work_item_id = ? AND attempt = ?`,
+      outcome,
+      reason ?? null,
+      state.now,
+      state.run.id,
+      workItemId,
+      attempt,
+    );
+  }
+
+  /** Expires every overdue lease of the run: each is a failed attempt. */
+  #expire(state: RunState): void {
+    const overdue = this.#database.all<ItemRow>(
+      `SELECT * FROM work_items WHERE run_id = ? AND status = 'leased' AND lease_expires_at <= ?
+       ORDER BY lease_expires_at, offered_seq`,
+      state.run.id,
+      state.now,
+    );
+    for (const item of overdue) {
+      this.#database.run(
+        `UPDATE attempts SET outcome = 'expired', ended_at = ?
+         WHERE run_id = ? AND work_item_id = ? AND attempt = ?`,
+        item.lease_expires_at,
+        state.run.id,
+        item.id,
+        item.attempt,
+      );
+      this.#emit(state, "work_item.lease_expired", {
+        work_item_id: item.id,
+        agent_tag: item.holder_tag ?? "",
+        attempt: item.attempt,
+      });
+      this.#countFailure(state, item);
+    }
+  }
+
+  /** Counts a failed or expired attempt: the item goes back on offer, or to the dead letters. */
+  #countFailure(state: RunState, item: ItemRow): "offered" | "dead_lettered" {
+    const failures = item.failures + 1;
+    this.#database.run(
+      "UPDATE work_items SET failures = ?, lease_expires_at = NULL WHERE run_id = ? AND id = ?",
+      failures,
+      state.run.id,
+      item.id,
+    );
+    if (failures < state.run.max_attempts) {
+      this.#offer(state, item);
+      return "offered";
+    }
+    this.#database.run(
+      "UPDATE work_items SET status = 'dead_lettered', dead_lettered_at = ? WHERE run_id = ? AND id = ?",
+      state.now,
+      state.run.id,
+      item.id,
+    );
+    this.#emit(state, "work_item.dead_lettered", { work_item_id: item.id, attempts: failures });
+    this.#updateRunStatus(state, item.id);
+    return "dead_lettered";
+  }
+
+  /** Puts an item (back) on offer, at the end of the queue. */
+  #offer(state: RunState, item: Pick<ItemRow, "id" | "kind" | "attempt" | "stage_position">): void {
+    const stage = state.stages[item.stage_position];
+    const event = this.#emit(state, "work_item.offered", {
+      work_item_id: item.id,
+      stage_id: stage?.id ?? "",
+      kind: item.kind,
+      attempt: item.attempt + 1,
+    });
+    this.#database.run(
+      "UPDATE work_items SET status = 'offered', offered_seq = ? WHERE run_id = ? AND id = ?",
+      event.seq,
+      state.run.id,
+      item.id,
+    );
+  }
+
+  /** Blocked while any item is dead-lettered, active again when none is (unless completed). */
+  #updateRunStatus(state: RunState, workItemId: string): void {
+    if (state.run.status === "completed") return;
+    const [row] = this.#database.all<{ count: number }>(
+      "SELECT count(*) AS count FROM work_items WHERE run_id = ? AND status = 'dead_lettered'",
+      state.run.id,
+    );
+    const status: RunStatus = Number(row?.count ?? 0) > 0 ? "blocked" : "active";
+    if (status === state.run.status) return;
+    this.#setRunStatus(state, status);
+    this.#emit(state, status === "blocked" ? "run.blocked" : "run.resumed", {
+      work_item_id: workItemId,
+    });
+  }
+
+  #setRunStatus(state: RunState, status: RunStatus): void {
+    this.#database.run("UPDATE runs SET status = ? WHERE id = ?", status, state.run.id);
+    state.run.status = status;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Stages
+
+  /** Activates a stage: creates its items and offers them. */
+  #startStage(state: RunState, position: number): void {
+    const entry = state.stages[position];
+    if (entry === undefined) return;
+    const { stage } = entry;
+    this.#database.run(
+      "UPDATE stages SET status = 'active' WHERE run_id = ? AND position = ?",
+      state.run.id,
+      position,
+    );
+    this.#database.run("UPDATE runs SET current_stage = ? WHERE id = ?", position, state.run.id);
+    entry.status = "active";
+    state.run.current_stage = position;
+    const targets: Array<ArtifactRow | undefined> =
+      stage.kind === "review"
+        ? this.#database.all<ArtifactRow>(
+            "SELECT * FROM artifacts WHERE run_id = ? AND stage_id = ? ORDER BY seq",
+            state.run.id,
+            stage.reviews ?? "",
+          )
+        : Array.from({ length: stage.items ?? 1 }, () => undefined);
+    for (const target of targets) {
+      const item = {
+        id: newId("wi"),
+        kind: target === undefined ? ("task" as const) : ("review" as const),
+        attempt: 0,
+        stage_position: position,
+      };
+      this.#database.run(
+        `INSERT INTO work_items (run_id, id, stage_position, kind, status, attempt, failures, offered_seq,
+           target_artifact_id, target_author_id, target_author_tag)
+         VALUES (?, ?, ?, ?, 'offered', 0, 0, 0, ?, ?, ?)`,
+        state.run.id,
+        item.id,
+        position,
+        item.kind,
+        target?.id ?? null,
+        target?.author_id ?? null,
+        target?.author_tag ?? null,
+      );
+      this.#offer(state, item);
+    }
+  }
+
+  /** After a completion: when the stage has nothing left to do, the next one starts. */
+  #advance(state: RunState, position: number): void {
+    const [row] = this.#database.all<{ open: number }>(
+      "SELECT count(*) AS open FROM work_items WHERE run_id = ? AND stage_position = ? AND status <> 'completed'",
+      state.run.id,
+      position,
+    );
+    if (Number(row?.open ?? 0) > 0) return;
+    const entry = state.stages[position];
+    if (entry === undefined || entry.status === "completed") return;
+    this.#database.run(
+      "UPDATE stages SET status = 'completed' WHERE run_id = ? AND position = ?",
+      state.run.id,
+      position,
+    );
+    entry.status = "completed";
+    this.#emit(state, "stage.completed", { stage_id: entry.id });
+    if (position + 1 < state.stages.length) {
+      this.#startStage(state, position + 1);
+      return;
+    }
+    this.#setRunStatus(state, "completed");
+    this.#emit(state, "run.completed", {});
+  }
+
+  #stageOf(state: RunState, item: ItemRow): StageInput {
+    const entry = state.stages[item.stage_position];
+    if (entry === undefined) throw new Error(`work item ${item.id} has no stage`);
+    return entry.stage;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Completions
+
+  #storeArtifact(
+    state: RunState,
+    item: ItemRow,
+    stage: StageInput,
+    agent: AgentIdentity,
+    body: CompleteBody,
+  ): string {
+    const issues: ValidationIssue[] = [];
+    if (body.review !== undefined) {
+      issues.push({
+        path: "/review",
+        message: `Work item ${item.id} is a task item: complete it with an artifact, not a review.`,
+      });
+    }
+    if (body.artifact === undefined) {
+      issues.push({
+        path: "/artifact",
+        message:
+          "artifact is required for a task item: { media_type, content, title? }, what the stage asked for.",
+      });
+    }
+    if (body.artifact === undefined || issues.length > 0) throw invalidCompletion(issues);
+    const id = newId("art");
+    const reference: ArtifactReference = {
+      artifact_id: id,
+      stage_id: stage.id,
+      author_tag: agent.tag,
+      ...(body.artifact.title === undefined ? {} : { title: body.artifact.title }),
+      media_type: body.artifact.media_type,
+      uri: artifactUri(state.run.id, id),
+    };
+    const event = this.#emit(state, "artifact.created", {
+      work_item_id: item.id,
+      artifact: reference,
+    });
+    this.#database.run(
+      `INSERT INTO artifacts (run_id, id, seq, stage_position, stage_id, work_item_id, author_id, author_tag,
+         title, media_type, content, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      state.run.id,
+      id,
+      event.seq,
+      item.stage_position,
+      stage.id,
+      item.id,
+      agent.agent_id,
+      agent.tag,
+      body.artifact.title ?? null,
+      body.artifact.media_type,
+      body.artifact.content,
+      state.now,
+    );
+    return id;
+  }
+
+  #storeReview(
+    state: RunState,
+    item: ItemRow,
+    stage: StageInput,
+    agent: AgentIdentity,
+    body: CompleteBody,
+  ): void {
+    const issues: ValidationIssue[] = [];
+    if (body.artifact !== undefined) {
+      issues.push({
+        path: "/artifact",
+        message: `Work item ${item.id} is a review item: complete it with a review, not an artifact.`,
+      });
+    }
+    const review = body.review;
+    if (review === undefined) {
+      issues.push({
+        path: "/review",
+        message:
+          "review is required for a review item: { verdict, summary, criteria: [{ criterion, comment, score? }] }.",
+      });
+      throw invalidCompletion(issues);
+    }
+    const target = item.target_artifact_id ?? "";
+    if (review.target_artifact_id !== undefined && review.target_artifact_id !== target) {
+      issues.push({
+        path: "/review/target_artifact_id",
+        message: `review.target_artifact_id must be ${target}, the artifact this item reviews, not ${review.target_artifact_id}.`,
+      });
+    }
+    const expected = stage.review_criteria ?? [];
+    const seen = new Set<string>();
+    review.criteria.forEach(({ criterion }, index) => {
+      if (!expected.includes(criterion)) {
+        issues.push({
+          path: `/review/criteria/${index}/criterion`,
+          message: `review.criteria[${index}].criterion "${criterion}" is not a criterion of this review. The criteria are: ${expected.join(", ")}.`,
+        });
+      } else if (seen.has(criterion)) {
+        issues.push({
+          path: `/review/criteria/${index}/criterion`,
+          message: `review.criteria[${index}].criterion "${criterion}" is judged twice. Give one entry per criterion.`,
+        });
+      }
+      seen.add(criterion);
+    });
+    const missing = expected.filter((criterion) => !seen.has(criterion));
+    if (missing.length > 0) {
+      issues.push({
+        path: "/review/criteria",
+        message: `review.criteria has no entry for ${missing.map((name) => `"${name}"`).join(", ")}. Give one entry per criterion of the review context.`,
+      });
+    }
+    if (issues.length > 0) throw invalidCompletion(issues);
+    const feedback: ReviewFeedback = {
+      work_item_id: item.id,
+      target_artifact_id: target,
+      reviewer_tag: agent.tag,
+      verdict: review.verdict,
+      summary: review.summary,
+      criteria: review.criteria,
+    };
+    this.#database.run(
+      "INSERT INTO reviews (run_id, work_item_id, target_artifact_id, feedback, created_at) VALUES (?, ?, ?, ?, ?)",
+      state.run.id,
+      item.id,
+      target,
+      JSON.stringify(feedback),
+      state.now,
+    );
+    this.#emit(state, "review.feedback", { artifact_id: target, feedback });
+  }
+
+  /**
+   * Runs `operation` once per idempotency key: the same key and request answer the stored
+   * answer; the same key with another request is refused.
+   */
+  #idempotent<T>(
+    state: RunState,
+    agent: AgentIdentity,
+    idempotency: IdempotencyKey | undefined,
+    operation: () => T,
+  ): T {
+    if (idempotency === undefined) return operation();
+    const [stored] = this.#database.all<{ request_hash: string; response: string }>(
+      "SELECT request_hash, response FROM idempotency_keys WHERE run_id = ? AND agent_id = ? AND key = ?",
+      state.run.id,
+      agent.agent_id,
+      idempotency.key,
+    );
+    if (stored !== undefined) {
+      if (stored.request_hash === idempotency.requestHash) return JSON.parse(stored.response) as T;
+      throw new DeliveryError({
+        code: "IDEMPOTENCY_KEY_REUSED",
+        message: `Idempotency-Key "${idempotency.key}" was already used for another request. Use a new key for a new request, or resend the first request unchanged.`,
+      });
+    }
+    const response = operation();
+    this.#database.run(
+      "INSERT INTO idempotency_keys (run_id, agent_id, key, request_hash, response) VALUES (?, ?, ?, ?, ?)",
+      state.run.id,
+      agent.agent_id,
+      idempotency.key,
+      idempotency.requestHash,
+      JSON.stringify(response),
+    );
+    return response;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Views
+
+  #workItem(state: RunState, item: ItemRow): WorkItem {
+    const { run } = state;
+    const stage = this.#stageOf(state, item);
+    const previous = this.#database
+      .all<ArtifactRow>(
+        "SELECT id, stage_id, author_tag, title, media_type FROM artifacts WHERE run_id = ? AND stage_position < ? ORDER BY stage_position, seq",
+        run.id,
+        item.stage_position,
+      )
+      .map(
+        (artifact): ArtifactReference => ({
+          artifact_id: artifact.id,
+          stage_id: artifact.stage_id,
+          author_tag: artifact.author_tag,
+          ...(artifact.title === null ? {} : { title: artifact.title }),
+          media_type: artifact.media_type,
+          uri: artifactUri(run.id, artifact.id),
+        }),
+      );
+    const fields = {
+      id: item.id,
+      run_id: run.id,
+      stage_id: stage.id,
+      goal: run.goal,
+      constraints: JSON.parse(run.constraints) as string[],
+      stage_context: {
+        stage_description: stage.stage_description,
+        expected_output: stage.expected_output,
+        available_skills: stage.available_skills,
+        ...(stage.background === undefined ? {} : { background: stage.background }),
+      },
+      previous_artifacts: previous,
+      available_skills: stage.available_skills,
+      // The attempt the current (or last) lease holds; on offer, the attempt a claim starts.
+      attempt: item.status === "offered" ? item.attempt + 1 : Math.max(1, item.attempt),
+    };
+    if (item.kind === "task") return { kind: "task", ...fields };
+    return {
+      kind: "review",
+      ...fields,
+      review_context: {
+        target_artifact_id: item.target_artifact_id ?? "",
+        target_author_tag: item.target_author_tag ?? "",
+        review_criteria: stage.review_criteria ?? [],
+      },
+    };
+  }
+
+  #attempts(runId: string, workItemId: string): AttemptRecord[] {
+    return this.#database
+      .all<AttemptRow>(
+        "SELECT attempt, agent_tag, leased_at, ended_at, outcome, reason FROM attempts WHERE run_id = ? AND work_item_id = ? ORDER BY attempt",
+        runId,
+        workItemId,
+      )
+      .map((row) => ({
+        attempt: row.attempt,
+        agent_tag: row.agent_tag,
+        leased_at: iso(row.leased_at),
+        ...(row.ended_at === null ? {} : { ended_at: iso(row.ended_at) }),
+        outcome: row.outcome,
+        ...(row.reason === null ? {} : { reason: row.reason }),
+      }));
+  }
+
+  #runView(state: RunState): RunView {
+    const { run } = state;
+    const counts = this.#database.all<{
+      stage_position: number;
+      status: ItemStatus;
+      count: number;
+    }>(
+      "SELECT stage_position, status, count(*) AS count FROM work_items WHERE run_id = ? GROUP BY stage_position, status",
+      run.id,
+    );
+    return {
+      run_id: run.id,
+      status: run.status,
+      goal: run.goal,
+      constraints: JSON.parse(run.constraints) as string[],
+      lease_ms: run.lease_ms,
+      max_attempts: run.max_attempts,
+      created_at: iso(run.created_at),
+      stages: state.stages.map(({ position, status, stage }) => {
+        const tally = { total: 0, offered: 0, leased: 0, completed: 0, dead_lettered: 0 };
+        for (const row of counts) {
+          if (row.stage_position !== position) continue;
+          tally[row.status] += Number(row.count);
+          tally.total += Number(row.count);
+        }
+        return { ...stage, kind: stage.kind ?? "task", status, counts: tally };
+      }),
+    };
+  }
+}
+
+/** Where an artifact's content is fetched: `GET /v1/runs/{run_id}/artifacts/{artifact_id}`. */
+export function artifactUri(runId: string, artifactId: string): string {
+  return `/v1/runs/${runId}/artifacts/${artifactId}`;
+}
+
+function invalidCompletion(issues: ValidationIssue[]): DeliveryError {
+  return new DeliveryError({
+    code: "INVALID_COMPLETION",
+    message: "The completion does not fit the work item. Fix the issues listed.",
+    issues,
+  });
+}
