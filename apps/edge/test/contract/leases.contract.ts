@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { artifactCompletion, createRun, ofType, runInput, taskStage } from "./client.ts";
+import type { Service, StartService } from "./harness.ts";
+
+const LEASE_MS = 5000;
+
+/** At-least-once delivery with leases; completion exactly once, fenced by the attempt. */
+export function leasesSuite(start: StartService): void {
+  describe("leases and fencing", () => {
+    let service: Service;
+    beforeAll(async () => {
+      service = await start();
+    });
+    afterAll(() => service.stop());
+
+    const oneItemRun = () =>
+      createRun(service, runInput([taskStage("draft")], { lease_ms: LEASE_MS }));
+
+    it("each claim starts a new attempt with a lease of lease_ms", async () => {
+      const { agent } = await oneItemRun();
+      const worker = await agent("worker");
+      const [offer] = (await worker.poll()).body.offers;
+      expect(offer?.attempt).toBe(1);
+      const claimed = await worker.claim(offer?.id ?? "");
+      expect(claimed.status).toBe(200);
+      expect(claimed.body.work_item.attempt).toBe(1);
+      const now = Date.parse(claimed.body.lease.expires_at) - LEASE_MS;
+      expect(claimed.body.lease).toEqual({
+        attempt: 1,
+        expires_at: new Date(now + LEASE_MS).toISOString(),
+      });
+      await service.advance(LEASE_MS);
+      const again = await worker.claimNext();
+      expect(again.body.lease.attempt).toBe(2);
+      expect(again.body.work_item.attempt).toBe(2);
+    });
+
+    it("heartbeat extends the lease of the current attempt", async () => {
+      const { agent } = await oneItemRun();
+      const worker = await agent("worker");
+      const claimed = await worker.claimNext();
+      const expires = Date.parse(claimed.body.lease.expires_at);
+      await service.advance(LEASE_MS - 1);
+      const beat = await worker.heartbeat(claimed.body.work_item.id, 1);
+      expect(beat.status).toBe(200);
+      expect(beat.body).toEqual({ expires_at: new Date(expires - 1 + LEASE_MS).toISOString() });
+      await service.advance(LEASE_MS - 1);
+      expect((await worker.complete(claimed.body.work_item.id, artifactCompletion(1))).status).toBe(
+        200,
+      );
+    });
+
+    it("fencing: heartbeat, complete and fail of a superseded attempt get 409 LEASE_LOST", async () => {
+      const { agent, events } = await oneItemRun();
+      const slow = await agent("slow");
+      const fast = await agent("fast");
+      const first = await slow.claimNext();
+      const id = first.body.work_item.id;
+      await service.advance(LEASE_MS);
+      const second = await fast.claim(id);
+      expect(second.body.lease.attempt).toBe(2);
+      for (const answer of [
+        await slow.heartbeat(id, 1),
+        await slow.complete(id, artifactCompletion(1)),
+        await slow.fail(id, { attempt: 1, reason: "gave up" }),
+      ]) {
+        expect(answer.status).toBe(409);
+        expect(answer.error?.code).toBe("LEASE_LOST");
+      }
+      expect((await fast.complete(id, artifactCompletion(2))).status).toBe(200);
+      expect(ofType(await events(), "work_item.completed")).toHaveLength(1);
+    });
+
+    it("an expired lease nobody else claimed may still complete the item", async () => {
+      const { agent, events } = await oneItemRun();
+      const worker = await agent("worker");
+      const claimed = await worker.claimNext();
+      await service.advance(LEASE_MS + 1);
+      const done = await worker.complete(claimed.body.work_item.id, artifactCompletion(1));
+      expect(done.status).toBe(200);
+      const types = (await events()).map((event) => event.type);
+      expect(types.slice(-6)).toEqual([
+        "work_item.lease_expired",
+        "work_item.offered",
+        "artifact.created",
+        "work_item.completed",
+        "stage.completed",
+        "run.completed",
+      ]);
+    });
+
+    it("an expired lease can no longer heartbeat or fail (the expiry was a failed attempt)", async () => {
+      const { agent } = await oneItemRun();
+      const worker = await agent("worker");
+      const claimed = await worker.claimNext();
+      await service.advance(LEASE_MS);
+      expect((await worker.heartbeat(claimed.body.work_item.id, 1)).error?.code).toBe("LEASE_LOST");
+      expect(
+        (await worker.fail(claimed.body.work_item.id, { attempt: 1, reason: "x" })).error?.code,
+      ).toBe("LEASE_LOST");
+    });
+
+    it("lease expiry is evaluated when the run is read, with no timer", async () => {
+      const { agent, admin, run, events } = await oneItemRun();
+      const worker = await agent("worker");
+      await worker.claimNext();
+      await service.advance(LEASE_MS);
+      const view = await admin.getRun(run.run_id);
+      expect(view.body.stages[0]?.counts).toMatchObject({ offered: 1, leased: 0 });
+      const [expired] = ofType(await events(), "work_item.lease_expired");
+      expect(expired).toMatchObject({ agent_tag: "worker", attempt: 1 });
+    });
+
+    it("claiming an item another agent holds, or a completed one, gets 409 NOT_ON_OFFER", async () => {
+      const { agent } = await oneItemRun();
+      const holder = await agent("holder");
+      const other = await agent("other");
+      const claimed = await holder.claimNext();
+      const id = claimed.body.work_item.id;
+      expect((await other.claim(id)).error?.code).toBe("NOT_ON_OFFER");
+      expect((await holder.claim(id)).error?.code).toBe("NOT_ON_OFFER");
+      await holder.complete(id, artifactCompletion(1));
+      const late = await other.claim(id);
+      expect(late.status).toBe(409);
+      expect(late.error?.code).toBe("NOT_ON_OFFER");
+    });
+
+    it("a second completion of a completed item gets 409 ALREADY_COMPLETED", async () => {
+      const { agent } = await oneItemRun();
+      const worker = await agent("worker");
+      const claimed = await worker.claimNext();
+      expect((await worker.complete(claimed.body.work_item.id, artifactCompletion(1))).status).toBe(
+        200,
+      );
+      const again = await worker.complete(claimed.body.work_item.id, artifactCompletion(1));
+      expect(again.status).toBe(409);
+      expect(again.error?.code).toBe("ALREADY_COMPLETED");
+    });
+
+    it("an agent cannot act for another agent: another's lease gets 409 LEASE_LOST", async () => {
+      const { agent } = await oneItemRun();
+      const holder = await agent("holder");
+      const intruder = await agent("intruder");
+      const claimed = await holder.claimNext();
+      const id = claimed.body.work_item.id;
+      expect((await intruder.heartbeat(id, 1)).error?.code).toBe("LEASE_LOST");
+      expect((await intruder.complete(id, artifactCompletion(1))).error?.code).toBe("LEASE_LOST");
+      expect((await intruder.fail(id, { attempt: 1, reason: "x" })).error?.code).toBe("LEASE_LOST");
+      expect((await holder.complete(id, artifactCompletion(1))).status).toBe(200);
+    });
+
+    it("claim-next answers 204 when nothing is on offer", async () => {
+      const { agent } = await oneItemRun();
+      const worker = await agent("worker");
+      await worker.claimNext();
+      const empty = await worker.claimNext();
+      expect(empty.status).toBe(204);
+      expect(empty.text).toBe("");
+    });
+
+    it("an unknown work item gets 404 WORK_ITEM_NOT_FOUND", async () => {
+      const { agent } = await oneItemRun();
+      const worker = await agent("worker");
+      for (const answer of [
+        await worker.claim("wi_unknown"),
+        await worker.heartbeat("wi_unknown", 1),
+        await worker.complete("wi_unknown", artifactCompletion(1)),
+        await worker.fail("wi_unknown", { attempt: 1, reason: "x" }),
+      ]) {
+        expect(answer.status).toBe(404);
+        expect(answer.error?.code).toBe("WORK_ITEM_NOT_FOUND");
+      }
+    });
+  });
+}

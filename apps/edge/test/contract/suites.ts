@@ -1,0 +1,21 @@
+import { eventsSuite } from "./events.contract.ts";
+import type { StartService } from "./harness.ts";
+import { leasesSuite } from "./leases.contract.ts";
+import { longPollSuite } from "./long-poll.contract.ts";
+import { publicSuite } from "./public.contract.ts";
+import { reliabilitySuite } from "./reliability.contract.ts";
+import { securitySuite } from "./security.contract.ts";
+import { spec003Suite } from "./spec-003.contract.ts";
+import { stagesSuite } from "./stages.contract.ts";
+
+/** Every contract suite, against services `start` starts. */
+export function contractSuites(start: StartService): void {
+  spec003Suite(start);
+  stagesSuite(start);
+  leasesSuite(start);
+  reliabilitySuite(start);
+  eventsSuite(start);
+  longPollSuite(start);
+  securitySuite(start);
+  publicSuite(start);
+}

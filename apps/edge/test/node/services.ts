@@ -1,0 +1,95 @@
+// Node-only: the ways the contract suites reach the service on Node — in process through
+// app.request, and over a real socket (a server on 127.0.0.1:0) — with real SQLite.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createApp } from "../../src/app.ts";
+import { startNodeServer } from "../../src/node.ts";
+import { openNodeDatabase } from "../../src/node-sqlite.ts";
+import { SqlStore } from "../../src/sql/sql-store.ts";
+import type { Service, ServiceOptions, StartService } from "../contract/harness.ts";
+
+/** A clock that starts at a fixed instant and moves only when told. */
+export function manualClock(start = Date.UTC(2026, 10, 20, 10, 0, 0)) {
+  let now = start;
+  return {
+    now: () => now,
+    advance(milliseconds: number) {
+      now += milliseconds;
+    },
+  };
+}
+
+const adminToken = "test-admin-token-0123456789abcdef";
+
+function limitsOf(options: ServiceOptions) {
+  return {
+    rateLimit: options.rateLimit ?? false,
+    ...(options.bodyBytes === undefined ? {} : { bodyBytes: options.bodyBytes }),
+    ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }),
+    ...(options.recheckMs === undefined ? {} : { recheckMs: options.recheckMs }),
+  };
+}
+
+/** The app in process (`app.request`), on an in-memory SQLite database. */
+export const inProcess: StartService = async (options = {}) => {
+  const clock = manualClock();
+  const database = openNodeDatabase(":memory:");
+  const store = new SqlStore(database, { clock: clock.now });
+  const shutdown = new AbortController();
+  const app = createApp({
+    store,
+    auth: { adminToken },
+    limits: limitsOf(options),
+    clock: clock.now,
+    // One documentation address stands for the client's (app.request has no socket).
+    clientAddress: () => "192.0.2.1",
+    signal: shutdown.signal,
+  });
+  return {
+    baseUrl: "http://service.test",
+    adminToken,
+    fetch: async (url, init) => app.request(url, init),
+    async advance(milliseconds) {
+      clock.advance(milliseconds);
+    },
+    async stop() {
+      shutdown.abort();
+      store.close();
+      database.close();
+    },
+  } satisfies Service;
+};
+
+/** A temporary folder, removed by the returned function. */
+export function temporaryFolder(): { path: string; remove(): void } {
+  const path = mkdtempSync(join(tmpdir(), "task-context-edge-"));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/** The Node server over a real socket on 127.0.0.1:0, with an SQLite file. */
+export const overSocket: StartService = async (options = {}) => {
+  const clock = manualClock();
+  const folder = temporaryFolder();
+  const server = await startNodeServer({
+    port: 0,
+    host: "127.0.0.1",
+    database: join(folder.path, "edge.db"),
+    adminToken,
+    limits: limitsOf(options),
+    clock: clock.now,
+    sweepMs: 10,
+  });
+  return {
+    baseUrl: server.url,
+    adminToken,
+    fetch: (url, init) => fetch(url, init),
+    async advance(milliseconds) {
+      clock.advance(milliseconds);
+    },
+    async stop() {
+      await server.close();
+      folder.remove();
+    },
+  } satisfies Service;
+};
