@@ -148,7 +148,7 @@ export function createApp(options: AppOptions): App {
     timing,
     shutdown: options.signal,
   };
-  publicRoutes(app);
+  publicRoutes(app, context);
   runRoutes(app, context);
   inboxRoutes(app, context);
   workItemRoutes(app, context);

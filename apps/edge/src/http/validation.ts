@@ -1,6 +1,6 @@
 import { checkValue } from "@task-context/protocols/internal";
 import type { MiddlewareHandler } from "hono";
-import { validator } from "hono-openapi";
+import { uniqueSymbol, validator } from "hono-openapi";
 import type * as z from "zod";
 import { DeliveryError } from "../delivery/delivery-error.ts";
 
@@ -8,15 +8,19 @@ const jsonMediaType = /^application\/([\w.-]+\+)?json$/i;
 
 /** Refuses a body that is not declared as JSON (415), instead of reading it as `{}`. */
 export const requireJsonBody: MiddlewareHandler = async (c, next) => {
-  const mediaType = (c.req.header("Content-Type") ?? "").split(";")[0]?.trim() ?? "";
+  requireJsonMediaType(c.req.header("Content-Type"));
+  await next();
+};
+
+function requireJsonMediaType(contentType: string | undefined): void {
+  const mediaType = (contentType ?? "").split(";")[0]?.trim() ?? "";
   if (!jsonMediaType.test(mediaType)) {
     throw new DeliveryError({
       code: "UNSUPPORTED_MEDIA_TYPE",
       message: "Send the request body as JSON, with Content-Type: application/json.",
     });
   }
-  await next();
-};
+}
 
 /** The answer to a value that breaks its schema: 400 with an issue per problem. */
 function invalidRequest<Schema extends z.ZodType>(schema: Schema, value: unknown, where: string) {
@@ -30,12 +34,20 @@ function invalidRequest<Schema extends z.ZodType>(schema: Schema, value: unknown
 
 /**
  * Validates the JSON body against `schema` (strict: unknown fields are refused) and documents it
- * in the OpenAPI document. Issues carry JSON Pointers and say what to write instead.
+ * in the OpenAPI document; a body not declared as JSON gets 415. Issues carry JSON Pointers and
+ * say what to write instead.
  */
 export function jsonBody<Schema extends z.ZodType>(schema: Schema) {
-  return validator("json", schema, (result) => {
+  const validate = validator("json", schema, (result) => {
     if (!result.success) throw invalidRequest(schema, result.data, "request body");
   });
+  const middleware: typeof validate = async (c, next) => {
+    requireJsonMediaType(c.req.header("Content-Type"));
+    return validate(c, next);
+  };
+  // The OpenAPI document reads the request schema from this property.
+  const metadata = (validate as unknown as Record<typeof uniqueSymbol, unknown>)[uniqueSymbol];
+  return Object.assign(middleware, { [uniqueSymbol]: metadata });
 }
 
 /** Validates the query string against `schema`; documented as the operation's parameters. */

@@ -1,8 +1,8 @@
-import { jsonResponse, operation } from "../contract/openapi.ts";
+import { jsonResponse } from "../contract/openapi.ts";
 import { eventPage, eventsQuery } from "../contract/schemas.ts";
 import { eventStream, resumeAfter } from "../http/event-stream.ts";
 import { queryParameters } from "../http/validation.ts";
-import { type App, authorize, type RouteContext } from "./route-context.ts";
+import { type App, endpoint, type RouteContext } from "./route-context.ts";
 
 /** The run's collaboration stream: Server-Sent Events, or JSON pages. */
 export function eventRoutes(app: App, context: RouteContext): void {
@@ -10,7 +10,7 @@ export function eventRoutes(app: App, context: RouteContext): void {
 
   app.get(
     "/v1/runs/:run_id/events",
-    operation({
+    endpoint(context, {
       id: "listEvents",
       summary: "The run's events: a Server-Sent Events stream, or JSON pages",
       description:
@@ -31,7 +31,6 @@ export function eventRoutes(app: App, context: RouteContext): void {
       },
       errors: [400, 404],
     }),
-    authorize(context, "admin or agent"),
     queryParameters(eventsQuery),
     async (c) => {
       const runId = c.req.param("run_id");

@@ -1,9 +1,9 @@
-import { jsonResponse, operation } from "../contract/openapi.ts";
+import { jsonResponse } from "../contract/openapi.ts";
 import { claimNextQuery, claimView, offersView, pollQuery } from "../contract/schemas.ts";
 import { requireAgent } from "../http/auth.ts";
 import { queryParameters } from "../http/validation.ts";
 import { anySignal, waitFor } from "../http/wait.ts";
-import { type App, authorize, type RouteContext } from "./route-context.ts";
+import { type App, endpoint, type RouteContext } from "./route-context.ts";
 
 /** The agent's inbox: what it may claim now, with long polling. */
 export function inboxRoutes(app: App, context: RouteContext): void {
@@ -11,7 +11,7 @@ export function inboxRoutes(app: App, context: RouteContext): void {
 
   app.get(
     "/v1/inbox/poll",
-    operation({
+    endpoint(context, {
       id: "pollInbox",
       summary: "Work items this agent may claim now",
       description:
@@ -21,7 +21,6 @@ export function inboxRoutes(app: App, context: RouteContext): void {
       responses: { 200: jsonResponse(offersView, "The offers, oldest first") },
       errors: [400, 403],
     }),
-    authorize(context, "agent"),
     queryParameters(pollQuery),
     async (c) => {
       const { runId, agent } = requireAgent(c.var.caller);
@@ -37,7 +36,7 @@ export function inboxRoutes(app: App, context: RouteContext): void {
 
   app.post(
     "/v1/inbox/claim-next",
-    operation({
+    endpoint(context, {
       id: "claimNext",
       summary: "Claim the oldest work item on offer to this agent",
       description:
@@ -50,7 +49,6 @@ export function inboxRoutes(app: App, context: RouteContext): void {
       },
       errors: [400, 403],
     }),
-    authorize(context, "agent"),
     queryParameters(claimNextQuery),
     async (c) => {
       const { runId, agent } = requireAgent(c.var.caller);

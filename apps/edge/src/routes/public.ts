@@ -1,11 +1,11 @@
 import { type SchemaName, schemaNames, validate } from "@task-context/protocols";
 import { renderDocsPage } from "../contract/docs-page.ts";
-import { jsonResponse, openApiDocument, operation } from "../contract/openapi.ts";
+import { jsonResponse, openApiDocument } from "../contract/openapi.ts";
 import { publishedSchemas } from "../contract/published-schemas.ts";
 import { health, schemaList, validationView } from "../contract/schemas.ts";
 import { DeliveryError } from "../delivery/delivery-error.ts";
 import { requireJsonBody } from "../http/validation.ts";
-import type { App } from "./route-context.ts";
+import { type App, endpoint, type RouteContext } from "./route-context.ts";
 
 function schemaName(name: string): SchemaName {
   if (!(schemaNames as readonly string[]).includes(name)) {
@@ -18,7 +18,7 @@ function schemaName(name: string): SchemaName {
 }
 
 /** Health, the published schemas, validation, the OpenAPI document and its reference page. */
-export function publicRoutes(app: App): void {
+export function publicRoutes(app: App, context: RouteContext): void {
   let document: Promise<Record<string, unknown>> | undefined;
   const openApi = () => {
     document ??= openApiDocument(app as never) as Promise<Record<string, unknown>>;
@@ -27,7 +27,7 @@ export function publicRoutes(app: App): void {
 
   app.get(
     "/healthz",
-    operation({
+    endpoint(context, {
       id: "health",
       summary: "Whether the service answers",
       tag: "public",
@@ -39,7 +39,7 @@ export function publicRoutes(app: App): void {
 
   app.get(
     "/v1/schemas",
-    operation({
+    endpoint(context, {
       id: "listSchemas",
       summary: "The published JSON Schemas",
       tag: "public",
@@ -58,7 +58,7 @@ export function publicRoutes(app: App): void {
 
   app.get(
     "/v1/schemas/:name",
-    operation({
+    endpoint(context, {
       id: "getSchema",
       summary: "One published JSON Schema (draft 2020-12)",
       tag: "public",
@@ -81,7 +81,7 @@ export function publicRoutes(app: App): void {
 
   app.post(
     "/v1/validate/:name",
-    operation({
+    endpoint(context, {
       id: "validate",
       summary: "Check a JSON value against a published schema",
       description:
@@ -109,7 +109,7 @@ export function publicRoutes(app: App): void {
 
   app.get(
     "/v1/openapi.json",
-    operation({
+    endpoint(context, {
       id: "openApi",
       summary: "This contract as an OpenAPI 3.1 document",
       tag: "public",
@@ -121,7 +121,7 @@ export function publicRoutes(app: App): void {
 
   app.get(
     "/docs",
-    operation({
+    endpoint(context, {
       id: "docs",
       summary: "A readable reference of this contract",
       tag: "public",

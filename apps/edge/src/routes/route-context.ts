@@ -1,5 +1,6 @@
 import type { Context, Hono, MiddlewareHandler } from "hono";
-import type { Audience } from "../contract/openapi.ts";
+import { uniqueSymbol } from "hono-openapi";
+import { type Audience, operation } from "../contract/openapi.ts";
 import type { DeliveryStore } from "../delivery/delivery-store.ts";
 import { type Caller, requireAdmin, requireAgent, requireRunAccess } from "../http/auth.ts";
 import type { StreamTiming } from "../http/event-stream.ts";
@@ -23,7 +24,7 @@ export interface RouteContext {
  * Authenticates the request and checks that its caller may use the route: its own run only (a
  * `run_id` in the path of another run is "not found"), then the audience's role.
  */
-export function authorize(
+function authorize(
   context: RouteContext,
   audience: Exclude<Audience, "public">,
 ): MiddlewareHandler<AppEnv> {
@@ -36,4 +37,19 @@ export function authorize(
     c.set("caller", caller);
     await next();
   };
+}
+
+/**
+ * One endpoint's documentation and access rule in one middleware: the OpenAPI document reads
+ * the operation from it, and it lets through only the callers of its audience.
+ */
+export function endpoint(
+  context: RouteContext,
+  description: Parameters<typeof operation>[0],
+): MiddlewareHandler<AppEnv> {
+  const documented = operation(description) as unknown as Record<typeof uniqueSymbol, unknown>;
+  const { audience } = description;
+  const check: MiddlewareHandler<AppEnv> =
+    audience === "public" ? async (_c, next) => next() : authorize(context, audience);
+  return Object.assign(check, { [uniqueSymbol]: documented[uniqueSymbol] });
 }

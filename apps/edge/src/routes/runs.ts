@@ -1,5 +1,5 @@
 import { sha256Hex } from "@task-context/core/internal";
-import { jsonResponse, operation } from "../contract/openapi.ts";
+import { jsonResponse } from "../contract/openapi.ts";
 import {
   addAgentBody,
   agentCreated,
@@ -10,8 +10,8 @@ import {
   runView,
 } from "../contract/schemas.ts";
 import { newAgentToken, newId } from "../delivery/ids.ts";
-import { jsonBody, requireJsonBody } from "../http/validation.ts";
-import { type App, authorize, type RouteContext } from "./route-context.ts";
+import { jsonBody } from "../http/validation.ts";
+import { type App, endpoint, type RouteContext } from "./route-context.ts";
 
 /** Runs, agents, artifacts and dead letters. */
 export function runRoutes(app: App, context: RouteContext): void {
@@ -19,7 +19,7 @@ export function runRoutes(app: App, context: RouteContext): void {
 
   app.post(
     "/v1/runs",
-    operation({
+    endpoint(context, {
       id: "createRun",
       summary: "Create a run and offer its first stage's work items",
       tag: "runs",
@@ -27,15 +27,13 @@ export function runRoutes(app: App, context: RouteContext): void {
       responses: { 201: jsonResponse(runView, "The run") },
       errors: [400, 403, 413, 415],
     }),
-    authorize(context, "admin"),
-    requireJsonBody,
     jsonBody(createRunBody),
     async (c) => c.json(await store.createRun(c.req.valid("json")), 201),
   );
 
   app.get(
     "/v1/runs/:run_id",
-    operation({
+    endpoint(context, {
       id: "getRun",
       summary: "A run with its status and per-stage item counts",
       tag: "runs",
@@ -43,13 +41,12 @@ export function runRoutes(app: App, context: RouteContext): void {
       responses: { 200: jsonResponse(runView, "The run") },
       errors: [404],
     }),
-    authorize(context, "admin or agent"),
     async (c) => c.json(await store.getRun(c.req.param("run_id"))),
   );
 
   app.post(
     "/v1/runs/:run_id/agents",
-    operation({
+    endpoint(context, {
       id: "addAgent",
       summary: "Add an agent to a run; its token is returned this once",
       tag: "runs",
@@ -57,8 +54,6 @@ export function runRoutes(app: App, context: RouteContext): void {
       responses: { 201: jsonResponse(agentCreated, "The agent and its token") },
       errors: [400, 403, 404, 409, 413, 415],
     }),
-    authorize(context, "admin"),
-    requireJsonBody,
     jsonBody(addAgentBody),
     async (c) => {
       const runId = c.req.param("run_id");
@@ -73,7 +68,7 @@ export function runRoutes(app: App, context: RouteContext): void {
 
   app.get(
     "/v1/runs/:run_id/artifacts/:artifact_id",
-    operation({
+    endpoint(context, {
       id: "getArtifact",
       summary: "An artifact with its content",
       tag: "runs",
@@ -81,13 +76,12 @@ export function runRoutes(app: App, context: RouteContext): void {
       responses: { 200: jsonResponse(artifact, "The artifact (artifact.v1)") },
       errors: [404],
     }),
-    authorize(context, "admin or agent"),
     async (c) => c.json(await store.artifact(c.req.param("run_id"), c.req.param("artifact_id"))),
   );
 
   app.get(
     "/v1/runs/:run_id/dead-letters",
-    operation({
+    endpoint(context, {
       id: "listDeadLetters",
       summary: "Dead-lettered work items with their attempt history",
       tag: "runs",
@@ -95,13 +89,12 @@ export function runRoutes(app: App, context: RouteContext): void {
       responses: { 200: jsonResponse(deadLettersView, "The dead letters") },
       errors: [403, 404],
     }),
-    authorize(context, "admin"),
     async (c) => c.json({ dead_letters: await store.deadLetters(c.req.param("run_id")) }),
   );
 
   app.post(
     "/v1/runs/:run_id/work-items/:id/requeue",
-    operation({
+    endpoint(context, {
       id: "requeueWorkItem",
       summary: "Put a dead-lettered work item back on offer (with a fresh failure budget)",
       tag: "runs",
@@ -109,7 +102,6 @@ export function runRoutes(app: App, context: RouteContext): void {
       responses: { 200: jsonResponse(requeueView, "The work item, on offer again") },
       errors: [403, 404, 409],
     }),
-    authorize(context, "admin"),
     async (c) =>
       c.json({ work_item: await store.requeue(c.req.param("run_id"), c.req.param("id")) }),
   );

@@ -1,6 +1,7 @@
 import { sha256Hex } from "@task-context/core/internal";
 import type { Context } from "hono";
-import { jsonResponse, operation } from "../contract/openapi.ts";
+import type * as z from "zod";
+import { jsonResponse, type operation } from "../contract/openapi.ts";
 import {
   claimView,
   completeBody,
@@ -11,10 +12,10 @@ import {
   heartbeatView,
 } from "../contract/schemas.ts";
 import { DeliveryError } from "../delivery/delivery-error.ts";
-import type { IdempotencyKey } from "../delivery/delivery-store.ts";
+import type { AgentIdentity, IdempotencyKey } from "../delivery/delivery-store.ts";
 import { requireAgent } from "../http/auth.ts";
-import { jsonBody, requireJsonBody } from "../http/validation.ts";
-import { type App, authorize, type RouteContext } from "./route-context.ts";
+import { jsonBody } from "../http/validation.ts";
+import { type App, endpoint, type RouteContext } from "./route-context.ts";
 
 const idempotencyKeyPattern = /^[\x21-\x7e]{1,255}$/;
 
@@ -56,7 +57,7 @@ export function workItemRoutes(app: App, context: RouteContext): void {
 
   app.post(
     "/v1/work-items/:id/claim",
-    operation({
+    endpoint(context, {
       id: "claimWorkItem",
       summary: "Claim one work item: a new attempt with a lease",
       tag: "work items",
@@ -64,76 +65,87 @@ export function workItemRoutes(app: App, context: RouteContext): void {
       responses: { 200: jsonResponse(claimView, "The work item and its lease") },
       errors: [403, 404, 409],
     }),
-    authorize(context, "agent"),
     async (c) => {
       const { runId, agent } = requireAgent(c.var.caller);
       return c.json(await store.claim(runId, agent, c.req.param("id")));
     },
   );
 
-  app.post(
-    "/v1/work-items/:id/heartbeat",
-    operation({
+  leaseRoute(context, app, "heartbeat", {
+    describe: {
       id: "heartbeat",
       summary: "Extend the lease of the current attempt",
-      tag: "work items",
-      audience: "agent",
       responses: { 200: jsonResponse(heartbeatView, "The lease's new expiry") },
       errors: [400, 403, 404, 409, 413, 415],
-    }),
-    authorize(context, "agent"),
-    requireJsonBody,
-    jsonBody(heartbeatBody),
-    async (c) => {
-      const { runId, agent } = requireAgent(c.var.caller);
-      const { attempt } = c.req.valid("json");
-      return c.json(await store.heartbeat(runId, agent, c.req.param("id"), attempt));
     },
-  );
+    schema: heartbeatBody,
+    idempotent: false,
+    act: (runId, agent, id, { attempt }) => store.heartbeat(runId, agent, id, attempt),
+  });
 
-  app.post(
-    "/v1/work-items/:id/complete",
-    operation({
+  leaseRoute(context, app, "complete", {
+    describe: {
       id: "completeWorkItem",
       summary: "Complete a work item: an artifact for a task item, a review for a review item",
       description:
         "Only the current attempt may complete (or an expired one nobody else claimed since). A review's criteria must be exactly the review stage's; the feedback is linked to the reviewed artifact and emitted as a review.feedback event in the same transaction.",
-      tag: "work items",
-      audience: "agent",
       responses: { 200: jsonResponse(completionView, "Completed") },
       errors: [400, 403, 404, 409, 413, 415, 422],
-      parameters: [idempotencyHeader],
-    }),
-    authorize(context, "agent"),
-    requireJsonBody,
-    jsonBody(completeBody),
-    async (c) => {
-      const { runId, agent } = requireAgent(c.var.caller);
-      const body = c.req.valid("json");
-      const key = await idempotencyKey(c, "complete", body);
-      return c.json(await store.complete(runId, agent, c.req.param("id"), body, key));
     },
-  );
+    schema: completeBody,
+    act: (runId, agent, id, body, key) => store.complete(runId, agent, id, body, key),
+  });
 
-  app.post(
-    "/v1/work-items/:id/fail",
-    operation({
+  leaseRoute(context, app, "fail", {
+    describe: {
       id: "failWorkItem",
       summary: "Give up the current attempt: back on offer, or dead-lettered after max_attempts",
-      tag: "work items",
-      audience: "agent",
       responses: { 200: jsonResponse(failureView, "Where the item went") },
       errors: [400, 403, 404, 409, 413, 415, 422],
-      parameters: [idempotencyHeader],
+    },
+    schema: failBody,
+    act: (runId, agent, id, body, key) => store.fail(runId, agent, id, body, key),
+  });
+}
+
+/** `POST /v1/work-items/{id}/{action}`: an agent acts on its lease with a JSON body. */
+function leaseRoute<Schema extends z.ZodType, View>(
+  context: RouteContext,
+  app: App,
+  action: string,
+  {
+    describe,
+    schema,
+    idempotent = true,
+    act,
+  }: {
+    describe: Omit<Parameters<typeof operation>[0], "tag" | "audience">;
+    schema: Schema;
+    /** Whether the action takes an Idempotency-Key (default true). */
+    idempotent?: boolean;
+    act: (
+      runId: string,
+      agent: AgentIdentity,
+      workItemId: string,
+      body: z.infer<Schema>,
+      idempotency: IdempotencyKey | undefined,
+    ) => Promise<View>;
+  },
+): void {
+  app.post(
+    `/v1/work-items/:id/${action}`,
+    endpoint(context, {
+      ...describe,
+      tag: "work items",
+      audience: "agent",
+      ...(idempotent ? { parameters: [idempotencyHeader] } : {}),
     }),
-    authorize(context, "agent"),
-    requireJsonBody,
-    jsonBody(failBody),
+    jsonBody(schema),
     async (c) => {
       const { runId, agent } = requireAgent(c.var.caller);
-      const body = c.req.valid("json");
-      const key = await idempotencyKey(c, "fail", body);
-      return c.json(await store.fail(runId, agent, c.req.param("id"), body, key));
+      const body = c.req.valid("json") as z.infer<Schema>;
+      const key = idempotent ? await idempotencyKey(c, action, body) : undefined;
+      return c.json((await act(runId, agent, c.req.param("id"), body, key)) as object);
     },
   );
 }

@@ -6,21 +6,7 @@ import type {
   ValidationIssue,
   WorkItem,
 } from "@task-context/protocols";
-import type {
-  AttemptRecord,
-  ClaimView,
-  CompleteBody,
-  CompletionView,
-  CreateRunInput,
-  DeadLetter,
-  EventPage,
-  FailBody,
-  FailureView,
-  HeartbeatView,
-  RunView,
-  StageInput,
-  StageView,
-} from "../contract/schemas.ts";
+import type * as Contract from "../contract/schemas.ts";
 import { DeliveryError } from "../delivery/delivery-error.ts";
 import type {
   AgentIdentity,
@@ -40,7 +26,7 @@ export interface SqlStoreOptions {
   clock?: () => number;
 }
 
-type RunStatus = RunView["status"];
+type RunStatus = Contract.RunView["status"];
 type ItemStatus = "offered" | "leased" | "completed" | "dead_lettered";
 
 interface RunRow {
@@ -59,7 +45,7 @@ interface StageRow {
   position: number;
   id: string;
   definition: string;
-  status: StageView["status"];
+  status: Contract.StageView["status"];
 }
 
 interface ItemRow {
@@ -83,7 +69,7 @@ interface AttemptRow {
   agent_tag: string;
   leased_at: number;
   ended_at: number | null;
-  outcome: AttemptRecord["outcome"];
+  outcome: Contract.AttemptRecord["outcome"];
   reason: string | null;
 }
 
@@ -100,10 +86,18 @@ interface ArtifactRow {
   created_at: number;
 }
 
+/** A completion in progress: the item, its stage and the agent completing it. */
+interface Completing {
+  state: RunState;
+  item: ItemRow;
+  stage: Contract.StageInput;
+  agent: AgentIdentity;
+}
+
 /** What one operation on a run reads once: the run and its stages. */
 interface RunState {
   run: RunRow;
-  stages: Array<StageRow & { stage: StageInput }>;
+  stages: Array<StageRow & { stage: Contract.StageInput }>;
   now: number;
 }
 
@@ -141,7 +135,7 @@ export class SqlStore implements DeliveryStore {
     migrate(database);
   }
 
-  async createRun(input: CreateRunInput): Promise<RunView> {
+  async createRun(input: Contract.CreateRunInput): Promise<Contract.RunView> {
     checkStageGraph(input.stages);
     const runId = newId("run");
     const view = this.#database.transaction(() => {
@@ -180,7 +174,7 @@ export class SqlStore implements DeliveryStore {
     return view;
   }
 
-  async getRun(runId: string): Promise<RunView> {
+  async getRun(runId: string): Promise<Contract.RunView> {
     return this.#write(runId, (state) => this.#runView(state));
   }
 
@@ -227,7 +221,7 @@ export class SqlStore implements DeliveryStore {
     runId: string,
     agent: AgentIdentity,
     workItemId: string | undefined,
-  ): Promise<ClaimView | undefined> {
+  ): Promise<Contract.ClaimView | undefined> {
     return this.#write(runId, (state) => {
       let item: ItemRow | undefined;
       if (workItemId === undefined) {
@@ -294,7 +288,7 @@ export class SqlStore implements DeliveryStore {
     agent: AgentIdentity,
     workItemId: string,
     attempt: number,
-  ): Promise<HeartbeatView> {
+  ): Promise<Contract.HeartbeatView> {
     return this.#write(runId, (state) => {
       const item = this.#item(runId, workItemId);
       this.#requireLiveLease(item, agent, attempt);
@@ -310,83 +304,68 @@ export class SqlStore implements DeliveryStore {
   }
 
   async complete(
-    runId: string,
-    agent: AgentIdentity,
-    workItemId: string,
-    body: CompleteBody,
-    idempotency?: IdempotencyKey,
-  ): Promise<CompletionView> {
-    return this.#write(runId, (state) =>
-      this.#idempotent(state, agent, idempotency, () => {
-        const item = this.#item(runId, workItemId);
-        if (item.status === "completed") {
-          throw new DeliveryError({
-            code: "ALREADY_COMPLETED",
-            message: `Work item ${item.id} is already completed; a second completion is refused. Poll the inbox for more work.`,
-          });
-        }
-        this.#requireCompletableLease(runId, item, agent, body.attempt);
-        const stage = this.#stageOf(state, item);
-        let artifactId: string | undefined;
-        if (item.kind === "task") {
-          artifactId = this.#storeArtifact(state, item, stage, agent, body);
-        } else {
-          this.#storeReview(state, item, stage, agent, body);
-        }
-        this.#database.run(
-          `UPDATE work_items SET status = 'completed', lease_expires_at = NULL, dead_lettered_at = NULL
-           WHERE run_id = ? AND id = ?`,
-          runId,
-          item.id,
-        );
-        this.#endAttempt(state, item.id, item.attempt, "completed");
-        const event = this.#emit(state, "work_item.completed", {
-          work_item_id: item.id,
-          agent_tag: agent.tag,
-          attempt: item.attempt,
+    ...[runId, agent, workItemId, body, idempotency]: Parameters<DeliveryStore["complete"]>
+  ): Promise<Contract.CompletionView> {
+    return this.#settle(runId, agent, workItemId, idempotency, (state, item) => {
+      if (item.status === "completed") {
+        throw new DeliveryError({
+          code: "ALREADY_COMPLETED",
+          message: `Work item ${item.id} is already completed; a second completion is refused. Poll the inbox for more work.`,
         });
-        if (item.status === "dead_lettered") this.#updateRunStatus(state, item.id);
-        this.#advance(state, item.stage_position);
-        return {
-          work_item_id: item.id,
-          status: "completed" as const,
-          ...(artifactId === undefined ? {} : { artifact_id: artifactId }),
-          event_id: event.id,
-        };
-      }),
-    );
+      }
+      this.#requireCompletableLease(runId, item, agent, body.attempt);
+      const wrongKind = completionKindIssues(item, body);
+      if (wrongKind.length > 0) throw invalidCompletion(wrongKind);
+      const completion: Completing = { state, item, stage: this.#stageOf(state, item), agent };
+      let artifactId: string | undefined;
+      if (body.artifact !== undefined) artifactId = this.#storeArtifact(completion, body.artifact);
+      if (body.review !== undefined) this.#storeReview(completion, body.review);
+      this.#database.run(
+        `UPDATE work_items SET status = 'completed', lease_expires_at = NULL, dead_lettered_at = NULL
+           WHERE run_id = ? AND id = ?`,
+        runId,
+        item.id,
+      );
+      this.#endAttempt(state, item.id, item.attempt, "completed");
+      const event = this.#emit(state, "work_item.completed", {
+        work_item_id: item.id,
+        agent_tag: agent.tag,
+        attempt: item.attempt,
+      });
+      if (item.status === "dead_lettered") this.#updateRunStatus(state, item.id);
+      this.#advance(state, item.stage_position);
+      return {
+        work_item_id: item.id,
+        status: "completed" as const,
+        ...(artifactId === undefined ? {} : { artifact_id: artifactId }),
+        event_id: event.id,
+      };
+    });
   }
 
   async fail(
-    runId: string,
-    agent: AgentIdentity,
-    workItemId: string,
-    body: FailBody,
-    idempotency?: IdempotencyKey,
-  ): Promise<FailureView> {
-    return this.#write(runId, (state) =>
-      this.#idempotent(state, agent, idempotency, () => {
-        const item = this.#item(runId, workItemId);
-        this.#requireLiveLease(item, agent, body.attempt);
-        this.#endAttempt(state, item.id, item.attempt, "failed", body.reason);
-        const event = this.#emit(state, "work_item.failed", {
-          work_item_id: item.id,
-          agent_tag: agent.tag,
-          attempt: item.attempt,
-          reason: body.reason,
-        });
-        const status = this.#countFailure(state, item);
-        return {
-          work_item_id: item.id,
-          status,
-          attempts_left: Math.max(0, state.run.max_attempts - item.failures - 1),
-          event_id: event.id,
-        };
-      }),
-    );
+    ...[runId, agent, workItemId, body, idempotency]: Parameters<DeliveryStore["fail"]>
+  ): Promise<Contract.FailureView> {
+    return this.#settle(runId, agent, workItemId, idempotency, (state, item) => {
+      this.#requireLiveLease(item, agent, body.attempt);
+      this.#endAttempt(state, item.id, item.attempt, "failed", body.reason);
+      const event = this.#emit(state, "work_item.failed", {
+        work_item_id: item.id,
+        agent_tag: agent.tag,
+        attempt: item.attempt,
+        reason: body.reason,
+      });
+      const status = this.#countFailure(state, item);
+      return {
+        work_item_id: item.id,
+        status,
+        attempts_left: Math.max(0, state.run.max_attempts - item.failures - 1),
+        event_id: event.id,
+      };
+    });
   }
 
-  async deadLetters(runId: string): Promise<DeadLetter[]> {
+  async deadLetters(runId: string): Promise<Contract.DeadLetter[]> {
     return this.#write(runId, (state) =>
       this.#database
         .all<ItemRow>(
@@ -424,11 +403,7 @@ export class SqlStore implements DeliveryStore {
 
   async artifact(runId: string, artifactId: string): Promise<Artifact> {
     return this.#write(runId, () => {
-      const [row] = this.#database.all<ArtifactRow>(
-        "SELECT * FROM artifacts WHERE run_id = ? AND id = ?",
-        runId,
-        artifactId,
-      );
+      const row = this.#row<ArtifactRow>("artifacts", runId, artifactId);
       if (row === undefined) {
         throw new DeliveryError({
           code: "ARTIFACT_NOT_FOUND",
@@ -449,7 +424,7 @@ export class SqlStore implements DeliveryStore {
     });
   }
 
-  async events(runId: string, after: number, limit: number): Promise<EventPage> {
+  async events(runId: string, after: number, limit: number): Promise<Contract.EventPage> {
     return this.#write(runId, () => {
       const rows = this.#database.all<{ seq: number; body: string }>(
         "SELECT seq, body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?",
@@ -555,7 +530,7 @@ export class SqlStore implements DeliveryStore {
         "SELECT position, id, definition, status FROM stages WHERE run_id = ? ORDER BY position",
         runId,
       )
-      .map((row) => ({ ...row, stage: JSON.parse(row.definition) as StageInput }));
+      .map((row) => ({ ...row, stage: JSON.parse(row.definition) as Contract.StageInput }));
     return { run: { ...run }, stages, now };
   }
 
@@ -587,12 +562,14 @@ export class SqlStore implements DeliveryStore {
   // -------------------------------------------------------------------------------------------
   // Items and leases
 
+  /** A row of a run's artifacts or work items by its id. */
+  #row<Row>(table: "artifacts" | "work_items", runId: string, id: string): Row | undefined {
+    const sql = `SELECT * FROM ${table} WHERE run_id = ? AND id = ?`;
+    return this.#database.all<Row>(sql, runId, id)[0];
+  }
+
   #item(runId: string, workItemId: string): ItemRow {
-    const [item] = this.#database.all<ItemRow>(
-      "SELECT * FROM work_items WHERE run_id = ? AND id = ?",
-      runId,
-      workItemId,
-    );
+    const item = this.#row<ItemRow>("work_items", runId, workItemId);
     if (item === undefined) {
       throw new DeliveryError({
         code: "WORK_ITEM_NOT_FOUND",
@@ -656,8 +633,8 @@ export class SqlStore implements DeliveryStore {
     runId: string,
     workItemId: string,
     attempt: number,
-  ): AttemptRecord["outcome"] | undefined {
-    const [row] = this.#database.all<{ outcome: AttemptRecord["outcome"] }>(
+  ): Contract.AttemptRecord["outcome"] | undefined {
+    const [row] = this.#database.all<{ outcome: Contract.AttemptRecord["outcome"] }>(
       "SELECT outcome FROM attempts WHERE run_id = ? AND work_item_id = ? AND attempt = ?",
       runId,
       workItemId,
@@ -670,7 +647,7 @@ export class SqlStore implements DeliveryStore {
     state: RunState,
     workItemId: string,
     attempt: number,
-    outcome: AttemptRecord["outcome"],
+    outcome: Contract.AttemptRecord["outcome"],
     reason?: string,
   ): void {
     // A late completion keeps the time its lease expired at as the attempt's end.
@@ -845,7 +822,7 @@ export class SqlStore implements DeliveryStore {
     this.#emit(state, "run.completed", {});
   }
 
-  #stageOf(state: RunState, item: ItemRow): StageInput {
+  #stageOf(state: RunState, item: ItemRow): Contract.StageInput {
     const entry = state.stages[item.stage_position];
     if (entry === undefined) throw new Error(`work item ${item.id} has no stage`);
     return entry.stage;
@@ -855,34 +832,16 @@ export class SqlStore implements DeliveryStore {
   // Completions
 
   #storeArtifact(
-    state: RunState,
-    item: ItemRow,
-    stage: StageInput,
-    agent: AgentIdentity,
-    body: CompleteBody,
+    { state, item, stage, agent }: Completing,
+    artifact: NonNullable<Contract.CompleteBody["artifact"]>,
   ): string {
-    const issues: ValidationIssue[] = [];
-    if (body.review !== undefined) {
-      issues.push({
-        path: "/review",
-        message: `Work item ${item.id} is a task item: complete it with an artifact, not a review.`,
-      });
-    }
-    if (body.artifact === undefined) {
-      issues.push({
-        path: "/artifact",
-        message:
-          "artifact is required for a task item: { media_type, content, title? }, what the stage asked for.",
-      });
-    }
-    if (body.artifact === undefined || issues.length > 0) throw invalidCompletion(issues);
     const id = newId("art");
     const reference: ArtifactReference = {
       artifact_id: id,
       stage_id: stage.id,
       author_tag: agent.tag,
-      ...(body.artifact.title === undefined ? {} : { title: body.artifact.title }),
-      media_type: body.artifact.media_type,
+      ...(artifact.title === undefined ? {} : { title: artifact.title }),
+      media_type: artifact.media_type,
       uri: artifactUri(state.run.id, id),
     };
     const event = this.#emit(state, "artifact.created", {
@@ -901,37 +860,19 @@ export class SqlStore implements DeliveryStore {
       item.id,
       agent.agent_id,
       agent.tag,
-      body.artifact.title ?? null,
-      body.artifact.media_type,
-      body.artifact.content,
+      artifact.title ?? null,
+      artifact.media_type,
+      artifact.content,
       state.now,
     );
     return id;
   }
 
   #storeReview(
-    state: RunState,
-    item: ItemRow,
-    stage: StageInput,
-    agent: AgentIdentity,
-    body: CompleteBody,
+    { state, item, stage, agent }: Completing,
+    review: NonNullable<Contract.CompleteBody["review"]>,
   ): void {
     const issues: ValidationIssue[] = [];
-    if (body.artifact !== undefined) {
-      issues.push({
-        path: "/artifact",
-        message: `Work item ${item.id} is a review item: complete it with a review, not an artifact.`,
-      });
-    }
-    const review = body.review;
-    if (review === undefined) {
-      issues.push({
-        path: "/review",
-        message:
-          "review is required for a review item: { verdict, summary, criteria: [{ criterion, comment, score? }] }.",
-      });
-      throw invalidCompletion(issues);
-    }
     const target = item.target_artifact_id ?? "";
     if (review.target_artifact_id !== undefined && review.target_artifact_id !== target) {
       issues.push({
@@ -983,9 +924,25 @@ export class SqlStore implements DeliveryStore {
   }
 
   /**
-   * Runs `operation` once per idempotency key: the same key and request answer the stored
-   * answer; the same key with another request is refused.
+   * Runs a completion or failure of an item in one transaction, once per idempotency key: the
+   * same key and request answer the stored answer; the same key with another request is refused.
    */
+  #settle<T>(
+    runId: string,
+    agent: AgentIdentity,
+    workItemId: string,
+    idempotency: IdempotencyKey | undefined,
+    settle: (state: RunState, item: ItemRow) => T,
+  ): Promise<T> {
+    return Promise.resolve(
+      this.#write(runId, (state) =>
+        this.#idempotent(state, agent, idempotency, () =>
+          settle(state, this.#item(runId, workItemId)),
+        ),
+      ),
+    );
+  }
+
   #idempotent<T>(
     state: RunState,
     agent: AgentIdentity,
@@ -1069,7 +1026,7 @@ export class SqlStore implements DeliveryStore {
     };
   }
 
-  #attempts(runId: string, workItemId: string): AttemptRecord[] {
+  #attempts(runId: string, workItemId: string): Contract.AttemptRecord[] {
     return this.#database
       .all<AttemptRow>(
         "SELECT attempt, agent_tag, leased_at, ended_at, outcome, reason FROM attempts WHERE run_id = ? AND work_item_id = ? ORDER BY attempt",
@@ -1086,7 +1043,7 @@ export class SqlStore implements DeliveryStore {
       }));
   }
 
-  #runView(state: RunState): RunView {
+  #runView(state: RunState): Contract.RunView {
     const { run } = state;
     const counts = this.#database.all<{
       stage_position: number;
@@ -1120,6 +1077,32 @@ export class SqlStore implements DeliveryStore {
 /** Where an artifact's content is fetched: `GET /v1/runs/{run_id}/artifacts/{artifact_id}`. */
 export function artifactUri(runId: string, artifactId: string): string {
   return `/v1/runs/${runId}/artifacts/${artifactId}`;
+}
+
+/** A task item is completed with an artifact, a review item with a review: never both. */
+function completionKindIssues(
+  item: Pick<ItemRow, "id" | "kind">,
+  body: Contract.CompleteBody,
+): ValidationIssue[] {
+  const [wanted, unwanted] =
+    item.kind === "task" ? (["artifact", "review"] as const) : (["review", "artifact"] as const);
+  const issues: ValidationIssue[] = [];
+  if (body[unwanted] !== undefined) {
+    issues.push({
+      path: `/${unwanted}`,
+      message: `Work item ${item.id} is a ${item.kind} item: complete it with ${wanted === "artifact" ? "an artifact" : "a review"}, not ${unwanted === "artifact" ? "an artifact" : "a review"}.`,
+    });
+  }
+  if (body[wanted] === undefined) {
+    issues.push({
+      path: `/${wanted}`,
+      message:
+        wanted === "artifact"
+          ? "artifact is required for a task item: { media_type, content, title? }, what the stage asked for."
+          : "review is required for a review item: { verdict, summary, criteria: [{ criterion, comment, score? }] }.",
+    });
+  }
+  return issues;
 }
 
 function invalidCompletion(issues: ValidationIssue[]): DeliveryError {

@@ -1,0 +1,104 @@
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { optionsFromEnvironment } from "../../src/node.ts";
+import { temporaryFolder } from "./services.ts";
+
+const entry = fileURLToPath(new URL("../../src/node.ts", import.meta.url));
+
+describe("src/node.ts", () => {
+  const folder = temporaryFolder();
+  afterEach(() => folder.remove());
+
+  it("reads PORT, HOST, TASK_CONTEXT_DB, TASK_CONTEXT_ADMIN_TOKEN and TASK_CONTEXT_RATE_LIMIT", () => {
+    expect(
+      optionsFromEnvironment({
+        PORT: "9000",
+        HOST: "0.0.0.0",
+        TASK_CONTEXT_DB: ":memory:",
+        TASK_CONTEXT_ADMIN_TOKEN: "secret",
+        TASK_CONTEXT_RATE_LIMIT: "10/1",
+      }),
+    ).toEqual({
+      port: 9000,
+      host: "0.0.0.0",
+      database: ":memory:",
+      adminToken: "secret",
+      generatedAdminToken: false,
+      limits: { rateLimit: { requests: 10, windowMs: 1000 } },
+    });
+  });
+
+  it("defaults to 127.0.0.1:8787, .data/task-context.db and a generated admin token", () => {
+    const options = optionsFromEnvironment({});
+    expect(options).toMatchObject({
+      port: 8787,
+      host: "127.0.0.1",
+      database: ".data/task-context.db",
+      generatedAdminToken: true,
+      limits: { rateLimit: { requests: 1200, windowMs: 60_000 } },
+    });
+    expect(options.adminToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(optionsFromEnvironment({}).adminToken).not.toBe(options.adminToken);
+  });
+
+  it("refuses a bad PORT or TASK_CONTEXT_RATE_LIMIT with the variable's name", () => {
+    expect(() => optionsFromEnvironment({ PORT: "http" })).toThrow(/Invalid PORT/);
+    expect(() => optionsFromEnvironment({ PORT: "70000" })).toThrow(/Invalid PORT/);
+    for (const limit of ["fast", "0/10", "10/0", "10/", "-1/5"]) {
+      expect(() => optionsFromEnvironment({ TASK_CONTEXT_RATE_LIMIT: limit })).toThrow(
+        /Invalid TASK_CONTEXT_RATE_LIMIT/,
+      );
+    }
+    expect(optionsFromEnvironment({ TASK_CONTEXT_RATE_LIMIT: "off" }).limits).toEqual({
+      rateLimit: false,
+    });
+  });
+
+  it("starts, prints its address and the generated admin token, and stops on SIGTERM", {
+    timeout: 20_000,
+  }, async () => {
+    const child = spawn(process.execPath, ["--conditions=@task-context/source", entry], {
+      env: {
+        ...process.env,
+        PORT: "0",
+        TASK_CONTEXT_DB: join(folder.path, "db", "edge.db"),
+        TASK_CONTEXT_ADMIN_TOKEN: "",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`blocked: no address in ${output}`)), 15_000);
+      child.stdout.on("data", () => {
+        const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+        if (match?.[1] !== undefined) {
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      });
+    });
+    const token = /admin token: (\S+)/.exec(output)?.[1];
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const health = await fetch(`${url}/healthz`);
+    expect(await health.json()).toEqual({ status: "ok" });
+    const created = await fetch(`${url}/v1/runs`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        goal: "g",
+        constraints: [],
+        stages: [{ id: "s", stage_description: "d", expected_output: "o", available_skills: [] }],
+      }),
+    });
+    expect(created.status).toBe(201);
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(output).toContain("SIGTERM: stopping");
+  });
+});
