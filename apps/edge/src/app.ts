@@ -35,7 +35,10 @@ export interface AppOptions {
   /** The admin token. */
   auth: AuthOptions;
   limits?: Limits;
-  /** Milliseconds since the epoch, for rate-limit windows (default `Date.now`). */
+  /**
+   * Milliseconds since the epoch (default `Date.now`): rate-limit windows, long-poll deadlines
+   * and keep-alives. Give the store the same clock.
+   */
   clock?: () => number;
   /** Origins allowed to call the API from a browser; CORS is off without it. */
   cors?: { origins: readonly string[] };
@@ -69,6 +72,7 @@ export function createApp(options: AppOptions): App {
   const timing = {
     keepAliveMs: requireWholeNumber("options.limits.keepAliveMs", limits.keepAliveMs ?? 15_000, 1),
     recheckMs: requireWholeNumber("options.limits.recheckMs", limits.recheckMs ?? 1000, 1),
+    clock,
   };
   const rateLimit = limits.rateLimit ?? defaultRateLimit;
   if (rateLimit !== false) {

@@ -2,14 +2,12 @@ import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import { DeliveryError } from "../delivery/delivery-error.ts";
 import type { DeliveryStore } from "../delivery/delivery-store.ts";
-import { anySignal } from "./wait.ts";
+import { anySignal, type WaitTiming } from "./wait.ts";
 
 /** How the event stream paces itself. */
-export interface StreamTiming {
+export interface StreamTiming extends WaitTiming {
   /** A comment line at least this often when nothing else is sent (proxies close idle streams). */
   keepAliveMs: number;
-  /** At most this long between two looks at the run (lease expiry, shutdown). */
-  recheckMs: number;
 }
 
 const PAGE = 100;
@@ -52,10 +50,12 @@ export function eventStream(
     stream.onAbort(() => aborted.abort());
     const signal = anySignal([aborted.signal, shutdown]);
     let last = after;
-    let lastWrite = Date.now();
+    let lastWrite = timing.clock();
     await stream.write(": stream of run events; resume with Last-Event-ID\n\n");
     while (!signal.aborted) {
       const page = await store.events(runId, last, PAGE);
+      // The time of sending: a write waits until the client reads it.
+      if (page.events.length > 0) lastWrite = timing.clock();
       for (const event of page.events) {
         await stream.writeSSE({
           id: String(event.seq),
@@ -63,13 +63,12 @@ export function eventStream(
           data: JSON.stringify(event),
         });
       }
-      if (page.events.length > 0) lastWrite = Date.now();
       last = page.next_after;
       if (page.events.length === PAGE) continue;
-      const idle = Date.now() - lastWrite;
+      const idle = timing.clock() - lastWrite;
       if (idle >= timing.keepAliveMs) {
+        lastWrite = timing.clock();
         await stream.write(": keep-alive\n\n");
-        lastWrite = Date.now();
         continue;
       }
       await store.changed(runId, last, {

@@ -2,8 +2,10 @@ import type { DeliveryStore } from "../delivery/delivery-store.ts";
 
 /** How long waits last. */
 export interface WaitTiming {
-  /** At most this long between two looks at the run while waiting (lease expiry, shutdown). */
+  /** At most this long (real time) between two looks at the run while waiting. */
   recheckMs: number;
+  /** The service's clock, in milliseconds: deadlines are measured with it. */
+  clock: () => number;
 }
 
 /**
@@ -19,11 +21,11 @@ export async function waitFor<T>(
   signal: AbortSignal,
   look: () => Promise<T | undefined>,
 ): Promise<T | undefined> {
-  const deadline = Date.now() + waitMs;
+  const deadline = timing.clock() + waitMs;
   for (;;) {
     const seq = waitMs > 0 ? await store.lastSeq(runId) : 0;
     const found = await look();
-    const remaining = deadline - Date.now();
+    const remaining = deadline - timing.clock();
     if (found !== undefined || remaining <= 0 || signal.aborted) return found;
     await store.changed(runId, seq, {
       timeoutMs: Math.min(remaining, timing.recheckMs),

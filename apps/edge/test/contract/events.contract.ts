@@ -19,7 +19,7 @@ export function eventsSuite(start: StartService): void {
   describe("events", () => {
     let service: Service;
     beforeAll(async () => {
-      service = await start({ keepAliveMs: 50 });
+      service = await start({ recheckMs: 5 });
     });
     afterAll(() => service.stop());
 
@@ -151,13 +151,19 @@ export function eventsSuite(start: StartService): void {
       }
     });
 
-    it("SSE: a keep-alive comment when nothing happens", async () => {
+    it("SSE: a keep-alive comment at least every 15 s when nothing happens", async () => {
       const { admin, run } = await createRun(service, runInput([taskStage("draft")]));
       const stream = await openEventStream(admin, run.run_id, { after: 2 });
       try {
-        let frame = await stream.next();
-        if (frame.comment?.startsWith("stream of run events")) frame = await stream.next();
-        expect(frame).toEqual({ comment: "keep-alive" });
+        expect(await stream.next()).toEqual({
+          comment: "stream of run events; resume with Last-Event-ID",
+        });
+        await service.advance(14_999);
+        await expect(stream.next(30)).rejects.toThrow(/blocked/);
+        await service.advance(1);
+        expect(await stream.next()).toEqual({ comment: "keep-alive" });
+        await service.advance(15_000);
+        expect(await stream.next()).toEqual({ comment: "keep-alive" });
       } finally {
         await stream.close();
       }

@@ -4,6 +4,24 @@ import type { Service, StartService } from "./harness.ts";
 
 const LEASE_MS = 5000;
 
+/** Moves the service's clock a second at a time until `answer` settles (a wait ends). */
+async function untilSettled<T>(service: Service, answer: Promise<T>): Promise<T> {
+  let settled = false;
+  answer.then(
+    () => {
+      settled = true;
+    },
+    () => {
+      settled = true;
+    },
+  );
+  for (let step = 0; !settled && step < 1000; step++) {
+    await service.advance(1000);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  return answer;
+}
+
 /**
  * Long polls hold the request until an offer appears. The service looks at the run again only
  * on a new event here (recheck every minute), so an answer within the test's time proves the
@@ -64,13 +82,16 @@ export function longPollSuite(start: StartService): void {
     });
 
     it("poll answers an empty list, and claim-next 204, when the wait ends", async () => {
-      const { agent } = await createRun(service, runInput([taskStage("draft")]));
+      const { agent } = await createRun(
+        quick,
+        runInput([taskStage("draft")], { lease_ms: 3_600_000 }),
+      );
       const holder = await agent("holder");
       const other = await agent("other");
       await holder.claimNext();
-      const polled = await other.poll({ wait: 1 });
+      const polled = await untilSettled(quick, other.poll({ wait: 30 }));
       expect(polled.body).toEqual({ offers: [] });
-      expect((await other.claimNext({ wait: 1 })).status).toBe(204);
+      expect((await untilSettled(quick, other.claimNext({ wait: 30 }))).status).toBe(204);
     });
 
     it("wait and limit outside their ranges get 400 with the parameter's pointer", async () => {

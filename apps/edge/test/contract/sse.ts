@@ -38,6 +38,8 @@ export async function openEventStream(
   const decoder = new TextDecoder();
   let buffer = "";
   const frames: Frame[] = [];
+  // A read that outlived a timed-out next(): the following next() takes its chunk.
+  let pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
 
   const parse = () => {
     for (;;) {
@@ -66,7 +68,9 @@ export async function openEventStream(
     try {
       while (frames.length === 0) {
         if (reader === undefined) throw new Error("the answer has no body");
-        const chunk = await Promise.race([reader.read(), blocked]);
+        pending ??= reader.read();
+        const chunk = await Promise.race([pending, blocked]);
+        pending = undefined;
         if (chunk.done) throw new Error("the stream ended");
         buffer += decoder.decode(chunk.value, { stream: true });
         parse();
