@@ -58,8 +58,9 @@ const MIB = 1024 * 1024;
  *
  * @example
  * ```ts
- * const app = createApp({ store: new SqlStore(openNodeDatabase(":memory:")), auth: { adminToken } });
- * const response = await app.request("/healthz");
+ * const store = new SqlStore(openNodeDatabase(":memory:")); // Node; a Durable Object's on Workers
+ * const app = createApp({ store, auth: { adminToken: "a long random secret" } });
+ * const health = await app.request("/healthz"); // 200 { "status": "ok" }
  * ```
  */
 export function createApp(options: AppOptions): App {

@@ -21,6 +21,9 @@ export function openNodeDatabase(path: string): NodeSqlDatabase {
   database.exec("PRAGMA synchronous = NORMAL");
   database.exec("PRAGMA busy_timeout = 5000");
   const statements = new Map<string, StatementSync>();
+  // Tracked here: DatabaseSync's isTransaction and isOpen are newer than Node 22.13.
+  let inTransaction = false;
+  let open = true;
   const prepare = (sql: string) => {
     let statement = statements.get(sql);
     if (statement === undefined) {
@@ -41,8 +44,9 @@ export function openNodeDatabase(path: string): NodeSqlDatabase {
       return prepare(sql).all(...(params as SQLInputValue[])) as Row[];
     },
     transaction(fn) {
-      if (database.isTransaction) return fn();
+      if (inTransaction) return fn();
       database.exec("BEGIN IMMEDIATE");
+      inTransaction = true;
       try {
         const result = fn();
         database.exec("COMMIT");
@@ -50,11 +54,14 @@ export function openNodeDatabase(path: string): NodeSqlDatabase {
       } catch (error) {
         database.exec("ROLLBACK");
         throw error;
+      } finally {
+        inTransaction = false;
       }
     },
     close() {
       statements.clear();
-      if (database.isOpen) database.close();
+      if (open) database.close();
+      open = false;
     },
   };
 }

@@ -114,14 +114,6 @@ type EventFields<Type extends CollaborationEvent["type"]> = Omit<
  * completion, its artifact or review feedback, its events and the next stage's offers are
  * written together or not at all. One store holds any number of runs (Node), or the one run of a
  * Durable Object (Workers).
- *
- * @example
- * ```ts
- * const store = new SqlStore(openNodeDatabase(":memory:"));
- * const run = await store.createRun({ goal: "Write a haiku", constraints: [], stages: [
- *   { id: "draft", stage_description: "Write it", expected_output: "3 lines", available_skills: [] },
- * ] });
- * ```
  */
 export class SqlStore implements DeliveryStore {
   readonly #database: SqlDatabase;

@@ -160,5 +160,32 @@ export function publicSuite(start: StartService): void {
         { path: "/lease_ms", message: "lease_ms must be at least 100, not the number 50." },
       ]);
     });
+
+    it("hostile bodies and parameters get 400 JSON, never a 500", async () => {
+      const { admin, agent, run } = await createRun(service, runInput([taskStage("draft")]));
+      for (const raw of ["null", "[]", "7", '"text"', "true", "{}", '{"__proto__":{"goal":"x"}}']) {
+        const answer = await admin.post("/v1/runs", {
+          raw,
+          headers: { "Content-Type": "application/json" },
+        });
+        expect([answer.status, answer.error?.code], raw).toEqual([400, "INVALID_REQUEST"]);
+      }
+      const deep = `${"[".repeat(5000)}${"]".repeat(5000)}`;
+      const nested = await admin.post("/v1/runs", {
+        raw: `{"goal":"g","constraints":${deep},"stages":[]}`,
+        headers: { "Content-Type": "application/json" },
+      });
+      expect(nested.status).toBe(400);
+      const worker = await agent("worker");
+      expect((await worker.poll({ wait: "soon" } as never)).error?.issues?.[0]?.path).toBe("/wait");
+      expect((await worker.poll({ limit: 1.5 })).status).toBe(400);
+      expect((await worker.claim("x".repeat(10_000))).status).toBe(404);
+      expect((await admin.artifact(run.run_id, "../../etc/passwd")).status).toBe(404);
+      const tags = ["", " ".repeat(101), "x".repeat(101)];
+      for (const tag of tags) expect((await admin.addAgent(run.run_id, tag)).status).toBe(400);
+      expect((await admin.addAgent(run.run_id, "评审-🙂")).status).toBe(201);
+      const wrongTypes = await worker.heartbeat("wi_x", "1" as never);
+      expect(wrongTypes.error?.issues?.map((issue) => issue.path)).toEqual(["/attempt"]);
+    });
   });
 }
