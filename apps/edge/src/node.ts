@@ -54,7 +54,15 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
       ? {}
       : { onUnexpectedError: options.onUnexpectedError }),
   });
-  const sweeper = setInterval(() => store.expireAllLeases(), options.sweepMs ?? 1000);
+  // Expiry is also evaluated by every query; the sweep only makes expiries visible on streams
+  // and to long polls of runs nobody touches.
+  const sweeper = setInterval(() => {
+    try {
+      store.expireAllLeases();
+    } catch (error) {
+      options.onUnexpectedError?.(error);
+    }
+  }, options.sweepMs ?? 1000);
   sweeper.unref();
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const started = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(started));
