@@ -24,12 +24,21 @@ export function eventRoutes(app: App, context: RouteContext): void {
             ...jsonResponse(eventPage, "").content,
             "text/event-stream": {
               schema: { type: "string", description: "Frames whose data is a CollaborationEvent" },
-              itemSchema: { $ref: "#/components/schemas/CollaborationEvent" },
+              "x-item-schema": { $ref: "#/components/schemas/CollaborationEvent" },
             },
           },
         },
       },
       errors: [400, 404],
+      parameters: [
+        {
+          name: "Last-Event-ID",
+          in: "header",
+          required: false,
+          description: "Resume the stream after this seq (what a reconnecting EventSource sends)",
+          schema: { type: "string", pattern: "^[0-9]+$" },
+        },
+      ],
     }),
     queryParameters(eventsQuery),
     async (c) => {
