@@ -54,8 +54,12 @@ export interface ChangedOptions {
  * timer; every state change appends one event with the run's next `seq`, in the same transaction.
  */
 export interface DeliveryStore {
-  /** Creates a run and offers the items of its first stage. `INVALID_STAGES` for a bad graph. */
-  createRun(input: CreateRunInput): Promise<RunView>;
+  /**
+   * Creates a run under a new id (the caller makes it with `newId("run")`, so that a router can
+   * send the call to the run's own storage) and offers the items of its first stage.
+   * `INVALID_STAGES` for a bad stage graph.
+   */
+  createRun(runId: string, input: CreateRunInput): Promise<RunView>;
   /** The run with its stages' item counts. */
   getRun(runId: string): Promise<RunView>;
   /** Adds an agent (its token hashed by the caller). `AGENT_TAG_TAKEN` for a tag in use. */

@@ -28,7 +28,7 @@ export function runRoutes(app: App, context: RouteContext): void {
       errors: [400, 403, 413, 415],
     }),
     jsonBody(createRunBody),
-    async (c) => c.json(await store.createRun(c.req.valid("json")), 201),
+    async (c) => c.json(await store.createRun(newId("run"), c.req.valid("json")), 201),
   );
 
   app.get(

@@ -1,3 +1,4 @@
+import { ArgumentError } from "@task-context/core";
 import type {
   Artifact,
   ArtifactReference,
@@ -127,10 +128,15 @@ export class SqlStore implements DeliveryStore {
     migrate(database);
   }
 
-  async createRun(input: Contract.CreateRunInput): Promise<Contract.RunView> {
+  async createRun(runId: string, input: Contract.CreateRunInput): Promise<Contract.RunView> {
     checkStageGraph(input.stages);
-    const runId = newId("run");
     const view = this.#database.transaction(() => {
+      if (this.#database.all("SELECT 1 FROM runs WHERE id = ?", runId).length > 0) {
+        throw new ArgumentError({
+          argument: "runId",
+          message: `expected the id of a new run, got ${runId}, which exists. Make one with newId("run").`,
+        });
+      }
       const now = this.#clock();
       this.#database.run(
         `INSERT INTO runs (id, goal, constraints, lease_ms, max_attempts, status, current_stage, last_seq, created_at)

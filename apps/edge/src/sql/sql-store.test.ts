@@ -1,0 +1,59 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { newId } from "../delivery/ids.ts";
+import { openNodeDatabase } from "../node-sqlite.ts";
+import { SqlStore } from "./sql-store.ts";
+
+const input = {
+  goal: "g",
+  constraints: [],
+  stages: [{ id: "s", stage_description: "d", expected_output: "o", available_skills: [] }],
+};
+
+describe("SqlStore", () => {
+  const database = openNodeDatabase(":memory:");
+  afterAll(() => database.close());
+
+  it("refuses to create a run under an id that exists, and writes nothing", async () => {
+    const store = new SqlStore(database);
+    const runId = newId("run");
+    await store.createRun(runId, input);
+    const before = await store.events(runId, 0, 100);
+    await expect(store.createRun(runId, input)).rejects.toMatchObject({
+      code: "INVALID_ARGUMENT",
+      argument: "runId",
+    });
+    expect(await store.events(runId, 0, 100)).toEqual(before);
+  });
+
+  it("rejects with RUN_NOT_FOUND (404) for a run it does not hold", async () => {
+    const store = new SqlStore(database);
+    await expect(store.getRun("run_missing")).rejects.toMatchObject({
+      code: "RUN_NOT_FOUND",
+      status: 404,
+    });
+    await expect(store.lastSeq("run_missing")).rejects.toMatchObject({ code: "RUN_NOT_FOUND" });
+  });
+
+  it("migrates a database once: a second store on it finds the runs of the first", async () => {
+    const first = new SqlStore(database);
+    const runId = newId("run");
+    await first.createRun(runId, input);
+    const second = new SqlStore(database);
+    expect((await second.getRun(runId)).run_id).toBe(runId);
+  });
+
+  it("reports the earliest lease expiry of a run, for a Durable Object's alarm", async () => {
+    let now = 1_000_000;
+    const store = new SqlStore(database, { clock: () => now });
+    const runId = newId("run");
+    await store.createRun(runId, { ...input, lease_ms: 5000 });
+    expect(store.nextExpiry(runId)).toBeUndefined();
+    const agent = { agent_id: newId("agt"), tag: "b" };
+    await store.addAgent(runId, { ...agent, token_hash: "h" });
+    await store.claim(runId, agent, undefined);
+    expect(store.nextExpiry(runId)).toBe(1_005_000);
+    now += 5000;
+    await store.expireLeases(runId);
+    expect(store.nextExpiry(runId)).toBeUndefined();
+  });
+});
