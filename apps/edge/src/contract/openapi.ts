@@ -27,6 +27,38 @@ export function jsonResponse(schema: Schema, description: string) {
   return { description, content: jsonContent(schema) };
 }
 
+/**
+ * `text/event-stream` content whose frames carry `component`s. OpenAPI 3.1 has no keyword for the
+ * items of a stream (3.2 adds `itemSchema`), so, as tools read it for 3.1, the schema describes
+ * one frame: its `id`, `event` and `data` fields, the data being the component's JSON.
+ */
+export function eventStreamContent(component: string, types: readonly string[]) {
+  return {
+    "text/event-stream": {
+      schema: {
+        type: "object",
+        description: `One frame of the stream (the body is a sequence of them, with keep-alive comments between): \`id: <seq>\`, \`event: <type>\`, \`data: <${component} JSON>\``,
+        properties: {
+          id: {
+            type: "string",
+            pattern: "^[1-9][0-9]*$",
+            description:
+              "The event's seq: a reconnecting client sends the last one as Last-Event-ID",
+          },
+          event: { type: "string", enum: [...types], description: "The event's type" },
+          data: {
+            type: "string",
+            contentMediaType: "application/json",
+            contentSchema: { $ref: `#/components/schemas/${component}` },
+          },
+        },
+        required: ["id", "event", "data"],
+        additionalProperties: false,
+      },
+    },
+  };
+}
+
 /** Documents one operation of the contract (the routes' request schemas add themselves). */
 export function operation({
   id,

@@ -1,8 +1,13 @@
-import { jsonResponse } from "../contract/openapi.ts";
+import { collaborationEventSchema } from "@task-context/protocols";
+import { eventStreamContent, jsonResponse } from "../contract/openapi.ts";
 import { eventPage, eventsQuery } from "../contract/schemas.ts";
 import { eventStream, resumeAfter } from "../http/event-stream.ts";
 import { queryParameters } from "../http/validation.ts";
 import { type App, endpoint, type RouteContext } from "./route-context.ts";
+
+const eventTypes = collaborationEventSchema.def.options.flatMap(
+  (option) => option.def.shape.type.def.values,
+);
 
 /** The run's collaboration stream: Server-Sent Events, or JSON pages. */
 export function eventRoutes(app: App, context: RouteContext): void {
@@ -22,10 +27,7 @@ export function eventRoutes(app: App, context: RouteContext): void {
           description: "Events, in seq order with no gaps",
           content: {
             ...jsonResponse(eventPage, "").content,
-            "text/event-stream": {
-              schema: { type: "string", description: "Frames whose data is a CollaborationEvent" },
-              "x-item-schema": { $ref: "#/components/schemas/CollaborationEvent" },
-            },
+            ...eventStreamContent("CollaborationEvent", eventTypes),
           },
         },
       },

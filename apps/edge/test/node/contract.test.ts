@@ -1,11 +1,22 @@
-import { describe } from "vitest";
+import { describe, expect, it } from "vitest";
 import { contractSuites } from "../contract/suites.ts";
+import { ContractChecker, checkedServices } from "../openapi/contract-checker.ts";
+import { servedDocument } from "../openapi/document.ts";
 import { inProcess, overSocket } from "./services.ts";
 
+// Every answer of the suites is checked against the service's OpenAPI document as it arrives.
+const checker = new ContractChecker(await servedDocument());
+
 describe("on Node, in process (app.request), SQLite in memory", () => {
-  contractSuites(inProcess);
+  contractSuites(checkedServices(inProcess, checker));
 });
 
 describe("on Node, over a socket (127.0.0.1), SQLite file", () => {
-  contractSuites(overSocket);
+  contractSuites(checkedServices(overSocket, checker));
+});
+
+describe("the contract suites", () => {
+  it("exercise every operation of the OpenAPI document", () => {
+    expect(checker.unexercised()).toEqual([]);
+  });
 });
