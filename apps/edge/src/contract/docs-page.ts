@@ -13,6 +13,8 @@ function schemaName(schema: unknown): string {
   if (typeof schema !== "object" || schema === null) return "any";
   const value = schema as Json;
   if (typeof value.$ref === "string") return value.$ref.split("/").at(-1) ?? "object";
+  // An error response: the Error schema, narrowed to the codes it answers with.
+  if (Array.isArray(value.allOf) && value.allOf.length === 1) return schemaName(value.allOf[0]);
   if (value.type === "array") return `${schemaName(value.items)}[]`;
   return typeof value.type === "string" ? value.type : "object";
 }
@@ -55,7 +57,13 @@ ${body === undefined ? "" : `<p>Body: ${schemaLink(contentSchema(body.content))}
     .map(([status, response]) => {
       const value = response as Json;
       const schema = contentSchema(value.content);
-      return `<li><b>${escapeHtml(status)}</b> ${escapeHtml(String(value.description ?? ""))}${schema === undefined ? "" : ` — ${schemaLink(schema)}`}</li>`;
+      const codes = ((schema as Json | undefined)?.properties as Json | undefined)?.code as
+        | Json
+        | undefined;
+      const codeList = Array.isArray(codes?.enum)
+        ? ` <code>${codes.enum.map((code) => escapeHtml(String(code))).join("</code>, <code>")}</code>`
+        : "";
+      return `<li><b>${escapeHtml(status)}</b> ${escapeHtml(String(value.description ?? ""))}${schema === undefined ? "" : ` — ${schemaLink(schema)}${codeList}`}</li>`;
     })
     .join("")}</ul>
 </section>`;

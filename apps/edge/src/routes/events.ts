@@ -31,7 +31,7 @@ export function eventRoutes(app: App, context: RouteContext): void {
           },
         },
       },
-      errors: [400, 404],
+      errors: ["INVALID_REQUEST", "RUN_NOT_FOUND"],
       parameters: [
         {
           name: "Last-Event-ID",

@@ -19,7 +19,7 @@ export function inboxRoutes(app: App, context: RouteContext): void {
       tag: "inbox",
       audience: "agent",
       responses: { 200: jsonResponse(offersView, "The offers, oldest first") },
-      errors: [400, 403],
+      errors: ["INVALID_REQUEST"],
     }),
     queryParameters(pollQuery),
     async (c) => {
@@ -47,7 +47,7 @@ export function inboxRoutes(app: App, context: RouteContext): void {
         200: jsonResponse(claimView, "The work item and its lease"),
         204: { description: "Nothing on offer" },
       },
-      errors: [400, 403],
+      errors: ["INVALID_REQUEST", "PAYLOAD_TOO_LARGE"],
     }),
     queryParameters(claimNextQuery),
     async (c) => {

@@ -30,6 +30,7 @@ export function publicRoutes(app: App, context: RouteContext): void {
     endpoint(context, {
       id: "health",
       summary: "Whether the service answers",
+      description: "For load balancers and uptime checks: no token, no storage.",
       tag: "public",
       audience: "public",
       responses: { 200: jsonResponse(health, "It does") },
@@ -42,6 +43,8 @@ export function publicRoutes(app: App, context: RouteContext): void {
     endpoint(context, {
       id: "listSchemas",
       summary: "The published JSON Schemas",
+      description:
+        "The JSON Schemas (draft 2020-12) of @task-context/protocols: work items, artifacts, review feedback, collaboration events, …",
       tag: "public",
       audience: "public",
       responses: { 200: jsonResponse(schemaList, "Their names, $ids and URLs") },
@@ -61,6 +64,7 @@ export function publicRoutes(app: App, context: RouteContext): void {
     endpoint(context, {
       id: "getSchema",
       summary: "One published JSON Schema (draft 2020-12)",
+      description: "The schema file as @task-context/protocols publishes it.",
       tag: "public",
       audience: "public",
       responses: {
@@ -69,7 +73,7 @@ export function publicRoutes(app: App, context: RouteContext): void {
           content: { "application/schema+json": { schema: { type: "object" } } },
         },
       },
-      errors: [404],
+      errors: ["SCHEMA_NOT_FOUND"],
     }),
     (c) => {
       const schema = publishedSchemas[schemaName(c.req.param("name"))];
@@ -89,7 +93,17 @@ export function publicRoutes(app: App, context: RouteContext): void {
       tag: "public",
       audience: "public",
       responses: { 200: jsonResponse(validationView, "The verdict and its issues") },
-      errors: [400, 404, 413, 415],
+      requestBody: {
+        required: true,
+        description: "The value to check",
+        content: { "application/json": { schema: { description: "Any JSON value" } } },
+      },
+      errors: [
+        "INVALID_REQUEST",
+        "SCHEMA_NOT_FOUND",
+        "PAYLOAD_TOO_LARGE",
+        "UNSUPPORTED_MEDIA_TYPE",
+      ],
     }),
     requireJsonBody,
     async (c) => {
@@ -112,6 +126,7 @@ export function publicRoutes(app: App, context: RouteContext): void {
     endpoint(context, {
       id: "openApi",
       summary: "This contract as an OpenAPI 3.1 document",
+      description: "Generated from the same zod schemas that validate the requests.",
       tag: "public",
       audience: "public",
       responses: { 200: { description: "The document", content: { "application/json": {} } } },
@@ -124,6 +139,7 @@ export function publicRoutes(app: App, context: RouteContext): void {
     endpoint(context, {
       id: "docs",
       summary: "A readable reference of this contract",
+      description: "This document as an HTML page, rendered on the server (no script).",
       tag: "public",
       audience: "public",
       responses: { 200: { description: "An HTML page", content: { "text/html": {} } } },

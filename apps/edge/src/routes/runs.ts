@@ -22,10 +22,12 @@ export function runRoutes(app: App, context: RouteContext): void {
     endpoint(context, {
       id: "createRun",
       summary: "Create a run and offer its first stage's work items",
+      description:
+        "Stages run in order: when every item of a stage is completed, the next stage's items are offered. A review stage (`kind: review`) reviews an earlier task stage (`reviews`) by its `review_criteria` and gets one review item per artifact of that stage. A stage graph the service cannot run is refused with `INVALID_STAGES` and an issue per problem.",
       tag: "runs",
       audience: "admin",
       responses: { 201: jsonResponse(runView, "The run") },
-      errors: [400, 403, 413, 415],
+      errors: ["INVALID_REQUEST", "INVALID_STAGES", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"],
     }),
     jsonBody(createRunBody),
     async (c) => c.json(await store.createRun(newId("run"), c.req.valid("json")), 201),
@@ -36,10 +38,12 @@ export function runRoutes(app: App, context: RouteContext): void {
     endpoint(context, {
       id: "getRun",
       summary: "A run with its status and per-stage item counts",
+      description:
+        "`status` is `active`, `blocked` while a dead-lettered item waits for a requeue, or `completed` after the last stage. An agent sees its own run only.",
       tag: "runs",
       audience: "admin or agent",
       responses: { 200: jsonResponse(runView, "The run") },
-      errors: [404],
+      errors: ["RUN_NOT_FOUND"],
     }),
     async (c) => c.json(await store.getRun(c.req.param("run_id"))),
   );
@@ -49,10 +53,18 @@ export function runRoutes(app: App, context: RouteContext): void {
     endpoint(context, {
       id: "addAgent",
       summary: "Add an agent to a run; its token is returned this once",
+      description:
+        "The token names its run and agent and is stored hashed: keep it, it is never shown again. Each tag is unique within the run (it is the author_tag and reviewer_tag of the agent's work).",
       tag: "runs",
       audience: "admin",
       responses: { 201: jsonResponse(agentCreated, "The agent and its token") },
-      errors: [400, 403, 404, 409, 413, 415],
+      errors: [
+        "INVALID_REQUEST",
+        "RUN_NOT_FOUND",
+        "AGENT_TAG_TAKEN",
+        "PAYLOAD_TOO_LARGE",
+        "UNSUPPORTED_MEDIA_TYPE",
+      ],
     }),
     jsonBody(addAgentBody),
     async (c) => {
@@ -71,10 +83,11 @@ export function runRoutes(app: App, context: RouteContext): void {
     endpoint(context, {
       id: "getArtifact",
       summary: "An artifact with its content",
+      description: "The `uri` of each of a work item's `previous_artifacts` points here.",
       tag: "runs",
       audience: "admin or agent",
       responses: { 200: jsonResponse(artifact, "The artifact (artifact.v1)") },
-      errors: [404],
+      errors: ["RUN_NOT_FOUND", "ARTIFACT_NOT_FOUND"],
     }),
     async (c) => c.json(await store.artifact(c.req.param("run_id"), c.req.param("artifact_id"))),
   );
@@ -84,10 +97,12 @@ export function runRoutes(app: App, context: RouteContext): void {
     endpoint(context, {
       id: "listDeadLetters",
       summary: "Dead-lettered work items with their attempt history",
+      description:
+        "An item is dead-lettered after `max_attempts` failed or expired attempts; the run is `blocked` until it is requeued. Nothing is dropped.",
       tag: "runs",
       audience: "admin",
       responses: { 200: jsonResponse(deadLettersView, "The dead letters") },
-      errors: [403, 404],
+      errors: ["RUN_NOT_FOUND"],
     }),
     async (c) => c.json({ dead_letters: await store.deadLetters(c.req.param("run_id")) }),
   );
@@ -97,10 +112,12 @@ export function runRoutes(app: App, context: RouteContext): void {
     endpoint(context, {
       id: "requeueWorkItem",
       summary: "Put a dead-lettered work item back on offer (with a fresh failure budget)",
+      description:
+        "The item's attempts continue from where they stopped; the run becomes `active` again when no other dead letter holds it.",
       tag: "runs",
       audience: "admin",
       responses: { 200: jsonResponse(requeueView, "The work item, on offer again") },
-      errors: [403, 404, 409],
+      errors: ["RUN_NOT_FOUND", "WORK_ITEM_NOT_FOUND", "NOT_DEAD_LETTERED", "PAYLOAD_TOO_LARGE"],
     }),
     async (c) =>
       c.json({ work_item: await store.requeue(c.req.param("run_id"), c.req.param("id")) }),

@@ -60,10 +60,12 @@ export function workItemRoutes(app: App, context: RouteContext): void {
     endpoint(context, {
       id: "claimWorkItem",
       summary: "Claim one work item: a new attempt with a lease",
+      description:
+        "Only an item on offer can be claimed; a review item is never claimable by the author of the artifact it reviews (`SELF_REVIEW`).",
       tag: "work items",
       audience: "agent",
       responses: { 200: jsonResponse(claimView, "The work item and its lease") },
-      errors: [403, 404, 409],
+      errors: ["WORK_ITEM_NOT_FOUND", "SELF_REVIEW", "NOT_ON_OFFER", "PAYLOAD_TOO_LARGE"],
     }),
     async (c) => {
       const { runId, agent } = requireAgent(c.var.caller);
@@ -75,8 +77,17 @@ export function workItemRoutes(app: App, context: RouteContext): void {
     describe: {
       id: "heartbeat",
       summary: "Extend the lease of the current attempt",
+      description:
+        "The lease runs `lease_ms` from now again. Only the current attempt may heartbeat: another gets `LEASE_LOST` and should stop working on the item.",
       responses: { 200: jsonResponse(heartbeatView, "The lease's new expiry") },
-      errors: [400, 403, 404, 409, 413, 415],
+      errors: [
+        "INVALID_REQUEST",
+        "WORK_ITEM_NOT_FOUND",
+        "LEASE_LOST",
+        "ALREADY_COMPLETED",
+        "PAYLOAD_TOO_LARGE",
+        "UNSUPPORTED_MEDIA_TYPE",
+      ],
     },
     schema: heartbeatBody,
     idempotent: false,
@@ -90,7 +101,16 @@ export function workItemRoutes(app: App, context: RouteContext): void {
       description:
         "Only the current attempt may complete (or an expired one nobody else claimed since). A review's criteria must be exactly the review stage's; the feedback is linked to the reviewed artifact and emitted as a review.feedback event in the same transaction.",
       responses: { 200: jsonResponse(completionView, "Completed") },
-      errors: [400, 403, 404, 409, 413, 415, 422],
+      errors: [
+        "INVALID_REQUEST",
+        "WORK_ITEM_NOT_FOUND",
+        "LEASE_LOST",
+        "ALREADY_COMPLETED",
+        "INVALID_COMPLETION",
+        "IDEMPOTENCY_KEY_REUSED",
+        "PAYLOAD_TOO_LARGE",
+        "UNSUPPORTED_MEDIA_TYPE",
+      ],
     },
     schema: completeBody,
     act: (runId, agent, id, body, key) => store.complete(runId, agent, id, body, key),
@@ -100,8 +120,18 @@ export function workItemRoutes(app: App, context: RouteContext): void {
     describe: {
       id: "failWorkItem",
       summary: "Give up the current attempt: back on offer, or dead-lettered after max_attempts",
+      description:
+        "Only the current attempt may fail. The item goes back on offer with the next attempt, or to the dead letters (the run becomes `blocked`) when it has had `max_attempts`.",
       responses: { 200: jsonResponse(failureView, "Where the item went") },
-      errors: [400, 403, 404, 409, 413, 415, 422],
+      errors: [
+        "INVALID_REQUEST",
+        "WORK_ITEM_NOT_FOUND",
+        "LEASE_LOST",
+        "ALREADY_COMPLETED",
+        "IDEMPOTENCY_KEY_REUSED",
+        "PAYLOAD_TOO_LARGE",
+        "UNSUPPORTED_MEDIA_TYPE",
+      ],
     },
     schema: failBody,
     act: (runId, agent, id, body, key) => store.fail(runId, agent, id, body, key),

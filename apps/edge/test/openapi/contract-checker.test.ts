@@ -47,7 +47,11 @@ describe("the contract checker", () => {
   it("passes a declared answer and records its operation and status", async () => {
     const answer = json({ status: "ok" });
     await expect(checker.check("GET", `${origin}/healthz`, answer)).resolves.toBe(answer);
-    await checker.check("GET", `${origin}/v1/schemas/work-item.v1`, json(error("X"), 404));
+    await checker.check(
+      "GET",
+      `${origin}/v1/schemas/work-item.v1`,
+      json(error("SCHEMA_NOT_FOUND"), 404),
+    );
     expect(checker.exercised.get("health")).toEqual(new Set([200]));
     expect(checker.exercised.get("getSchema")).toEqual(new Set([404]));
   });
@@ -80,6 +84,25 @@ describe("the contract checker", () => {
     ).rejects.toThrow(/with a body that is not JSON/);
   });
 
+  it("refuses an error code the response does not list", async () => {
+    await expect(
+      checker.check(
+        "POST",
+        `${origin}/v1/work-items/wi_1/heartbeat`,
+        json(error("NOT_ON_OFFER"), 409),
+      ),
+    ).rejects.toThrow(
+      /heartbeat .*answered 409 with a body that breaks its schema: \/code must be equal to one of the allowed values/,
+    );
+    await expect(
+      checker.check(
+        "POST",
+        `${origin}/v1/work-items/wi_1/heartbeat`,
+        json(error("LEASE_LOST"), 409),
+      ),
+    ).resolves.toBeInstanceOf(Response);
+  });
+
   it("refuses a content type the response does not declare", async () => {
     await expect(
       checker.check(
@@ -100,6 +123,28 @@ describe("the contract checker", () => {
     await expect(checker.check("POST", `${origin}/v1/inbox/claim-next`, answer)).rejects.toThrow(
       /claimNext .*answered 200 with Content-Type/,
     );
+  });
+
+  it("refuses an answer without a header the response requires", async () => {
+    await expect(
+      checker.check("GET", `${origin}/healthz`, json(error("RATE_LIMITED"), 429)),
+    ).rejects.toThrow(
+      /health \(GET \/healthz\) answered 429 without its required header Retry-After/,
+    );
+    await expect(
+      checker.check(
+        "GET",
+        `${origin}/healthz`,
+        json(error("RATE_LIMITED"), 429, { "Retry-After": "soon" }),
+      ),
+    ).rejects.toThrow(/with a header Retry-After: soon that/);
+    await expect(
+      checker.check(
+        "GET",
+        `${origin}/healthz`,
+        json(error("RATE_LIMITED"), 429, { "Retry-After": "10" }),
+      ),
+    ).resolves.toBeInstanceOf(Response);
   });
 
   it("wants 404 for a path the document does not list, 405 with Allow for a method it lacks", async () => {
