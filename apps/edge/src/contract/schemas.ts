@@ -8,17 +8,29 @@ import {
   workItemSchema,
 } from "@task-context/protocols";
 import * as z from "zod";
+import * as examples from "./examples.ts";
 
-/** The published schema under a component name of the OpenAPI document (a copy: same checks). */
-function component<Schema extends z.core.$ZodType>(schema: Schema, id: string): Schema {
+/**
+ * The published schema under a component name of the OpenAPI document, with an example (a copy:
+ * same checks).
+ */
+function component<Schema extends z.core.$ZodType>(
+  schema: Schema,
+  id: string,
+  example: unknown,
+): Schema {
   const copy = z.clone(schema) as Schema;
-  z.globalRegistry.add(copy, { ...z.globalRegistry.get(schema), id });
+  z.globalRegistry.add(copy, { ...z.globalRegistry.get(schema), id, examples: [example] });
   return copy;
 }
 
-export const workItem = component(workItemSchema, "WorkItem");
-export const artifact = component(artifactSchema, "Artifact");
-export const collaborationEvent = component(collaborationEventSchema, "CollaborationEvent");
+export const workItem = component(workItemSchema, "WorkItem", examples.workItemExample);
+export const artifact = component(artifactSchema, "Artifact", examples.artifactExample);
+export const collaborationEvent = component(
+  collaborationEventSchema,
+  "CollaborationEvent",
+  examples.collaborationEventExample,
+);
 
 const text = z.string().min(1);
 const timestamp = z.iso.datetime().describe("ISO 8601, UTC, e.g. 2026-11-20T10:15:30.000Z");
@@ -49,7 +61,7 @@ export const stageInput = z
       .optional()
       .describe("Review stages (required there): what reviewers judge, e.g. logic, readability"),
   })
-  .meta({ id: "StageInput" });
+  .meta({ id: "StageInput", examples: [examples.stageInputExample] });
 
 /** `POST /v1/runs`. */
 export const createRunBody = z
@@ -70,7 +82,7 @@ export const createRunBody = z
       .optional()
       .describe("Failed or expired attempts before an item is dead-lettered (default 5)"),
   })
-  .meta({ id: "CreateRun" });
+  .meta({ id: "CreateRun", examples: [examples.createRunExample] });
 
 const counts = z.strictObject({
   total: z.int().min(0),
@@ -88,7 +100,7 @@ export const stageView = z
     status: z.enum(["pending", "active", "completed"]),
     counts,
   })
-  .meta({ id: "Stage" });
+  .meta({ id: "Stage", examples: [examples.stageExample] });
 
 /** A run. */
 export const runView = z
@@ -102,7 +114,7 @@ export const runView = z
     created_at: timestamp,
     stages: z.array(stageView),
   })
-  .meta({ id: "Run" });
+  .meta({ id: "Run", examples: [examples.runExample] });
 
 /** `POST /v1/runs/{run_id}/agents`. */
 export const addAgentBody = z
@@ -113,7 +125,7 @@ export const addAgentBody = z
       .max(100)
       .describe("The agent's name in the run (author_tag, reviewer_tag); unique within the run"),
   })
-  .meta({ id: "AddAgent" });
+  .meta({ id: "AddAgent", examples: [examples.addAgentExample] });
 
 /** The answer to `POST /v1/runs/{run_id}/agents`: the token is shown this once. */
 export const agentCreated = z
@@ -122,26 +134,32 @@ export const agentCreated = z
     tag: text,
     token: text.describe("Send as Authorization: Bearer <token>. Shown once; stored hashed."),
   })
-  .meta({ id: "AgentCreated" });
+  .meta({ id: "AgentCreated", examples: [examples.agentCreatedExample] });
 
 /** A lease on a work item. */
 export const lease = z
   .strictObject({ attempt: z.int().min(1), expires_at: timestamp })
-  .meta({ id: "Lease" });
+  .meta({ id: "Lease", examples: [examples.leaseExample] });
 
 /** The answer to a claim. */
-export const claimView = z.strictObject({ work_item: workItem, lease }).meta({ id: "Claim" });
+export const claimView = z
+  .strictObject({ work_item: workItem, lease })
+  .meta({ id: "Claim", examples: [examples.claimExample] });
 
 /** `GET /v1/inbox/poll`. */
-export const offersView = z.strictObject({ offers: z.array(workItem) }).meta({ id: "Offers" });
+export const offersView = z
+  .strictObject({ offers: z.array(workItem) })
+  .meta({ id: "Offers", examples: [examples.offersExample] });
 
 /** `POST /v1/work-items/{id}/heartbeat`. */
-export const heartbeatBody = z.strictObject({ attempt }).meta({ id: "Heartbeat" });
+export const heartbeatBody = z
+  .strictObject({ attempt })
+  .meta({ id: "Heartbeat", examples: [examples.heartbeatExample] });
 
 /** The answer to a heartbeat: the lease's new expiry. */
 export const heartbeatView = z
   .strictObject({ expires_at: timestamp })
-  .meta({ id: "LeaseExtended" });
+  .meta({ id: "LeaseExtended", examples: [examples.leaseExtendedExample] });
 
 const feedback = reviewFeedbackSchema.shape;
 
@@ -152,7 +170,7 @@ export const artifactInput = z
     content: z.string(),
     title: z.string().max(1000).optional(),
   })
-  .meta({ id: "ArtifactInput" });
+  .meta({ id: "ArtifactInput", examples: [examples.artifactInputExample] });
 
 /** A review item's feedback: the review-feedback.v1 fields the reviewer writes. */
 export const reviewInput = z
@@ -164,12 +182,12 @@ export const reviewInput = z
       .optional()
       .describe("The reviewed artifact; when given, it must be the review context's"),
   })
-  .meta({ id: "ReviewInput" });
+  .meta({ id: "ReviewInput", examples: [examples.reviewInputExample] });
 
 /** `POST /v1/work-items/{id}/complete`: `artifact` for a task item, `review` for a review item. */
 export const completeBody = z
   .strictObject({ attempt, artifact: artifactInput.optional(), review: reviewInput.optional() })
-  .meta({ id: "Complete" });
+  .meta({ id: "Complete", examples: examples.completeExamples });
 
 /** The answer to a completion. */
 export const completionView = z
@@ -179,12 +197,12 @@ export const completionView = z
     artifact_id: text.optional(),
     event_id: text.describe("The id of the work_item.completed event"),
   })
-  .meta({ id: "Completion" });
+  .meta({ id: "Completion", examples: [examples.completionExample] });
 
 /** `POST /v1/work-items/{id}/fail`. */
 export const failBody = z
   .strictObject({ attempt, reason: z.string().max(10_000) })
-  .meta({ id: "Fail" });
+  .meta({ id: "Fail", examples: [examples.failExample] });
 
 /** The answer to a failure: back on offer, or dead-lettered after the last attempt. */
 export const failureView = z
@@ -194,7 +212,7 @@ export const failureView = z
     attempts_left: z.int().min(0),
     event_id: text.describe("The id of the work_item.failed event"),
   })
-  .meta({ id: "Failure" });
+  .meta({ id: "Failure", examples: [examples.failureExample] });
 
 /** One attempt of a work item. */
 export const attemptRecord = z
@@ -206,7 +224,7 @@ export const attemptRecord = z
     outcome: z.enum(["leased", "completed", "failed", "expired"]),
     reason: z.string().optional(),
   })
-  .meta({ id: "Attempt" });
+  .meta({ id: "Attempt", examples: [examples.attemptExample] });
 
 /** A dead-lettered work item with its attempts. */
 export const deadLetter = z
@@ -215,15 +233,17 @@ export const deadLetter = z
     dead_lettered_at: timestamp,
     attempts: z.array(attemptRecord),
   })
-  .meta({ id: "DeadLetter" });
+  .meta({ id: "DeadLetter", examples: [examples.deadLetterExample] });
 
 /** `GET /v1/runs/{run_id}/dead-letters`. */
 export const deadLettersView = z
   .strictObject({ dead_letters: z.array(deadLetter) })
-  .meta({ id: "DeadLetters" });
+  .meta({ id: "DeadLetters", examples: [examples.deadLettersExample] });
 
 /** The answer to a requeue: the item, on offer again. */
-export const requeueView = z.strictObject({ work_item: workItem }).meta({ id: "Requeued" });
+export const requeueView = z
+  .strictObject({ work_item: workItem })
+  .meta({ id: "Requeued", examples: [examples.requeuedExample] });
 
 /** A page of a run's events. */
 export const eventPage = z
@@ -231,7 +251,7 @@ export const eventPage = z
     events: z.array(collaborationEvent),
     next_after: z.int().min(0).describe("Pass as ?after= for the next page"),
   })
-  .meta({ id: "EventPage" });
+  .meta({ id: "EventPage", examples: [examples.eventPageExample] });
 
 /** Every error body. */
 export const errorBody = z
@@ -242,17 +262,19 @@ export const errorBody = z
       .array(z.strictObject({ path: z.string().describe("JSON Pointer"), message: z.string() }))
       .optional(),
   })
-  .meta({ id: "Error" });
+  .meta({ id: "Error", examples: [examples.errorExample] });
 
 /** `GET /healthz`. */
-export const health = z.strictObject({ status: z.literal("ok") }).meta({ id: "Health" });
+export const health = z
+  .strictObject({ status: z.literal("ok") })
+  .meta({ id: "Health", examples: [examples.healthExample] });
 
 /** `GET /v1/schemas`. */
 export const schemaList = z
   .strictObject({
     schemas: z.array(z.strictObject({ name: text, id: text, url: text })),
   })
-  .meta({ id: "SchemaList" });
+  .meta({ id: "SchemaList", examples: [examples.schemaListExample] });
 
 /** `POST /v1/validate/{name}`. */
 export const validationView = z
@@ -260,7 +282,7 @@ export const validationView = z
     valid: z.boolean(),
     issues: z.array(z.strictObject({ path: z.string(), message: z.string() })),
   })
-  .meta({ id: "ValidationResult" });
+  .meta({ id: "ValidationResult", examples: [examples.validationResultExample] });
 
 const waitSeconds = z.coerce
   .number()
