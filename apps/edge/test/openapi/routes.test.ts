@@ -1,0 +1,34 @@
+// The OpenAPI document and the app's routing table name the same operations: no route the app
+// serves is missing from the document, and the document lists no route the app does not serve.
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/app.ts";
+import { openNodeDatabase } from "../../src/node-sqlite.ts";
+import { SqlStore } from "../../src/sql/sql-store.ts";
+import { servedDocument } from "./document.ts";
+
+const methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+describe("the OpenAPI document and the app's routes", () => {
+  it("list the same operations", async () => {
+    const database = openNodeDatabase(":memory:");
+    const store = new SqlStore(database);
+    try {
+      const app = createApp({ store, auth: { adminToken: "routes-test-admin-token" } });
+      const served = new Set(
+        app.routes
+          .filter((route) => route.method !== "ALL")
+          .map((route) => `${route.method} ${route.path.replace(/:([^/]+)/g, "{$1}")}`),
+      );
+      const documented = Object.entries((await servedDocument()).paths).flatMap(([path, item]) =>
+        Object.keys(item)
+          .filter((method) => methods.includes(method))
+          .map((method) => `${method.toUpperCase()} ${path}`),
+      );
+      expect(documented.length).toBe(new Set(documented).size);
+      expect([...served].sort()).toEqual([...documented].sort());
+    } finally {
+      store.close();
+      database.close();
+    }
+  });
+});
