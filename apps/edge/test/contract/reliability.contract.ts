@@ -58,6 +58,16 @@ export function reliabilitySuite(start: StartService): void {
       expect(ofType(await events(), "work_item.failed")).toHaveLength(1);
     });
 
+    it("Idempotency-Key on fail: the same key with another body gets 422", async () => {
+      const { agent } = await run();
+      const worker = await agent("worker");
+      const claimed = await worker.claimNext();
+      const id = claimed.body.work_item.id;
+      await worker.fail(id, { attempt: 1, reason: "timeout" }, "fail-1");
+      const other = await worker.fail(id, { attempt: 1, reason: "crashed" }, "fail-1");
+      expect([other.status, other.error?.code]).toEqual([422, "IDEMPOTENCY_KEY_REUSED"]);
+    });
+
     it("a failed item goes back on offer with the next attempt", async () => {
       const { agent, events } = await run();
       const worker = await agent("worker");

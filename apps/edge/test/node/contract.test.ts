@@ -17,25 +17,6 @@ describe("on Node, over a socket (127.0.0.1), SQLite file", () => {
   contractSuites(checkedServices(overSocket, checker));
 });
 
-// Answers the document declares that the shared suites do not ask for yet.
-describe("on Node, in process: the rest of the contract", () => {
-  let service: Service;
-  beforeAll(async () => {
-    service = await checkedServices(inProcess, checker)();
-  });
-  afterAll(() => service.stop());
-
-  it("Idempotency-Key on fail: the same key with another body gets 422", async () => {
-    const { agent } = await createRun(service, runInput([taskStage("draft")]));
-    const worker = await agent("worker");
-    const claimed = await worker.claimNext();
-    const id = claimed.body.work_item.id;
-    await worker.fail(id, { attempt: 1, reason: "timeout" }, "fail-1");
-    const other = await worker.fail(id, { attempt: 1, reason: "crashed" }, "fail-1");
-    expect([other.status, other.error?.code]).toEqual([422, "IDEMPOTENCY_KEY_REUSED"]);
-  });
-});
-
 describe("the contract suites", () => {
   it("exercise every operation of the OpenAPI document", () => {
     expect(checker.unexercised()).toEqual([]);
