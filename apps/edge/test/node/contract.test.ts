@@ -1,6 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRun, runInput, taskStage } from "../contract/client.ts";
-import type { Service } from "../contract/harness.ts";
+import { describe, expect, it } from "vitest";
 import { contractSuites } from "../contract/suites.ts";
 import { ContractChecker, checkedServices } from "../openapi/contract-checker.ts";
 import { servedDocument } from "../openapi/document.ts";
