@@ -1,13 +1,7 @@
 import type { Artifact, WorkItem } from "@task-context/protocols";
 import type * as Contract from "../contract/schemas.ts";
 import { runNotFound } from "../delivery/delivery-error.ts";
-import type {
-  AgentIdentity,
-  ChangedOptions,
-  DeliveryStore,
-  IdempotencyKey,
-  StoredAgent,
-} from "../delivery/delivery-store.ts";
+import type { ChangedOptions, DeliveryStore, StoredAgent } from "../delivery/delivery-store.ts";
 import { isId } from "../delivery/ids.ts";
 import { unwrap } from "./outcome.ts";
 import type { RunObject } from "./run-object.ts";
@@ -48,45 +42,28 @@ export class DurableObjectStore implements DeliveryStore {
     return unwrap(this.object(runId).findAgent(runId, agentId));
   }
 
-  async offers(runId: string, agent: AgentIdentity, limit: number): Promise<WorkItem[]> {
-    return unwrap(this.object(runId).offers(runId, agent, limit));
+  async offers(...args: Parameters<DeliveryStore["offers"]>): Promise<WorkItem[]> {
+    return unwrap(this.object(args[0]).offers(...args));
   }
 
   async claim(
-    runId: string,
-    agent: AgentIdentity,
-    workItemId: string | undefined,
+    ...args: Parameters<DeliveryStore["claim"]>
   ): Promise<Contract.ClaimView | undefined> {
-    return unwrap(this.object(runId).claim(runId, agent, workItemId));
+    return unwrap(this.object(args[0]).claim(...args));
   }
 
   async heartbeat(
-    runId: string,
-    agent: AgentIdentity,
-    workItemId: string,
-    attempt: number,
+    ...args: Parameters<DeliveryStore["heartbeat"]>
   ): Promise<Contract.HeartbeatView> {
-    return unwrap(this.object(runId).heartbeat(runId, agent, workItemId, attempt));
+    return unwrap(this.object(args[0]).heartbeat(...args));
   }
 
-  async complete(
-    runId: string,
-    agent: AgentIdentity,
-    workItemId: string,
-    body: Contract.CompleteBody,
-    idempotency?: IdempotencyKey,
-  ): Promise<Contract.CompletionView> {
-    return unwrap(this.object(runId).complete(runId, agent, workItemId, body, idempotency));
+  async complete(...args: Parameters<DeliveryStore["complete"]>): Promise<Contract.CompletionView> {
+    return unwrap(this.object(args[0]).complete(...args));
   }
 
-  async fail(
-    runId: string,
-    agent: AgentIdentity,
-    workItemId: string,
-    body: Contract.FailBody,
-    idempotency?: IdempotencyKey,
-  ): Promise<Contract.FailureView> {
-    return unwrap(this.object(runId).fail(runId, agent, workItemId, body, idempotency));
+  async fail(...args: Parameters<DeliveryStore["fail"]>): Promise<Contract.FailureView> {
+    return unwrap(this.object(args[0]).fail(...args));
   }
 
   async deadLetters(runId: string): Promise<Contract.DeadLetter[]> {

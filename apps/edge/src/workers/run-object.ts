@@ -3,7 +3,7 @@ import { ArgumentError } from "@task-context/core";
 import type { Artifact, WorkItem } from "@task-context/protocols";
 import type * as Contract from "../contract/schemas.ts";
 import { runNotFound } from "../delivery/delivery-error.ts";
-import type { AgentIdentity, IdempotencyKey, StoredAgent } from "../delivery/delivery-store.ts";
+import type { DeliveryStore, StoredAgent } from "../delivery/delivery-store.ts";
 import { checkStageGraph } from "../delivery/stage-graph.ts";
 import { createRateLimiter, type RateLimit } from "../http/rate-limit.ts";
 import type { SqlDatabase } from "../sql/sql-database.ts";
@@ -73,47 +73,30 @@ export class RunObject extends DurableObject<WorkerEnv> {
     return outcome(async () => this.#open()?.findAgent(runId, agentId));
   }
 
-  async offers(runId: string, agent: AgentIdentity, limit: number): Promise<Outcome<WorkItem[]>> {
-    return this.#call(runId, (store) => store.offers(runId, agent, limit));
+  async offers(...args: Parameters<DeliveryStore["offers"]>): Promise<Outcome<WorkItem[]>> {
+    return this.#call(args[0], (store) => store.offers(...args));
   }
 
   async claim(
-    runId: string,
-    agent: AgentIdentity,
-    workItemId: string | undefined,
+    ...args: Parameters<DeliveryStore["claim"]>
   ): Promise<Outcome<Contract.ClaimView | undefined>> {
-    return this.#call(runId, (store) => store.claim(runId, agent, workItemId));
+    return this.#call(args[0], (store) => store.claim(...args));
   }
 
   async heartbeat(
-    runId: string,
-    agent: AgentIdentity,
-    workItemId: string,
-    attempt: number,
+    ...args: Parameters<DeliveryStore["heartbeat"]>
   ): Promise<Outcome<Contract.HeartbeatView>> {
-    return this.#call(runId, (store) => store.heartbeat(runId, agent, workItemId, attempt));
+    return this.#call(args[0], (store) => store.heartbeat(...args));
   }
 
   async complete(
-    runId: string,
-    agent: AgentIdentity,
-    workItemId: string,
-    body: Contract.CompleteBody,
-    idempotency?: IdempotencyKey,
+    ...args: Parameters<DeliveryStore["complete"]>
   ): Promise<Outcome<Contract.CompletionView>> {
-    return this.#call(runId, (store) =>
-      store.complete(runId, agent, workItemId, body, idempotency),
-    );
+    return this.#call(args[0], (store) => store.complete(...args));
   }
 
-  async fail(
-    runId: string,
-    agent: AgentIdentity,
-    workItemId: string,
-    body: Contract.FailBody,
-    idempotency?: IdempotencyKey,
-  ): Promise<Outcome<Contract.FailureView>> {
-    return this.#call(runId, (store) => store.fail(runId, agent, workItemId, body, idempotency));
+  async fail(...args: Parameters<DeliveryStore["fail"]>): Promise<Outcome<Contract.FailureView>> {
+    return this.#call(args[0], (store) => store.fail(...args));
   }
 
   async deadLetters(runId: string): Promise<Outcome<Contract.DeadLetter[]>> {
