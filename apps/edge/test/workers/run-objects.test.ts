@@ -52,6 +52,10 @@ describe("one Durable Object per run", () => {
     const forged = new Client(service, newAgentToken(missing, newId("agt")));
     expect((await forged.poll()).status).toBe(401);
     expect(await tablesOf(missing)).toEqual([]);
+    // Nothing written: its storage is that of an object nobody ever called.
+    const size = (runId: string) =>
+      runInDurableObject(runObject(runId), (_, state) => state.storage.sql.databaseSize);
+    expect(await size(missing)).toBe(await size(newId("run")));
   });
 
   it("a run refused for its stage graph leaves no tables in its object", async () => {
