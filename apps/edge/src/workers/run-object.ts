@@ -18,8 +18,9 @@ const MAX_WAIT_MS = 30_000;
 /**
  * One run, in its own Durable Object with SQLite storage: an {@link SqlStore} over
  * `ctx.storage.sql`, reached with `RUNS.idFromName(runId)`. Its methods are the `DeliveryStore`'s,
- * called over Workers RPC, and answer an {@link Outcome}. Each runs synchronously inside (one
- * transaction, no `await`), so no other call interleaves with it.
+ * called over Workers RPC, and answer an {@link Outcome}. Each change runs synchronously inside
+ * (one transaction, no `await` until it is committed), so no other call interleaves with it; only
+ * waits (`changed`) let other calls in.
  *
  * Nothing is written for an id that is not a run: the tables are created by `createRun` only, and
  * every other method answers `RUN_NOT_FOUND` while there are none. An alarm is kept at the
