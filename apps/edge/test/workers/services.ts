@@ -6,7 +6,13 @@ import { env } from "cloudflare:workers";
 import { DurableObjectStore } from "../../src/workers/durable-object-store.ts";
 import { createRouter } from "../../src/workers/router.ts";
 import type { WorkerEnv } from "../../src/workers/worker-env.ts";
-import type { Service, ServiceOptions, StartService } from "../contract/harness.ts";
+import {
+  limitsOf,
+  manualClock,
+  type Service,
+  type ServiceOptions,
+  type StartService,
+} from "../contract/harness.ts";
 import type { RunObject } from "./entry.ts";
 
 /** The run objects, with the test clock's method. */
@@ -16,17 +22,6 @@ export const runs = env.RUNS as unknown as DurableObjectNamespace<RunObject>;
 export const runObject = (runId: string) => runs.get(runs.idFromName(runId));
 
 export const adminToken = "workers-service-admin-token-0123456789";
-
-/** Starts at a fixed instant and moves only when told. */
-export function manualClock(start = Date.UTC(2026, 10, 20, 10, 0, 0)) {
-  let now = start;
-  return {
-    now: () => now,
-    advance(milliseconds: number) {
-      now += milliseconds;
-    },
-  };
-}
 
 /**
  * The router and the run objects on workerd, with the service's own clock and limits, over
@@ -50,12 +45,7 @@ export async function workersService(
     {
       store,
       clock: clock.now,
-      limits: {
-        rateLimit: options.rateLimit ?? false,
-        ...(options.bodyBytes === undefined ? {} : { bodyBytes: options.bodyBytes }),
-        ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }),
-        ...(options.recheckMs === undefined ? {} : { recheckMs: options.recheckMs }),
-      },
+      limits: limitsOf(options),
     },
   );
   return {
