@@ -8,7 +8,12 @@ import { DeliveryError } from "./delivery/delivery-error.ts";
 import type { DeliveryStore } from "./delivery/delivery-store.ts";
 import { type AuthOptions, bearerToken, createAuthenticator } from "./http/auth.ts";
 import { errorResponse, toDeliveryError } from "./http/error-response.ts";
-import { createRateLimiter, defaultRateLimit, type RateLimit } from "./http/rate-limit.ts";
+import {
+  defaultRateLimit,
+  memoryRateLimiter,
+  type RateLimit,
+  type RateLimiterFactory,
+} from "./http/rate-limit.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { inboxRoutes } from "./routes/inbox.ts";
 import { publicRoutes } from "./routes/public.ts";
@@ -44,6 +49,11 @@ export interface AppOptions {
   cors?: { origins: readonly string[] };
   /** The client's address, for the per-address rate limit (the runtime knows it). */
   clientAddress?: (c: Context) => string | undefined;
+  /**
+   * Where requests are counted against `limits.rateLimit` (default: in this process's memory).
+   * Workers count an agent token in its run's Durable Object.
+   */
+  rateLimiter?: RateLimiterFactory;
   /** Aborts when the server stops: long polls answer at once and event streams end. */
   signal?: AbortSignal;
   /** Told about every error that became a 500 (the answer never carries it). */
@@ -115,15 +125,12 @@ export function createApp(options: AppOptions): App {
     );
   }
   if (rateLimit !== false) {
-    const limited = createRateLimiter(rateLimit, clock);
+    const limited = (options.rateLimiter ?? memoryRateLimiter)(rateLimit, clock);
     app.use("*", async (c, next) => {
-      const token = bearerToken(c);
-      const address = options.clientAddress?.(c);
-      const keys = [
-        ...(token === undefined ? [] : [`token:${token}`]),
-        ...(address === undefined ? [] : [`address:${address}`]),
-      ];
-      const retryAfter = keys.length === 0 ? undefined : limited(keys);
+      const retryAfter = await limited({
+        token: bearerToken(c),
+        address: options.clientAddress?.(c),
+      });
       if (retryAfter !== undefined) {
         c.header("Retry-After", String(retryAfter));
         throw new DeliveryError({

@@ -11,6 +11,7 @@ export {
   DeliveryError,
   type DeliveryErrorCode,
   deliveryErrorStatus,
+  runNotFound,
 } from "./delivery/delivery-error.ts";
 export type {
   AgentIdentity,
@@ -21,7 +22,15 @@ export type {
 } from "./delivery/delivery-store.ts";
 export { newAgentToken, newId, parseAgentToken } from "./delivery/ids.ts";
 export type { AuthOptions, Caller } from "./http/auth.ts";
-export { defaultRateLimit, parseRateLimit, type RateLimit } from "./http/rate-limit.ts";
+export {
+  defaultRateLimit,
+  memoryRateLimiter,
+  parseRateLimit,
+  type RateLimit,
+  type RateLimiter,
+  type RateLimiterFactory,
+  type RateLimitKeys,
+} from "./http/rate-limit.ts";
 export { migrate } from "./sql/migrations.ts";
 export type { SqlDatabase, SqlValue } from "./sql/sql-database.ts";
 export { artifactUri, SqlStore, type SqlStoreOptions } from "./sql/sql-store.ts";

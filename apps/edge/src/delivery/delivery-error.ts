@@ -74,3 +74,15 @@ export class DeliveryError extends TaskContextError<DeliveryErrorCode> {
     return TaskContextError.hasMarker(error, marker);
   }
 }
+
+/**
+ * `RUN_NOT_FOUND` for `runId`: the one answer for a run that does not exist, whose id is
+ * malformed, or that the caller's token does not belong to — a token reveals nothing about
+ * other runs.
+ */
+export function runNotFound(runId: string): DeliveryError {
+  return new DeliveryError({
+    code: "RUN_NOT_FOUND",
+    message: `No run ${runId}. Check the run id (and that your token belongs to that run).`,
+  });
+}

@@ -1,6 +1,6 @@
 import { sha256Hex } from "@task-context/core/internal";
 import type { Context } from "hono";
-import { DeliveryError } from "../delivery/delivery-error.ts";
+import { DeliveryError, runNotFound } from "../delivery/delivery-error.ts";
 import type { AgentIdentity, DeliveryStore } from "../delivery/delivery-store.ts";
 import { constantTimeEqual, parseAgentToken } from "../delivery/ids.ts";
 
@@ -58,10 +58,7 @@ export function createAuthenticator(store: DeliveryStore, { adminToken }: AuthOp
 export function requireRunAccess(caller: Caller, runId: string): void {
   if (caller.role === "agent" && caller.runId !== runId) {
     // The same answer as for a run that does not exist: a token reveals nothing about other runs.
-    throw new DeliveryError({
-      code: "RUN_NOT_FOUND",
-      message: `No run ${runId}. Check the run id (and that your token belongs to that run).`,
-    });
+    throw runNotFound(runId);
   }
 }
 

@@ -51,3 +51,34 @@ export function createRateLimiter({ requests, windowMs }: RateLimit, clock: () =
     return over ? Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)) : undefined;
   };
 }
+
+/** What a request is counted as: its bearer token and its client's address, when known. */
+export interface RateLimitKeys {
+  token: string | undefined;
+  address: string | undefined;
+}
+
+/**
+ * Counts one request against the limit of its token and of its address; the seconds to wait
+ * (`Retry-After`) when either is over, otherwise undefined.
+ */
+export type RateLimiter = (keys: RateLimitKeys) => Promise<number | undefined>;
+
+/**
+ * Makes the {@link RateLimiter} of an app from its limit and clock: where the counts live is the
+ * runtime's choice (memory on Node; the run's Durable Object and the Rate Limiting binding on
+ * Workers).
+ */
+export type RateLimiterFactory = (limit: RateLimit, clock: () => number) => RateLimiter;
+
+/** Counts in this process's (or isolate's) memory, per token and per address: the default. */
+export const memoryRateLimiter: RateLimiterFactory = (limit, clock) => {
+  const limited = createRateLimiter(limit, clock);
+  return async ({ token, address }) => {
+    const keys = [
+      ...(token === undefined ? [] : [`token:${token}`]),
+      ...(address === undefined ? [] : [`address:${address}`]),
+    ];
+    return keys.length === 0 ? undefined : limited(keys);
+  };
+};

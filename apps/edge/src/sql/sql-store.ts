@@ -8,7 +8,7 @@ import type {
   WorkItem,
 } from "@task-context/protocols";
 import type * as Contract from "../contract/schemas.ts";
-import { DeliveryError } from "../delivery/delivery-error.ts";
+import { DeliveryError, runNotFound } from "../delivery/delivery-error.ts";
 import type {
   AgentIdentity,
   ChangedOptions,
@@ -517,12 +517,7 @@ export class SqlStore implements DeliveryStore {
 
   #state(runId: string, now: number): RunState {
     const [run] = this.#database.all<RunRow>("SELECT * FROM runs WHERE id = ?", runId);
-    if (run === undefined) {
-      throw new DeliveryError({
-        code: "RUN_NOT_FOUND",
-        message: `No run ${runId}. Check the run id (and that your token belongs to that run).`,
-      });
-    }
+    if (run === undefined) throw runNotFound(runId);
     const stages = this.#database
       .all<StageRow>(
         "SELECT position, id, definition, status FROM stages WHERE run_id = ? ORDER BY position",

@@ -1,7 +1,8 @@
 // What the contract suites need from a runtime: a way to reach a running service and to move
-// its clock. Node provides it through app.request and over a socket (test/node/); a Workers
-// runtime provides its own (SELF.fetch, a test binding that moves the clock). Nothing here, nor
-// in the suites, uses a Node API.
+// its clock. Node provides it through app.request and over a socket (test/node/); workerd through
+// the router's app over the run objects, whose clocks are moved over RPC (test/workers/). Nothing
+// here, nor in the suites, uses a Node API.
+import type { Limits } from "../../src/app.ts";
 import type { RateLimit } from "../../src/http/rate-limit.ts";
 
 /** The options a suite asks a service to start with. */
@@ -31,3 +32,24 @@ export interface Service {
 
 /** Starts a service for a suite; each suite file starts its own. */
 export type StartService = (options?: ServiceOptions) => Promise<Service>;
+
+/** A clock that starts at a fixed instant and moves only when told. */
+export function manualClock(start = Date.UTC(2026, 10, 20, 10, 0, 0)) {
+  let now = start;
+  return {
+    now: () => now,
+    advance(milliseconds: number) {
+      now += milliseconds;
+    },
+  };
+}
+
+/** The app's limits for a suite's options: no rate limit unless asked, the defaults otherwise. */
+export function limitsOf(options: ServiceOptions): Limits {
+  return {
+    rateLimit: options.rateLimit ?? false,
+    ...(options.bodyBytes === undefined ? {} : { bodyBytes: options.bodyBytes }),
+    ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }),
+    ...(options.recheckMs === undefined ? {} : { recheckMs: options.recheckMs }),
+  };
+}

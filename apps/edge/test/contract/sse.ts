@@ -77,7 +77,7 @@ export async function openEventStream(
       }
       return frames.shift() as Frame;
     } finally {
-      clearTimeout(timer);
+      if (timer !== undefined) clearTimeout(timer);
     }
   };
 

@@ -7,29 +7,11 @@ import { createApp } from "../../src/app.ts";
 import { startNodeServer } from "../../src/node.ts";
 import { openNodeDatabase } from "../../src/node-sqlite.ts";
 import { SqlStore } from "../../src/sql/sql-store.ts";
-import type { Service, ServiceOptions, StartService } from "../contract/harness.ts";
+import { limitsOf, manualClock, type Service, type StartService } from "../contract/harness.ts";
 
-/** A clock that starts at a fixed instant and moves only when told. */
-export function manualClock(start = Date.UTC(2026, 10, 20, 10, 0, 0)) {
-  let now = start;
-  return {
-    now: () => now,
-    advance(milliseconds: number) {
-      now += milliseconds;
-    },
-  };
-}
+export { manualClock } from "../contract/harness.ts";
 
 const adminToken = "test-admin-token-0123456789abcdef";
-
-function limitsOf(options: ServiceOptions) {
-  return {
-    rateLimit: options.rateLimit ?? false,
-    ...(options.bodyBytes === undefined ? {} : { bodyBytes: options.bodyBytes }),
-    ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }),
-    ...(options.recheckMs === undefined ? {} : { recheckMs: options.recheckMs }),
-  };
-}
 
 /** The app in process (`app.request`), on an in-memory SQLite database. */
 export const inProcess: StartService = async (options = {}) => {

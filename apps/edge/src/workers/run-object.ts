@@ -1,0 +1,197 @@
+import { DurableObject } from "cloudflare:workers";
+import { ArgumentError } from "@task-context/core";
+import type { Artifact, WorkItem } from "@task-context/protocols";
+import type * as Contract from "../contract/schemas.ts";
+import { runNotFound } from "../delivery/delivery-error.ts";
+import type { DeliveryStore, StoredAgent } from "../delivery/delivery-store.ts";
+import { checkStageGraph } from "../delivery/stage-graph.ts";
+import { createRateLimiter, type RateLimit } from "../http/rate-limit.ts";
+import type { SqlDatabase } from "../sql/sql-database.ts";
+import { SqlStore } from "../sql/sql-store.ts";
+import { durableObjectSql } from "./durable-object-sql.ts";
+import { type Outcome, outcome } from "./outcome.ts";
+import type { WorkerEnv } from "./worker-env.ts";
+
+/** The longest a wait in the object lasts, whatever the caller asks: the longest long poll. */
+const MAX_WAIT_MS = 30_000;
+
+/**
+ * One run, in its own Durable Object with SQLite storage: an {@link SqlStore} over
+ * `ctx.storage.sql`, reached with `RUNS.idFromName(runId)`. Its methods are the `DeliveryStore`'s,
+ * called over Workers RPC, and answer an {@link Outcome}. Each change runs synchronously inside
+ * (one transaction, no `await` until it is committed), so no other call interleaves with it; only
+ * waits (`changed`) let other calls in.
+ *
+ * Nothing is written for an id that is not a run: the tables are created by `createRun` only, and
+ * every other method answers `RUN_NOT_FOUND` while there are none. An alarm is kept at the
+ * earliest lease expiry and sweeps expired leases (alarms are at-least-once; every query checks
+ * expiry too, so a late or repeated alarm changes nothing).
+ */
+export class RunObject extends DurableObject<WorkerEnv> {
+  readonly #database: SqlDatabase;
+  #store: SqlStore | undefined;
+  /** The lease expiry the alarm is set for (undefined: none), or null when not known. */
+  #alarmFor: number | undefined | null = null;
+  readonly #limiters = new Map<string, (keys: readonly string[]) => number | undefined>();
+
+  constructor(ctx: DurableObjectState, env: WorkerEnv) {
+    super(ctx, env);
+    this.#database = durableObjectSql(ctx.storage);
+  }
+
+  /** Milliseconds since the epoch: leases, events and rate-limit windows are measured with it. */
+  protected now(): number {
+    return Date.now();
+  }
+
+  async createRun(
+    runId: string,
+    input: Contract.CreateRunInput,
+  ): Promise<Outcome<Contract.RunView>> {
+    return outcome(async () => {
+      // Checked before the first write: a refused run leaves no tables behind.
+      checkStageGraph(input.stages);
+      this.#store ??= new SqlStore(this.#database, { clock: () => this.now() });
+      if (this.#database.all("SELECT 1 FROM runs").length > 0) {
+        throw new ArgumentError({
+          argument: "runId",
+          message: `expected the id of a new run, got ${runId}: its object already holds a run.`,
+        });
+      }
+      return this.#store.createRun(runId, input);
+    });
+  }
+
+  async getRun(runId: string): Promise<Outcome<Contract.RunView>> {
+    return this.#call(runId, (store) => store.getRun(runId));
+  }
+
+  async addAgent(runId: string, agent: StoredAgent): Promise<Outcome<void>> {
+    return this.#call(runId, (store) => store.addAgent(runId, agent));
+  }
+
+  async findAgent(runId: string, agentId: string): Promise<Outcome<StoredAgent | undefined>> {
+    return outcome(async () => this.#open()?.findAgent(runId, agentId));
+  }
+
+  async offers(...args: Parameters<DeliveryStore["offers"]>): Promise<Outcome<WorkItem[]>> {
+    return this.#call(args[0], (store) => store.offers(...args));
+  }
+
+  async claim(
+    ...args: Parameters<DeliveryStore["claim"]>
+  ): Promise<Outcome<Contract.ClaimView | undefined>> {
+    return this.#call(args[0], (store) => store.claim(...args));
+  }
+
+  async heartbeat(
+    ...args: Parameters<DeliveryStore["heartbeat"]>
+  ): Promise<Outcome<Contract.HeartbeatView>> {
+    return this.#call(args[0], (store) => store.heartbeat(...args));
+  }
+
+  async complete(
+    ...args: Parameters<DeliveryStore["complete"]>
+  ): Promise<Outcome<Contract.CompletionView>> {
+    return this.#call(args[0], (store) => store.complete(...args));
+  }
+
+  async fail(...args: Parameters<DeliveryStore["fail"]>): Promise<Outcome<Contract.FailureView>> {
+    return this.#call(args[0], (store) => store.fail(...args));
+  }
+
+  async deadLetters(runId: string): Promise<Outcome<Contract.DeadLetter[]>> {
+    return this.#call(runId, (store) => store.deadLetters(runId));
+  }
+
+  async requeue(runId: string, workItemId: string): Promise<Outcome<WorkItem>> {
+    return this.#call(runId, (store) => store.requeue(runId, workItemId));
+  }
+
+  async artifact(runId: string, artifactId: string): Promise<Outcome<Artifact>> {
+    return this.#call(runId, (store) => store.artifact(runId, artifactId));
+  }
+
+  async events(runId: string, after: number, limit: number): Promise<Outcome<Contract.EventPage>> {
+    return this.#call(runId, (store) => store.events(runId, after, limit));
+  }
+
+  async lastSeq(runId: string): Promise<Outcome<number>> {
+    return this.#call(runId, (store) => store.lastSeq(runId));
+  }
+
+  /**
+   * True as soon as the run has an event after `after`; false after `timeoutMs` (at most 30 s).
+   * The wait is bounded here because the caller cannot cancel it: an AbortSignal does not cross
+   * RPC, and a router whose client went away may never call again.
+   */
+  async changed(runId: string, after: number, timeoutMs: number): Promise<Outcome<boolean>> {
+    const bounded = Math.min(Math.max(0, timeoutMs), MAX_WAIT_MS);
+    return this.#call(runId, (store) => store.changed(runId, after, { timeoutMs: bounded }));
+  }
+
+  async expireLeases(runId: string): Promise<Outcome<void>> {
+    return this.#call(runId, (store) => store.expireLeases(runId));
+  }
+
+  /**
+   * Counts a request of `key` (an agent token of this run) in a fixed window: the seconds to wait
+   * when it is over `limit`. Exact, because every request of a token comes to its run's object;
+   * kept in memory only (an evicted object starts a new window).
+   */
+  async hit(key: string, limit: RateLimit): Promise<number | undefined> {
+    const window = `${limit.requests}/${limit.windowMs}`;
+    let limited = this.#limiters.get(window);
+    if (limited === undefined) {
+      limited = createRateLimiter(limit, () => this.now());
+      this.#limiters.set(window, limited);
+    }
+    return limited([key]);
+  }
+
+  /** At the earliest lease expiry: expires the overdue leases and sets the next alarm. */
+  override async alarm(): Promise<void> {
+    const store = this.#open();
+    if (store === undefined) return;
+    const [run] = this.#database.all<{ id: string }>("SELECT id FROM runs LIMIT 1");
+    if (run === undefined) return;
+    this.#alarmFor = null; // the alarm that runs now is no longer set
+    await store.expireLeases(run.id);
+    await this.#schedule(store, run.id);
+  }
+
+  /** The run's store, once its tables exist; never creates them. */
+  #open(): SqlStore | undefined {
+    if (this.#store === undefined) {
+      const tables = this.#database.all(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'",
+      );
+      if (tables.length > 0)
+        this.#store = new SqlStore(this.#database, { clock: () => this.now() });
+    }
+    return this.#store;
+  }
+
+  /** Runs a store operation on the run, then moves the alarm to the earliest lease expiry. */
+  #call<T>(runId: string, operation: (store: SqlStore) => Promise<T>): Promise<Outcome<T>> {
+    return outcome(async () => {
+      const store = this.#open();
+      if (store === undefined) throw runNotFound(runId);
+      const value = await operation(store);
+      await this.#schedule(store, runId);
+      return value;
+    });
+  }
+
+  /**
+   * Sets the alarm at the earliest lease expiry, or deletes it when no lease is held. The delay
+   * is measured with the object's clock and applied to real time.
+   */
+  async #schedule(store: SqlStore, runId: string): Promise<void> {
+    const next = store.nextExpiry(runId);
+    if (next === this.#alarmFor) return;
+    this.#alarmFor = next;
+    if (next === undefined) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(Date.now() + Math.max(0, next - this.now()));
+  }
+}

@@ -1,0 +1,19 @@
+import type { RunObject } from "./run-object.ts";
+
+/**
+ * The bindings and variables of the Worker (wrangler.jsonc). Variables set with `--var` or as
+ * secrets are not in the configuration file, so they are declared here rather than generated.
+ */
+export interface WorkerEnv {
+  /** One Durable Object per run, SQLite storage: `idFromName(runId)`. */
+  RUNS: DurableObjectNamespace<RunObject>;
+  /**
+   * Counts requests per client address (and for the admin token) across the isolates of a
+   * Cloudflare location. Without it they are counted in each isolate's memory.
+   */
+  ADDRESS_RATE_LIMITER?: RateLimit;
+  /** The admin token (a secret: `wrangler secret put TASK_CONTEXT_ADMIN_TOKEN`). */
+  TASK_CONTEXT_ADMIN_TOKEN?: string;
+  /** Requests per agent token, `<requests>/<seconds>` or `off` (default `1200/60`). */
+  TASK_CONTEXT_RATE_LIMIT?: string;
+}
