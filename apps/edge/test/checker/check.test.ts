@@ -346,6 +346,25 @@ describe("check", () => {
     expect(check(history, { ...final, streamed: repeated }, expected).valid).toBe(false);
   });
 
+  it("measures expiry from the last heartbeat's expires_at: a lease it extended may not expire before", () => {
+    const { history, final, expected } = scenario();
+    history.operations.push({
+      index: 5,
+      process: "agent-a",
+      action: "heartbeat",
+      intent: "work",
+      workItemId: "wi_2",
+      attempt: 1,
+      start: 31,
+      end: 32,
+      status: 200,
+      body: { expires_at: at(20) },
+    });
+    const result = check(history, final, expected);
+    expect(result.problems).toEqual(["lease wi_2 attempt 1 expired 12 ms early."]);
+    expect(result.expiryLagMs).toEqual([-12]);
+  });
+
   it("finds a crashed lease never delivered again, a lease expired early and a server error", () => {
     const { history, final, expected } = scenario();
     history.crashes.push({ process: "agent-b", workItemId: "wi_1", attempt: 1, at: 60 });

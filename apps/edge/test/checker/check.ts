@@ -46,7 +46,10 @@ export interface CheckResult {
   };
   /** Per crash: milliseconds from the crash to the next claim of its item (client clock). */
   redeliveryMs: number[];
-  /** Per expiry: milliseconds from the lease's expires_at to its lease_expired event (server clock). */
+  /**
+   * Per expiry: milliseconds from the lease's expiry (its claim's, or its last heartbeat's) to
+   * its lease_expired event, when it is back on offer (server clock).
+   */
   expiryLagMs: number[];
 }
 
@@ -345,16 +348,27 @@ export function check(history: History, final: FinalState, expected: Expected): 
       );
     else redeliveryMs.push(next.end - crash.at);
   }
+  // A lease expires at its claim's expires_at, or at the last one a heartbeat was answered with.
   const expiryLagMs: number[] = [];
-  const leases = new Map<string, string>();
+  const leases = new Map<string, number>();
+  const extend = (key: string, expiresAt: string) =>
+    leases.set(key, Math.max(leases.get(key) ?? 0, Date.parse(expiresAt)));
+  for (const operation of operations) {
+    if (operation.action === "heartbeat" && operation.status === 200) {
+      const { expires_at } = operation.body as { expires_at: string };
+      extend(`${operation.workItemId} ${operation.attempt}`, expires_at);
+    }
+  }
   for (const event of events) {
-    if (event.type === "work_item.leased")
-      leases.set(`${event.work_item_id} ${event.attempt}`, event.expires_at);
+    if (event.type === "work_item.leased") {
+      extend(`${event.work_item_id} ${event.attempt}`, event.expires_at);
+    }
     if (event.type === "work_item.lease_expired") {
       const expiresAt = leases.get(`${event.work_item_id} ${event.attempt}`);
-      const lag = Date.parse(event.at) - Date.parse(expiresAt ?? event.at);
-      if (lag < 0)
+      const lag = Date.parse(event.at) - (expiresAt ?? Date.parse(event.at));
+      if (lag < 0) {
         problem(`lease ${event.work_item_id} attempt ${event.attempt} expired ${-lag} ms early.`);
+      }
       expiryLagMs.push(lag);
     }
   }
