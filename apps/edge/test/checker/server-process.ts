@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { Restart } from "./history.ts";
 
-const entry = fileURLToPath(new URL("../../src/node.ts", import.meta.url));
+const nodeEntry = fileURLToPath(new URL("../../src/node.ts", import.meta.url));
 
 /** A server process that can be restarted. */
 export interface ServerProcess {
@@ -24,20 +24,32 @@ interface Life {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts `src/node.ts` on `database` with no rate limit (the checker sends many requests). */
+/**
+ * Starts `src/node.ts` on `database` with no rate limit (the checker sends many requests), or
+ * another `entry` that prints `listening on <url>` too (a benchmark's baseline server).
+ */
 export async function startServerProcess({
   database,
   adminToken,
   now,
+  entry = nodeEntry,
+  environment = {},
+  nodeOptions = [],
 }: {
   database: string;
   adminToken: string;
   /** The monotonic clock restarts are recorded with. */
   now: () => number;
+  entry?: string;
+  /** More environment variables. */
+  environment?: Record<string, string>;
+  /** More options for node (e.g. `--cpu-prof`). */
+  nodeOptions?: string[];
 }): Promise<ServerProcess> {
   let errors = "";
   const launch = async (): Promise<Life> => {
-    const child = spawn(process.execPath, ["--conditions=@task-context/source", entry], {
+    const options = ["--conditions=@task-context/source", ...nodeOptions, entry];
+    const child = spawn(process.execPath, options, {
       env: {
         ...process.env,
         PORT: "0",
@@ -45,6 +57,7 @@ export async function startServerProcess({
         TASK_CONTEXT_DB: database,
         TASK_CONTEXT_ADMIN_TOKEN: adminToken,
         TASK_CONTEXT_RATE_LIMIT: "off",
+        ...environment,
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
