@@ -15,37 +15,45 @@ export function httpClient(baseUrl: string, sockets: number) {
   return {
     send(method: "GET" | "POST", path: string, token: string, body?: unknown): Promise<Answer> {
       const payload = body === undefined ? undefined : JSON.stringify(body);
-      return new Promise((resolve, reject) => {
-        const sent = request(
-          {
-            agent,
-            hostname,
-            port,
-            method,
-            path,
-            headers: {
-              Authorization: `Bearer ${token}`,
-              ...(payload === undefined
-                ? {}
-                : {
-                    "Content-Type": "application/json",
-                    "Content-Length": Buffer.byteLength(payload),
-                  }),
+      const attempt = (retry: boolean): Promise<Answer> =>
+        new Promise((resolve, reject) => {
+          const sent = request(
+            {
+              agent,
+              hostname,
+              port,
+              method,
+              path,
+              headers: {
+                Authorization: `Bearer ${token}`,
+                ...(payload === undefined
+                  ? {}
+                  : {
+                      "Content-Type": "application/json",
+                      "Content-Length": Buffer.byteLength(payload),
+                    }),
+              },
             },
-          },
-          (response) => {
-            let text = "";
-            response.setEncoding("utf8");
-            response.on("data", (chunk: string) => {
-              text += chunk;
-            });
-            response.on("end", () => resolve({ status: response.statusCode ?? 0, text }));
-            response.on("error", reject);
-          },
-        );
-        sent.on("error", reject);
-        sent.end(payload);
-      });
+            (response) => {
+              let text = "";
+              response.setEncoding("utf8");
+              response.on("data", (chunk: string) => {
+                text += chunk;
+              });
+              response.on("end", () => resolve({ status: response.statusCode ?? 0, text }));
+              response.on("error", reject);
+            },
+          );
+          sent.on("error", (error: NodeJS.ErrnoException) => {
+            // The server closed a kept-alive connection as it was reused: the request never
+            // reached it (Node's documented case); send it once more on a new connection.
+            if (retry && sent.reusedSocket && error.code === "ECONNRESET") {
+              resolve(attempt(false));
+            } else reject(error);
+          });
+          sent.end(payload);
+        });
+      return attempt(true);
     },
     close() {
       agent.destroy();
