@@ -48,7 +48,10 @@ try {
     ["completions acknowledged (replays included)", String(checked.acknowledged)],
     ["crashes after claiming / redelivered", `${faults.crashes} / ${faults.redelivered}`],
     ["redelivery after a crash, p50 / p99 / max", percentiles(checked.redeliveryMs)],
-    ["lease expired → back on offer, p50 / p99 / max", percentiles(checked.expiryLagMs)],
+    [
+      "lease expired → back on offer, p50 / p99 / max",
+      `${percentiles(checked.expiryLagMs)} (${checked.expiryLagMs.length} leases); while the server was down: ${percentiles(checked.expiryLagWhileDownMs)} (${checked.expiryLagWhileDownMs.length})`,
+    ],
     [
       "duplicate completions: same key / other key / other body / late",
       `${faults.duplicates["same-key"]} / ${faults.duplicates["other-key"]} / ${faults.duplicates["other-body"]} / ${faults.duplicates.late}`,

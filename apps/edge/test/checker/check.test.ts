@@ -229,6 +229,7 @@ describe("check", () => {
       faults: { crashes: 1, redelivered: 1, expired: 1 },
       redeliveryMs: [10],
       expiryLagMs: [1],
+      expiryLagWhileDownMs: [],
     });
   });
 
@@ -363,6 +364,24 @@ describe("check", () => {
     const result = check(history, final, expected);
     expect(result.problems).toEqual(["lease wi_2 attempt 1 expired 12 ms early."]);
     expect(result.expiryLagMs).toEqual([-12]);
+  });
+
+  it("counts a lease that expired while the server was down apart", () => {
+    const { history, final, expected } = scenario();
+    history.restarts.push({
+      signal: "SIGKILL",
+      killedAt: 32,
+      upAt: 35,
+      killedAtEpoch: Date.parse(at(5)),
+      upAtEpoch: Date.parse(at(8)),
+    });
+    const result = check(history, final, expected);
+    expect(result).toMatchObject({
+      valid: true,
+      expiryLagMs: [],
+      expiryLagWhileDownMs: [1],
+      faults: { restarts: { SIGKILL: 1, SIGTERM: 0 } },
+    });
   });
 
   it("finds a crashed lease never delivered again, a lease expired early and a server error", () => {

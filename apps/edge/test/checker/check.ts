@@ -47,10 +47,12 @@ export interface CheckResult {
   /** Per crash: milliseconds from the crash to the next claim of its item (client clock). */
   redeliveryMs: number[];
   /**
-   * Per expiry: milliseconds from the lease's expiry (its claim's, or its last heartbeat's) to
-   * its lease_expired event, when it is back on offer (server clock).
+   * Per expiry while the server ran: milliseconds from the lease's expiry (its claim's, or its
+   * last heartbeat's) to its lease_expired event, when it is back on offer (server clock).
    */
   expiryLagMs: number[];
+  /** The same, for leases that expired while the server was down (it finds them on restart). */
+  expiryLagWhileDownMs: number[];
 }
 
 /** How many items the run was created with. */
@@ -350,6 +352,7 @@ export function check(history: History, final: FinalState, expected: Expected): 
   }
   // A lease expires at its claim's expires_at, or at the last one a heartbeat was answered with.
   const expiryLagMs: number[] = [];
+  const expiryLagWhileDownMs: number[] = [];
   const leases = new Map<string, number>();
   const extend = (key: string, expiresAt: string) =>
     leases.set(key, Math.max(leases.get(key) ?? 0, Date.parse(expiresAt)));
@@ -369,7 +372,11 @@ export function check(history: History, final: FinalState, expected: Expected): 
       if (lag < 0) {
         problem(`lease ${event.work_item_id} attempt ${event.attempt} expired ${-lag} ms early.`);
       }
-      expiryLagMs.push(lag);
+      const expired = Date.parse(event.at) - lag;
+      const down = history.restarts.some(
+        (restart) => expired >= restart.killedAtEpoch && expired <= restart.upAtEpoch,
+      );
+      (down ? expiryLagWhileDownMs : expiryLagMs).push(lag);
     }
   }
 
@@ -401,6 +408,7 @@ export function check(history: History, final: FinalState, expected: Expected): 
     },
     redeliveryMs,
     expiryLagMs,
+    expiryLagWhileDownMs,
   };
 }
 

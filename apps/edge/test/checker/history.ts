@@ -81,6 +81,9 @@ export interface Restart {
   /** When it was killed, and when the new process listened (the monotonic clock). */
   killedAt: number;
   upAt: number;
+  /** The same two instants in milliseconds since the epoch (the clock of the events' `at`). */
+  killedAtEpoch: number;
+  upAtEpoch: number;
 }
 
 /** Everything the clients saw. */

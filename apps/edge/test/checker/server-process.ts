@@ -112,8 +112,9 @@ export async function startServerProcess({
       ready = restarted;
       await previous;
       const killedAt = now();
+      const killedAtEpoch = Date.now();
       await restarted;
-      return { signal, killedAt, upAt: now() };
+      return { signal, killedAt, upAt: now(), killedAtEpoch, upAtEpoch: Date.now() };
     },
     async stop() {
       await ready;
