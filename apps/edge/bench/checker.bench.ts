@@ -19,7 +19,7 @@ const percentiles = (values: number[]) => {
   const at = (fraction: number) =>
     sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
   const seconds = (value: number) => `${(value / 1000).toFixed(2)} s`;
-  return `${seconds(at(0.5))} / ${seconds(at(0.99))} / ${seconds(sorted.at(-1) ?? Number.NaN)}`;
+  return `${seconds(sorted[0] ?? Number.NaN)} / ${seconds(at(0.5))} / ${seconds(at(0.99))} / ${seconds(sorted.at(-1) ?? Number.NaN)}`;
 };
 
 try {
@@ -47,9 +47,9 @@ try {
     ],
     ["completions acknowledged (replays included)", String(checked.acknowledged)],
     ["crashes after claiming / redelivered", `${faults.crashes} / ${faults.redelivered}`],
-    ["redelivery after a crash, p50 / p99 / max", percentiles(checked.redeliveryMs)],
+    ["redelivery after a crash, min / p50 / p99 / max", percentiles(checked.redeliveryMs)],
     [
-      "lease expired → back on offer, p50 / p99 / max",
+      "lease expired → back on offer, min / p50 / p99 / max",
       `${percentiles(checked.expiryLagMs)} (${checked.expiryLagMs.length} leases); while the server was down: ${percentiles(checked.expiryLagWhileDownMs)} (${checked.expiryLagWhileDownMs.length})`,
     ],
     [
@@ -61,7 +61,10 @@ try {
       "failed / expired / dead-lettered / requeued",
       `${faults.failed} / ${faults.expired} / ${faults.deadLettered} / ${faults.requeued}`,
     ],
-    ["restarts: SIGKILL / SIGTERM", `${faults.restarts.SIGKILL} / ${faults.restarts.SIGTERM}`],
+    [
+      "restarts: SIGKILL / SIGTERM (down for)",
+      `${faults.restarts.SIGKILL} / ${faults.restarts.SIGTERM} (${result.history.restarts.map((restart) => `${restart.signal} ${((restart.upAt - restart.killedAt) / 1000).toFixed(2)} s`).join(", ")})`,
+    ],
     ["operations without an answer (server down)", String(checked.unknown)],
     [
       "problems",
