@@ -12,29 +12,13 @@ import type { ClaimView, RunView } from "../src/contract/schemas.ts";
 import { newId } from "../src/delivery/ids.ts";
 import { openNodeDatabase } from "../src/node-sqlite.ts";
 import { SqlStore } from "../src/sql/sql-store.ts";
+import { benchAdminToken, benchRun, completeBody } from "./cycle.ts";
 
 const folder = mkdtempSync(join(tmpdir(), "task-context-edge-layers-"));
 const database = openNodeDatabase(join(folder, "layers.db"));
 const floor = openNodeDatabase(join(folder, "floor.db"));
-const adminToken = "bench-admin-token-0123456789abcdef";
-const items = 10_000;
-const stages = [
-  {
-    id: "work",
-    stage_description: "Write a short result",
-    expected_output: "Markdown",
-    available_skills: ["write_file"],
-    items,
-  },
-];
-const completeBody = (attempt: number) => ({
-  attempt,
-  artifact: {
-    media_type: "text/markdown",
-    title: "Result",
-    content: "# Result\n\n".padEnd(512, "x"),
-  },
-});
+const adminToken = benchAdminToken;
+const run = benchRun(10_000);
 
 try {
   const store = new SqlStore(database);
@@ -42,7 +26,7 @@ try {
 
   // The store alone.
   const runId = newId("run");
-  await store.createRun(runId, { goal: "Measure", constraints: [], stages, lease_ms: 3_600_000 });
+  await store.createRun(runId, run);
   const agent = { agent_id: newId("agt"), tag: "agent" };
   await store.addAgent(runId, { ...agent, token_hash: "unused" });
   const storeCycle = async () => {
@@ -56,7 +40,7 @@ try {
   const created = await app.request("/v1/runs", {
     method: "POST",
     headers: admin,
-    body: JSON.stringify({ goal: "Measure", constraints: [], stages, lease_ms: 3_600_000 }),
+    body: JSON.stringify(run),
   });
   const { run_id } = (await created.json()) as RunView;
   const added = await app.request(`/v1/runs/${run_id}/agents`, {

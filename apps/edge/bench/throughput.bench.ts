@@ -12,22 +12,13 @@ import { fileURLToPath } from "node:url";
 import { median } from "@task-context/bench-kit";
 import type { ClaimView, RunView } from "../src/contract/schemas.ts";
 import { startServerProcess } from "../test/checker/server-process.ts";
+import { benchAdminToken, benchRun, completeBody } from "./cycle.ts";
 import { type Answer, httpClient } from "./http-client.ts";
 
-const adminToken = "bench-admin-token-0123456789abcdef";
+const adminToken = benchAdminToken;
 const now = () => performance.now();
 const folder = mkdtempSync(join(tmpdir(), "task-context-edge-bench-"));
 const profile = process.env.BENCH_PROFILE;
-
-/** What a completion carries: a 512-character Markdown artifact. */
-const completeBody = (attempt: number) => ({
-  attempt,
-  artifact: {
-    media_type: "text/markdown",
-    title: "Result",
-    content: "# Result\n\n".padEnd(512, "x"),
-  },
-});
 
 const expectStatus = (answer: Answer, status: number, what: string) => {
   if (answer.status !== status) throw new Error(`${what}: ${answer.status} ${answer.text}`);
@@ -54,20 +45,7 @@ const service: Target = {
   name: "service",
   client: httpClient(ours.url(), 64),
   async prepare(agents, items) {
-    const created = await this.client.send("POST", "/v1/runs", adminToken, {
-      goal: "Measure the delivery service",
-      constraints: ["Answer fast"],
-      stages: [
-        {
-          id: "work",
-          stage_description: "Write a short result",
-          expected_output: "Markdown",
-          available_skills: ["write_file"],
-          items,
-        },
-      ],
-      lease_ms: 3_600_000,
-    });
+    const created = await this.client.send("POST", "/v1/runs", adminToken, benchRun(items));
     const { run_id } = JSON.parse(expectStatus(created, 201, "create a run").text) as RunView;
     const tokens: string[] = [];
     for (let index = 0; index < agents; index++) {

@@ -85,6 +85,12 @@ async function setUp(onTestFinished: (cleanup: () => Promise<void> | void) => vo
     proxy,
     events,
     work,
+    /** Lets the client reconnect, works the run to its end, and returns all its events. */
+    async finish(follower: Follower) {
+      follower.release();
+      await work(100);
+      return events();
+    },
     /** Restarts the server on the same database file (it may come back on another port). */
     async restart() {
       await server.close();
@@ -128,7 +134,7 @@ describe.concurrent("the event stream read by an EventSource (eventsource)", () 
   it("follows a run as it progresses; killed mid-frame, it resumes with Last-Event-ID and misses or repeats nothing", {
     timeout: 30_000,
   }, async ({ expect, onTestFinished }) => {
-    const { path, proxy, events, work } = await setUp(onTestFinished);
+    const { path, proxy, events, work, finish } = await setUp(onTestFinished);
     const follower = followEvents(() => proxy.url, path, adminToken);
     onTestFinished(() => follower.close());
     await work(2);
@@ -143,9 +149,7 @@ describe.concurrent("the event stream read by an EventSource (eventsource)", () 
     const before = (await events()).length;
     await work(3);
     const whileAway = (await events()).length - before;
-    follower.release();
-    await work(100);
-    const all = await events();
+    const all = await finish(follower);
     await caughtUp(expect, follower, events);
 
     expect(all.at(-1)?.type).toBe("run.completed");
@@ -165,7 +169,7 @@ describe.concurrent("the event stream read by an EventSource (eventsource)", () 
   it("starts after ?after=; resumed with Last-Event-ID on the same URL, Last-Event-ID wins over ?after=", {
     timeout: 30_000,
   }, async ({ expect, onTestFinished }) => {
-    const { path, proxy, events, work } = await setUp(onTestFinished);
+    const { path, proxy, events, work, finish } = await setUp(onTestFinished);
     await work(2);
     const follower = followEvents(() => proxy.url, `${path}?after=4`, adminToken);
     onTestFinished(() => follower.close());
@@ -178,9 +182,7 @@ describe.concurrent("the event stream read by an EventSource (eventsource)", () 
     const cutSeq = seqOfCut(await cut);
     await expect.poll(() => follower.requests.length, RECONNECTED).toBe(2);
     await work(2);
-    follower.release();
-    await work(100);
-    const all = await events();
+    const all = await finish(follower);
     await caughtUp(expect, follower, async () => all.slice(4));
 
     expectExactly(expect, follower, all.slice(4));
@@ -198,7 +200,7 @@ describe.concurrent("the event stream read by an EventSource (eventsource)", () 
   it("follows the run across a restart of the server on the same database file", {
     timeout: 30_000,
   }, async ({ expect, onTestFinished }) => {
-    const { path, proxy, events, work, restart } = await setUp(onTestFinished);
+    const { path, proxy, events, work, finish, restart } = await setUp(onTestFinished);
     const follower = followEvents(() => proxy.url, path, adminToken);
     onTestFinished(() => follower.close());
     await work(2);
@@ -210,9 +212,7 @@ describe.concurrent("the event stream read by an EventSource (eventsource)", () 
     await restart();
     await expect.poll(() => follower.requests.length, RECONNECTED).toBe(2);
     await work(2);
-    follower.release();
-    await work(100);
-    const all = await events();
+    const all = await finish(follower);
     await caughtUp(expect, follower, events);
 
     expect(all.at(-1)?.type).toBe("run.completed");
