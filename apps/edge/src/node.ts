@@ -65,7 +65,14 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   }, options.sweepMs ?? 1000);
   sweeper.unref();
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const started = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(started));
+    // Once stopping, every answer closes its connection: a client that keeps its connection
+    // busy would otherwise be served until the last resort below, closeAllConnections.
+    const fetch: typeof app.fetch = async (request, env, executionContext) => {
+      const response = await app.fetch(request, env, executionContext);
+      if (shutdown.signal.aborted) response.headers.set("Connection", "close");
+      return response;
+    };
+    const started = serve({ fetch, port, hostname: host }, () => resolve(started));
     started.once("error", reject);
   });
   const address = server.address() as AddressInfo;

@@ -792,12 +792,15 @@ export class SqlStore implements DeliveryStore {
 
   /** After a completion: when the stage has nothing left to do, the next one starts. */
   #advance(state: RunState, position: number): void {
-    const [row] = this.#database.all<{ open: number }>(
-      "SELECT count(*) AS open FROM work_items WHERE run_id = ? AND stage_position = ? AND status <> 'completed'",
+    // Whether one item is still open, by index (run, status): counting them read every item of
+    // the run on every completion.
+    const open = this.#database.all(
+      `SELECT 1 FROM work_items WHERE run_id = ? AND status IN ('offered', 'leased', 'dead_lettered')
+         AND stage_position = ? LIMIT 1`,
       state.run.id,
       position,
     );
-    if (Number(row?.open ?? 0) > 0) return;
+    if (open.length > 0) return;
     const entry = state.stages[position];
     if (entry === undefined || entry.status === "completed") return;
     this.#database.run(

@@ -1,0 +1,62 @@
+// A lean HTTP/1.1 client for the load generator (node:http with keep-alive): the benchmarks
+// measure the server, so the client should cost as little as it can.
+import { Agent, request } from "node:http";
+
+/** A status and the body's text. */
+export interface Answer {
+  status: number;
+  text: string;
+}
+
+/** A client of one server, with up to `sockets` kept-alive connections. */
+export function httpClient(baseUrl: string, sockets: number) {
+  const agent = new Agent({ keepAlive: true, maxSockets: sockets });
+  const { hostname, port } = new URL(baseUrl);
+  return {
+    send(method: "GET" | "POST", path: string, token: string, body?: unknown): Promise<Answer> {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const attempt = (retry: boolean): Promise<Answer> =>
+        new Promise((resolve, reject) => {
+          const sent = request(
+            {
+              agent,
+              hostname,
+              port,
+              method,
+              path,
+              headers: {
+                Authorization: `Bearer ${token}`,
+                ...(payload === undefined
+                  ? {}
+                  : {
+                      "Content-Type": "application/json",
+                      "Content-Length": Buffer.byteLength(payload),
+                    }),
+              },
+            },
+            (response) => {
+              let text = "";
+              response.setEncoding("utf8");
+              response.on("data", (chunk: string) => {
+                text += chunk;
+              });
+              response.on("end", () => resolve({ status: response.statusCode ?? 0, text }));
+              response.on("error", reject);
+            },
+          );
+          sent.on("error", (error: NodeJS.ErrnoException) => {
+            // The server closed a kept-alive connection as it was reused: the request never
+            // reached it (Node's documented case); send it once more on a new connection.
+            if (retry && sent.reusedSocket && error.code === "ECONNRESET") {
+              resolve(attempt(false));
+            } else reject(error);
+          });
+          sent.end(payload);
+        });
+      return attempt(true);
+    },
+    close() {
+      agent.destroy();
+    },
+  };
+}

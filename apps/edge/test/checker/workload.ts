@@ -1,0 +1,490 @@
+// The checker's workload, in the style of Jepsen's queue tests: many agents work through a run
+// over HTTP against the Node server process on an SQLite file while faults are injected —
+// agents crash after claiming, send duplicate and stale completions, let leases expire, fail
+// items until they are dead-lettered (an admin requeues them), and the server is killed
+// (SIGKILL) or stopped (SIGTERM) and started again on the same file. Every operation and its
+// answer is recorded; a real SSE client follows the event stream throughout. No test framework
+// here: the benchmark runs the large configuration.
+import { join } from "node:path";
+import type { Artifact, CollaborationEvent, WorkItem } from "@task-context/protocols";
+import type {
+  ClaimView,
+  CreateRunInput,
+  DeadLetter,
+  EventPage,
+  RunView,
+} from "../../src/contract/schemas.ts";
+import { followEvents } from "../sse/follow.ts";
+import type { Action, Crash, FinalState, History, Intent, Operation, Restart } from "./history.ts";
+import { seededRandom, streamSeed } from "./random.ts";
+import { startServerProcess } from "./server-process.ts";
+
+/** The size of a workload and the rates of its faults. */
+export interface WorkloadOptions {
+  /** Seeds every decision (each agent draws from its own stream of it). */
+  seed: number;
+  agents: number;
+  /** Items of the task stage. */
+  items: number;
+  /** A review stage after the task stage: one review item per artifact. */
+  reviews: boolean;
+  /** The run's lease_ms: the server's clock is real time. */
+  leaseMs: number;
+  /** The run's max_attempts; at least 2 (a stale holder's expiry must not dead-letter). */
+  maxAttempts: number;
+  /** Per claim: the agent stops without completing or failing. */
+  crash: number;
+  /** Per claim: the agent fails its attempt. */
+  fail: number;
+  /** Per claim of a first attempt: the agent holds it past its expiry while another agent
+   * claims it, then completes the stale attempt (twice: before and after the other completes). */
+  stale: number;
+  /** Per completion: duplicates of it (same key; another key; same key, another body; and in
+   * every fourth such burst, another key and the same key again after the lease expired). */
+  duplicate: number;
+  /** Per claim: one heartbeat before completing. */
+  heartbeat: number;
+  /** How many of the first items are failed on every attempt until dead-lettered, then done. */
+  poison: number;
+  /** Restarts of the server, each when this many items have been completed. */
+  restarts: ReadonlyArray<{ afterCompleted: number; signal: Restart["signal"] }>;
+  /** An agent works up to this long on an item before completing it. */
+  workMs: number;
+  /** The folder of the SQLite file. */
+  folder: string;
+  /** Gives up ("blocked") when the run is not completed after this long. */
+  deadlineMs: number;
+}
+
+/** What a workload leaves: the history, the final state, and the run. */
+export interface WorkloadResult {
+  options: WorkloadOptions;
+  runId: string;
+  history: History;
+  final: FinalState;
+  /** Milliseconds from the first claim to the run's completion. */
+  durationMs: number;
+}
+
+const adminToken = "checker-admin-token-0123456789abcdef";
+const now = () => performance.now();
+const sleep = (milliseconds: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.max(0, milliseconds)));
+
+interface Agent {
+  index: number;
+  tag: string;
+  token: string;
+  random: () => number;
+  keys: number;
+}
+
+interface Request {
+  action: Action;
+  intent: Intent;
+  retry?: true;
+  method: "GET" | "POST";
+  path: string;
+  body?: unknown;
+  workItemId?: string;
+  attempt?: number;
+  idempotencyKey?: string;
+  content?: string;
+}
+
+/** Runs a workload to the end of its run and reads the final state. */
+export async function runWorkload(options: WorkloadOptions): Promise<WorkloadResult> {
+  if (options.maxAttempts < 2) throw new Error("maxAttempts must be at least 2");
+  const server = await startServerProcess({
+    database: join(options.folder, "checker.db"),
+    adminToken,
+    now,
+  });
+  const operations: Operation[] = [];
+  const crashes: Crash[] = [];
+  const restarts: Restart[] = [];
+  let finished = false;
+  let stopping = false;
+
+  /** Sends a request and records it with its answer; "unknown" when no answer came. */
+  const call = async (caller: { tag: string; token: string }, request: Request) => {
+    const start = now();
+    let status: number | "unknown" = "unknown";
+    let body: unknown;
+    try {
+      const response = await fetch(`${server.url()}${request.path}`, {
+        method: request.method,
+        headers: {
+          Authorization: `Bearer ${caller.token}`,
+          ...(request.body === undefined ? {} : { "Content-Type": "application/json" }),
+          ...(request.idempotencyKey === undefined
+            ? {}
+            : { "Idempotency-Key": request.idempotencyKey }),
+        },
+        ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+        signal: AbortSignal.timeout(30_000),
+      });
+      const text = await response.text();
+      body = text === "" ? undefined : JSON.parse(text);
+      status = response.status;
+    } catch {
+      status = "unknown";
+    }
+    const operation: Operation = {
+      index: operations.length,
+      process: caller.tag,
+      action: request.action,
+      intent: request.intent,
+      ...(request.retry === undefined ? {} : { retry: true as const }),
+      ...(request.workItemId === undefined ? {} : { workItemId: request.workItemId }),
+      ...(request.attempt === undefined ? {} : { attempt: request.attempt }),
+      ...(request.idempotencyKey === undefined ? {} : { idempotencyKey: request.idempotencyKey }),
+      ...(request.content === undefined ? {} : { content: request.content }),
+      start,
+      end: now(),
+      status,
+      ...(typeof status === "number" && status >= 400
+        ? { code: (body as { code?: string } | undefined)?.code ?? "" }
+        : {}),
+      ...(body === undefined ? {} : { body }),
+    };
+    operations.push(operation);
+    return operation;
+  };
+  /** Sends a request until an answer comes, waiting for the server between tries. */
+  const settle = async (caller: { tag: string; token: string }, request: Request) => {
+    for (let tries = 0; ; tries++) {
+      const answer = await call(caller, tries === 0 ? request : { ...request, retry: true });
+      if (answer.status !== "unknown") return answer;
+      await server.up();
+      await sleep(5);
+    }
+  };
+  const admin = { tag: "admin", token: adminToken };
+
+  // The run and its agents.
+  const stages: CreateRunInput["stages"] = [
+    {
+      id: "work",
+      stage_description: "Do the work",
+      expected_output: "A text",
+      available_skills: ["write_file"],
+      items: options.items,
+    },
+  ];
+  if (options.reviews) {
+    stages.push({
+      id: "review",
+      kind: "review",
+      reviews: "work",
+      review_criteria: ["correct", "complete"],
+      stage_description: "Review the work",
+      expected_output: "A verdict",
+      available_skills: [],
+    });
+  }
+  const created = await settle(admin, {
+    action: "run",
+    intent: "admin",
+    method: "POST",
+    path: "/v1/runs",
+    body: {
+      goal: "Check the delivery guarantees",
+      constraints: ["Every item exactly once"],
+      stages,
+      lease_ms: options.leaseMs,
+      max_attempts: options.maxAttempts,
+    } satisfies CreateRunInput,
+  });
+  if (created.status !== 201) throw new Error(`could not create the run: ${created.status}`);
+  const runId = (created.body as RunView).run_id;
+  const agents: Agent[] = [];
+  for (let index = 0; index < options.agents; index++) {
+    const tag = `agent-${String(index).padStart(2, "0")}`;
+    const added = await settle(admin, {
+      action: "run",
+      intent: "admin",
+      method: "POST",
+      path: `/v1/runs/${runId}/agents`,
+      body: { tag },
+    });
+    const token = (added.body as { token: string }).token;
+    agents.push({
+      index,
+      tag,
+      token,
+      random: seededRandom(streamSeed(options.seed, index)),
+      keys: 0,
+    });
+  }
+  const readEvents = async (): Promise<CollaborationEvent[]> => {
+    const events: CollaborationEvent[] = [];
+    for (let after = 0; ; ) {
+      const page = await settle(admin, {
+        action: "run",
+        intent: "admin",
+        method: "GET",
+        path: `/v1/runs/${runId}/events?after=${after}&limit=1000`,
+      });
+      const { events: more, next_after } = page.body as EventPage;
+      events.push(...more);
+      if (more.length === 0) return events;
+      after = next_after;
+    }
+  };
+  const poisoned = new Set(
+    (await readEvents())
+      .flatMap((event) => (event.type === "work_item.offered" ? [event.work_item_id] : []))
+      .slice(0, options.poison),
+  );
+  const follower = followEvents(server.url, `/v1/runs/${runId}/events`, adminToken);
+
+  // The agents' side.
+  const completedItems = new Set<string>();
+  const restarting: Promise<void>[] = [];
+  const completed = (workItemId: string) => {
+    completedItems.add(workItemId);
+    const restart = options.restarts[restarting.length];
+    if (restart !== undefined && completedItems.size >= restart.afterCompleted) {
+      restarting.push(server.restart(restart.signal).then((done) => void restarts.push(done)));
+    }
+  };
+  const newKey = (agent: Agent) => {
+    agent.keys += 1;
+    return `${agent.tag}-${agent.keys}`;
+  };
+  let bursts = 0;
+  const completion = (agent: Agent, item: WorkItem, attempt: number, extra = "") => {
+    const content = `${item.id}|${attempt}|${agent.tag}${extra}`;
+    const body =
+      item.kind === "task"
+        ? { attempt, artifact: { media_type: "text/plain", content } }
+        : {
+            attempt,
+            review: {
+              verdict: "approve",
+              summary: content,
+              criteria: item.review_context.review_criteria.map((criterion) => ({
+                criterion,
+                comment: `Fine on ${criterion}.`,
+              })),
+            },
+          };
+    return { body, content };
+  };
+  const complete = async (
+    agent: Agent,
+    item: WorkItem,
+    attempt: number,
+    intent: Intent,
+    key = newKey(agent),
+    extra = "",
+  ) => {
+    const { body, content } = completion(agent, item, attempt, extra);
+    const answer = await settle(agent, {
+      action: "complete",
+      intent,
+      method: "POST",
+      path: `/v1/work-items/${item.id}/complete`,
+      body,
+      workItemId: item.id,
+      attempt,
+      idempotencyKey: key,
+      content,
+    });
+    if (answer.status === 200) completed(item.id);
+    return answer;
+  };
+  const fail = (agent: Agent, item: WorkItem, attempt: number, intent: Intent) =>
+    settle(agent, {
+      action: "fail",
+      intent,
+      method: "POST",
+      path: `/v1/work-items/${item.id}/fail`,
+      body: { attempt, reason: intent === "poison" ? "poisoned on purpose" : "gave up" },
+      workItemId: item.id,
+      attempt,
+      idempotencyKey: newKey(agent),
+    });
+  const untilExpired = (expiresAt: string) => sleep(Date.parse(expiresAt) - Date.now() + 20);
+
+  /** Holds the lease past its expiry; another agent claims the item; then completes anyway. */
+  const stale = async (agent: Agent, item: WorkItem, lease: ClaimView["lease"]) => {
+    await untilExpired(lease.expires_at);
+    const author = item.kind === "review" ? item.review_context.target_author_tag : undefined;
+    const thief =
+      agents.find((other) => other.index > agent.index && other.tag !== author) ??
+      agents.find((other) => other !== agent && other.tag !== author);
+    if (thief === undefined) return;
+    const stolen = await settle(thief, {
+      action: "claim",
+      intent: "steal",
+      method: "POST",
+      path: `/v1/work-items/${item.id}/claim`,
+      workItemId: item.id,
+    });
+    await complete(agent, item, lease.attempt, "stale");
+    if (stolen.status === 200) {
+      await complete(thief, item, (stolen.body as ClaimView).lease.attempt, "work");
+    }
+    await complete(agent, item, lease.attempt, "stale");
+  };
+
+  /** A completion's duplicates. */
+  const duplicates = async (
+    agent: Agent,
+    item: WorkItem,
+    lease: ClaimView["lease"],
+    key: string,
+  ) => {
+    await complete(agent, item, lease.attempt, "same-key", key);
+    await complete(agent, item, lease.attempt, "other-key");
+    await complete(agent, item, lease.attempt, "other-body", key, " (edited)");
+    if (bursts++ % 4 === 0) {
+      await untilExpired(lease.expires_at);
+      await complete(agent, item, lease.attempt, "late");
+      await complete(agent, item, lease.attempt, "same-key", key);
+    }
+  };
+
+  const work = async (agent: Agent, claim: ClaimView) => {
+    const { work_item: item, lease } = claim;
+    if (poisoned.has(item.id) && lease.attempt <= options.maxAttempts) {
+      await fail(agent, item, lease.attempt, "poison");
+      return;
+    }
+    const roll = agent.random();
+    if (roll < options.crash) {
+      crashes.push({ process: agent.tag, workItemId: item.id, attempt: lease.attempt, at: now() });
+      return;
+    }
+    if (roll < options.crash + options.fail) {
+      await fail(agent, item, lease.attempt, "work");
+      return;
+    }
+    if (roll < options.crash + options.fail + options.stale && lease.attempt === 1) {
+      await stale(agent, item, lease);
+      return;
+    }
+    await sleep(agent.random() * options.workMs);
+    if (agent.random() < options.heartbeat) {
+      await call(agent, {
+        action: "heartbeat",
+        intent: "work",
+        method: "POST",
+        path: `/v1/work-items/${item.id}/heartbeat`,
+        body: { attempt: lease.attempt },
+        workItemId: item.id,
+        attempt: lease.attempt,
+      });
+    }
+    const key = newKey(agent);
+    const answer = await complete(agent, item, lease.attempt, "work", key);
+    if (answer.status === 200 && agent.random() < options.duplicate) {
+      await duplicates(agent, item, lease, key);
+    }
+  };
+
+  const agentLoop = async (agent: Agent) => {
+    while (!finished) {
+      const claim = await call(agent, {
+        action: "claim-next",
+        intent: "work",
+        method: "POST",
+        path: "/v1/inbox/claim-next?wait=1",
+      });
+      // No answer: the claim may have happened, a lease nobody knows of (it expires).
+      if (claim.status === "unknown") await server.up();
+      if (claim.status === 200) await work(agent, claim.body as ClaimView);
+    }
+  };
+
+  // The admin requeues dead letters and watches for the run's completion.
+  const adminLoop = async () => {
+    while (!finished && !stopping) {
+      const letters = await call(admin, {
+        action: "dead-letters",
+        intent: "admin",
+        method: "GET",
+        path: `/v1/runs/${runId}/dead-letters`,
+      });
+      for (const letter of (letters.body as { dead_letters?: DeadLetter[] })?.dead_letters ?? []) {
+        await settle(admin, {
+          action: "requeue",
+          intent: "admin",
+          method: "POST",
+          path: `/v1/runs/${runId}/work-items/${letter.work_item.id}/requeue`,
+          workItemId: letter.work_item.id,
+        });
+      }
+      const run = await call(admin, {
+        action: "run",
+        intent: "admin",
+        method: "GET",
+        path: `/v1/runs/${runId}`,
+      });
+      if (run.status === 200 && (run.body as RunView).status === "completed") finished = true;
+      if (run.status === "unknown") await server.up();
+      await sleep(50);
+    }
+  };
+
+  const started = now();
+  const deadline = setTimeout(() => {
+    stopping = true;
+    finished = true;
+  }, options.deadlineMs);
+  try {
+    await Promise.all([adminLoop(), ...agents.map(agentLoop)]);
+  } finally {
+    clearTimeout(deadline);
+  }
+  const durationMs = now() - started;
+  await Promise.all(restarting);
+
+  // The final state.
+  const read = async <Body>(path: string) =>
+    (await settle(admin, { action: "run", intent: "admin", method: "GET", path })).body as Body;
+  const run = await read<RunView>(`/v1/runs/${runId}`);
+  const events = await readEvents();
+  const artifacts: Artifact[] = [];
+  const artifactIds = events.flatMap((event) =>
+    event.type === "artifact.created" ? [event.artifact.artifact_id] : [],
+  );
+  for (let index = 0; index < artifactIds.length; index += 16) {
+    artifacts.push(
+      ...(await Promise.all(
+        artifactIds
+          .slice(index, index + 16)
+          .map((id) => read<Artifact>(`/v1/runs/${runId}/artifacts/${id}`)),
+      )),
+    );
+  }
+  const deadLetters = (await read<{ dead_letters: DeadLetter[] }>(`/v1/runs/${runId}/dead-letters`))
+    .dead_letters;
+  // The SSE client catches up (it may be waiting to reconnect after the last restart).
+  const last = events.at(-1)?.seq ?? 0;
+  const caughtUp = now() + 30_000;
+  while ((follower.frames.at(-1)?.event.seq ?? 0) < last && now() < caughtUp) await sleep(20);
+  follower.close();
+  const serverErrors = await server.stop();
+  if (stopping) {
+    throw new Error(
+      `blocked: the run did not complete within ${options.deadlineMs} ms: ${JSON.stringify(run.stages.map((stage) => stage.counts))}`,
+    );
+  }
+  return {
+    options,
+    runId,
+    history: { operations, crashes, restarts },
+    final: {
+      run,
+      events,
+      streamed: follower.frames,
+      artifacts,
+      deadLetters,
+      serverErrors,
+    },
+    durationMs,
+  };
+}

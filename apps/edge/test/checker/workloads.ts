@@ -1,0 +1,44 @@
+// The checker's configurations: the CI one (a test) and the large one (a benchmark).
+import type { WorkloadOptions } from "./workload.ts";
+
+/** Small enough for a loaded 2-core machine in seconds; every fault still happens. */
+export const ciWorkload: Omit<WorkloadOptions, "seed" | "folder"> = {
+  agents: 8,
+  items: 40,
+  reviews: true,
+  leaseMs: 300,
+  maxAttempts: 2,
+  crash: 0.12,
+  fail: 0.05,
+  stale: 0.15,
+  duplicate: 0.15,
+  heartbeat: 0.2,
+  poison: 2,
+  restarts: [
+    { afterCompleted: 20, signal: "SIGKILL" },
+    { afterCompleted: 50, signal: "SIGTERM" },
+  ],
+  workMs: 20,
+  deadlineMs: 90_000,
+};
+
+/** The benchmark's: 50 agents × 10 000 items, 5 % crashes, 5 % duplicate completions, 2 s leases. */
+export const largeWorkload: Omit<WorkloadOptions, "seed" | "folder"> = {
+  agents: 50,
+  items: 10_000,
+  reviews: false,
+  leaseMs: 2000,
+  maxAttempts: 3,
+  crash: 0.05,
+  fail: 0.01,
+  stale: 0.01,
+  duplicate: 0.05,
+  heartbeat: 0.05,
+  poison: 5,
+  restarts: [
+    { afterCompleted: 3000, signal: "SIGKILL" },
+    { afterCompleted: 7000, signal: "SIGTERM" },
+  ],
+  workMs: 20,
+  deadlineMs: 600_000,
+};
