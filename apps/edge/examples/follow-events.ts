@@ -19,6 +19,7 @@ async function follow(runId: string, onEvent: (event: CollaborationEvent) => voi
           "Last-Event-ID": String(last), // resume after it (0: from the start)
         },
       });
+      if (response.status === 204) return; // the run completed, and `last` was its last event
       if (!response.ok || response.body === null) {
         throw new ServiceError(response.status, (await response.json()) as ErrorBody);
       }
@@ -33,7 +34,7 @@ async function follow(runId: string, onEvent: (event: CollaborationEvent) => voi
           const event = JSON.parse(data.slice("data: ".length)) as CollaborationEvent;
           onEvent(event);
           last = event.seq;
-          if (event.type === "run.completed") return; // the stream stays open: leave it
+          if (event.type === "run.completed") return; // nothing follows it: the stream ends
         }
       }
     } catch (error) {

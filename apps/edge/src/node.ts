@@ -7,6 +7,7 @@ import { serve } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { requireText, requireWholeNumber } from "@task-context/core/internal";
 import { createApp, type Limits } from "./app.ts";
+import { parseCorsOrigins } from "./http/cors-origins.ts";
 import { parseRateLimit } from "./http/rate-limit.ts";
 import { openNodeDatabase } from "./node-sqlite.ts";
 import { SqlStore } from "./sql/sql-store.ts";
@@ -25,6 +26,8 @@ export interface NodeServerOptions {
   clock?: () => number;
   /** How often overdue leases are expired in the background (default 1000 ms). */
   sweepMs?: number;
+  /** Origins allowed to call the API from a browser; CORS is off without it. */
+  cors?: { origins: readonly string[] };
   onUnexpectedError?: (error: unknown) => void;
 }
 
@@ -49,6 +52,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     clientAddress: (c) => getConnInfo(c).remote.address,
+    ...(options.cors === undefined ? {} : { cors: options.cors }),
     signal: shutdown.signal,
     ...(options.onUnexpectedError === undefined
       ? {}
@@ -118,7 +122,12 @@ export function optionsFromEnvironment(environment: NodeJS.ProcessEnv): NodeServ
         : adminToken,
     generatedAdminToken: adminToken === undefined || adminToken === "",
     limits: { rateLimit: parseRateLimit(environment.TASK_CONTEXT_RATE_LIMIT) },
+    ...optionalCors(parseCorsOrigins(environment.TASK_CONTEXT_CORS_ORIGINS)),
   };
+}
+
+function optionalCors(cors: { origins: string[] } | undefined) {
+  return cors === undefined ? {} : { cors };
 }
 
 async function main(): Promise<void> {

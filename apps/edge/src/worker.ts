@@ -28,10 +28,15 @@ export default {
 } satisfies ExportedHandler<WorkerEnv>;
 
 function misconfigured(error: unknown): Response {
-  const reason = error instanceof Error ? error.message : String(error);
+  // The variable's name only: its value stays in the operator's logs.
+  const variable = (error as { argument?: unknown } | null)?.argument;
+  const which =
+    typeof variable === "string"
+      ? `${variable} is missing or malformed`
+      : "a variable is missing or malformed";
   return Response.json(
     {
-      error: `The service is not configured: ${reason} Its operator must set the Worker's variables.`,
+      error: `The service is not configured: ${which}. Its operator must set the Worker's variables (the Worker's logs say why).`,
       code: "SERVICE_UNAVAILABLE",
     } satisfies ErrorBody,
     { status: 503 },

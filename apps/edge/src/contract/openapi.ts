@@ -214,27 +214,43 @@ export function jsonResponse(schema: Schema, description: string) {
  * one frame: its `id`, `event` and `data` fields, the data being the component's JSON.
  */
 export function eventStreamContent(component: string, types: readonly string[]) {
+  const event = {
+    type: "object",
+    title: "Event frame",
+    properties: {
+      id: {
+        type: "string",
+        pattern: "^[1-9][0-9]*$",
+        description: "The event's seq: a reconnecting client sends the last one as Last-Event-ID",
+      },
+      event: { type: "string", enum: [...types], description: "The event's type" },
+      data: {
+        type: "string",
+        contentMediaType: "application/json",
+        contentSchema: { $ref: `#/components/schemas/${component}` },
+      },
+    },
+    required: ["id", "event", "data"],
+    additionalProperties: false,
+  };
+  const retry = {
+    type: "object",
+    title: "Retry frame",
+    properties: {
+      retry: {
+        type: "string",
+        pattern: "^[0-9]+$",
+        description: "Milliseconds a client waits before it reconnects",
+      },
+    },
+    required: ["retry"],
+    additionalProperties: false,
+  };
   return {
     "text/event-stream": {
       schema: {
-        type: "object",
-        description: `One frame of the stream (the body is a sequence of them, with keep-alive comments between): \`id: <seq>\`, \`event: <type>\`, \`data: <${component} JSON>\``,
-        properties: {
-          id: {
-            type: "string",
-            pattern: "^[1-9][0-9]*$",
-            description:
-              "The event's seq: a reconnecting client sends the last one as Last-Event-ID",
-          },
-          event: { type: "string", enum: [...types], description: "The event's type" },
-          data: {
-            type: "string",
-            contentMediaType: "application/json",
-            contentSchema: { $ref: `#/components/schemas/${component}` },
-          },
-        },
-        required: ["id", "event", "data"],
-        additionalProperties: false,
+        description: `One frame of the stream (the body is a sequence of them, with keep-alive comments between): \`id: <seq>\`, \`event: <type>\`, \`data: <${component} JSON>\`; the first frame is \`retry: <ms>\`, how long a client waits before it reconnects`,
+        oneOf: [event, retry],
       },
     },
   };

@@ -31,9 +31,21 @@ export function resumeAfter(c: Context, after: number | undefined): number {
   return Number(lastEventId.trim());
 }
 
+/** Whether the run's event `lastSeq` is `run.completed`, after which nothing can happen. */
+export async function isCompleted(
+  store: DeliveryStore,
+  runId: string,
+  lastSeq: number,
+): Promise<boolean> {
+  if (lastSeq === 0) return false;
+  const { events } = await store.events(runId, lastSeq - 1, 1);
+  return events[0]?.type === "run.completed";
+}
+
 /**
  * The run's events as Server-Sent Events from `after` on: `id: <seq>`, `event: <type>`,
- * `data: <event JSON>`; then new events as they happen, and a keep-alive comment when idle.
+ * `data: <event JSON>`; then new events as they happen, and a keep-alive comment when idle. The
+ * stream ends after `run.completed`, the last event a run has.
  */
 export function eventStream(
   c: Context,
@@ -43,7 +55,7 @@ export function eventStream(
   timing: StreamTiming,
   shutdown: AbortSignal | undefined,
 ): Response {
-  c.header("Cache-Control", "no-store");
+  // streamSSE sets `Cache-Control: no-cache` itself; proxies must not buffer the stream.
   c.header("X-Accel-Buffering", "no");
   return streamSSE(c, async (stream) => {
     const aborted = new AbortController();
@@ -51,8 +63,10 @@ export function eventStream(
     const signal = anySignal([aborted.signal, shutdown]);
     let last = after;
     let lastWrite = timing.clock();
-    await stream.write(": stream of run events; resume with Last-Event-ID\n\n");
-    while (!signal.aborted) {
+    // A reconnecting client waits a second, not EventSource's default three.
+    await stream.write(": stream of run events; resume with Last-Event-ID\nretry: 1000\n\n");
+    let completed = false;
+    while (!signal.aborted && !completed) {
       const page = await store.events(runId, last, PAGE);
       // The time of sending: a write waits until the client reads it.
       if (page.events.length > 0) lastWrite = timing.clock();
@@ -62,7 +76,10 @@ export function eventStream(
           event: event.type,
           data: JSON.stringify(event),
         });
+        // Nothing follows a completed run: the stream ends (a reconnection then gets 204).
+        if (event.type === "run.completed") completed = true;
       }
+      if (completed) break;
       last = page.next_after;
       if (page.events.length === PAGE) continue;
       const idle = timing.clock() - lastWrite;

@@ -1,7 +1,7 @@
 import { collaborationEventSchema } from "@task-context/protocols";
 import { eventStreamContent, jsonResponse } from "../contract/openapi.ts";
 import { eventPage, eventsQuery } from "../contract/schemas.ts";
-import { eventStream, resumeAfter } from "../http/event-stream.ts";
+import { eventStream, isCompleted, resumeAfter } from "../http/event-stream.ts";
 import { queryParameters } from "../http/validation.ts";
 import { type App, endpoint, type RouteContext } from "./route-context.ts";
 
@@ -19,7 +19,7 @@ export function eventRoutes(app: App, context: RouteContext): void {
       id: "listEvents",
       summary: "The run's events: a Server-Sent Events stream, or JSON pages",
       description:
-        "With `Accept: text/event-stream`, every event from `?after=` (or `Last-Event-ID`, which wins) on, then new ones as they happen: `id: <seq>`, `event: <type>`, `data: <event JSON>`, and a keep-alive comment at least every 15 s. Otherwise a JSON page `{ events, next_after }`.",
+        "With `Accept: text/event-stream`, every event from `?after=` (or `Last-Event-ID`, which wins) on, then new ones as they happen: `id: <seq>`, `event: <type>`, `data: <event JSON>`, and a keep-alive comment at least every 15 s. The stream ends after `run.completed`; a client that has already seen it gets 204, which tells an EventSource to stop reconnecting. Otherwise a JSON page `{ events, next_after }`.",
       tag: "events",
       audience: "admin or agent",
       responses: {
@@ -29,6 +29,9 @@ export function eventRoutes(app: App, context: RouteContext): void {
             ...jsonResponse(eventPage, "").content,
             ...eventStreamContent("CollaborationEvent", eventTypes),
           },
+        },
+        204: {
+          description: "Stream only: the run is completed and the client has seen its last event",
         },
       },
       errors: ["INVALID_REQUEST", "RUN_NOT_FOUND"],
@@ -48,7 +51,9 @@ export function eventRoutes(app: App, context: RouteContext): void {
       const { after, limit = 100 } = c.req.valid("query");
       if ((c.req.header("Accept") ?? "").includes("text/event-stream")) {
         const from = resumeAfter(c, after);
-        await store.lastSeq(runId); // 404 now, before the stream starts, for an unknown run
+        // 404 now, before the stream starts, for an unknown run.
+        const lastSeq = await store.lastSeq(runId);
+        if (from >= lastSeq && (await isCompleted(store, runId, lastSeq))) return c.body(null, 204);
         return eventStream(c, store, runId, from, context.timing, context.shutdown);
       }
       return c.json(await store.events(runId, after ?? 0, limit));

@@ -612,13 +612,16 @@ export class SqlStore implements DeliveryStore {
   }
 
   #leaseLost(item: ItemRow, agent: AgentIdentity, attempt: number): DeliveryError {
-    const held =
-      item.attempt === 0
-        ? "nobody has claimed it yet"
-        : `its current attempt is ${item.attempt}${item.holder_id === agent.agent_id ? "" : ", held by another agent"}`;
+    let why: string;
+    if (item.attempt === 0) why = "nobody has claimed it yet";
+    else if (item.attempt !== attempt) {
+      why = `its current attempt is ${item.attempt}${item.holder_id === agent.agent_id ? "" : ", held by another agent"}`;
+    } else if (item.holder_id !== agent.agent_id) why = "another agent holds it";
+    else why = "its lease expired";
+    const state = item.status === "leased" ? "" : `; the item is ${item.status.replace("_", " ")}`;
     return new DeliveryError({
       code: "LEASE_LOST",
-      message: `Attempt ${attempt} of work item ${item.id} is no longer current (${held}${item.status === "leased" ? "" : `; the item is ${item.status.replace("_", " ")}`}). Stop working on it and poll the inbox.`,
+      message: `Attempt ${attempt} of work item ${item.id} is no longer current (${why}${state}). Stop working on it and poll the inbox.`,
     });
   }
 

@@ -1,5 +1,6 @@
 import { requireText } from "@task-context/core/internal";
 import { createApp, type Limits } from "../app.ts";
+import { parseCorsOrigins } from "../http/cors-origins.ts";
 import { parseRateLimit } from "../http/rate-limit.ts";
 import type { App } from "../routes/route-context.ts";
 import { clientAddress } from "./client-address.ts";
@@ -26,6 +27,7 @@ export interface RouterOptions {
 export function createRouter(env: WorkerEnv, options: RouterOptions = {}): App {
   const adminToken = requireText("TASK_CONTEXT_ADMIN_TOKEN", env.TASK_CONTEXT_ADMIN_TOKEN);
   const store = options.store ?? new DurableObjectStore(env.RUNS);
+  const cors = parseCorsOrigins(env.TASK_CONTEXT_CORS_ORIGINS);
   return createApp({
     store,
     auth: { adminToken },
@@ -36,6 +38,7 @@ export function createRouter(env: WorkerEnv, options: RouterOptions = {}): App {
     },
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     clientAddress: (c) => clientAddress(c.req.header("CF-Connecting-IP")),
+    ...(cors === undefined ? {} : { cors }),
     rateLimiter: workersRateLimiter(store, env.ADDRESS_RATE_LIMITER),
     onUnexpectedError: (error) => console.error("unexpected error:", error),
   });

@@ -16,4 +16,6 @@ export interface WorkerEnv {
   TASK_CONTEXT_ADMIN_TOKEN?: string;
   /** Requests per agent token, `<requests>/<seconds>` or `off` (default `1200/60`). */
   TASK_CONTEXT_RATE_LIMIT?: string;
+  /** Origins allowed to call the API from a browser, comma-separated; CORS is off without it. */
+  TASK_CONTEXT_CORS_ORIGINS?: string;
 }

@@ -157,6 +157,7 @@ export function eventsSuite(start: StartService): void {
       try {
         expect(await stream.next()).toEqual({
           comment: "stream of run events; resume with Last-Event-ID",
+          retry: "1000",
         });
         await service.advance(14_999);
         await expect(stream.next(30)).rejects.toThrow(/blocked/);
@@ -166,6 +167,40 @@ export function eventsSuite(start: StartService): void {
         expect(await stream.next()).toEqual({ comment: "keep-alive" });
       } finally {
         await stream.close();
+      }
+    });
+
+    it("SSE: the stream ends after run.completed; a client that saw it gets 204 and stops", async () => {
+      const { admin, run, agent } = await createRun(service, runInput([taskStage("draft")]));
+      const worker = await agent("worker");
+      const claimed = await worker.claimNext();
+      const stream = await openEventStream(admin, run.run_id, { after: 3 });
+      try {
+        await worker.complete(claimed.body.work_item.id, artifactCompletion(1));
+        const frames = [];
+        for (let index = 0; index < 4; index++) frames.push(await stream.nextEvent());
+        expect(frames.map((frame) => [frame.id, frame.event])).toEqual([
+          ["4", "artifact.created"],
+          ["5", "work_item.completed"],
+          ["6", "stage.completed"],
+          ["7", "run.completed"],
+        ]);
+        await expect(stream.next()).rejects.toThrow("the stream ended");
+      } finally {
+        await stream.close();
+      }
+      // An EventSource reconnects when a stream ends; 204 tells it to stop.
+      const reconnected = await admin.get(`/v1/runs/${run.run_id}/events`, {
+        headers: { Accept: "text/event-stream", "Last-Event-ID": "7" },
+      });
+      expect([reconnected.status, reconnected.text]).toEqual([204, ""]);
+      // Earlier events of a completed run still stream, up to run.completed.
+      const replay = await openEventStream(admin, run.run_id, { lastEventId: "6" });
+      try {
+        expect((await replay.nextEvent()).event).toBe("run.completed");
+        await expect(replay.next()).rejects.toThrow("the stream ended");
+      } finally {
+        await replay.close();
       }
     });
 

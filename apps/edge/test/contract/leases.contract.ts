@@ -64,8 +64,13 @@ export function leasesSuite(start: StartService): void {
         await slow.complete(id, artifactCompletion(1)),
         await slow.fail(id, { attempt: 1, reason: "gave up" }),
       ]) {
-        expect(answer.status).toBe(409);
-        expect(answer.error?.code).toBe("LEASE_LOST");
+        expect([answer.status, answer.error]).toEqual([
+          409,
+          {
+            error: `Attempt 1 of work item ${id} is no longer current (its current attempt is 2, held by another agent). Stop working on it and poll the inbox.`,
+            code: "LEASE_LOST",
+          },
+        ]);
       }
       expect((await fast.complete(id, artifactCompletion(2))).status).toBe(200);
       expect(ofType(await events(), "work_item.completed")).toHaveLength(1);
@@ -94,7 +99,10 @@ export function leasesSuite(start: StartService): void {
       const worker = await agent("worker");
       const claimed = await worker.claimNext();
       await service.advance(LEASE_MS);
-      expect((await worker.heartbeat(claimed.body.work_item.id, 1)).error?.code).toBe("LEASE_LOST");
+      expect((await worker.heartbeat(claimed.body.work_item.id, 1)).error).toEqual({
+        error: `Attempt 1 of work item ${claimed.body.work_item.id} is no longer current (its lease expired; the item is offered). Stop working on it and poll the inbox.`,
+        code: "LEASE_LOST",
+      });
       expect(
         (await worker.fail(claimed.body.work_item.id, { attempt: 1, reason: "x" })).error?.code,
       ).toBe("LEASE_LOST");
@@ -143,7 +151,10 @@ export function leasesSuite(start: StartService): void {
       const intruder = await agent("intruder");
       const claimed = await holder.claimNext();
       const id = claimed.body.work_item.id;
-      expect((await intruder.heartbeat(id, 1)).error?.code).toBe("LEASE_LOST");
+      expect((await intruder.heartbeat(id, 1)).error).toEqual({
+        error: `Attempt 1 of work item ${id} is no longer current (another agent holds it). Stop working on it and poll the inbox.`,
+        code: "LEASE_LOST",
+      });
       expect((await intruder.complete(id, artifactCompletion(1))).error?.code).toBe("LEASE_LOST");
       expect((await intruder.fail(id, { attempt: 1, reason: "x" })).error?.code).toBe("LEASE_LOST");
       expect((await holder.complete(id, artifactCompletion(1))).status).toBe(200);

@@ -7,6 +7,7 @@ export interface Frame {
   id?: string;
   event?: string;
   data?: string;
+  retry?: string;
 }
 
 /** An open event stream. */
@@ -50,9 +51,9 @@ export async function openEventStream(
       const frame: Frame = {};
       for (const line of block.split("\n")) {
         if (line.startsWith(":")) frame.comment = line.slice(1).trim();
-        const match = /^(id|event|data): ?(.*)$/.exec(line);
+        const match = /^(id|event|data|retry): ?(.*)$/.exec(line);
         if (match === null) continue;
-        const [, field, value] = match as unknown as [string, "id" | "event" | "data", string];
+        const [, field, value] = match as unknown as [string, keyof Frame, string];
         frame[field] =
           field === "data" && frame.data !== undefined ? `${frame.data}\n${value}` : value;
       }

@@ -11,7 +11,7 @@ describe("src/node.ts", () => {
   const folder = temporaryFolder();
   afterEach(() => folder.remove());
 
-  it("reads PORT, HOST, TASK_CONTEXT_DB, TASK_CONTEXT_ADMIN_TOKEN and TASK_CONTEXT_RATE_LIMIT", () => {
+  it("reads PORT, HOST, TASK_CONTEXT_DB, TASK_CONTEXT_ADMIN_TOKEN, TASK_CONTEXT_RATE_LIMIT and TASK_CONTEXT_CORS_ORIGINS", () => {
     expect(
       optionsFromEnvironment({
         PORT: "9000",
@@ -19,6 +19,7 @@ describe("src/node.ts", () => {
         TASK_CONTEXT_DB: ":memory:",
         TASK_CONTEXT_ADMIN_TOKEN: "secret",
         TASK_CONTEXT_RATE_LIMIT: "10/1",
+        TASK_CONTEXT_CORS_ORIGINS: " https://app.example.com, http://localhost:5173 ,",
       }),
     ).toEqual({
       port: 9000,
@@ -27,6 +28,7 @@ describe("src/node.ts", () => {
       adminToken: "secret",
       generatedAdminToken: false,
       limits: { rateLimit: { requests: 10, windowMs: 1000 } },
+      cors: { origins: ["https://app.example.com", "http://localhost:5173"] },
     });
   });
 
@@ -54,6 +56,23 @@ describe("src/node.ts", () => {
     expect(optionsFromEnvironment({ TASK_CONTEXT_RATE_LIMIT: "off" }).limits).toEqual({
       rateLimit: false,
     });
+  });
+
+  it("keeps CORS off without TASK_CONTEXT_CORS_ORIGINS, and refuses an entry that is not an origin", () => {
+    expect(optionsFromEnvironment({ TASK_CONTEXT_CORS_ORIGINS: " " }).cors).toBeUndefined();
+    expect(optionsFromEnvironment({}).cors).toBeUndefined();
+    for (const entry of [
+      "*",
+      "app.example.com",
+      "https://app.example.com/",
+      "ftp://files.example",
+    ]) {
+      expect(() =>
+        optionsFromEnvironment({ TASK_CONTEXT_CORS_ORIGINS: `http://localhost:5173,${entry}` }),
+      ).toThrow(
+        `Invalid TASK_CONTEXT_CORS_ORIGINS: expected comma-separated origins such as https://app.example.com (a scheme, a host and an optional port, no path or trailing slash), got ${JSON.stringify(entry)}.`,
+      );
+    }
   });
 
   it("starts, prints its address and the generated admin token, and stops on SIGTERM", {

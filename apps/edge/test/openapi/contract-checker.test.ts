@@ -176,7 +176,7 @@ describe("the contract checker", () => {
       "GET",
       `${origin}/v1/runs/run_1/events`,
       stream(
-        ": keep-alive\n\n",
+        ": keep-alive\nretry: 1000\n\n",
         frame({ id: "1", event: "run.created", data: JSON.stringify(event) }).slice(0, 20),
         frame({ id: "1", event: "run.created", data: JSON.stringify(event) }).slice(20),
       ),
@@ -198,6 +198,15 @@ describe("the contract checker", () => {
       stream(frame({ event: "run.created", data: JSON.stringify(event) })),
     );
     await expect(noId.text()).rejects.toThrow(/must have required property 'id'/);
+
+    const retryAndEvent = await checker.check(
+      "GET",
+      `${origin}/v1/runs/run_1/events`,
+      stream(
+        `retry: 1000\n${frame({ id: "1", event: "run.created", data: JSON.stringify(event) })}`,
+      ),
+    );
+    await expect(retryAndEvent.text()).rejects.toThrow(/must match exactly one schema in oneOf/);
 
     const crlf = await checker.check(
       "GET",

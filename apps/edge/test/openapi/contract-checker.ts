@@ -295,12 +295,17 @@ export class ContractChecker {
 
   /**
    * The event stream, checked frame by frame as it is read: each frame against the media type's
-   * schema (its fields `id`, `event`, `data`), and a field declared as JSON (`contentMediaType`)
+   * schema (an event's `id`, `event`, `data`, or a `retry`), and a field declared as JSON (`contentMediaType`)
    * against its `contentSchema`. A frame that breaks them errors the stream, so the read fails.
    */
   #checkedStream(response: Response, schema: Json | undefined, where: string): Response {
     if (response.body === null || schema === undefined) return response;
-    const properties = (schema.properties ?? {}) as Record<string, Json>;
+    // The frame's fields, from the schema or from each of its `oneOf` frame shapes.
+    const shapes = [schema, ...((schema.oneOf ?? []) as Json[])];
+    const properties: Record<string, Json> = Object.assign(
+      {},
+      ...shapes.map((shape) => (shape.properties ?? {}) as Record<string, Json>),
+    );
     const decoder = new TextDecoder();
     let buffer = "";
     const checkFrame = (block: string): string | undefined => {

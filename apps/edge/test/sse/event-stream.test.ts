@@ -22,7 +22,7 @@ import { type Follower, followEvents } from "./follow.ts";
 import { type CuttingProxy, startProxy } from "./proxy.ts";
 
 const adminToken = "sse-admin-token-0123456789abcdef";
-/** The client waits 3 s before it reconnects (no `retry:` from the service). */
+/** The client waits 1 s before it reconnects (the service sends `retry: 1000`). */
 const RECONNECTED = { timeout: 15_000, interval: 20 };
 
 /** A Node server on an SQLite file behind a proxy, and a run two agents work through. */

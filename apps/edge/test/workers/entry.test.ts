@@ -44,6 +44,7 @@ describe("src/worker.ts", () => {
     for (const variables of [
       {},
       { TASK_CONTEXT_ADMIN_TOKEN: "x", TASK_CONTEXT_RATE_LIMIT: "fast" },
+      { TASK_CONTEXT_ADMIN_TOKEN: "x", TASK_CONTEXT_CORS_ORIGINS: "https://app.example.com/" },
     ]) {
       const answer = await worker.fetch(
         new Request("http://edge.test/healthz"),
@@ -57,7 +58,7 @@ describe("src/worker.ts", () => {
         503,
         {
           error:
-            "The service is not configured: Invalid TASK_CONTEXT_ADMIN_TOKEN: expected a non-empty string, got undefined. Its operator must set the Worker's variables.",
+            "The service is not configured: TASK_CONTEXT_ADMIN_TOKEN is missing or malformed. Its operator must set the Worker's variables (the Worker's logs say why).",
           code: "SERVICE_UNAVAILABLE",
         },
       ],
@@ -65,7 +66,15 @@ describe("src/worker.ts", () => {
         503,
         {
           error:
-            'The service is not configured: Invalid TASK_CONTEXT_RATE_LIMIT: expected <requests>/<seconds> with both at least 1 (e.g. 1200/60), or "off", got "fast". Its operator must set the Worker\'s variables.',
+            "The service is not configured: TASK_CONTEXT_RATE_LIMIT is missing or malformed. Its operator must set the Worker's variables (the Worker's logs say why).",
+          code: "SERVICE_UNAVAILABLE",
+        },
+      ],
+      [
+        503,
+        {
+          error:
+            "The service is not configured: TASK_CONTEXT_CORS_ORIGINS is missing or malformed. Its operator must set the Worker's variables (the Worker's logs say why).",
           code: "SERVICE_UNAVAILABLE",
         },
       ],
@@ -78,6 +87,10 @@ describe("src/worker.ts", () => {
       [
         "the Worker is not configured:",
         'ArgumentError: Invalid TASK_CONTEXT_RATE_LIMIT: expected <requests>/<seconds> with both at least 1 (e.g. 1200/60), or "off", got "fast".',
+      ],
+      [
+        "the Worker is not configured:",
+        'ArgumentError: Invalid TASK_CONTEXT_CORS_ORIGINS: expected comma-separated origins such as https://app.example.com (a scheme, a host and an optional port, no path or trailing slash), got "https://app.example.com/".',
       ],
     ]);
     logged.mockRestore();
