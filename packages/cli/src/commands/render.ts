@@ -1,0 +1,4 @@
+import type { Command } from "commander";
+import type { CommandContext } from "../run.ts";
+
+export function addRenderCommand(_program: Command, _context: CommandContext): void {}

@@ -1,0 +1,4 @@
+import type { Command } from "commander";
+import type { CommandContext } from "../run.ts";
+
+export function addRunCommands(_program: Command, _context: CommandContext): void {}
