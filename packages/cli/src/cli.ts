@@ -10,8 +10,8 @@ process.exitCode = await run(process.argv.slice(2), {
   cwd: process.cwd(),
   onSignal(handler) {
     const listener = (signal: NodeJS.Signals) => handler(signal);
-    process.once("SIGINT", listener);
-    process.once("SIGTERM", listener);
+    process.on("SIGINT", listener);
+    process.on("SIGTERM", listener);
     return () => {
       process.off("SIGINT", listener);
       process.off("SIGTERM", listener);

@@ -90,8 +90,15 @@ function usageFromCommander(error: CommanderError, argv: readonly string[]): Cli
   const suggestion = /^\(Did you mean (.+)\?\)$/.exec(rest.join(" ").trim())?.[1];
   const didYouMean = suggestion === undefined ? "" : `did you mean ${suggestion}? `;
   const known = ["init", "lint", "validate", "render", "sage", "serve", "run"];
-  const command = argv.find((argument) => known.includes(argument));
-  const help = command === undefined ? "task-context --help" : `task-context ${command} --help`;
+  const index = argv.findIndex((argument) => known.includes(argument));
+  const command = argv[index];
+  const subcommands = ["generate", "create", "status", "events"];
+  const next = argv[index + 1];
+  const path =
+    (command === "sage" || command === "run") && next !== undefined && subcommands.includes(next)
+      ? `${command} ${next}`
+      : command;
+  const help = path === undefined ? "task-context --help" : `task-context ${path} --help`;
   const hint =
     error.code === "commander.unknownCommand"
       ? `${didYouMean}run \`task-context --help\` to see the commands`

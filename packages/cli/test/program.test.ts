@@ -40,6 +40,12 @@ describe("task-context", () => {
                                       (exit 1 on an error)
         validate [options] <file...>  validate context blocks, Sage XML, limits files, work items and
                                       artifacts against the published schemas
+        render [options] [dir]        print exactly what a recipient receives, with token counts and a
+                                      truncation report (writes nothing)
+        sage                          Sage subagent context files
+        serve [options]               start the delivery service on Node (≥ 22.18) with embedded SQLite
+        run                           create a run, show its status, follow its events on a running
+                                      delivery service
 
       Examples:
         $ task-context init

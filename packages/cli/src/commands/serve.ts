@@ -39,45 +39,45 @@ ${examples(
 )}`,
     )
     .action(async (options: { port?: number; host?: string; db?: string }) => {
-      const service = await loadNodeService("serve");
-      const settings = service.optionsFromEnvironment({
-        ...io.env,
-        // The token is generated here, so that the service's own fallback never prints it.
-        TASK_CONTEXT_ADMIN_TOKEN:
-          io.env.TASK_CONTEXT_ADMIN_TOKEN || randomBytes(32).toString("base64url"),
+      // Listening before the server starts: a signal that comes early still stops it cleanly.
+      let stopListening: (() => void) | undefined;
+      const stopSignal = new Promise<string>((resolveSignal) => {
+        stopListening = io.onSignal?.(resolveSignal);
       });
-      const generated = !io.env.TASK_CONTEXT_ADMIN_TOKEN;
-      const database = options.db ?? settings.database ?? ".data/task-context.db";
-      const { generatedAdminToken: _unused, ...serverOptions } = settings;
-      const server = await service.startNodeServer({
-        ...serverOptions,
-        ...(options.port === undefined ? {} : { port: options.port }),
-        ...(options.host === undefined ? {} : { host: options.host }),
-        database: database === ":memory:" ? database : resolve(io.cwd, database),
-        onUnexpectedError: (error) => {
-          io.stderr.write(`task-context: unexpected error in the service: ${String(error)}\n`);
-        },
-      });
-      io.stdout.write(`listening on ${server.url}\n`);
-      io.stdout.write(
-        generated
-          ? `admin token: ${settings.adminToken}\n`
-          : "admin token: the value of TASK_CONTEXT_ADMIN_TOKEN\n",
-      );
-      io.stdout.write(`database: ${database}\n`);
-      let code = 0;
-      await new Promise<void>((resolveStopped) => {
-        const stopListening = io.onSignal?.((signal) => {
-          stopListening?.();
-          io.stdout.write(`${signal}: stopping\n`);
-          server.close().then(resolveStopped, (error: unknown) => {
-            io.stderr.write(`task-context: could not stop cleanly: ${String(error)}\n`);
-            code = 1;
-            resolveStopped();
-          });
+      try {
+        const service = await loadNodeService("serve");
+        const generated = !io.env.TASK_CONTEXT_ADMIN_TOKEN;
+        const { generatedAdminToken: _generated, ...settings } = service.optionsFromEnvironment({
+          ...io.env,
+          // Generated here, so that the service's own fallback never prints it.
+          TASK_CONTEXT_ADMIN_TOKEN: generated
+            ? randomBytes(32).toString("base64url")
+            : io.env.TASK_CONTEXT_ADMIN_TOKEN,
         });
-      });
-      exit(code);
+        const database = options.db ?? settings.database ?? ".data/task-context.db";
+        const server = await service.startNodeServer({
+          ...settings,
+          ...(options.port === undefined ? {} : { port: options.port }),
+          ...(options.host === undefined ? {} : { host: options.host }),
+          database: database === ":memory:" ? database : resolve(io.cwd, database),
+          onUnexpectedError: (error) => {
+            io.stderr.write(`task-context: unexpected error in the service: ${String(error)}\n`);
+          },
+        });
+        io.stdout.write(`listening on ${server.url}\n`);
+        io.stdout.write(
+          generated
+            ? `admin token: ${settings.adminToken}\n`
+            : "admin token: the value of TASK_CONTEXT_ADMIN_TOKEN\n",
+        );
+        io.stdout.write(`database: ${database}\n`);
+        const signal = await stopSignal;
+        io.stdout.write(`${signal}: stopping\n`);
+        await server.close();
+        exit(0);
+      } finally {
+        stopListening?.();
+      }
     });
   program.addCommand(command);
 }
