@@ -133,12 +133,15 @@ export function reportError(io: CliIo, error: unknown, debug: boolean): number {
  * input. Never throws; errors are printed to `io.stderr`.
  *
  * @example
- * ```ts
+ * ```ts source="../examples/run.ts"
  * import { run } from "@task-context/cli";
  *
  * process.exitCode = await run(["lint", "."], {
- *   stdout: process.stdout, stderr: process.stderr, stdin: process.stdin,
- *   env: process.env, cwd: process.cwd(),
+ *   stdout: process.stdout,
+ *   stderr: process.stderr,
+ *   stdin: process.stdin,
+ *   env: process.env,
+ *   cwd: process.cwd(),
  * });
  * ```
  */
