@@ -7,6 +7,9 @@ import { startModels } from "./models.ts";
 import { prepareOutput } from "./prepare-output.ts";
 import { createProgress, type ProgressStream } from "./progress.ts";
 import { callMediaTools } from "./steps/call-media-tools.ts";
+import { runRemoteAgents } from "./steps/remote-agents.ts";
+import { report } from "./steps/report.ts";
+import { runSubagents } from "./steps/spawn-subagents.ts";
 import { writeContext } from "./steps/write-context.ts";
 import { Trace } from "./trace.ts";
 
@@ -54,13 +57,16 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
       ? `models: the offline stand-in at ${models.settings.baseURL} (OpenAI API over HTTP; set OPENAI_API_KEY for real models)`
       : `models: ${models.settings.chatModel} and ${models.settings.imageModel} at ${models.settings.baseURL ?? "the provider's default URL"}`,
   );
+  const tracePath = join(options.outputRoot, "demo-trace.md");
   try {
     const context = await writeContext(demo);
-    await callMediaTools(demo, context);
+    const media = await callMediaTools(demo, context);
+    await runSubagents(demo, media);
+    await runRemoteAgents(demo, context);
+    report(demo, context, tracePath);
+    await demo.trace.write(tracePath);
   } finally {
     await models.close();
   }
-  const tracePath = join(options.outputRoot, "demo-trace.md");
-  await demo.trace.write(tracePath);
   return { tracePath, recipients: demo.recipients };
 }
