@@ -15,8 +15,9 @@ const BY_PATTERN = new Map(
 /**
  * Reads the lines of text drawn in the demo's pixel font: rows of ink (any colour but the
  * background, the top-left pixel's) form bands, each band is one line, its height gives the
- * scale, and every 6-column cell is matched against the font. A band that does not match the font
- * is skipped: the reader says nothing rather than guess.
+ * scale (so a line needs one glyph that spans all seven rows), and every 6-column cell is matched
+ * against the font. A band that does not match the font is skipped: the reader says nothing
+ * rather than guess.
  */
 export function readText(image: RgbImage): TextLine[] {
   const { width, height, pixels } = image;
