@@ -155,7 +155,7 @@ export async function callMediaTools(
   );
   progress.done(
     2,
-    `${models.exchanges.length} model calls over HTTP (${models.settings.kind} models)`,
+    `${models.exchanges.length} model calls over HTTP (${models.settings.kind === "stand-in" ? "the stand-in" : "models from the environment"})`,
   );
   return { withoutContext: baseline.text, withContext: read.text };
 }

@@ -44,6 +44,10 @@ export function markdownTable(recipients: readonly Recipient[]): string {
   ].join("\n");
 }
 
+/** The demo's closing line: what the run showed. */
+export const WHY_IT_MATTERS =
+  "Why it matters: the vision model's two answers in step 2 differ only by the task context it received; every recipient above received that context, with its hash, its size and any truncation visible.";
+
 /** Runs step 5: prints the table and adds it to the trace (the caller writes the file). */
 export function report(demo: DemoContext, context: TaskContext, tracePath: string): void {
   const { progress, trace, recipients } = demo;
@@ -54,8 +58,10 @@ export function report(demo: DemoContext, context: TaskContext, tracePath: strin
   const cut = received.filter((recipient) => recipient.truncated === true).length;
   const summary = `${same.length} of ${received.length} recipients with a task context received the main agent's CONTEXT.md exactly (sha256 ${context.sha256.slice(0, 12)})${cut === 0 ? "" : `; ${cut} received an oversized one, truncated`}`;
   progress.detail(summary);
+  progress.detail(WHY_IT_MATTERS);
   trace.section("5. What every recipient received");
   trace.text(`Tokens: o200k tokens of everything the recipient received as text. ${summary}.`);
   trace.text(markdownTable(recipients));
+  trace.text(WHY_IT_MATTERS);
   progress.done(5, `trace written to ${tracePath}`);
 }
