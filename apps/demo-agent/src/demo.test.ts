@@ -83,6 +83,16 @@ describe("npm run demo, offline", () => {
     expect(trace).toContain(
       `**Prompt received by the image model (generate_media)**\n\n\`\`\`text\n${injected("A hero image for the launch page.")}\n\`\`\``,
     );
+    const onScreen = injected(SCREENSHOT_QUESTION)
+      .split("\n")
+      .map((line) => (line === "" ? "" : `        ${line}`))
+      .join("\n");
+    expect(stdout).toContain(
+      `      read_media sent the vision model this exact prompt (with the image):\n${onScreen}\n`,
+    );
+    expect(lines()).toContain(
+      "generate_media sent the image model the same [Task Context] (sha256 57064526cb77) and [Request] A hero image for the launch page.",
+    );
     expect(trace).toContain(
       `**Prompt received by the vision model (no context)**\n\n\`\`\`text\n${SCREENSHOT_QUESTION}\n\`\`\``,
     );
@@ -99,6 +109,18 @@ describe("npm run demo, offline", () => {
     expect(lines()).toContain(
       `with an oversized CONTEXT.md: warning: CONTEXT.md was truncated from ${length} to 10000 characters (limit 10000). Consider shortening it.`,
     );
+  });
+
+  it("shows what each subagent received: the CONTEXT.md copy, its Sage file, its <context> block", () => {
+    for (const id of ["announcement", "brand-check", "alt-text"]) {
+      expect(lines()).toContainEqual(
+        expect.stringMatching(
+          new RegExp(
+            `^received: CONTEXT\\.md sha256 57064526cb77 \\(read-only copy\\), \\.sage/context/${id}\\.xml \\(\\d+ tokens\\), a prompt that opens with its <context> block \\(12 lines\\)$`,
+          ),
+        ),
+      );
+    }
   });
 
   it("reports the child process that edited CONTEXT.md as modified, the others as intact", () => {

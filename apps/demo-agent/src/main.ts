@@ -26,14 +26,25 @@ TASK_CONTEXT_DEMO_CHAT_MODEL (default gpt-5-mini) and TASK_CONTEXT_DEMO_IMAGE_MO
 gpt-image-1).
 `;
 
+/** The command line's options; an unknown or incomplete option throws one line with a hint. */
+function parseOptions(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      options: {
+        output: { type: "string" },
+        "stand-in": { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+  } catch (error) {
+    const message = thrownMessage(error).split(". ")[0] ?? "";
+    throw new Error(`${message.replace(/\.$/, "")}. Run it with --help for the options.`);
+  }
+}
+
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      output: { type: "string" },
-      "stand-in": { type: "boolean", default: false },
-      help: { type: "boolean", short: "h", default: false },
-    },
-  });
+  const { values } = parseOptions(process.argv.slice(2));
   if (values.help) {
     process.stdout.write(HELP);
     return 0;

@@ -14,16 +14,16 @@ describe("progress", () => {
     expect(useColour({ isTTY: false, write: () => true }, {})).toBe(false);
   });
 
-  it("prints a start line, indented details and a done line with the elapsed time", () => {
+  it("prints a start line, indented details without trailing blanks and a done line with the elapsed time", () => {
     const { stream, written } = capture(false);
     let now = 1000;
     const progress = createProgress(stream, {}, () => now);
     progress.start(2, "Media tools");
-    progress.detail("one\ntwo");
+    progress.detail("one\n  \ntwo  ");
     now = 1042.4;
     progress.done(2, "4 calls");
     expect(written.join("")).toBe(
-      "[2/5] Media tools\n      one\n      two\n[2/5] done in 42 ms: 4 calls\n",
+      "[2/5] Media tools\n      one\n\n      two\n[2/5] done in 42 ms: 4 calls\n",
     );
   });
 

@@ -11,7 +11,7 @@ export interface ProgressStream {
 export interface Progress {
   /** `[n/5] title …` */
   start(step: number, title: string): void;
-  /** An indented line under the current step. */
+  /** Indented lines under the current step (blank lines stay empty). */
   detail(text: string): void;
   /** `[n/5] done in N ms: summary` */
   done(step: number, summary: string): void;
@@ -42,7 +42,10 @@ export function createProgress(
       stream.write(`${paint("1;36", `[${step}/${STEP_COUNT}]`)} ${paint("1", title)}\n`);
     },
     detail(text) {
-      stream.write(`${text.replace(/^/gm, "      ")}\n`);
+      const lines = text
+        .split("\n")
+        .map((line) => (line.trim() === "" ? "" : `      ${line.trimEnd()}`));
+      stream.write(`${lines.join("\n")}\n`);
     },
     done(step, summary) {
       const elapsed = Math.round(now() - (started.get(step) ?? now()));

@@ -2,12 +2,12 @@
 // the task context injected; first, the same question without it, to show what goes wrong.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { memoryWorkspace, type TaskContext } from "@task-context/core";
+import { memoryWorkspace, splitTaskContext, type TaskContext } from "@task-context/core";
 import { nodeWorkspace } from "@task-context/core/node";
 import { createMediaTools } from "@task-context/media-tools";
 import { generateText } from "ai";
 import type { DemoContext } from "../demo-context.ts";
-import { externalPrompt, externalRecipient } from "../external-prompt.ts";
+import { contextHashOf, externalPrompt, externalRecipient } from "../external-prompt.ts";
 import { decodePng } from "../image/png.ts";
 import {
   HERO_IMAGE_REQUEST,
@@ -95,6 +95,8 @@ export async function callMediaTools(
   const exchanges = models.exchanges.slice(-2);
   const readPrompt = externalPrompt(exchanges[0]);
   const imagePrompt = externalPrompt(exchanges[1]);
+  progress.detail(`read_media sent the vision model this exact prompt (with the image):`);
+  progress.detail(`  ${readPrompt.replaceAll("\n", "\n  ")}`);
   progress.detail(`with task context (read_media), it says: ${read.text}`);
   trace.text(
     `Then \`read_media\` on \`${SCREENSHOT_PATH}\`: the tool loaded CONTEXT.md and sent this exact prompt with the image (${exchanges[0]?.path}):`,
@@ -107,6 +109,9 @@ export async function callMediaTools(
 
   const image = await workspace.readFile(generated.path);
   const background = backgroundOf(image.bytes);
+  progress.detail(
+    `generate_media sent the image model the same [Task Context] (sha256 ${((await contextHashOf(imagePrompt)) ?? "none").slice(0, 12)}) and [Request] ${splitTaskContext(imagePrompt).prompt}`,
+  );
   progress.detail(
     `generate_media wrote ${generated.path} (${generated.mediaType}${background === undefined ? "" : `, background ${background}`})`,
   );

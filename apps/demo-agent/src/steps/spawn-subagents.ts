@@ -151,6 +151,9 @@ export async function runSubagents(
     progress.detail(
       `${result.id} (${setup.runner}): ${result.status}, contextIntegrity: "${result.contextIntegrity}" — ${result.summary}`,
     );
+    progress.detail(
+      `  received: CONTEXT.md sha256 ${setup.contextSha256.slice(0, 12)} (read-only copy), ${setup.event.contextFile} (${demo.tokenizer.count(setup.sageXml)} tokens), a prompt that opens with its <context> block (${setup.event.prompt.split("\n").indexOf("</context>") + 1} lines)`,
+    );
     if (result.notes !== undefined) progress.detail(`  notes: ${result.notes.split("\n")[0]}`);
     trace.text(
       `### ${result.id} (${setup.runner}, ${setup.event.subagentType})\n\nDirectory \`${result.directory}\`. Inherited CONTEXT.md: sha256 \`${setup.contextSha256}\` (read-only copy, ${setup.contextMd.length} characters).`,
