@@ -106,8 +106,16 @@ export async function runRemoteAgents(demo: DemoContext, context: TaskContext): 
           ),
       }),
     );
-    const { events, afterCompletion } = await following.finally(() => stopAgents.abort());
-    const worked: RemoteWork[] = (await Promise.all(working)).flat();
+    // The agents work until the stream has seen run.completed; an agent that fails ends the step.
+    const agentsDone = Promise.all(working);
+    const agentFailed = agentsDone.then(() => {
+      throw new Error("the remote agents stopped before the run completed");
+    });
+    following.catch(() => {}); // when an agent failed first, closing the server ends the stream
+    const { events, afterCompletion } = await Promise.race([following, agentFailed]).finally(() =>
+      stopAgents.abort(),
+    );
+    const worked: RemoteWork[] = (await agentsDone).flat();
     const feedback = events.find((event) => event.type === "review.feedback");
     if (feedback?.type !== "review.feedback")
       throw new Error("the run completed without a review.feedback event");
