@@ -46,6 +46,12 @@ describe("the demo's command line", () => {
     }
   });
 
+  it("takes its options after the -- that pnpm start passes on", async () => {
+    const { code, stdout } = await demo(["--", "--help"]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Usage: demo-agent /);
+  });
+
   it("refuses to empty a folder it did not write, in one line, and leaves its files alone", async () => {
     const folder = await mkdtemp(join(tmpdir(), "task-context-demo-refuse-"));
     folders.push(folder);

@@ -30,7 +30,8 @@ gpt-image-1).
 function parseOptions(args: string[]) {
   try {
     return parseArgs({
-      args,
+      // `pnpm start -- --help` hands the script the "--" itself.
+      args: args[0] === "--" ? args.slice(1) : args,
       options: {
         output: { type: "string" },
         "stand-in": { type: "boolean", default: false },
