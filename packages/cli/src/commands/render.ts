@@ -52,10 +52,13 @@ interface RenderOptions {
 /** Writes headed parts, each with its token count. */
 class Report {
   private text = "";
-  constructor(
-    private readonly tokenizer: Tokenizer,
-    private readonly heading: (text: string) => string,
-  ) {}
+  private readonly tokenizer: Tokenizer;
+  private readonly heading: (text: string) => string;
+
+  constructor(tokenizer: Tokenizer, heading: (text: string) => string) {
+    this.tokenizer = tokenizer;
+    this.heading = heading;
+  }
   part(title: string, body: string, notes: readonly string[] = []): void {
     const tokens = this.tokenizer.count(body);
     this.text += `${this.heading(`== ${title} (${tokens} tokens) ==`)}\n${body.replace(/\n?$/, "\n")}`;
