@@ -259,6 +259,102 @@ describe("task-context run", () => {
   });
 });
 
+describe("task-context run events across a restart of the service", () => {
+  /** Starts `serve` on `port` and the database file; resolves with its process and address. */
+  async function serve(port: string) {
+    const child = spawn(process.execPath, [CLI, "serve", "--port", port, "--db", "restart.db"], {
+      cwd,
+      env: { PATH: process.env.PATH ?? "", TASK_CONTEXT_ADMIN_TOKEN: "restart-admin-token" },
+    });
+    let output = "";
+    child.stdout.setEncoding("utf8");
+    await new Promise<void>((resolve, reject) => {
+      child.once("exit", () => reject(new Error(`serve exited early: ${output}`)));
+      child.stdout.on("data", (chunk: string) => {
+        output += chunk;
+        if (output.includes("database:")) resolve();
+      });
+    });
+    return { child, url: /^listening on (\S+)\n/.exec(output)?.[1] ?? "" };
+  }
+
+  it("resumes after the last event it printed: nothing missed or repeated, ends at run.completed", {
+    timeout: 30_000,
+  }, async () => {
+    let first = await serve("0");
+    const address = first.url;
+    const env = { TASK_CONTEXT_URL: address, TASK_CONTEXT_TOKEN: "restart-admin-token" };
+    const created = await runCli(["run", "create", "run.json", "--agent", "worker"], { cwd, env });
+    const [runId = "", workerLine = ""] = created.stdout.split("\n");
+    const worker = workerLine.slice("agent worker: ".length);
+    const agentCall = async (path: string, body: unknown) => {
+      const response = await fetch(new URL(path, address), {
+        method: "POST",
+        headers: { Authorization: `Bearer ${worker}`, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      return (await response.json()) as { work_item: { id: string }; lease: { attempt: number } };
+    };
+
+    const follower = spawn(process.execPath, [CLI, "run", "events", runId], {
+      cwd,
+      env: { PATH: process.env.PATH ?? "", ...env },
+    });
+    let printed = "";
+    follower.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      printed += chunk;
+    });
+    const ended = new Promise<number | null>((resolve) => follower.once("exit", resolve));
+    const claimed = await agentCall("/v1/inbox/claim-next", {});
+    await agentCall(`/v1/work-items/${claimed.work_item.id}/complete`, {
+      attempt: claimed.lease.attempt,
+      artifact: { media_type: "text/markdown", content: "# Lumen" },
+    });
+    await expect.poll(() => printed.split("\n").length, { timeout: 10_000 }).toBe(8);
+
+    first.child.kill("SIGTERM");
+    await new Promise((resolve) => first.child.once("exit", resolve));
+    first = await serve(new URL(address).port);
+    // The review of the worker's artifact is never offered to the worker: another agent does it.
+    const added = await fetch(new URL(`/v1/runs/${runId}/agents`, address), {
+      method: "POST",
+      headers: { Authorization: "Bearer restart-admin-token", "Content-Type": "application/json" },
+      body: JSON.stringify({ tag: "reviewer" }),
+    });
+    const reviewerToken = ((await added.json()) as { token: string }).token;
+    const review = await fetch(new URL("/v1/inbox/claim-next", address), {
+      method: "POST",
+      headers: { Authorization: `Bearer ${reviewerToken}` },
+    });
+    const reviewItem = (await review.json()) as {
+      work_item: { id: string };
+      lease: { attempt: number };
+    };
+    await fetch(new URL(`/v1/work-items/${reviewItem.work_item.id}/complete`, address), {
+      method: "POST",
+      headers: { Authorization: `Bearer ${reviewerToken}`, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        attempt: reviewItem.lease.attempt,
+        review: {
+          verdict: "approve",
+          summary: "Clear.",
+          criteria: [{ criterion: "clarity", comment: "Clear." }],
+        },
+      }),
+    });
+
+    expect(await ended).toBe(0);
+    first.child.kill("SIGTERM");
+    await new Promise((resolve) => first.child.once("exit", resolve));
+    const seqs = printed
+      .trim()
+      .split("\n")
+      .map((line) => Number(line.split(" ")[0]));
+    expect(seqs).toEqual([...Array(13).keys()].slice(1));
+    expect(printed.trim().split("\n").at(-1)).toBe("12 run.completed");
+  });
+});
+
 describe("--help", () => {
   it.each([["serve"], ["run"], ["run", "create"], ["run", "status"], ["run", "events"]])(
     "task-context %s %s --help",
