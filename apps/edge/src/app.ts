@@ -14,6 +14,7 @@ import {
   type RateLimit,
   type RateLimiterFactory,
 } from "./http/rate-limit.ts";
+import { mcpRoutes } from "./mcp/mcp-route.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { inboxRoutes } from "./routes/inbox.ts";
 import { publicRoutes } from "./routes/public.ts";
@@ -165,6 +166,7 @@ export function createApp(options: AppOptions): App {
   inboxRoutes(app, context);
   workItemRoutes(app, context);
   eventRoutes(app, context);
+  mcpRoutes(app, context, options.onUnexpectedError);
 
   const routes = app.routes
     .filter((route) => route.method !== "ALL")
