@@ -17,7 +17,10 @@ import type { Service, StartService } from "./harness.ts";
 const LEASE_MS = 5000;
 
 /** An MCP client connected to the service's `/mcp` with `token` as its bearer. */
-export async function mcpClient(service: Service, token: string | undefined): Promise<McpClient> {
+export async function mcpClient(
+  service: Pick<Service, "baseUrl" | "fetch">,
+  token: string | undefined,
+): Promise<McpClient> {
   const client = new McpClient({ name: "contract-suite", version: "1.0.0" });
   const headers: Record<string, string> =
     token === undefined ? {} : { Authorization: `Bearer ${token}` };
@@ -31,13 +34,13 @@ export async function mcpClient(service: Service, token: string | undefined): Pr
 }
 
 /** A tool's answer as the suite reads it. */
-interface ToolAnswer {
+export interface ToolAnswer {
   isError: boolean;
   structured: Record<string, unknown>;
   text: string;
 }
 
-async function call(client: McpClient, name: string, args: object): Promise<ToolAnswer> {
+export async function call(client: McpClient, name: string, args: object): Promise<ToolAnswer> {
   const result = await client.callTool({ name, arguments: args as Record<string, unknown> });
   const [first] = result.content as { type: string; text: string }[];
   return {
