@@ -246,6 +246,28 @@ export function mcpSuite(start: StartService): void {
       expect(retried.body).toEqual(failed.structured);
     });
 
+    it("long poll: poll_inbox with wait answers as soon as an item comes back on offer", async () => {
+      const fixture = await run();
+      const first = await fixture.mcpAgent("first");
+      const second = await fixture.mcpAgent("second");
+      const claimed = await call(first, "claim_work_item", {});
+      const id = (claimed.structured.work_item as { id: string }).id;
+      const waiting = call(second, "poll_inbox", { wait: 30 });
+      const failed = await call(first, "fail_work_item", {
+        work_item_id: id,
+        attempt: 1,
+        reason: "cannot reach the source",
+      });
+      expect(failed.structured).toMatchObject({ status: "offered", attempts_left: 1 });
+      const offers = (await waiting).structured.offers as { id: string; attempt: number }[];
+      expect(offers.map((offer) => [offer.id, offer.attempt])).toEqual([[id, 2]]);
+      const tooLong = await call(second, "poll_inbox", { wait: 31 });
+      expect(tooLong.structured.code).toBe("INVALID_REQUEST");
+      expect((tooLong.structured.issues as { path: string }[]).map((issue) => issue.path)).toEqual([
+        "/wait",
+      ]);
+    });
+
     it("malformed arguments are a tool error INVALID_REQUEST with an issue per problem", async () => {
       const worker = await (await run()).mcpAgent("worker");
       const refused = await call(worker, "heartbeat", { attempt: 0, extra: true });
@@ -320,6 +342,43 @@ export function mcpSuite(start: StartService): void {
       expect(admin.status).toBe(403);
       expect(admin.error?.code).toBe("FORBIDDEN");
       await expect(mcpClient(service, undefined)).rejects.toThrow();
+    });
+  });
+
+  describe("agents over MCP (/mcp): the body limit", () => {
+    let service: Service;
+    beforeAll(async () => {
+      service = await start({ bodyBytes: 4096 });
+    });
+    afterAll(() => service.stop());
+
+    it("a request body over the limit is refused before any tool, with the HTTP 413 JSON", async () => {
+      const fixture = await createRun(service, runInput([taskStage("draft")]));
+      const agent = await fixture.agent("writer");
+      const client = await mcpClient(service, agent.token);
+      try {
+        const claimed = await call(client, "claim_work_item", {});
+        const id = (claimed.structured.work_item as { id: string }).id;
+        await expect(
+          call(client, "complete_work_item", {
+            work_item_id: id,
+            ...artifactCompletion(1, "x".repeat(5000)),
+          }),
+        ).rejects.toThrow();
+        const raw = await new Client(service, agent.token).request("POST", "/mcp", {
+          body: { jsonrpc: "2.0", id: 1, method: "tools/list", padding: "x".repeat(5000) },
+          headers: { Accept: "application/json, text/event-stream" },
+        });
+        expect(raw.status).toBe(413);
+        expect(raw.error?.code).toBe("PAYLOAD_TOO_LARGE");
+        const small = await call(client, "complete_work_item", {
+          work_item_id: id,
+          ...artifactCompletion(1),
+        });
+        expect(small.structured.status).toBe("completed");
+      } finally {
+        await client.close();
+      }
     });
   });
 }
