@@ -1,4 +1,5 @@
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
+import { DeliveryError } from "../delivery/delivery-error.ts";
 import { requireAgent } from "../http/auth.ts";
 import { anySignal } from "../http/wait.ts";
 import type { App, RouteContext } from "../routes/route-context.ts";
@@ -46,6 +47,14 @@ export function mcpRoutes(
   );
   app.all("/mcp", async (c) => {
     const { runId, agent } = requireAgent(await context.authenticate(c));
+    if (c.req.method !== "POST") {
+      // Stateless: no session whose stream a GET would open or a DELETE would end.
+      c.header("Allow", "POST");
+      throw new DeliveryError({
+        code: "METHOD_NOT_ALLOWED",
+        message: `${c.req.method} is not allowed on /mcp. Send MCP messages with POST; the service keeps no MCP session.`,
+      });
+    }
     const session: AgentSession = {
       store: context.store,
       runId,

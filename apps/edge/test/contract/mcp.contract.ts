@@ -342,6 +342,16 @@ export function mcpSuite(start: StartService): void {
       expect(admin.status).toBe(403);
       expect(admin.error?.code).toBe("FORBIDDEN");
       await expect(mcpClient(service, undefined)).rejects.toThrow();
+      // Stateless: no session to open a stream on or to end.
+      const owners = new Client(service, (await mine.agent("raw")).token);
+      for (const method of ["GET", "DELETE"]) {
+        const refused = await owners.request(method, "/mcp");
+        expect([refused.status, refused.error?.code, refused.headers.get("allow")]).toEqual([
+          405,
+          "METHOD_NOT_ALLOWED",
+          "POST",
+        ]);
+      }
     });
   });
 
