@@ -43,7 +43,8 @@ export function mcpRoutes(
         signal: anySignal([session.signal, requestInfo?.signal]),
       });
     },
-    { onerror: (error) => onUnexpectedError?.(error) },
+    // No `onerror`: the SDK reports a client's malformed message there too, which is not the
+    // service's failure; a tool's unexpected failure reaches `onUnexpectedError` (toolError).
   );
   app.all("/mcp", async (c) => {
     const { runId, agent } = requireAgent(await context.authenticate(c));
