@@ -120,7 +120,14 @@ export function createApp(options: AppOptions): App {
       "*",
       cors({
         origin: [...options.cors.origins],
-        allowHeaders: ["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID"],
+        // MCP-Protocol-Version: what an MCP client in a browser sends to /mcp after initialize.
+        allowHeaders: [
+          "Authorization",
+          "Content-Type",
+          "Idempotency-Key",
+          "Last-Event-ID",
+          "MCP-Protocol-Version",
+        ],
         exposeHeaders: ["Retry-After"],
       }),
     );

@@ -74,7 +74,9 @@ describe("createApp", () => {
       headers: { Origin: "https://app.example", "Access-Control-Request-Method": "POST" },
     });
     expect(allowed.headers.get("access-control-allow-origin")).toBe("https://app.example");
-    expect(allowed.headers.get("access-control-allow-headers")).toContain("Idempotency-Key");
+    expect(allowed.headers.get("access-control-allow-headers")).toBe(
+      "Authorization,Content-Type,Idempotency-Key,Last-Event-ID,MCP-Protocol-Version",
+    );
     const other = await app.request("/healthz", { headers: { Origin: "https://evil.example" } });
     expect(other.headers.get("access-control-allow-origin")).toBeNull();
   });
