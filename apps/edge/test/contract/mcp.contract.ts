@@ -20,8 +20,12 @@ const LEASE_MS = 5000;
 export async function mcpClient(
   service: Pick<Service, "baseUrl" | "fetch">,
   token: string | undefined,
+  negotiation: "auto" | "legacy" = "auto",
 ): Promise<McpClient> {
-  const client = new McpClient({ name: "contract-suite", version: "1.0.0" });
+  const client = new McpClient(
+    { name: "contract-suite", version: "1.0.0" },
+    { versionNegotiation: { mode: negotiation } },
+  );
   const headers: Record<string, string> =
     token === undefined ? {} : { Authorization: `Bearer ${token}` };
   await client.connect(
@@ -172,6 +176,24 @@ export function mcpSuite(start: StartService): void {
         structured: {},
         text: "{}",
       });
+    });
+
+    it("a client of the 2025 protocol (legacy negotiation) gets the same tools and answers", async () => {
+      const fixture = await run();
+      const agent = await fixture.agent("legacy");
+      const legacy = await mcpClient(service, agent.token, "legacy");
+      clients.push(legacy);
+      expect(legacy.getServerVersion()).toMatchObject({ name: "task-context-delivery" });
+      const eraOf = (client: McpClient) =>
+        (client.transport as StreamableHTTPClientTransport | undefined)?.protocolVersion;
+      expect(eraOf(legacy)).toBe("2025-11-25");
+      expect(eraOf(await fixture.mcpAgent("modern"))).toBe("2026-07-28");
+      expect((await legacy.listTools()).tools).toHaveLength(6);
+      const claimed = await call(legacy, "claim_work_item", {});
+      expect(claimed.structured.lease).toMatchObject({ attempt: 1 });
+      const id = (claimed.structured.work_item as { id: string }).id;
+      const stale = await call(legacy, "heartbeat", { work_item_id: id, attempt: 2 });
+      expect([stale.isError, stale.structured.code]).toEqual([true, "LEASE_LOST"]);
     });
 
     it("fencing: a superseded attempt's heartbeat and completion are tool errors LEASE_LOST", async () => {
