@@ -14,6 +14,7 @@ import {
   type RateLimit,
   type RateLimiterFactory,
 } from "./http/rate-limit.ts";
+import { mcpRoutes } from "./mcp/mcp-route.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { inboxRoutes } from "./routes/inbox.ts";
 import { publicRoutes } from "./routes/public.ts";
@@ -119,7 +120,14 @@ export function createApp(options: AppOptions): App {
       "*",
       cors({
         origin: [...options.cors.origins],
-        allowHeaders: ["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID"],
+        // MCP-Protocol-Version: what an MCP client in a browser sends to /mcp after initialize.
+        allowHeaders: [
+          "Authorization",
+          "Content-Type",
+          "Idempotency-Key",
+          "Last-Event-ID",
+          "MCP-Protocol-Version",
+        ],
         exposeHeaders: ["Retry-After"],
       }),
     );
@@ -165,6 +173,7 @@ export function createApp(options: AppOptions): App {
   inboxRoutes(app, context);
   workItemRoutes(app, context);
   eventRoutes(app, context);
+  mcpRoutes(app, context, options.onUnexpectedError);
 
   const routes = app.routes
     .filter((route) => route.method !== "ALL")

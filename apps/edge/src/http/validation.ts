@@ -33,6 +33,24 @@ function invalidRequest<Schema extends z.ZodType>(schema: Schema, value: unknown
 }
 
 /**
+ * `value` checked against `schema` (strict), or `INVALID_REQUEST` with an issue per problem, as
+ * the routes answer: the MCP tools check their arguments with it (`where`: "tool arguments").
+ */
+export function parseOrRefuse<Schema extends z.ZodType>(
+  schema: Schema,
+  value: unknown,
+  where: string,
+): z.infer<Schema> {
+  const checked = checkValue(schema, value, { root: where });
+  if (checked.valid) return checked.data as z.infer<Schema>;
+  throw new DeliveryError({
+    code: "INVALID_REQUEST",
+    message: `The ${where} do not match the contract. Fix the issues listed.`,
+    issues: checked.issues,
+  });
+}
+
+/**
  * Validates the JSON body against `schema` (strict: unknown fields are refused) and documents it
  * in the OpenAPI document; a body not declared as JSON gets 415. Issues carry JSON Pointers and
  * say what to write instead.

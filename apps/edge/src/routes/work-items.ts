@@ -1,4 +1,3 @@
-import { sha256Hex } from "@task-context/core/internal";
 import type { Context } from "hono";
 import type * as z from "zod";
 import { jsonResponse, type operation } from "../contract/openapi.ts";
@@ -14,10 +13,9 @@ import {
 import { DeliveryError } from "../delivery/delivery-error.ts";
 import type { AgentIdentity, IdempotencyKey } from "../delivery/delivery-store.ts";
 import { requireAgent } from "../http/auth.ts";
+import { idempotencyKeyOf, idempotencyKeyPattern } from "../http/idempotency.ts";
 import { jsonBody } from "../http/validation.ts";
 import { type App, endpoint, type RouteContext } from "./route-context.ts";
-
-const idempotencyKeyPattern = /^[\x21-\x7e]{1,255}$/;
 
 /**
  * The request's `Idempotency-Key` with a hash of what it is sent with (the operation, the item
@@ -26,6 +24,7 @@ const idempotencyKeyPattern = /^[\x21-\x7e]{1,255}$/;
 async function idempotencyKey(
   c: Context,
   operationName: string,
+  workItemId: string,
   body: unknown,
 ): Promise<IdempotencyKey | undefined> {
   const key = c.req.header("Idempotency-Key");
@@ -38,8 +37,7 @@ async function idempotencyKey(
       issues: [{ path: "/headers/idempotency-key", message: "1 to 255 visible ASCII characters" }],
     });
   }
-  const request = JSON.stringify([operationName, c.req.param("id"), body]);
-  return { key, requestHash: await sha256Hex(request) };
+  return idempotencyKeyOf(key, operationName, workItemId, body);
 }
 
 const idempotencyHeader = {
@@ -174,8 +172,9 @@ function leaseRoute<Schema extends z.ZodType, View>(
     async (c) => {
       const { runId, agent } = requireAgent(c.var.caller);
       const body = c.req.valid("json") as z.infer<Schema>;
-      const key = idempotent ? await idempotencyKey(c, action, body) : undefined;
-      return c.json((await act(runId, agent, c.req.param("id"), body, key)) as object);
+      const workItemId = c.req.param("id");
+      const key = idempotent ? await idempotencyKey(c, action, workItemId, body) : undefined;
+      return c.json((await act(runId, agent, workItemId, body, key)) as object);
     },
   );
 }

@@ -6,7 +6,14 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { artifactCompletion, Client, reviewCompletion } from "../contract/client.ts";
+import {
+  artifactCompletion,
+  Client,
+  createRun,
+  reviewCompletion,
+  runInput,
+  taskStage,
+} from "../contract/client.ts";
 import { overSocket } from "./services.ts";
 
 const run = promisify(execFile);
@@ -19,11 +26,20 @@ async function example(
   adminToken: string,
   ...args: string[]
 ): Promise<string> {
+  return exampleWith(name, { TASK_CONTEXT_URL: url, TASK_CONTEXT_ADMIN_TOKEN: adminToken }, args);
+}
+
+/** Runs an example with `variables` in its environment. */
+async function exampleWith(
+  name: string,
+  variables: Record<string, string>,
+  args: string[] = [],
+): Promise<string> {
   const { stdout } = await run(
     process.execPath,
     ["--conditions=@task-context/source", join(examples, name), ...args],
     {
-      env: { ...process.env, TASK_CONTEXT_URL: url, TASK_CONTEXT_ADMIN_TOKEN: adminToken },
+      env: { ...process.env, ...variables },
       timeout: 20_000,
     },
   );
@@ -90,5 +106,26 @@ describe("the delivery service's examples", () => {
     expect(events.at(-1)?.type).toBe("run.completed");
     const followed = await example("follow-events.ts", url, service.adminToken, runId);
     expect(followed).toBe(events.map((event) => `${event.seq} ${event.type}\n`).join(""));
+  });
+
+  it("mcp-agent.ts reads the run's context, claims and completes an item over MCP", {
+    timeout: 40_000,
+  }, async ({ onTestFinished }) => {
+    const service = await overSocket();
+    onTestFinished(() => service.stop());
+    const { run, agent, admin } = await createRun(service, runInput([taskStage("draft")]));
+    const writer = await agent("writer");
+    const printed = await exampleWith("mcp-agent.ts", {
+      TASK_CONTEXT_URL: service.baseUrl,
+      TASK_CONTEXT_AGENT_TOKEN: writer.token ?? "",
+    });
+    const read = await admin.request<{ status: string; stages: unknown[] }>(
+      "GET",
+      `/v1/runs/${run.run_id}`,
+    );
+    expect(read.body.status).toBe("completed");
+    const [line, goal] = printed.trim().split("\n");
+    expect(line).toMatch(/^wi_\S+ completed$/);
+    expect(goal).toBe(run.goal);
   });
 });
