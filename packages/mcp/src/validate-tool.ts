@@ -91,13 +91,12 @@ export function registerValidateTool(server: McpServer): void {
       inputSchema: z.object({
         schema: z.enum(schemaNames as [SchemaName, ...SchemaName[]]).describe("The schema's name"),
         document: z
-          .unknown()
-          .refine((value) => value !== undefined, "document is required: the value to check")
+          .union([z.string(), z.record(z.string(), z.unknown())])
           .refine(
             (value) => !jsonBytesOver(value, MAX_DOCUMENT_BYTES),
             `document must be at most ${MAX_DOCUMENT_BYTES} bytes as JSON; check a smaller document`,
           )
-          .describe("The document: a JSON value, or the text of a context block or Sage document"),
+          .describe("The document: a JSON object, or the text of a context block or Sage document"),
       }),
       outputSchema: validationOutputSchema,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
