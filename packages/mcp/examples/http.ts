@@ -8,7 +8,9 @@ import { watchTaskContext } from "@task-context/mcp/stdio";
 export function createTaskContextHandler(directory: string) {
   //#region createMcpHandler
   const workspace = nodeWorkspace(directory);
-  const handler = createMcpHandler(() => createTaskContextServer({ workspace }));
+  const handler = createMcpHandler(() =>
+    createTaskContextServer({ workspace, subscribable: true }),
+  );
   const stopWatching = watchTaskContext(directory).subscribe(() =>
     handler.notify.resourceUpdated(CONTEXT_MD_URI),
   );

@@ -1,6 +1,11 @@
 import { McpServer } from "@modelcontextprotocol/server";
 import { ArgumentError } from "@task-context/core";
-import { requireLoadOptions, requireObject, requireWorkspace } from "@task-context/core/internal";
+import {
+  requireLoadOptions,
+  requireObject,
+  requireOptionalBoolean,
+  requireWorkspace,
+} from "@task-context/core/internal";
 import { registerContextBlockResource } from "./context-block-resource.ts";
 import { registerContextMdResource } from "./context-md-resource.ts";
 import { wireContextSubscriptions } from "./context-subscriptions.ts";
@@ -67,6 +72,8 @@ export function createTaskContextServer(options: TaskContextServerOptions): McpS
   requireObject("options", options);
   const workspace = requireWorkspace("options.workspace", options.workspace);
   const { maxChars, maxTokens, tokenizer, projectPath, changes, era = "legacy" } = options;
+  const subscribable =
+    requireOptionalBoolean("options.subscribable", options.subscribable) ?? changes !== undefined;
   const loadOptions = requireLoadOptions({ maxChars, maxTokens, tokenizer }, "options.");
   const checkedProjectPath = requireProjectPath(projectPath);
   if (changes !== undefined && typeof changes?.subscribe !== "function") {
@@ -94,7 +101,7 @@ export function createTaskContextServer(options: TaskContextServerOptions): McpS
     {
       instructions: INSTRUCTIONS,
       capabilities: {
-        resources: changes === undefined ? {} : { subscribe: true },
+        resources: subscribable ? { subscribe: true } : {},
         tools: {},
         prompts: {},
       },

@@ -27,6 +27,13 @@ export interface TaskContextServerOptions {
    */
   changes?: ContextChanges | undefined;
   /**
+   * Advertise `resources: { subscribe: true }` without `changes`: for per-request serving
+   * (`createMcpHandler`), where the instance lives for one request and the handler's notifier
+   * delivers the updates (`handler.notify.resourceUpdated(CONTEXT_MD_URI)` when the file
+   * changes). Default: whether `changes` is given.
+   */
+  subscribable?: boolean | undefined;
+  /**
    * The protocol era of the connection this instance serves (the `era` of the SDK's
    * `McpRequestContext`). `"legacy"` (2025-era, the default): updates go only to a connection that
    * called `resources/subscribe`. `"modern"` (2026-07-28): the entry (`serveStdio`) routes updates
