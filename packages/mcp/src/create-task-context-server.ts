@@ -14,7 +14,7 @@ import { registerInjectTaskContextTool } from "./inject-task-context-tool.ts";
 import { registerLintContextMdTool } from "./lint-context-md-tool.ts";
 import { registerSageDocumentResource } from "./sage-document-resource.ts";
 import { SERVER_NAME, SERVER_VERSION } from "./server-info.ts";
-import { taskContextLoader } from "./task-context-loader.ts";
+import { type TaskContextLoader, taskContextLoader } from "./task-context-loader.ts";
 import type { TaskContextServerOptions } from "./task-context-server-options.ts";
 import { registerValidateTool } from "./validate-tool.ts";
 import { registerWithTaskContextPrompt } from "./with-task-context-prompt.ts";
@@ -69,6 +69,17 @@ function requireProjectPath(projectPath: unknown): string | undefined {
  * ```
  */
 export function createTaskContextServer(options: TaskContextServerOptions): McpServer {
+  return buildTaskContextServer(options, (load) => load);
+}
+
+/**
+ * {@link createTaskContextServer} with the CONTEXT.md loader wrapped by `wrapLoader` (serveStdio
+ * reuses loads of an unchanged file). Internal to the package.
+ */
+export function buildTaskContextServer(
+  options: TaskContextServerOptions,
+  wrapLoader: (load: TaskContextLoader) => TaskContextLoader,
+): McpServer {
   requireObject("options", options);
   const workspace = requireWorkspace("options.workspace", options.workspace);
   const { maxChars, maxTokens, tokenizer, projectPath, changes, era = "legacy" } = options;
@@ -107,7 +118,7 @@ export function createTaskContextServer(options: TaskContextServerOptions): McpS
       },
     },
   );
-  const load = taskContextLoader(workspace, loadOptions);
+  const load = wrapLoader(taskContextLoader(workspace, loadOptions));
   registerContextMdResource(server, load);
   registerSageDocumentResource(server, workspace, options.listSageTaskIds);
   if (checkedProjectPath !== undefined) {

@@ -15,6 +15,9 @@ export const taskContextOutputSchema = z.object({
   warning: z.optional(z.string().describe("Why the content was cut or repaired; tell the user")),
 });
 
+/** No arguments: the workspace is the server's. */
+const inputSchema = z.object({});
+
 /**
  * Registers `get_task_context`: the workspace's task context as every recipient receives it.
  * A missing CONTEXT.md is a tool error with the spec's guiding message.
@@ -26,7 +29,7 @@ export function registerGetTaskContextTool(server: McpServer, load: TaskContextL
       title: "Get the task context",
       description:
         "Returns the task context of this workspace (CONTEXT.md: what we are building, key terms, brand rules, conventions), bounded as it is delivered to every recipient, with its sha256 and a warning when it was cut. Read it before starting work; follow it.",
-      inputSchema: z.object({}),
+      inputSchema,
       outputSchema: taskContextOutputSchema,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },

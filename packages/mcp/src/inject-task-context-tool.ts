@@ -12,6 +12,11 @@ export const injectedPromptOutputSchema = z.object({
   warning: z.optional(z.string().describe("Why the context was cut; tell the user")),
 });
 
+/** The arguments of `inject_task_context`. */
+const inputSchema = z.object({
+  prompt: textArgument("prompt", "The prompt for the other model, as you would send it"),
+});
+
 /**
  * Registers `inject_task_context`: `{ prompt }` → exactly `[Task Context]\n{context}\n\n[Request]\n{prompt}`,
  * for an agent that calls an external model itself.
@@ -23,9 +28,7 @@ export function registerInjectTaskContextTool(server: McpServer, load: TaskConte
       title: "Inject the task context into a prompt",
       description:
         "Prepends the task context to a prompt you are about to send to another model (an image, audio or video model, another agent): returns exactly the text to send, [Task Context] … [Request] …. Send the text unchanged.",
-      inputSchema: z.object({
-        prompt: textArgument("prompt", "The prompt for the other model, as you would send it"),
-      }),
+      inputSchema,
       outputSchema: injectedPromptOutputSchema,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },

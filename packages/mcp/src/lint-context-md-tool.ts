@@ -48,6 +48,13 @@ async function readContextMd(workspace: Workspace): Promise<string> {
   }
 }
 
+/** The arguments of `lint_context_md`. */
+const inputSchema = z.object({
+  text: z.optional(
+    textArgument("text", "A draft of CONTEXT.md to check instead of the workspace's file"),
+  ),
+});
+
 /**
  * Registers `lint_context_md`: the issues of the workspace's CONTEXT.md (or of a draft given as
  * `text`, before the agent writes it) — empty, over the limit, missing sections, template
@@ -64,11 +71,7 @@ export function registerLintContextMdTool(
       title: "Lint CONTEXT.md",
       description:
         "Checks the workspace's CONTEXT.md (or a draft given as text) for what recipients need: not empty, within the delivered limit, the template's sections, no placeholders left, no secrets. Fix the errors before delegating.",
-      inputSchema: z.object({
-        text: z.optional(
-          textArgument("text", "A draft of CONTEXT.md to check instead of the workspace's file"),
-        ),
-      }),
+      inputSchema,
       outputSchema: lintOutputSchema,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },

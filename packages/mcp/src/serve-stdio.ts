@@ -2,11 +2,13 @@ import { lstat, readdir, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Transport } from "@modelcontextprotocol/server";
 import { serveStdio as serveSdkStdio } from "@modelcontextprotocol/server/stdio";
-import { ArgumentError, type Tokenizer } from "@task-context/core";
+import { ArgumentError, CONTEXT_FILENAME, type Tokenizer } from "@task-context/core";
 import { requireObject, requireText, systemErrorCode } from "@task-context/core/internal";
 import { nodeWorkspace } from "@task-context/core/node";
 import { taskIdSchema } from "@task-context/protocols";
-import { createTaskContextServer } from "./create-task-context-server.ts";
+import { buildTaskContextServer, createTaskContextServer } from "./create-task-context-server.ts";
+import { fingerprintedLoader } from "./fingerprinted-loader.ts";
+import type { TaskContextLoader } from "./task-context-loader.ts";
 import { type TaskContextWatcher, watchTaskContext } from "./watch-task-context.ts";
 
 /** Options of {@link serveStdio}. */
@@ -104,8 +106,14 @@ export async function serveStdio(options: ServeStdioOptions): Promise<TaskContex
   };
   // Checks the options once, before the first client connects.
   createTaskContextServer(serverOptions);
+  // One connection per process: the loads of an unchanged CONTEXT.md are shared across calls.
+  let cachedLoad: TaskContextLoader | undefined;
+  const reuseLoads = (load: TaskContextLoader) => {
+    cachedLoad ??= fingerprintedLoader(load, join(directory, CONTEXT_FILENAME));
+    return cachedLoad;
+  };
   const handle = serveSdkStdio(
-    (context) => createTaskContextServer({ ...serverOptions, era: context.era }),
+    (context) => buildTaskContextServer({ ...serverOptions, era: context.era }, reuseLoads),
     { ...(transport !== undefined && { transport }), ...(onerror !== undefined && { onerror }) },
   );
   return {

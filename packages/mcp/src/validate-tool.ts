@@ -77,6 +77,18 @@ function validateText(
   return undefined;
 }
 
+/** The arguments of `validate`. */
+const inputSchema = z.object({
+  schema: z.enum(schemaNames as [SchemaName, ...SchemaName[]]).describe("The schema's name"),
+  document: z
+    .union([z.string(), z.record(z.string(), z.unknown())])
+    .refine(
+      (value) => !jsonBytesOver(value, MAX_DOCUMENT_BYTES),
+      `document must be at most ${MAX_DOCUMENT_BYTES} bytes as JSON; check a smaller document`,
+    )
+    .describe("The document: a JSON object, or the text of a context block or Sage document"),
+});
+
 /**
  * Registers `validate`: `{ schema, document }` → `{ valid, issues }` against a published schema
  * of task-context (context blocks, Sage documents, work items, …), by `validate()` of
@@ -88,16 +100,7 @@ export function registerValidateTool(server: McpServer): void {
     {
       title: "Validate a document against a task-context schema",
       description: `Checks a document against one of task-context's published schemas (${schemaNames.join(", ")}) and returns every problem with its JSON Pointer and what to write instead. A context-block.v1 document may be given as its <context> text, a subagent-context.v1 document as its XML.`,
-      inputSchema: z.object({
-        schema: z.enum(schemaNames as [SchemaName, ...SchemaName[]]).describe("The schema's name"),
-        document: z
-          .union([z.string(), z.record(z.string(), z.unknown())])
-          .refine(
-            (value) => !jsonBytesOver(value, MAX_DOCUMENT_BYTES),
-            `document must be at most ${MAX_DOCUMENT_BYTES} bytes as JSON; check a smaller document`,
-          )
-          .describe("The document: a JSON object, or the text of a context block or Sage document"),
-      }),
+      inputSchema,
       outputSchema: validationOutputSchema,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },

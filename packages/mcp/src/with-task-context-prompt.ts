@@ -5,6 +5,11 @@ import { promptError } from "./protocol-errors.ts";
 import { contextMeta, type TaskContextLoader } from "./task-context-loader.ts";
 import { textArgument } from "./text-argument.ts";
 
+/** The arguments of `with_task_context`. */
+const argumentsSchema = z.object({
+  request: textArgument("request", "What you want done"),
+});
+
 /**
  * Registers the `with_task_context` prompt: argument `request` → one user message,
  * `[Task Context]\n{context}\n\n[Request]\n{request}`. The context's sha256 and warning are in the
@@ -17,9 +22,7 @@ export function registerWithTaskContextPrompt(server: McpServer, load: TaskConte
       title: "Request with the task context",
       description:
         "Your request, preceded by the workspace's task context (CONTEXT.md), as one user message.",
-      argsSchema: z.object({
-        request: textArgument("request", "What you want done"),
-      }),
+      argsSchema: argumentsSchema,
     },
     async ({ request }) => {
       try {
