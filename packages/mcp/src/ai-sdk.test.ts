@@ -9,6 +9,7 @@ import { Experimental_StdioMCPTransport } from "@ai-sdk/mcp/mcp-stdio";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { generateText, stepCountIs } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { askWithTaskContext } from "../examples/ai-sdk-agent.ts";
 import { CONTEXT } from "./test-support/fixtures.ts";
 import { type OpenAiStandIn, startOpenAiStandIn } from "./test-support/openai-stand-in.ts";
 import { BIN } from "./test-support/stdio-client.ts";
@@ -69,6 +70,20 @@ describe("an AI SDK agent with the workspace server's tools", () => {
     expect(standIn.requests[0]?.messages).toEqual([
       { role: "user", content: "What are we building?" },
     ]);
+  });
+
+  it("runs examples/ai-sdk-agent.ts: the agent answers after reading the context", async () => {
+    standIn.script = [
+      { toolCalls: [{ name: "get_task_context", arguments: {} }] },
+      { text: "Lumen, a note-taking app." },
+    ];
+    const text = await askWithTaskContext(model(), "What are we building?", process.execPath, [
+      BIN,
+      directory,
+    ]);
+    expect(text).toBe("Lumen, a note-taking app.");
+    const toolMessage = standIn.requests[1]?.messages.find((message) => message.role === "tool");
+    expect(toolMessage?.content).toBe(JSON.stringify([{ type: "text", text: CONTEXT }]));
   });
 
   it("sends the with_task_context prompt to the model as the exact injected user message", async () => {
