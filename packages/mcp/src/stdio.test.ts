@@ -64,6 +64,18 @@ describe("task-context-mcp over stdio (the built bin, spawned)", () => {
     expect({ content, structuredContent }).toEqual(GET_TASK_CONTEXT_RESULT);
   });
 
+  it("serves on the machine's own Node (20 here), not only the toolchain's", async () => {
+    const specifier = new URL("../../../scripts/system-node.mjs", import.meta.url).href;
+    const { systemNode } = (await import(specifier)) as { systemNode: () => string };
+    const node = systemNode();
+    const version = spawnSync(node, ["--version"], { encoding: "utf8" }).stdout.trim();
+    expect(version).toMatch(/^v(2[0-9])\./);
+    const { client } = await connectStdio(directory, { node });
+    clients.push(client);
+    const { content } = await client.callTool({ name: "get_task_context", arguments: {} });
+    expect(content).toEqual(GET_TASK_CONTEXT_RESULT.content);
+  });
+
   it("lists the Sage documents on disk and reads one", async () => {
     mkdirSync(join(directory, ".sage/context"), { recursive: true });
     writeFileSync(join(directory, ".sage/context/T-1.xml"), SAGE_XML);

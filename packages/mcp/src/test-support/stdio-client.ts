@@ -6,14 +6,15 @@ export const BIN = new URL("../../dist/bin.js", import.meta.url).pathname;
 
 /**
  * The official client over stdio to `task-context-mcp directory`, spawned as a subprocess;
- * `modern` negotiates the 2026-07-28 revision, otherwise the 2025 handshake is used.
+ * `modern` negotiates the 2026-07-28 revision, otherwise the 2025 handshake is used; `node` is
+ * the Node that runs the bin (default: this one).
  */
 export async function connectStdio(
   directory: string,
-  { modern = false }: { modern?: boolean } = {},
+  { modern = false, node = process.execPath }: { modern?: boolean; node?: string } = {},
 ): Promise<{ client: Client; transport: StdioClientTransport }> {
   const transport = new StdioClientTransport({
-    command: process.execPath,
+    command: node,
     args: [BIN, directory],
     stderr: "pipe",
   });
