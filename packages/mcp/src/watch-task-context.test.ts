@@ -2,7 +2,8 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Client } from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { createMcpHandler } from "@modelcontextprotocol/server";
 import { nodeWorkspace } from "@task-context/core/node";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CONTEXT_MD_URI, createTaskContextServer } from "./index.ts";
@@ -125,6 +126,32 @@ describe("subscriptions over many clients", () => {
       expect(inotifyWatches()).toBe(baseline + 1);
       await client.close();
     }
+    expectNothingWatched(watcher, baseline);
+    watcher.close();
+  });
+
+  it("leaves no watcher behind after 1 000 2026-07-28 requests, each served by its own instance", async () => {
+    const watcher = watchTaskContext(directory);
+    const workspace = nodeWorkspace(directory);
+    const baseline = inotifyWatches();
+    // Each modern instance listens while connected: here, for the one request it serves.
+    const handler = createMcpHandler((context) =>
+      createTaskContextServer({ workspace, changes: watcher, era: context.era }),
+    );
+    const client = new Client(
+      { name: "task-context-tests", version: "1.0.0" },
+      { versionNegotiation: { mode: "auto" } },
+    );
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL("http://in-process/mcp"), {
+        fetch: (url, init) => handler.fetch(new Request(url, init)),
+      }),
+    );
+    for (let index = 0; index < 1_000; index++) {
+      await client.callTool({ name: "get_task_context", arguments: {} });
+    }
+    await client.close();
+    await handler.close();
     expectNothingWatched(watcher, baseline);
     watcher.close();
   });
