@@ -2,13 +2,13 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { Client } from "@modelcontextprotocol/client";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { nodeWorkspace } from "@task-context/core/node";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CONTEXT_MD_URI, createTaskContextServer } from "./index.ts";
 import { type TaskContextWatcher, watchTaskContext } from "./stdio.ts";
-import { connectInMemory } from "./test-support/connect.ts";
+import { connectInMemory, connectToHandler } from "./test-support/connect.ts";
 import { collectUpdates } from "./test-support/stdio-client.ts";
 import { inotifyWatches } from "./test-support/watch-handles.ts";
 
@@ -138,15 +138,7 @@ describe("subscriptions over many clients", () => {
     const handler = createMcpHandler((context) =>
       createTaskContextServer({ workspace, changes: watcher, era: context.era }),
     );
-    const client = new Client(
-      { name: "task-context-tests", version: "1.0.0" },
-      { versionNegotiation: { mode: "auto" } },
-    );
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL("http://in-process/mcp"), {
-        fetch: (url, init) => handler.fetch(new Request(url, init)),
-      }),
-    );
+    const client = await connectToHandler(handler);
     for (let index = 0; index < 1_000; index++) {
       await client.callTool({ name: "get_task_context", arguments: {} });
     }

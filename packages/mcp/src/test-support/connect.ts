@@ -1,5 +1,9 @@
-import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
-import type { McpServer } from "@modelcontextprotocol/server";
+import {
+  Client,
+  InMemoryTransport,
+  StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
+import type { McpHttpHandler, McpServer } from "@modelcontextprotocol/server";
 
 /** The official client, connected in memory (2025-era handshake) to `server`. */
 export async function connectInMemory(server: McpServer): Promise<Client> {
@@ -7,6 +11,23 @@ export async function connectInMemory(server: McpServer): Promise<Client> {
   await server.connect(serverTransport);
   const client = new Client({ name: "task-context-tests", version: "1.0.0" });
   await client.connect(clientTransport);
+  return client;
+}
+
+/**
+ * The official client, negotiating the 2026-07-28 revision, connected to the SDK's web-standard
+ * `handler` in-process: its `fetch` serves every request, no socket.
+ */
+export async function connectToHandler(handler: McpHttpHandler): Promise<Client> {
+  const client = new Client(
+    { name: "task-context-tests", version: "1.0.0" },
+    { versionNegotiation: { mode: "auto" } },
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL("http://in-process/mcp"), {
+      fetch: (url, init) => handler.fetch(new Request(url, init)),
+    }),
+  );
   return client;
 }
 
