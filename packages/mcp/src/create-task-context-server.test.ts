@@ -363,6 +363,15 @@ describe("createTaskContextServer: the with_task_context prompt", () => {
     });
   });
 
+  it("refuses a missing request argument with the protocol's error", async () => {
+    const client = await connect();
+    const refused = await protocolError(client.getPrompt({ name: "with_task_context" }));
+    expect(refused.code).toBe(-32602);
+    expect(refused.message).toBe(
+      "Invalid arguments for prompt with_task_context: request: Invalid input: expected string, received undefined",
+    );
+  });
+
   it("fails with the spec's guiding message when CONTEXT.md is missing", async () => {
     const client = await connect({});
     expect(

@@ -90,6 +90,26 @@ describe("task-context-mcp over stdio (the built bin, spawned)", () => {
     expect(contents[0]).toMatchObject({ text: SAGE_XML });
   });
 
+  it("lists no Sage documents through a .sage that links out of the workspace", async () => {
+    const outside = realpathSync(mkdtempSync(join(tmpdir(), "task-context-outside-")));
+    try {
+      mkdirSync(join(outside, "context"));
+      writeFileSync(join(outside, "context/T-1.xml"), SAGE_XML);
+      symlinkSync(outside, join(directory, ".sage"));
+      const client = await connect();
+      const { resources } = await client.listResources();
+      expect(resources.map((resource) => resource.uri)).toEqual([
+        CONTEXT_MD_URI,
+        CONTEXT_BLOCK_URI,
+      ]);
+      await expect(
+        client.readResource({ uri: "task-context://workspace/sage/T-1" }),
+      ).rejects.toThrow(/outside the workspace root/);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   it("puts the directory's real path in the context block", async () => {
     mkdirSync(join(directory, "docs"));
     writeFileSync(join(directory, "docs/project.json"), '{"stack": "hono"}');
