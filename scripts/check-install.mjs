@@ -3,7 +3,8 @@
 // receive it, installs the tarballs with npm into fresh projects, and checks
 // - the install size of @task-context/core alone (its tokenizer is an optional peer dependency);
 // - that every entry point of every package imports on the machine's Node (media-tools on Node ≥ 22);
-// - that the exact tokenizer, without gpt-tokenizer, fails with an error that says what to install.
+// - that the exact tokenizer, without gpt-tokenizer, fails with an error that says what to install;
+// - that `npx task-context` runs from the installed CLI on the machine's Node.
 // Run after `pnpm run build`. Prints a table; exits 1 when a check fails.
 import { spawnSync } from "node:child_process";
 import {
@@ -16,7 +17,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { systemNode } from "./system-node.mjs";
 
@@ -141,6 +142,36 @@ try {
       );
     }
   }
+
+  // 3. the CLI, as a user runs it: npx on the machine's Node (first on PATH).
+  const onMachineNode = {
+    ...process.env,
+    PATH: `${dirname(machineNode)}${delimiter}${process.env.PATH ?? ""}`,
+  };
+  const npx = (args) =>
+    spawnSync("npx", ["--no-install", "task-context", ...args], {
+      cwd: all,
+      encoding: "utf8",
+      env: onMachineNode,
+    });
+  const cliVersion = JSON.parse(
+    readFileSync(join(root, "packages", "cli", "package.json"), "utf8"),
+  ).version;
+  const version = npx(["--version"]);
+  check(
+    "npx task-context --version",
+    version.status === 0 && version.stdout === `${cliVersion}\n`,
+    version.status === 0
+      ? `${version.stdout.trim()} on ${run(machineNode, ["--version"], all).trim()}`
+      : version.stderr,
+  );
+  writeFileSync(join(all, "CONTEXT.md"), "# Task context\n\n## What we are building\nLumen.\n");
+  const lint = npx(["lint", "--json"]);
+  check(
+    "npx task-context lint --json",
+    lint.status === 0 && JSON.parse(lint.stdout || "{}").ok === true,
+    lint.status === 0 ? "CONTEXT.md ok" : lint.stderr || lint.stdout,
+  );
 } catch (error) {
   failures.push(error instanceof Error ? error.message : String(error));
 } finally {

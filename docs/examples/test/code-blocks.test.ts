@@ -72,7 +72,9 @@ const knownPackages = new Set(
 /** The commands of a shell block: continuation lines joined, comments and prompts removed. */
 function commandsOf(fence: Fence): string[] {
   let lines = fence.body.split("\n");
-  if (fence.language === "console") {
+  // A transcript (```console, or a shell block whose commands have a `$ ` prompt): its other lines
+  // are the output, shown as prose.
+  if (fence.language === "console" || lines.some((line) => line.startsWith("$ "))) {
     lines = lines.filter((line) => line.startsWith("$ ")).map((line) => line.slice(2));
   }
   const commands: string[] = [];
@@ -90,6 +92,7 @@ function commandsOf(fence: Fence): string[] {
 
 /** Why `command`, run from `directory` of the repository, is not a command that works, or undefined. */
 function shellProblem(fence: Fence, command: string, directory: string): string | undefined {
+  if (/^export \w+=\S+$/.test(command)) return undefined; // sets a variable for what follows
   const bare = command.replace(/^(\w+=\S*\s+)+/, "");
   const install = /^npm (?:install|i)(?: (?:-D|--save-dev))? (.+)$/.exec(bare);
   if (install) {

@@ -5,12 +5,6 @@ import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { documentedPages, root } from "./documented-pages.ts";
 
-/**
- * Pages and folders written in parallel with these docs (the CLI and the demo agent); links to
- * them are allowed before they land. Delete each entry once it exists.
- */
-const PENDING = new Set(["docs/cli.md", "docs/demo.md", "packages/cli", "apps/demo-agent"]);
-
 /** GitHub's anchors for the headings of a Markdown file. */
 function anchorsOf(path: string): Set<string> {
   const anchors = new Set<string>();
@@ -49,7 +43,7 @@ describe("the links of the docs", () => {
         const path = target === "" ? join(root, page) : join(root, dirname(page), target);
         const name = relative(root, path);
         if (!existsSync(path)) {
-          if (!PENDING.has(name)) problems.push(`${page}: ${link}: no ${name}`);
+          problems.push(`${page}: ${link}: no ${name}`);
           continue;
         }
         if (anchor !== undefined && statSync(path).isFile() && path.endsWith(".md")) {

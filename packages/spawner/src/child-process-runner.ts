@@ -98,8 +98,11 @@ class Tail {
   private chunks: Uint8Array[] = [];
   private size = 0;
   private dropped = false;
+  private readonly limit: number;
 
-  constructor(private readonly limit: number) {}
+  constructor(limit: number) {
+    this.limit = limit;
+  }
 
   push(chunk: Uint8Array): void {
     if (this.limit === 0) return;

@@ -1,0 +1,230 @@
+// Runs the demo as a newcomer does — a subprocess on the built packages, offline — and checks
+// what it printed and the trace it wrote.
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LAUNCH_CONTEXT_MD, SCREENSHOT_QUESTION } from "./launch-task.ts";
+import { oversizedContextMd } from "./steps/call-media-tools.ts";
+
+const packageRoot = dirname(dirname(fileURLToPath(import.meta.url)));
+const run = promisify(execFile);
+
+/** The environment without any real provider and without colour settings. */
+function offlineEnvironment(): NodeJS.ProcessEnv {
+  const environment = { ...process.env };
+  for (const name of ["OPENAI_API_KEY", "OPENAI_BASE_URL", "NO_COLOR", "FORCE_COLOR"]) {
+    delete environment[name];
+  }
+  return environment;
+}
+
+let output: string;
+let stdout: string;
+let stderr: string;
+let trace: string;
+
+beforeAll(async () => {
+  output = await mkdtemp(join(tmpdir(), "task-context-demo-test-"));
+  ({ stdout, stderr } = await run(
+    process.execPath,
+    ["src/main.ts", "--output", join(output, "out")],
+    {
+      cwd: packageRoot,
+      env: offlineEnvironment(),
+    },
+  ));
+  trace = await readFile(join(output, "out", "demo-trace.md"), "utf8");
+});
+
+afterAll(async () => {
+  await rm(output, { recursive: true, force: true });
+});
+
+/** The lines of stdout with their indentation removed. */
+const lines = () => stdout.split("\n").map((line) => line.trim());
+
+describe("npm run demo, offline", () => {
+  it("prints a start and a done line for each of the five steps, in order, without colour", () => {
+    const steps = lines().filter((line) => /^\[\d\/5\]/.test(line));
+    expect(steps).toHaveLength(10);
+    for (const [index, title] of [
+      "The main agent writes CONTEXT.md and builds its system prompt",
+      "read_media and generate_media call the models through the AI SDK",
+      "Three subagents inherit the task context (2 in process, 1 child process)",
+      "The delivery service in process: two remote agents work a run over HTTP",
+      "What every recipient received",
+    ].entries()) {
+      expect(steps[index * 2]).toBe(`[${index + 1}/5] ${title}`);
+      expect(steps[index * 2 + 1]).toMatch(new RegExp(`^\\[${index + 1}/5\\] done in \\d+ ms: `));
+    }
+    expect(stdout).not.toContain("\u001b[");
+    expect(stderr).toBe("");
+  });
+
+  it("shows the misreading without context and the right reading with it", () => {
+    expect(lines()).toContain(
+      'without task context, the vision model says: The large text reads "LUMEN": most likely the name of a hospital or a clinic (in anatomy, a lumen is the inside space of a blood vessel). The smaller text reads "THREADS FOR EVERY VAULT".',
+    );
+    expect(lines()).toContain(
+      'with task context (read_media), it says: The large text reads "LUMEN". The task context I received says: Lumen: the product. "LUMEN" in capitals on a screenshot is the product\'s wordmark, not a hospital, a clinic or a lighting brand. The smaller text reads "THREADS FOR EVERY VAULT".',
+    );
+  });
+
+  it("traces the exact external prompts, with the task context injected", () => {
+    const injected = (request: string) =>
+      `[Task Context]\n${LAUNCH_CONTEXT_MD.trim()}\n\n[Request]\n${request}`;
+    expect(trace).toContain(
+      `**Prompt received by the vision model (read_media)**\n\n\`\`\`text\n${injected(SCREENSHOT_QUESTION)}\n\`\`\``,
+    );
+    expect(trace).toContain(
+      `**Prompt received by the image model (generate_media)**\n\n\`\`\`text\n${injected("A hero image for the launch page.")}\n\`\`\``,
+    );
+    const onScreen = injected(SCREENSHOT_QUESTION)
+      .split("\n")
+      .map((line) => (line === "" ? "" : `        ${line}`))
+      .join("\n");
+    expect(stdout).toContain(
+      `      read_media sent the vision model this exact prompt (with the image):\n${onScreen}\n`,
+    );
+    expect(lines()).toContain(
+      "generate_media sent the image model the same [Task Context] (sha256 57064526cb77) and [Request] A hero image for the launch page.",
+    );
+    expect(trace).toContain(
+      `**Prompt received by the vision model (no context)**\n\n\`\`\`text\n${SCREENSHOT_QUESTION}\n\`\`\``,
+    );
+    expect(lines()).toContainEqual(
+      expect.stringMatching(
+        /^generate_media wrote generated\/image-\S+\.png \(image\/png, background #0F4C5C\)$/,
+      ),
+    );
+  });
+
+  it("shows the truncation warning for an oversized CONTEXT.md", () => {
+    const length = oversizedContextMd().trim().length;
+    expect(length).toBeGreaterThan(10_000);
+    expect(lines()).toContain(
+      `with an oversized CONTEXT.md: warning: CONTEXT.md was truncated from ${length} to 10000 characters (limit 10000). Consider shortening it.`,
+    );
+  });
+
+  it("shows what each subagent received: the CONTEXT.md copy, its Sage file, its <context> block", () => {
+    for (const id of ["announcement", "brand-check", "alt-text"]) {
+      expect(lines()).toContainEqual(
+        expect.stringMatching(
+          new RegExp(
+            `^received: CONTEXT\\.md sha256 57064526cb77 \\(read-only copy\\), \\.sage/context/${id}\\.xml \\(\\d+ tokens\\), a prompt that opens with its <context> block \\(12 lines\\)$`,
+          ),
+        ),
+      );
+    }
+  });
+
+  it("reports the child process that edited CONTEXT.md as modified, the others as intact", () => {
+    expect(lines()).toContain(
+      'announcement (in process): success, contextIntegrity: "intact" — Wrote announcement.md.',
+    );
+    expect(lines()).toContain(
+      'brand-check (in process): success, contextIntegrity: "intact" — request_changes: Breaks the rules it was given: Uses forbidden terms: "LUMEN", "hospital", "clinic". 35 words, limit 120.',
+    );
+    expect(lines()).toContainEqual(
+      expect.stringMatching(
+        /^notes: Tried to add a rule to CONTEXT\.md; refused: Refused to write "CONTEXT\.md"/,
+      ),
+    );
+    expect(lines()).toContain(
+      'alt-text (child process): success, contextIntegrity: "modified" — Wrote alt-text.md for task alt-text.',
+    );
+    expect(lines()).toContainEqual(
+      expect.stringMatching(
+        /^warning for the parent: The subagent's copy of CONTEXT\.md was changed/,
+      ),
+    );
+    expect(trace).toContain('"contextIntegrity": "modified"');
+  });
+
+  it("links the review feedback in the event stream to the artifact it reviewed", () => {
+    const artifact = /^copywriter worked announcement \(task\) → artifact (art_\w+)$/m.exec(
+      lines().join("\n"),
+    )?.[1];
+    expect(artifact).toBeDefined();
+    expect(lines()).toContain(`designer worked review (review) of artifact ${artifact}: approve`);
+    expect(lines()).toContain(
+      `review.feedback → artifact_id ${artifact}: approve — Follows the rules it was given: None of the forbidden terms ("LUMEN", "hospital", "clinic") appears. 46 words, limit 120.`,
+    );
+    expect(lines()).toContain(
+      "event stream: 17 events, the last run.completed; a reconnect after it gets 204",
+    );
+    const feedback = JSON.parse(
+      /\*\*The review.feedback event, linked to the artifact it reviews\*\*\n\n```json\n([\s\S]*?)\n```/.exec(
+        trace,
+      )?.[1] ?? "{}",
+    );
+    expect(feedback).toMatchObject({
+      type: "review.feedback",
+      artifact_id: artifact,
+      feedback: { target_artifact_id: artifact, reviewer_tag: "designer", verdict: "approve" },
+    });
+  });
+
+  it("ends with a row per recipient: context hash, tokens, truncated", () => {
+    const table = lines().slice(
+      lines().indexOf(
+        "recipient                                        kind                      context sha256  tokens  truncated",
+      ),
+    );
+    const sha = "57064526cb77";
+    expect(table.slice(1, 12).map((row) => row.replace(/\s+/g, " "))).toEqual([
+      "main agent system prompt - 812 -",
+      "vision model, no context external model - 19 -",
+      `read_media → vision model external model ${sha} 273 no`,
+      `generate_media → image model external model ${sha} 262 no`,
+      "read_media → vision model, oversized CONTEXT.md external model 98b4aeddcee9 2554 yes",
+      expect.stringMatching(
+        new RegExp(`^subagent announcement subagent \\(in process\\) ${sha} \\d+ no$`),
+      ),
+      expect.stringMatching(
+        new RegExp(`^subagent brand-check subagent \\(in process\\) ${sha} \\d+ no$`),
+      ),
+      expect.stringMatching(
+        new RegExp(`^subagent alt-text subagent \\(child process\\) ${sha} \\d+ no$`),
+      ),
+      expect.stringMatching(
+        new RegExp(
+          `^remote agent copywriter: announcement remote agent \\(HTTP\\) ${sha} \\d+ no$`,
+        ),
+      ),
+      expect.stringMatching(
+        new RegExp(`^remote agent designer: visual-brief remote agent \\(HTTP\\) ${sha} \\d+ no$`),
+      ),
+      expect.stringMatching(
+        new RegExp(`^remote agent designer: review remote agent \\(HTTP\\) ${sha} \\d+ no$`),
+      ),
+    ]);
+    expect(lines()).toContain(
+      `8 of 9 recipients with a task context received the main agent's CONTEXT.md exactly (sha256 ${sha}); 1 received an oversized one, truncated`,
+    );
+  });
+
+  it("writes the whole trace to the file it names", () => {
+    const path = join(output, "out", "demo-trace.md");
+    expect(stdout).toContain(`\nTrace: ${path}\n`);
+    expect(trace.startsWith("# task-context demo trace\n")).toBe(true);
+    expect(trace.match(/^## \d\. .+$/gm)).toEqual([
+      "## 1. CONTEXT.md and the main agent's system prompt",
+      "## 2. Media tools: the exact external prompts",
+      "## 3. Subagents: what each inherited",
+      "## 4. Remote agents on the delivery service",
+      "## 5. What every recipient received",
+    ]);
+    expect(trace).toContain(
+      `**CONTEXT.md**\n\n\`\`\`markdown\n${LAUNCH_CONTEXT_MD.trim()}\n\`\`\``,
+    );
+    expect(trace).toContain('<subagent-context version="1.0">');
+    expect(trace).toContain("<context>\nversion: 1\n");
+    expect(trace).toContain("| recipient | kind | context sha256 | tokens | truncated |");
+  });
+});

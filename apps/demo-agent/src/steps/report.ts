@@ -1,0 +1,67 @@
+// Step 5: what every recipient received, as a table, and the trace written to a file.
+import type { TaskContext } from "@task-context/core";
+import type { DemoContext, Recipient } from "../demo-context.ts";
+
+/** The table's columns, in order. */
+export const TABLE_HEADER = ["recipient", "kind", "context sha256", "tokens", "truncated"] as const;
+
+/** One recipient as the table's cells. */
+export function tableCells(recipient: Recipient): string[] {
+  return [
+    recipient.recipient,
+    recipient.kind,
+    recipient.contextSha256 === undefined ? "-" : recipient.contextSha256.slice(0, 12),
+    String(recipient.tokens),
+    recipient.truncated === undefined ? "-" : recipient.truncated ? "yes" : "no",
+  ];
+}
+
+/** The table as aligned plain text (numbers right-aligned), for the terminal. */
+export function plainTable(recipients: readonly Recipient[]): string {
+  const rows = [[...TABLE_HEADER], ...recipients.map(tableCells)];
+  const widths = TABLE_HEADER.map((_, column) =>
+    Math.max(...rows.map((row) => (row[column] ?? "").length)),
+  );
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) =>
+          column === 3 ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0),
+        )
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
+}
+
+/** The table as Markdown, for the trace. */
+export function markdownTable(recipients: readonly Recipient[]): string {
+  const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
+  return [
+    line(TABLE_HEADER),
+    line(TABLE_HEADER.map((_, column) => (column === 3 ? "---:" : "---"))),
+    ...recipients.map((recipient) => line(tableCells(recipient))),
+  ].join("\n");
+}
+
+/** The demo's closing line: what the run showed. */
+export const WHY_IT_MATTERS =
+  "Why it matters: the vision model's two answers in step 2 differ only by the task context it received; every recipient above received that context, with its hash, its size and any truncation visible.";
+
+/** Runs step 5: prints the table and adds it to the trace (the caller writes the file). */
+export function report(demo: DemoContext, context: TaskContext, tracePath: string): void {
+  const { progress, trace, recipients } = demo;
+  progress.start(5, "What every recipient received");
+  const received = recipients.filter((recipient) => recipient.contextSha256 !== undefined);
+  const same = received.filter((recipient) => recipient.contextSha256 === context.sha256);
+  progress.detail(plainTable(recipients));
+  const cut = received.filter((recipient) => recipient.truncated === true).length;
+  const summary = `${same.length} of ${received.length} recipients with a task context received the main agent's CONTEXT.md exactly (sha256 ${context.sha256.slice(0, 12)})${cut === 0 ? "" : `; ${cut} received an oversized one, truncated`}`;
+  progress.detail(summary);
+  progress.detail(WHY_IT_MATTERS);
+  trace.section("5. What every recipient received");
+  trace.text(`Tokens: o200k tokens of everything the recipient received as text. ${summary}.`);
+  trace.text(markdownTable(recipients));
+  trace.text(WHY_IT_MATTERS);
+  progress.done(5, `trace written to ${tracePath}`);
+}

@@ -1,0 +1,59 @@
+import { TaskContextError } from "@task-context/core";
+
+const marker = "task-context.error.CliError";
+const symbol = Symbol.for(marker);
+
+/** Every `code` a {@link CliError} carries. */
+export type CliErrorCode =
+  /** The command line is wrong: an unknown command or option, a missing or bad argument. */
+  | "CLI_USAGE"
+  /** A file (or stdin) could not be read. */
+  | "CLI_UNREADABLE_INPUT"
+  /** A file would be overwritten, or could not be written. */
+  | "CLI_WRITE_REFUSED"
+  /** The command needs a newer Node than the one running it. */
+  | "CLI_NODE_TOO_OLD"
+  /** The delivery service could not be reached or refused the request. */
+  | "CLI_SERVICE";
+
+/**
+ * A failure the `task-context` command reports as one line (`task-context: …`) and a hint
+ * (`hint: …`), with the exit code it ends with: 2 for usage errors and unreadable input, 1 for
+ * the rest.
+ */
+export class CliError extends TaskContextError<CliErrorCode> {
+  protected readonly [symbol] = true;
+  override name = "CliError";
+  /** What to do about it, printed after `hint: `. */
+  readonly hint: string;
+  /** The process's exit code. */
+  readonly exitCode: number;
+
+  constructor({
+    code,
+    message,
+    hint,
+    exitCode,
+    cause,
+  }: {
+    code: CliErrorCode;
+    message: string;
+    hint: string;
+    exitCode?: number;
+    cause?: unknown;
+  }) {
+    super({ code, message, cause });
+    this.hint = hint;
+    this.exitCode = exitCode ?? (code === "CLI_USAGE" || code === "CLI_UNREADABLE_INPUT" ? 2 : 1);
+  }
+
+  /** True for a {@link CliError} from any bundled copy. */
+  static override isInstance(error: unknown): error is CliError {
+    return TaskContextError.hasMarker(error, marker);
+  }
+}
+
+/** A usage error (exit 2) with its hint. */
+export function usageError(message: string, hint: string): CliError {
+  return new CliError({ code: "CLI_USAGE", message, hint });
+}

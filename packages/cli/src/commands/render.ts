@@ -1,0 +1,256 @@
+import {
+  DEFAULT_MAX_CHARS,
+  injectTaskContext,
+  loadO200kTokenizer,
+  loadTaskContext,
+  memoryWorkspace,
+  type TaskContext,
+  type Tokenizer,
+} from "@task-context/core";
+import { nodeWorkspace } from "@task-context/core/node";
+import {
+  type ContextBlock,
+  parseContextBlock,
+  renderContextBlock,
+} from "@task-context/protocols/context-block";
+import {
+  CONTEXT_LIMITS_PATH,
+  generateContext,
+  type SubagentTaskType,
+  type TaskData,
+} from "@task-context/protocols/sage";
+import { contextReceiverInstructions } from "@task-context/system-prompt";
+import { Command, Option } from "commander";
+import { CliError, usageError } from "../cli-error.ts";
+import { colorsFor } from "../cli-io.ts";
+import { explainLibraryError } from "../library-error.ts";
+import { parseJsonInput, readInput } from "../read-input.ts";
+import { remoteAgentItem } from "../render/remote-agent-item.ts";
+import { type CommandContext, configureCommand, examples } from "../run.ts";
+import { shownContextPath, workspaceDirectory } from "../workspace-paths.ts";
+import { positiveInteger } from "./lint.ts";
+import { SUBAGENT_TYPES } from "./sage-generate.ts";
+
+/** The recipients `render --for` shows. */
+export const RECIPIENTS = ["image-tool", "subagent", "reviewer", "remote-agent"] as const;
+
+/** The request an image tool is shown with when `--prompt` is not given. */
+export const SAMPLE_IMAGE_REQUEST = "A hero image for the launch page.";
+
+interface RenderOptions {
+  for: (typeof RECIPIENTS)[number];
+  prompt?: string;
+  type?: string;
+  input?: string;
+  task: string;
+  project?: string;
+  run?: string;
+  stage?: string;
+  maxChars?: number;
+}
+
+/** Writes headed parts, each with its token count. */
+class Report {
+  private text = "";
+  private readonly tokenizer: Tokenizer;
+  private readonly heading: (text: string) => string;
+
+  constructor(tokenizer: Tokenizer, heading: (text: string) => string) {
+    this.tokenizer = tokenizer;
+    this.heading = heading;
+  }
+  part(title: string, body: string, notes: readonly string[] = []): void {
+    const tokens = this.tokenizer.count(body);
+    this.text += `${this.heading(`== ${title} (${tokens} tokens) ==`)}\n${body.replace(/\n?$/, "\n")}`;
+    for (const note of notes) this.text += `${note}\n`;
+    this.text += "\n";
+  }
+  line(text: string): void {
+    this.text += `${text}\n`;
+  }
+  toString(): string {
+    return this.text;
+  }
+}
+
+/** The truncation report of a loaded CONTEXT.md. */
+function truncationNotes(context: TaskContext, maxChars: number, warn: (text: string) => string) {
+  const notes = [
+    `-- CONTEXT.md: ${context.originalLength} characters, delivered ${context.content.length}, limit ${maxChars}; sha256 ${context.sha256}`,
+  ];
+  notes.push(
+    context.truncated
+      ? `-- ${warn("truncated")}: ${context.warning ?? "CONTEXT.md was cut to the limit."}`
+      : "-- not truncated",
+  );
+  return notes;
+}
+
+/** The context block that starts a subagent's prompt, from `--project` (YAML or a prompt). */
+async function projectBlock(
+  options: RenderOptions,
+  readText: (path: string) => Promise<{ name: string; text: string }>,
+) {
+  if (options.project === undefined) return undefined;
+  const input = await readText(options.project);
+  const prompt = input.text.trimStart().startsWith("<context>")
+    ? input.text
+    : `<context>\n${input.text.replace(/\n?$/, "\n")}</context>\n`;
+  const parsed = parseContextBlock(prompt);
+  if (parsed.status !== "found") {
+    throw new CliError({
+      code: "CLI_USAGE",
+      exitCode: 1,
+      message: `${input.name} is not a valid context block`,
+      hint: `run \`task-context validate ${options.project} --schema context-block\` to see why`,
+    });
+  }
+  return parsed.block as ContextBlock;
+}
+
+/**
+ * `task-context render --for <recipient> [dir]`: prints exactly what a recipient receives, part
+ * by part, with o200k token counts and the truncation report. Writes nothing.
+ */
+export function addRenderCommand(program: Command, { io, exit }: CommandContext): void {
+  const command = configureCommand(new Command("render"), io)
+    .description(
+      "print exactly what a recipient receives, with token counts and a truncation report (writes nothing)",
+    )
+    .addOption(
+      new Option("--for <recipient>", "who receives it").choices(RECIPIENTS).makeOptionMandatory(),
+    )
+    .argument("[dir]", "the workspace folder with CONTEXT.md (default: the current folder)")
+    .option("--prompt <text>", `image-tool: the request (default "${SAMPLE_IMAGE_REQUEST}")`)
+    .addOption(
+      new Option(
+        "--type <subagent-type>",
+        "subagent: the Sage subagent type (default implement)",
+      ).choices(SUBAGENT_TYPES),
+    )
+    .option(
+      "--input <task.json>",
+      "subagent, reviewer: the task data, as for `sage generate` (default: the prompt as description)",
+    )
+    .option("--task <id>", "subagent, reviewer: the task id", "render")
+    .option("--project <file>", "subagent, reviewer: a context block (YAML) that starts the prompt")
+    .option("--run <run.json>", "remote-agent: the run, a POST /v1/runs body (required)")
+    .option("--stage <id>", "remote-agent: the stage whose work item to show (default: the first)")
+    .option(
+      "--max-chars <n>",
+      `the CONTEXT.md limit (default ${DEFAULT_MAX_CHARS})`,
+      positiveInteger,
+    )
+    .addHelpText(
+      "after",
+      `
+What each recipient gets:
+  image-tool    the prompt of the external model call: [Task Context] CONTEXT.md [Request] --prompt
+  subagent      its read-only CONTEXT.md, its Sage XML (.sage/context/<task>.xml, within its type's
+                limits), its prompt (the --project context block, then the task), and the receiver
+                instructions of its system prompt
+  reviewer      the same, for the Sage subagent type "review"
+  remote-agent  the work item the delivery service delivers for --stage of --run (Node ≥ 22.18)
+${examples(
+  "task-context render --for image-tool --prompt 'A poster for the Lumen launch'",
+  "task-context render --for subagent --input task.json --project context.yaml",
+  "task-context render --for reviewer --input task.json agents/launch",
+  "task-context render --for remote-agent --run run.json --stage review",
+)}`,
+    )
+    .action(async (dir: string | undefined, options: RenderOptions) => {
+      const colors = colorsFor(io.stdout, io.env);
+      const tokenizer = await loadO200kTokenizer();
+      const report = new Report(tokenizer, (text) => colors.bold(text));
+      const readText = (path: string) => readInput(io, path);
+      try {
+        if (options.for === "remote-agent") {
+          if (options.run === undefined) {
+            throw usageError(
+              "--for remote-agent needs --run <run.json>",
+              "pass the run (a POST /v1/runs body) with --run",
+            );
+          }
+          const run = parseJsonInput(await readText(options.run));
+          const item = await remoteAgentItem(run, options.stage);
+          report.part(
+            `work item of stage ${item.stage_id} (${item.kind}), as polled by a remote agent`,
+            JSON.stringify(item, null, 2),
+            [
+              "-- no bound applies: the service delivers the run's goal, constraints and stage context whole",
+            ],
+          );
+          io.stdout.write(report.toString());
+          exit(0);
+          return;
+        }
+        const directory = workspaceDirectory(io.cwd, dir);
+        const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
+        const context = await loadTaskContext(nodeWorkspace(directory), { maxChars });
+        const contextNotes = truncationNotes(context, maxChars, (text) => colors.yellow(text));
+        if (options.for === "image-tool") {
+          const prompt = options.prompt ?? SAMPLE_IMAGE_REQUEST;
+          report.part(
+            "prompt sent to the image model",
+            injectTaskContext(prompt, context.content),
+            contextNotes,
+          );
+          io.stdout.write(report.toString());
+          exit(0);
+          return;
+        }
+        if (options.for === "reviewer" && options.type !== undefined && options.type !== "review") {
+          throw usageError(
+            `--for reviewer is the subagent type "review", not ${JSON.stringify(options.type)}`,
+            "drop --type, or use --for subagent",
+          );
+        }
+        const subagentType = (
+          options.for === "reviewer" ? "review" : (options.type ?? "implement")
+        ) as SubagentTaskType;
+        const taskData = (
+          options.input === undefined
+            ? { description: options.prompt ?? `The ${subagentType} task.` }
+            : parseJsonInput(await readText(options.input))
+        ) as TaskData;
+        // The parent's limits file, if any, in a memory workspace: nothing is written to disk.
+        const sageWorkspace = memoryWorkspace();
+        try {
+          const limits = await nodeWorkspace(directory).readFile(CONTEXT_LIMITS_PATH);
+          await sageWorkspace.writeFile(CONTEXT_LIMITS_PATH, limits.bytes);
+        } catch {
+          // No limits file: the built-in limits apply, as for the spawner.
+        }
+        const generated = await generateContext(
+          { taskId: options.task, subagentType, taskData },
+          { workspace: sageWorkspace, tokenizer },
+        );
+        const xml = new TextDecoder().decode((await sageWorkspace.readFile(generated.path)).bytes);
+        const block = await projectBlock(options, readText);
+        const request = options.prompt ?? taskData.description;
+        const prompt = block === undefined ? request : `${renderContextBlock(block)}\n\n${request}`;
+        report.part(
+          `CONTEXT.md (${shownContextPath(dir)}, copied read-only)`,
+          context.content,
+          contextNotes,
+        );
+        report.part(`Sage context ${generated.path}`, xml, [
+          `-- limit ${generated.limits.max_total} tokens for ${subagentType} (file items ${generated.limits.max_file_content}, prior output ${generated.limits.max_prior_output})`,
+          generated.warning === undefined
+            ? "-- nothing summarized or cut"
+            : `-- ${colors.yellow("cut")}: ${generated.warning}`,
+        ]);
+        report.part("prompt", prompt, [
+          block === undefined
+            ? "-- no context block (--project): the subagent reads docs/project.json and docs/CONVENTIONS.md itself"
+            : "-- starts with the Context Protocol v1 block",
+        ]);
+        report.part("system prompt: receiver instructions", contextReceiverInstructions());
+        io.stdout.write(report.toString());
+        exit(0);
+      } catch (error) {
+        throw explainLibraryError(error);
+      }
+    });
+  program.addCommand(command);
+}

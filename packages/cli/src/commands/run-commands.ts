@@ -1,0 +1,223 @@
+import type { CollaborationEvent } from "@task-context/protocols/work-item";
+import { Command } from "commander";
+import { usageError } from "../cli-error.ts";
+import type { CliIo } from "../cli-io.ts";
+import { parseJsonInput, readInput } from "../read-input.ts";
+import { type CommandContext, configureCommand, examples } from "../run.ts";
+import { followEvents, requestJson, type ServiceTarget } from "../service/service-client.ts";
+
+/** The service's default address. */
+const DEFAULT_URL = "http://127.0.0.1:8787";
+
+/** `--url` and `--token` as every `run` command takes them. */
+interface ServiceOptions {
+  url?: string;
+  token?: string;
+  json?: boolean;
+}
+
+function targetOf(io: CliIo, options: ServiceOptions): ServiceTarget {
+  const url = options.url ?? io.env.TASK_CONTEXT_URL ?? DEFAULT_URL;
+  try {
+    new URL(url);
+  } catch {
+    throw usageError(
+      `--url ${JSON.stringify(url)} is not a URL`,
+      "pass the address `task-context serve` printed, e.g. http://127.0.0.1:8787",
+    );
+  }
+  const token = options.token ?? io.env.TASK_CONTEXT_TOKEN ?? io.env.TASK_CONTEXT_ADMIN_TOKEN;
+  return { url, token: token === "" ? undefined : token };
+}
+
+function withServiceOptions(command: Command): Command {
+  return command
+    .option("--url <url>", `the service's address (default: $TASK_CONTEXT_URL or ${DEFAULT_URL})`)
+    .option(
+      "--token <token>",
+      "the admin token (default: $TASK_CONTEXT_TOKEN or $TASK_CONTEXT_ADMIN_TOKEN)",
+    )
+    .option("--json", "print JSON");
+}
+
+/** A run as `GET /v1/runs/{id}` answers it (the fields the CLI shows). */
+interface RunAnswer {
+  run_id: string;
+  goal: string;
+  status: string;
+  stages: Array<{
+    id: string;
+    kind: string;
+    status: string;
+    counts: {
+      total: number;
+      offered: number;
+      leased: number;
+      completed: number;
+      dead_lettered: number;
+    };
+  }>;
+}
+
+/** Columns padded to their widest cell. */
+export function table(rows: readonly (readonly string[])[]): string {
+  const widths =
+    rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? "").length))) ?? [];
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) =>
+          column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0),
+        )
+        .join("  "),
+    )
+    .join("\n");
+}
+
+/** One line for an event: `seq type field=value …`, without the fields every event has. */
+export function describeEvent(event: CollaborationEvent): string {
+  const {
+    seq,
+    type,
+    id: _id,
+    run_id: _run,
+    at: _at,
+    ...fields
+  } = event as CollaborationEvent & Record<string, unknown>;
+  const shown = Object.entries(fields).map(
+    ([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`,
+  );
+  return [String(seq), type, ...shown].join(" ");
+}
+
+/** `task-context run create|status|events`: talk to a running delivery service. */
+export function addRunCommands(program: Command, { io, exit }: CommandContext): void {
+  const run = configureCommand(new Command("run"), io)
+    .description("create a run, show its status, follow its events on a running delivery service")
+    .addHelpCommand(false)
+    .addHelpText(
+      "after",
+      examples(
+        "task-context run create run.json --agent writer --agent reviewer",
+        "task-context run status run_01JD… --json",
+        "task-context run events run_01JD…",
+      ),
+    );
+
+  const create = configureCommand(new Command("create"), io)
+    .description(
+      "create a run from a POST /v1/runs body; print its id (and agent tokens with --agent)",
+    )
+    .argument("<run.json>", "the run (goal, constraints, stages); - reads stdin")
+    .option(
+      "--agent <tag>",
+      "add an agent with this tag and print its token (repeatable)",
+      (tag: string, tags: string[]) => [...tags, tag],
+      [] as string[],
+    );
+  withServiceOptions(create)
+    .addHelpText(
+      "after",
+      examples(
+        "task-context run create run.json",
+        "task-context run create run.json --agent writer --agent reviewer --json",
+        "cat run.json | task-context run create - --url http://127.0.0.1:8787",
+      ),
+    )
+    .action(async (file: string, options: ServiceOptions & { agent: string[] }) => {
+      const target = targetOf(io, options);
+      const body = parseJsonInput(await readInput(io, file));
+      const created = await requestJson<RunAnswer>(target, "POST", "/v1/runs", body);
+      const agents: Array<{ agent_id: string; tag: string; token: string }> = [];
+      for (const tag of options.agent) {
+        agents.push(
+          await requestJson(
+            target,
+            "POST",
+            `/v1/runs/${encodeURIComponent(created.run_id)}/agents`,
+            { tag },
+          ),
+        );
+      }
+      if (options.json === true) {
+        io.stdout.write(`${JSON.stringify({ run: created, agents }, null, 2)}\n`);
+      } else {
+        io.stdout.write(`${created.run_id}\n`);
+        for (const agent of agents) io.stdout.write(`agent ${agent.tag}: ${agent.token}\n`);
+      }
+      exit(0);
+    });
+
+  const status = configureCommand(new Command("status"), io)
+    .description("show a run's status and each stage's counts")
+    .argument("<run-id>", "the id `task-context run create` printed");
+  withServiceOptions(status)
+    .addHelpText(
+      "after",
+      examples("task-context run status run_01JD…", "task-context run status run_01JD… --json"),
+    )
+    .action(async (runId: string, options: ServiceOptions) => {
+      const answer = await requestJson<RunAnswer>(
+        targetOf(io, options),
+        "GET",
+        `/v1/runs/${encodeURIComponent(runId)}`,
+      );
+      if (options.json === true) {
+        io.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
+        exit(0);
+        return;
+      }
+      const rows = [
+        ["stage", "kind", "status", "total", "offered", "leased", "completed", "dead-lettered"],
+        ...answer.stages.map((stage) => [
+          stage.id,
+          stage.kind,
+          stage.status,
+          String(stage.counts.total),
+          String(stage.counts.offered),
+          String(stage.counts.leased),
+          String(stage.counts.completed),
+          String(stage.counts.dead_lettered),
+        ]),
+      ];
+      io.stdout.write(
+        `run ${answer.run_id}: ${answer.status}\ngoal: ${answer.goal}\n\n${table(rows)}\n`,
+      );
+      exit(0);
+    });
+
+  const events = configureCommand(new Command("events"), io)
+    .description("stream a run's events live, one line each, until run.completed")
+    .argument("<run-id>", "the id `task-context run create` printed");
+  withServiceOptions(events)
+    .addHelpText(
+      "after",
+      `
+Each line is the event's seq, its type and its own fields. A dropped connection is resumed
+after the last event shown (Last-Event-ID): no event is missed or repeated. Ends after
+run.completed, or on Ctrl-C. --json prints each event as a JSON line.
+${examples("task-context run events run_01JD…", "task-context run events run_01JD… --json | jq .type")}`,
+    )
+    .action(async (runId: string, options: ServiceOptions) => {
+      const stop = new AbortController();
+      const stopListening = io.onSignal?.(() => stop.abort());
+      try {
+        await followEvents(
+          targetOf(io, options),
+          runId,
+          (event) => {
+            io.stdout.write(
+              `${options.json === true ? JSON.stringify(event) : describeEvent(event)}\n`,
+            );
+          },
+          stop.signal,
+        );
+      } finally {
+        stopListening?.();
+      }
+      exit(0);
+    });
+
+  run.addCommand(create).addCommand(status).addCommand(events);
+  program.addCommand(run);
+}

@@ -1,0 +1,177 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CONTEXT_MD_TEMPLATE } from "@task-context/protocols/context-md";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runCli, temporaryFolder } from "./run-cli.ts";
+
+let folder: ReturnType<typeof temporaryFolder>;
+beforeEach(() => {
+  folder = temporaryFolder();
+});
+afterEach(() => folder.remove());
+
+const GOOD = `# Task context
+
+## What we are building
+The launch page of Lumen, a note-taking app for teams.
+
+## Key terminology
+- Lumen: the product (never "Lumen App").
+`;
+
+describe("task-context init", () => {
+  it("writes the template to CONTEXT.md", async () => {
+    expect(await runCli(["init"], { cwd: folder.path })).toEqual({
+      stdout: "Wrote CONTEXT.md. Fill in its sections, then check it with `task-context lint`.\n",
+      stderr: "",
+      code: 0,
+    });
+    expect(readFileSync(join(folder.path, "CONTEXT.md"), "utf8")).toBe(CONTEXT_MD_TEMPLATE);
+  });
+
+  it("creates the folder it is given", async () => {
+    const result = await runCli(["init", "agents/launch"], { cwd: folder.path });
+    expect(result.stdout).toBe(
+      "Wrote agents/launch/CONTEXT.md. Fill in its sections, then check it with `task-context lint agents/launch`.\n",
+    );
+    expect(readFileSync(join(folder.path, "agents/launch/CONTEXT.md"), "utf8")).toBe(
+      CONTEXT_MD_TEMPLATE,
+    );
+  });
+
+  it("never overwrites an existing CONTEXT.md without --force", async () => {
+    writeFileSync(join(folder.path, "CONTEXT.md"), GOOD);
+    expect(await runCli(["init"], { cwd: folder.path })).toEqual({
+      stdout: "",
+      stderr:
+        "task-context: CONTEXT.md already exists\nhint: edit it, or pass --force to replace it with the template\n",
+      code: 1,
+    });
+    expect(readFileSync(join(folder.path, "CONTEXT.md"), "utf8")).toBe(GOOD);
+    const forced = await runCli(["init", "--force"], { cwd: folder.path });
+    expect(forced.code).toBe(0);
+    expect(readFileSync(join(folder.path, "CONTEXT.md"), "utf8")).toBe(CONTEXT_MD_TEMPLATE);
+  });
+
+  it("has --help with examples", async () => {
+    const { stdout, code } = await runCli(["init", "--help"], { cwd: folder.path });
+    expect(code).toBe(0);
+    expect(stdout).toMatchInlineSnapshot(`
+      "Usage: task-context init [options] [dir]
+
+      write a CONTEXT.md from the template (never overwrites one without --force)
+
+      Arguments:
+        dir          the workspace folder (default: the current folder)
+
+      Options:
+        -f, --force  overwrite an existing CONTEXT.md
+        -h, --help   display help for command
+
+      Examples:
+        $ task-context init
+        $ task-context init agents/launch
+        $ task-context init --force
+
+      "
+    `);
+  });
+});
+
+describe("task-context lint", () => {
+  it("passes a complete CONTEXT.md with exit 0", async () => {
+    writeFileSync(join(folder.path, "CONTEXT.md"), GOOD);
+    expect(await runCli(["lint"], { cwd: folder.path })).toEqual({
+      stdout:
+        'CONTEXT.md: info No "Visual and brand guidelines" section; add "## Visual and brand guidelines" if it is relevant to this task. (missing-section)\nCONTEXT.md: info No "Other details" section; add "## Other details" if it is relevant to this task. (missing-section)\nCONTEXT.md: 0 errors, 0 warnings, 2 info\n',
+      stderr: "",
+      code: 0,
+    });
+  });
+
+  it("reports the template's placeholders as warnings with their lines, exit 0", async () => {
+    await runCli(["init"], { cwd: folder.path });
+    const { stdout, code } = await runCli(["lint"], { cwd: folder.path });
+    expect(code).toBe(0);
+    expect(stdout).toMatchInlineSnapshot(`
+      "CONTEXT.md:4:1: warning A template placeholder is still here: replace it with the task's own details or delete the line. (placeholder)
+      CONTEXT.md:7:1: warning A template placeholder is still here: replace it with the task's own details or delete the line. (placeholder)
+      CONTEXT.md:10:1: warning A template placeholder is still here: replace it with the task's own details or delete the line. (placeholder)
+      CONTEXT.md:13:1: warning A template placeholder is still here: replace it with the task's own details or delete the line. (placeholder)
+      CONTEXT.md: 0 errors, 4 warnings, 0 info
+      "
+    `);
+  });
+
+  it("fails with exit 1 on a secret, and on a file over the limit", async () => {
+    writeFileSync(join(folder.path, "CONTEXT.md"), `${GOOD}\napi_key = "abcdefghijklmnop1234"\n`);
+    const secret = await runCli(["lint"], { cwd: folder.path });
+    expect(secret.code).toBe(1);
+    expect(secret.stdout).toContain(
+      "CONTEXT.md:9:1: error This looks like a credential assignment (api_…34). CONTEXT.md is sent to every tool and subagent: remove it and pass credentials another way. (secret)\n",
+    );
+    const over = await runCli(["lint", "--max-chars", "50"], { cwd: folder.path });
+    expect(over.code).toBe(1);
+    expect(over.stdout).toContain("only 50 are delivered");
+  });
+
+  it("reads CONTEXT.md from stdin with -", async () => {
+    const result = await runCli(["lint", "-", "--json"], { cwd: folder.path, stdin: "" });
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toEqual({
+      file: "<stdin>",
+      ok: false,
+      issues: [
+        {
+          rule: "empty",
+          severity: "error",
+          message:
+            "CONTEXT.md is empty: write what we are building, key terminology and other details (see the template).",
+        },
+      ],
+    });
+  });
+
+  it("exits 2 with a hint when there is no CONTEXT.md", async () => {
+    expect(await runCli(["lint"], { cwd: folder.path })).toEqual({
+      stdout: "",
+      stderr:
+        "task-context: cannot read CONTEXT.md: no such file\nhint: create one with `task-context init`\n",
+      code: 2,
+    });
+  });
+
+  it("refuses a --max-chars that is not a whole number, exit 2", async () => {
+    expect(await runCli(["lint", "--max-chars", "ten"], { cwd: folder.path })).toEqual({
+      stdout: "",
+      stderr:
+        "task-context: option '--max-chars <n>' argument 'ten' is invalid. expected a whole number of at least 1\nhint: run `task-context lint --help` to see the usage\n",
+      code: 2,
+    });
+  });
+
+  it("has --help with examples", async () => {
+    const { stdout, code } = await runCli(["lint", "--help"], { cwd: folder.path });
+    expect(code).toBe(0);
+    expect(stdout).toMatchInlineSnapshot(`
+      "Usage: task-context lint [options] [dir]
+
+      check CONTEXT.md: sections, size, template placeholders, secrets (exit 1 on an error)
+
+      Arguments:
+        dir              the workspace folder, or - to read CONTEXT.md from stdin
+
+      Options:
+        --max-chars <n>  the delivery limit in characters (default 10000)
+        --json           print the result as JSON
+        -h, --help       display help for command
+
+      Examples:
+        $ task-context lint
+        $ task-context lint agents/launch --json
+        $ cat CONTEXT.md | task-context lint -
+
+      "
+    `);
+  });
+});

@@ -1,0 +1,367 @@
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI, runCli, temporaryFolder } from "./run-cli.ts";
+
+const folder = temporaryFolder();
+const cwd = folder.path;
+let server: ChildProcessWithoutNullStreams;
+let serverOutput = "";
+let url = "";
+let token = "";
+
+const RUN = {
+  goal: "Launch Lumen",
+  constraints: ["Say Lumen, never Lumen App"],
+  stages: [
+    {
+      id: "draft",
+      stage_description: "Write the launch copy",
+      expected_output: "Markdown",
+      available_skills: ["write"],
+    },
+    {
+      id: "review",
+      kind: "review",
+      reviews: "draft",
+      review_criteria: ["clarity"],
+      stage_description: "Review the copy",
+      expected_output: "Feedback",
+      available_skills: [],
+    },
+  ],
+};
+writeFileSync(join(cwd, "run.json"), JSON.stringify(RUN));
+writeFileSync(join(cwd, "bad-run.json"), JSON.stringify({ goal: "" }));
+
+/** Starts `task-context serve` on a free port and waits for its three lines. */
+beforeAll(async () => {
+  server = spawn(process.execPath, [CLI, "serve", "--port", "0", "--db", ":memory:"], {
+    cwd,
+    env: { PATH: process.env.PATH ?? "" },
+  });
+  server.stdout.setEncoding("utf8");
+  await new Promise<void>((resolve, reject) => {
+    server.once("exit", () => reject(new Error(`serve exited early: ${serverOutput}`)));
+    server.stdout.on("data", (chunk: string) => {
+      serverOutput += chunk;
+      if (serverOutput.split("\n").length > 3) resolve();
+    });
+  });
+  url = /^listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(serverOutput)?.[1] ?? "";
+  token = /\nadmin token: (\S+)\n/.exec(serverOutput)?.[1] ?? "";
+});
+
+afterAll(async () => {
+  if (server.exitCode === null) {
+    server.kill("SIGTERM");
+    await new Promise((resolve) => server.once("exit", resolve));
+  }
+  folder.remove();
+});
+
+const service = () => ({ TASK_CONTEXT_URL: url, TASK_CONTEXT_TOKEN: token });
+
+async function call(path: string, agentToken: string, body?: unknown) {
+  const response = await fetch(new URL(path, url), {
+    method: body === undefined ? "GET" : "POST",
+    headers: {
+      Authorization: `Bearer ${agentToken}`,
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return response.status === 204 ? undefined : response.json();
+}
+
+describe("task-context serve", () => {
+  it("prints its address, a generated admin token and the database", () => {
+    expect(serverOutput).toMatch(
+      /^listening on http:\/\/127\.0\.0\.1:\d+\nadmin token: [A-Za-z0-9_-]{43}\ndatabase: :memory:\n$/,
+    );
+  });
+
+  it("needs Node 22.18: on the machine's Node 20 it says so in one line, exit 1", async () => {
+    const systemNodeScript: string = new URL("../../../scripts/system-node.mjs", import.meta.url)
+      .href;
+    const { systemNode } = (await import(systemNodeScript)) as { systemNode: () => string };
+    const node = systemNode();
+    const version = (await runCli(["--version"], { cwd, node })).stdout;
+    expect(version).not.toBe("");
+    const result = await runCli(["serve", "--port", "0"], { cwd, node });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /^task-context: serve needs Node ≥ 22\.18 \(for its built-in SQLite\); this is Node 20\.\d+\.\d+\nhint: install Node 22\.18 or later \(Node 24 is the current LTS\); every other command works on Node 20\n$/,
+    );
+  });
+
+  it("refuses a port that is not one, exit 2", async () => {
+    expect(await runCli(["serve", "--port", "http"], { cwd })).toEqual({
+      stdout: "",
+      stderr:
+        "task-context: option '--port <port>' argument 'http' is invalid. expected a port from 0 to 65535\nhint: run `task-context serve --help` to see the usage\n",
+      code: 2,
+    });
+  });
+
+  it("stops cleanly on SIGTERM", async () => {
+    const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--db", ":memory:"], {
+      cwd,
+      env: { PATH: process.env.PATH ?? "", TASK_CONTEXT_ADMIN_TOKEN: "from-the-environment" },
+    });
+    let output = "";
+    child.stdout.setEncoding("utf8");
+    await new Promise<void>((resolve) => {
+      child.stdout.on("data", (chunk: string) => {
+        output += chunk;
+        if (output.includes("database:")) resolve();
+      });
+    });
+    child.kill("SIGTERM");
+    const code = await new Promise((resolve) => child.once("exit", resolve));
+    expect(code).toBe(0);
+    expect(output.replace(/:\d+\n/, ":PORT\n")).toBe(
+      "listening on http://127.0.0.1:PORT\nadmin token: the value of TASK_CONTEXT_ADMIN_TOKEN\ndatabase: :memory:\nSIGTERM: stopping\n",
+    );
+  });
+});
+
+describe("task-context run", () => {
+  it("creates a run, adds agents, shows the status and streams the events to run.completed", async () => {
+    const created = await runCli(
+      ["run", "create", "run.json", "--agent", "writer", "--agent", "reviewer"],
+      {
+        cwd,
+        env: service(),
+      },
+    );
+    expect(created.stderr).toBe("");
+    expect(created.code).toBe(0);
+    const [runLine = "", writerLine = "", reviewerLine = ""] = created.stdout.split("\n");
+    expect(runLine).toMatch(/^run_[0-9a-z]{26}$/);
+    expect(writerLine).toMatch(/^agent writer: tc_run_\S+$/);
+    expect(reviewerLine).toMatch(/^agent reviewer: tc_run_\S+$/);
+    const runId = runLine;
+    const writer = writerLine.slice("agent writer: ".length);
+    const reviewer = reviewerLine.slice("agent reviewer: ".length);
+
+    expect(await runCli(["run", "status", runId], { cwd, env: service() })).toEqual({
+      stdout: `run ${runId}: active\ngoal: Launch Lumen\n\nstage   kind    status   total  offered  leased  completed  dead-lettered\ndraft   task    active   1      1        0       0          0\nreview  review  pending  0      0        0       0          0\n`,
+      stderr: "",
+      code: 0,
+    });
+
+    // Follow the stream live while the two agents work.
+    const following = runCli(["run", "events", runId, "--json"], { cwd, env: service() });
+    const draft = (await call("/v1/inbox/claim-next", writer, {})) as {
+      work_item: { id: string };
+      lease: { attempt: number };
+    };
+    await call(`/v1/work-items/${draft.work_item.id}/complete`, writer, {
+      attempt: draft.lease.attempt,
+      artifact: { media_type: "text/markdown", content: "# Lumen" },
+    });
+    const review = (await call("/v1/inbox/claim-next", reviewer, {})) as {
+      work_item: { id: string };
+      lease: { attempt: number };
+    };
+    await call(`/v1/work-items/${review.work_item.id}/complete`, reviewer, {
+      attempt: review.lease.attempt,
+      review: {
+        verdict: "approve",
+        summary: "Clear.",
+        criteria: [{ criterion: "clarity", comment: "Clear." }],
+      },
+    });
+    const events = await following;
+    expect(events.stderr).toBe("");
+    expect(events.code).toBe(0);
+    const types = events.stdout
+      .trim()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as { type: string }).type);
+    expect(types).toEqual([
+      "run.created",
+      "work_item.offered",
+      "work_item.leased",
+      "artifact.created",
+      "work_item.completed",
+      "stage.completed",
+      "work_item.offered",
+      "work_item.leased",
+      "review.feedback",
+      "work_item.completed",
+      "stage.completed",
+      "run.completed",
+    ]);
+
+    // After the end, the same stream prints every event as a line and ends again.
+    const lines = await runCli(["run", "events", runId], { cwd, env: service() });
+    expect(lines.code).toBe(0);
+    expect(lines.stdout.split("\n")[0]).toBe(
+      `1 run.created goal=Launch Lumen stage_ids=["draft","review"]`,
+    );
+    expect(lines.stdout.trim().split("\n").at(-1)).toBe("12 run.completed");
+
+    const json = await runCli(["run", "status", runId, "--json"], { cwd, env: service() });
+    expect(JSON.parse(json.stdout)).toMatchObject({ run_id: runId, status: "completed" });
+  });
+
+  it("prints the service's error and code with a hint, exit 1", async () => {
+    expect(await runCli(["run", "status", "run_nope"], { cwd, env: service() })).toEqual({
+      stdout: "",
+      stderr:
+        "task-context: the service answered 404 RUN_NOT_FOUND: No run run_nope. Check the run id (and that your token belongs to that run)\nhint: check the run id: `task-context run create` prints it\n",
+      code: 1,
+    });
+    const anonymous = await runCli(["run", "status", "run_nope", "--url", url], { cwd });
+    expect(anonymous.code).toBe(1);
+    expect(anonymous.stderr).toMatch(/^task-context: the service answered 401 UNAUTHORIZED: /);
+    expect(anonymous.stderr).toMatch(
+      /\nhint: pass the admin token with --token or TASK_CONTEXT_TOKEN \(`task-context serve` prints it\)\n$/,
+    );
+    const invalid = await runCli(["run", "create", "bad-run.json"], { cwd, env: service() });
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toMatch(/^task-context: the service answered 400 INVALID_REQUEST: /);
+  });
+
+  it("says when the service cannot be reached, exit 1", async () => {
+    const result = await runCli(["run", "events", "run_x", "--url", "http://127.0.0.1:9"], { cwd });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /^task-context: cannot reach the delivery service at http:\/\/127\.0\.0\.1:9.*\nhint: start it with `task-context serve`, or pass its address with --url or TASK_CONTEXT_URL\n$/,
+    );
+  });
+
+  it("exits 2 for a run file it cannot read or parse, and for a bad --url", async () => {
+    const missing = await runCli(["run", "create", "nope.json"], { cwd, env: service() });
+    expect(missing).toEqual({
+      stdout: "",
+      stderr:
+        "task-context: cannot read nope.json: no such file\nhint: check the path, or pass - to read from stdin\n",
+      code: 2,
+    });
+    const notJson = await runCli(["run", "create", "-"], {
+      cwd,
+      env: service(),
+      stdin: "goal: yaml",
+    });
+    expect(notJson.code).toBe(2);
+    expect(notJson.stderr).toMatch(/^task-context: <stdin> is not valid JSON: /);
+    const badUrl = await runCli(["run", "status", "run_x", "--url", "nowhere"], { cwd });
+    expect(badUrl).toEqual({
+      stdout: "",
+      stderr:
+        'task-context: --url "nowhere" is not a URL\nhint: pass the address `task-context serve` printed, e.g. http://127.0.0.1:8787\n',
+      code: 2,
+    });
+  });
+});
+
+describe("task-context run events across a restart of the service", () => {
+  /** Starts `serve` on `port` and the database file; resolves with its process and address. */
+  async function serve(port: string) {
+    const child = spawn(process.execPath, [CLI, "serve", "--port", port, "--db", "restart.db"], {
+      cwd,
+      env: { PATH: process.env.PATH ?? "", TASK_CONTEXT_ADMIN_TOKEN: "restart-admin-token" },
+    });
+    let output = "";
+    child.stdout.setEncoding("utf8");
+    await new Promise<void>((resolve, reject) => {
+      child.once("exit", () => reject(new Error(`serve exited early: ${output}`)));
+      child.stdout.on("data", (chunk: string) => {
+        output += chunk;
+        if (output.includes("database:")) resolve();
+      });
+    });
+    return { child, url: /^listening on (\S+)\n/.exec(output)?.[1] ?? "" };
+  }
+
+  it("resumes after the last event it printed: nothing missed or repeated, ends at run.completed", {
+    timeout: 30_000,
+  }, async () => {
+    let first = await serve("0");
+    const address = first.url;
+    const env = { TASK_CONTEXT_URL: address, TASK_CONTEXT_TOKEN: "restart-admin-token" };
+    const created = await runCli(["run", "create", "run.json", "--agent", "worker"], { cwd, env });
+    const [runId = "", workerLine = ""] = created.stdout.split("\n");
+    const worker = workerLine.slice("agent worker: ".length);
+    const agentCall = async (path: string, body: unknown) => {
+      const response = await fetch(new URL(path, address), {
+        method: "POST",
+        headers: { Authorization: `Bearer ${worker}`, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      return (await response.json()) as { work_item: { id: string }; lease: { attempt: number } };
+    };
+
+    const follower = spawn(process.execPath, [CLI, "run", "events", runId], {
+      cwd,
+      env: { PATH: process.env.PATH ?? "", ...env },
+    });
+    let printed = "";
+    follower.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      printed += chunk;
+    });
+    const ended = new Promise<number | null>((resolve) => follower.once("exit", resolve));
+    const claimed = await agentCall("/v1/inbox/claim-next", {});
+    await agentCall(`/v1/work-items/${claimed.work_item.id}/complete`, {
+      attempt: claimed.lease.attempt,
+      artifact: { media_type: "text/markdown", content: "# Lumen" },
+    });
+    await expect.poll(() => printed.split("\n").length, { timeout: 10_000 }).toBe(8);
+
+    first.child.kill("SIGTERM");
+    await new Promise((resolve) => first.child.once("exit", resolve));
+    first = await serve(new URL(address).port);
+    // The review of the worker's artifact is never offered to the worker: another agent does it.
+    const added = await fetch(new URL(`/v1/runs/${runId}/agents`, address), {
+      method: "POST",
+      headers: { Authorization: "Bearer restart-admin-token", "Content-Type": "application/json" },
+      body: JSON.stringify({ tag: "reviewer" }),
+    });
+    const reviewerToken = ((await added.json()) as { token: string }).token;
+    const review = await fetch(new URL("/v1/inbox/claim-next", address), {
+      method: "POST",
+      headers: { Authorization: `Bearer ${reviewerToken}` },
+    });
+    const reviewItem = (await review.json()) as {
+      work_item: { id: string };
+      lease: { attempt: number };
+    };
+    await fetch(new URL(`/v1/work-items/${reviewItem.work_item.id}/complete`, address), {
+      method: "POST",
+      headers: { Authorization: `Bearer ${reviewerToken}`, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        attempt: reviewItem.lease.attempt,
+        review: {
+          verdict: "approve",
+          summary: "Clear.",
+          criteria: [{ criterion: "clarity", comment: "Clear." }],
+        },
+      }),
+    });
+
+    expect(await ended).toBe(0);
+    first.child.kill("SIGTERM");
+    await new Promise((resolve) => first.child.once("exit", resolve));
+    const seqs = printed
+      .trim()
+      .split("\n")
+      .map((line) => Number(line.split(" ")[0]));
+    expect(seqs).toEqual([...Array(13).keys()].slice(1));
+    expect(printed.trim().split("\n").at(-1)).toBe("12 run.completed");
+  });
+});
+
+describe("--help", () => {
+  it.each([["serve"], ["run"], ["run", "create"], ["run", "status"], ["run", "events"]])(
+    "task-context %s %s --help",
+    async (...command) => {
+      const { stdout, stderr, code } = await runCli([...command, "--help"], { cwd });
+      expect({ stderr, code }).toEqual({ stderr: "", code: 0 });
+      expect(stdout).toMatchSnapshot();
+    },
+  );
+});
