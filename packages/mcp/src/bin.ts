@@ -14,9 +14,11 @@ if (rest.length > 0 || directory === "--help" || directory === "-h") {
 }
 try {
   const server = await serveStdio({ directory });
-  const stop = () => void server.close().then(() => process.exit(0));
+  const stop = () => void server.close();
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  await server.closed;
+  process.exit(0);
 } catch (error) {
   process.stderr.write(
     `task-context-mcp: ${TaskContextError.isInstance(error) ? error.message : String(error)}\n`,

@@ -1,6 +1,8 @@
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { serveStdio } from "./stdio.ts";
 
@@ -13,6 +15,31 @@ afterEach(() => {
 });
 
 describe("serveStdio", () => {
+  it("resolves closed when the client closes its input, and closes the watch", async () => {
+    writeFileSync(join(directory, "CONTEXT.md"), "We are building Lumen.");
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const server = await serveStdio({
+      directory,
+      transport: new StdioServerTransport(input, output),
+    });
+    const stop = server.watcher.subscribe(() => {});
+    expect(server.watcher.watching).toBe(true);
+    input.end();
+    await server.closed;
+    expect(server.watcher.watching).toBe(false);
+    stop();
+  });
+
+  it("resolves closed when close() is called", async () => {
+    const server = await serveStdio({
+      directory,
+      transport: new StdioServerTransport(new PassThrough(), new PassThrough()),
+    });
+    await server.close();
+    await expect(server.closed).resolves.toBeUndefined();
+  });
+
   it("refuses a directory that does not exist or is a file, before serving", async () => {
     const missing = join(directory, "nope");
     await expect(serveStdio({ directory: missing })).rejects.toThrow(

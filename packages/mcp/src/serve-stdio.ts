@@ -1,13 +1,17 @@
 import { lstat, readdir, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Transport } from "@modelcontextprotocol/server";
-import { serveStdio as serveSdkStdio } from "@modelcontextprotocol/server/stdio";
+import {
+  StdioServerTransport,
+  serveStdio as serveSdkStdio,
+} from "@modelcontextprotocol/server/stdio";
 import { ArgumentError, CONTEXT_FILENAME, type Tokenizer } from "@task-context/core";
 import { requireObject, requireText, systemErrorCode } from "@task-context/core/internal";
 import { nodeWorkspace } from "@task-context/core/node";
 import { taskIdSchema } from "@task-context/protocols";
 import { buildTaskContextServer, createTaskContextServer } from "./create-task-context-server.ts";
 import { fingerprintedLoader } from "./fingerprinted-loader.ts";
+import { observeClose } from "./observe-close.ts";
 import type { TaskContextLoader } from "./task-context-loader.ts";
 import { type TaskContextWatcher, watchTaskContext } from "./watch-task-context.ts";
 
@@ -35,6 +39,11 @@ export interface TaskContextStdioServer {
   readonly directory: string;
   /** The watch behind the subscriptions (open only while a client is subscribed). */
   readonly watcher: TaskContextWatcher;
+  /**
+   * Resolves when the connection has ended — the client closed stdin, or {@link close} was
+   * called — and the watch is closed: what a command awaits before it exits.
+   */
+  readonly closed: Promise<void>;
   /** Closes the connection and the watch. */
   close(): Promise<void>;
 }
@@ -86,6 +95,7 @@ async function requireDirectory(directory: string): Promise<string> {
  * ```ts source="../examples/serve-stdio.ts#serveStdio"
  * const server = await serveStdio({ directory: process.argv[2] ?? "." });
  * process.on("SIGTERM", () => void server.close());
+ * await server.closed; // the client closed stdin
  * ```
  */
 export async function serveStdio(options: ServeStdioOptions): Promise<TaskContextStdioServer> {
@@ -112,16 +122,19 @@ export async function serveStdio(options: ServeStdioOptions): Promise<TaskContex
     cachedLoad ??= fingerprintedLoader(load, join(directory, CONTEXT_FILENAME));
     return cachedLoad;
   };
+  const observed = observeClose(transport ?? new StdioServerTransport());
   const handle = serveSdkStdio(
     (context) => buildTaskContextServer({ ...serverOptions, era: context.era }, reuseLoads),
-    { ...(transport !== undefined && { transport }), ...(onerror !== undefined && { onerror }) },
+    { transport: observed.transport, ...(onerror !== undefined && { onerror }) },
   );
+  const closed = observed.closed.then(() => watcher.close());
   return {
     directory,
     watcher,
+    closed,
     async close() {
       await handle.close();
-      watcher.close();
+      await closed;
     },
   };
 }
