@@ -6,8 +6,9 @@
 //   files are run by the tests of their package (src/examples.test.ts) or of docs/examples.
 // - JSON: parsed; every object in it shaped like a published format (a work item, an event, a
 //   review, an artifact, a subagent's output) is valid against that format's schema.
-// - YAML and XML: must say, in `<!-- check: … -->` on the line before the fence, what they are,
-//   and pass that check (see CHECKS below).
+// - YAML, XML and TOML: must say, in `<!-- check: … -->` on the line before the fence, what they
+//   are, and pass that check (see CHECKS below). TOML appears only as an MCP client's
+//   configuration (docs/mcp.md), whose `tested-by` test parses it and starts the server it names.
 // - Shell: every command is checked here — a package to install exists, a script to run is
 //   defined, a directory to enter exists — except the curl requests of the delivery-service
 //   pages (HTTP_PAGES), which are prose: they need a running service and ids from earlier
@@ -36,7 +37,7 @@ const ofLanguage = (...languages: string[]) =>
 const CODE = ["ts", "typescript", "tsx", "js", "javascript", "mjs"];
 const SHELL = ["sh", "bash", "shell", "console"];
 const SHOWN = ["", "text", "markdown", "md"];
-const DATA = ["json", "yaml", "yml", "xml"];
+const DATA = ["json", "yaml", "yml", "xml", "toml"];
 
 /** Pages whose shell blocks may hold curl requests to a running delivery service (see above). */
 const HTTP_PAGES = new Set([
@@ -290,8 +291,8 @@ describe("the code blocks of the docs", () => {
     expect(unchecked.map(where)).toEqual([]);
   });
 
-  it("says what every YAML and XML block is, and every one passes that check", async () => {
-    const blocks = ofLanguage("yaml", "yml", "xml");
+  it("says what every YAML, XML and TOML block is, and every one passes that check", async () => {
+    const blocks = ofLanguage("yaml", "yml", "xml", "toml");
     expect(blocks.filter((fence) => fence.check === undefined).map(where)).toEqual([]);
     for (const fence of blocks) await runCheck(fence);
   });

@@ -1,0 +1,134 @@
+import { McpServer } from "@modelcontextprotocol/server";
+import { ArgumentError } from "@task-context/core";
+import {
+  requireLoadOptions,
+  requireObject,
+  requireOptionalBoolean,
+  requireWorkspace,
+} from "@task-context/core/internal";
+import { registerContextBlockResource } from "./context-block-resource.ts";
+import { registerContextMdResource } from "./context-md-resource.ts";
+import { wireContextSubscriptions } from "./context-subscriptions.ts";
+import { registerGetTaskContextTool } from "./get-task-context-tool.ts";
+import { registerInjectTaskContextTool } from "./inject-task-context-tool.ts";
+import { registerLintContextMdTool } from "./lint-context-md-tool.ts";
+import { registerSageDocumentResource } from "./sage-document-resource.ts";
+import { SERVER_NAME, SERVER_VERSION } from "./server-info.ts";
+import { type TaskContextLoader, taskContextLoader } from "./task-context-loader.ts";
+import type { TaskContextServerOptions } from "./task-context-server-options.ts";
+import { registerValidateTool } from "./validate-tool.ts";
+import { registerWithTaskContextPrompt } from "./with-task-context-prompt.ts";
+
+const INSTRUCTIONS =
+  "This server gives you the task context of the workspace: CONTEXT.md (what we are building, key terms, brand rules, conventions). Call get_task_context before you start and follow it. When you call another model yourself, send the text inject_task_context returns. Everything here is read-only.";
+
+function requireProjectPath(projectPath: unknown): string | undefined {
+  if (projectPath === undefined) return undefined;
+  if (typeof projectPath !== "string" || !/^(\/|[A-Za-z]:[\\/]|\\\\)/.test(projectPath)) {
+    throw new ArgumentError({
+      argument: "options.projectPath",
+      message: `expected the absolute path of the project root (such as /srv/app), got ${JSON.stringify(projectPath)}.`,
+    });
+  }
+  return projectPath;
+}
+
+/**
+ * An MCP server (the official SDK's `McpServer`) that gives any MCP client the workspace's task
+ * context, read-only:
+ *
+ * - resources: CONTEXT.md as loaded (`task-context://workspace/CONTEXT.md`, with `sha256`,
+ *   `truncated`, `originalLength` and `warning` in `_meta`), the Sage documents under
+ *   `.sage/context/` (`task-context://workspace/sage/{taskId}`), and with `projectPath` the
+ *   Context Protocol v1 block from `docs/project.json` + `docs/CONVENTIONS.md`
+ *   (`task-context://workspace/context-block`);
+ * - tools: `get_task_context`, `inject_task_context`, `validate`, `lint_context_md`, each with an
+ *   output schema and `structuredContent`; a missing CONTEXT.md is a tool error (`isError: true`)
+ *   with the spec's guiding message;
+ * - the prompt `with_task_context` (argument `request`);
+ * - with `changes`, `notifications/resources/updated` for CONTEXT.md when it changes.
+ *
+ * Each call builds one instance for one connection: pass it as the factory of the SDK's
+ * `serveStdio` or `createMcpHandler` (see `serveStdio` of `@task-context/mcp/stdio` for a
+ * directory on disk).
+ *
+ * @throws {ArgumentError} when `workspace` or an option has the wrong type.
+ *
+ * @example
+ * ```ts source="../examples/in-memory.ts#createTaskContextServer"
+ * const server = createTaskContextServer({
+ *   workspace: memoryWorkspace({ "CONTEXT.md": "We are building Lumen, a note-taking app." }),
+ * });
+ * const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+ * await server.connect(serverTransport);
+ * const client = new Client({ name: "example", version: "1.0.0" });
+ * await client.connect(clientTransport);
+ * const result = await client.callTool({ name: "get_task_context", arguments: {} });
+ * console.log(result.structuredContent);
+ * // { content: "We are building Lumen, a note-taking app.", sha256: "…", truncated: false, originalLength: 41 }
+ * ```
+ */
+export function createTaskContextServer(options: TaskContextServerOptions): McpServer {
+  return buildTaskContextServer(options, (load) => load);
+}
+
+/**
+ * {@link createTaskContextServer} with the CONTEXT.md loader wrapped by `wrapLoader` (serveStdio
+ * reuses loads of an unchanged file). Internal to the package.
+ */
+export function buildTaskContextServer(
+  options: TaskContextServerOptions,
+  wrapLoader: (load: TaskContextLoader) => TaskContextLoader,
+): McpServer {
+  requireObject("options", options);
+  const workspace = requireWorkspace("options.workspace", options.workspace);
+  const { maxChars, maxTokens, tokenizer, projectPath, changes, era = "legacy" } = options;
+  const subscribable =
+    requireOptionalBoolean("options.subscribable", options.subscribable) ?? changes !== undefined;
+  const loadOptions = requireLoadOptions({ maxChars, maxTokens, tokenizer }, "options.");
+  const checkedProjectPath = requireProjectPath(projectPath);
+  if (changes !== undefined && typeof changes?.subscribe !== "function") {
+    throw new ArgumentError({
+      argument: "options.changes",
+      message:
+        "expected an object with a subscribe(listener) method, such as watchTaskContext(directory).",
+    });
+  }
+  if (era !== "legacy" && era !== "modern") {
+    throw new ArgumentError({
+      argument: "options.era",
+      message: `expected "legacy" or "modern", got ${JSON.stringify(era)}.`,
+    });
+  }
+  if (options.listSageTaskIds !== undefined && typeof options.listSageTaskIds !== "function") {
+    throw new ArgumentError({
+      argument: "options.listSageTaskIds",
+      message: "expected a function that returns the task ids.",
+    });
+  }
+
+  const server = new McpServer(
+    { name: SERVER_NAME, version: SERVER_VERSION, title: "Task context" },
+    {
+      instructions: INSTRUCTIONS,
+      capabilities: {
+        resources: subscribable ? { subscribe: true } : {},
+        tools: {},
+        prompts: {},
+      },
+    },
+  );
+  const load = wrapLoader(taskContextLoader(workspace, loadOptions));
+  registerContextMdResource(server, load);
+  registerSageDocumentResource(server, workspace, options.listSageTaskIds);
+  if (checkedProjectPath !== undefined) {
+    registerContextBlockResource(server, workspace, checkedProjectPath);
+  }
+  registerGetTaskContextTool(server, load);
+  registerInjectTaskContextTool(server, load);
+  registerValidateTool(server);
+  registerLintContextMdTool(server, workspace, loadOptions.maxChars);
+  registerWithTaskContextPrompt(server, load);
+  if (changes !== undefined) wireContextSubscriptions(server, changes, era);
+  return server;
+}

@@ -1,0 +1,50 @@
+import type { McpServer } from "@modelcontextprotocol/server";
+import * as z from "zod";
+import { contextFacts, type TaskContextLoader } from "./task-context-loader.ts";
+import { toolError, toolResult } from "./tool-results.ts";
+
+/** The structured result of `get_task_context`. */
+export const taskContextOutputSchema = z.object({
+  content: z.string().describe("CONTEXT.md as delivered: trimmed and within the limits"),
+  sha256: z.string().describe("Hex SHA-256 of the UTF-8 bytes of content"),
+  truncated: z.boolean().describe("True when the limits cut content short of the file"),
+  originalLength: z
+    .number()
+    .int()
+    .describe("The file's length in UTF-16 units, trimmed, before any cut"),
+  warning: z.optional(z.string().describe("Why the content was cut or repaired; tell the user")),
+});
+
+/** No arguments: the workspace is the server's. */
+const inputSchema = z.object({});
+
+/**
+ * Registers `get_task_context`: the workspace's task context as every recipient receives it.
+ * A missing CONTEXT.md is a tool error with the spec's guiding message.
+ */
+export function registerGetTaskContextTool(server: McpServer, load: TaskContextLoader): void {
+  server.registerTool(
+    "get_task_context",
+    {
+      title: "Get the task context",
+      description:
+        "Returns the task context of this workspace (CONTEXT.md: what we are building, key terms, brand rules, conventions), bounded as it is delivered to every recipient, with its sha256 and a warning when it was cut. Read it before starting work; follow it.",
+      inputSchema,
+      outputSchema: taskContextOutputSchema,
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async () => {
+      try {
+        const context = await load();
+        const facts = contextFacts(context);
+        const text =
+          facts.warning === undefined
+            ? [context.content]
+            : [context.content, `Warning: ${facts.warning}`];
+        return toolResult(text, { content: context.content, ...facts });
+      } catch (error) {
+        return toolError(error);
+      }
+    },
+  );
+}

@@ -1,0 +1,50 @@
+import type { McpServer } from "@modelcontextprotocol/server";
+import { injectTaskContext } from "@task-context/core";
+import * as z from "zod";
+import { contextFacts, type TaskContextLoader } from "./task-context-loader.ts";
+import { textArgument } from "./text-argument.ts";
+import { toolError, toolResult } from "./tool-results.ts";
+
+/** The structured result of `inject_task_context`. */
+export const injectedPromptOutputSchema = z.object({
+  text: z.string().describe("[Task Context]\\n{context}\\n\\n[Request]\\n{prompt}"),
+  sha256: z.string().describe("Hex SHA-256 of the context that was injected"),
+  warning: z.optional(z.string().describe("Why the context was cut; tell the user")),
+});
+
+/** The arguments of `inject_task_context`. */
+const inputSchema = z.object({
+  prompt: textArgument("prompt", "The prompt for the other model, as you would send it"),
+});
+
+/**
+ * Registers `inject_task_context`: `{ prompt }` → exactly `[Task Context]\n{context}\n\n[Request]\n{prompt}`,
+ * for an agent that calls an external model itself.
+ */
+export function registerInjectTaskContextTool(server: McpServer, load: TaskContextLoader): void {
+  server.registerTool(
+    "inject_task_context",
+    {
+      title: "Inject the task context into a prompt",
+      description:
+        "Prepends the task context to a prompt you are about to send to another model (an image, audio or video model, another agent): returns exactly the text to send, [Task Context] … [Request] …. Send the text unchanged.",
+      inputSchema,
+      outputSchema: injectedPromptOutputSchema,
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async ({ prompt }) => {
+      try {
+        const context = await load();
+        const { sha256, warning } = contextFacts(context);
+        const text = injectTaskContext(prompt, context.content);
+        return toolResult(warning === undefined ? [text] : [text, `Warning: ${warning}`], {
+          text,
+          sha256,
+          ...(warning !== undefined && { warning }),
+        });
+      } catch (error) {
+        return toolError(error);
+      }
+    },
+  );
+}

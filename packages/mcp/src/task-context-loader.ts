@@ -1,0 +1,33 @@
+import { loadTaskContext, type TaskContext, type Workspace } from "@task-context/core";
+import type { CheckedLoadOptions } from "@task-context/core/internal";
+
+/** Loads CONTEXT.md with the server's limits, on every call: a subagent always gets the file as it is now. */
+export type TaskContextLoader = () => Promise<TaskContext>;
+
+/** A loader that reads CONTEXT.md through `workspace` with the checked options (required). */
+export function taskContextLoader(
+  workspace: Workspace,
+  { maxChars, maxTokens, tokenizer }: CheckedLoadOptions,
+): TaskContextLoader {
+  return () => loadTaskContext(workspace, { maxChars, maxTokens, tokenizer, required: true });
+}
+
+/** The facts about a loaded context that travel in `_meta` and `structuredContent`. */
+export function contextFacts(context: TaskContext): {
+  sha256: string;
+  truncated: boolean;
+  originalLength: number;
+  warning?: string;
+} {
+  const { sha256, truncated, originalLength, warning } = context;
+  return warning === undefined
+    ? { sha256, truncated, originalLength }
+    : { sha256, truncated, originalLength, warning };
+}
+
+/** `{ "task-context/sha256": …, … }`: the facts under the package's `_meta` prefix. */
+export function contextMeta(context: TaskContext): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(contextFacts(context)).map(([key, value]) => [`task-context/${key}`, value]),
+  );
+}
