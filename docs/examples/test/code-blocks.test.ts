@@ -129,7 +129,17 @@ function shellProblem(fence: Fence, command: string, directory: string): string 
   }
   const cli = /^(?:npx (?:@task-context\/cli|task-context)|task-context) (\S+)/.exec(bare);
   if (cli) {
-    const commands = ["init", "lint", "validate", "render", "sage", "serve", "run", "--help"];
+    const commands = [
+      "init",
+      "lint",
+      "validate",
+      "render",
+      "sage",
+      "serve",
+      "run",
+      "mcp",
+      "--help",
+    ];
     return commands.includes(cli[1] ?? "")
       ? undefined
       : `"${cli[1]}" is not a task-context command`;

@@ -4,6 +4,7 @@ import { CliError } from "./cli-error.ts";
 import type { CliIo } from "./cli-io.ts";
 import { addInitCommand } from "./commands/init.ts";
 import { addLintCommand } from "./commands/lint.ts";
+import { addMcpCommand } from "./commands/mcp.ts";
 import { addRenderCommand } from "./commands/render.ts";
 import { addRunCommands } from "./commands/run-commands.ts";
 import { addSageCommand } from "./commands/sage-generate.ts";
@@ -61,6 +62,7 @@ export function createProgram(
         "task-context validate prompt.md .sage/context/T1.xml",
         "task-context render --for subagent --input task.json",
         "task-context serve --db :memory:",
+        "task-context mcp .",
       )}\nDocs: https://github.com/task-context/task-context/blob/main/docs/cli.md\n`,
     );
   const context = { io, exit, debug: argv.includes("--debug") };
@@ -71,6 +73,7 @@ export function createProgram(
   addSageCommand(program, context);
   addServeCommand(program, context);
   addRunCommands(program, context);
+  addMcpCommand(program, context);
   return program;
 }
 
@@ -89,7 +92,7 @@ function usageFromCommander(error: CommanderError, argv: readonly string[]): Cli
   const message = first.replace(/\.$/, "");
   const suggestion = /^\(Did you mean (.+)\?\)$/.exec(rest.join(" ").trim())?.[1];
   const didYouMean = suggestion === undefined ? "" : `did you mean ${suggestion}? `;
-  const known = ["init", "lint", "validate", "render", "sage", "serve", "run"];
+  const known = ["init", "lint", "validate", "render", "sage", "serve", "run", "mcp"];
   const index = argv.findIndex((argument) => known.includes(argument));
   const command = argv[index];
   const subcommands = ["generate", "create", "status", "events"];

@@ -46,6 +46,8 @@ describe("task-context", () => {
         serve [options]               start the delivery service on Node (≥ 22.18) with embedded SQLite
         run                           create a run, show its status, follow its events on a running
                                       delivery service
+        mcp [options] [dir]           serve the folder's task context to MCP clients over stdio (Claude
+                                      Code, Codex, Cursor)
 
       Examples:
         $ task-context init
@@ -53,6 +55,7 @@ describe("task-context", () => {
         $ task-context validate prompt.md .sage/context/T1.xml
         $ task-context render --for subagent --input task.json
         $ task-context serve --db :memory:
+        $ task-context mcp .
 
       Docs: https://github.com/task-context/task-context/blob/main/docs/cli.md
 

@@ -1,0 +1,70 @@
+import { stat } from "node:fs/promises";
+import { Readable, Writable } from "node:stream";
+import { Command } from "commander";
+import { CliError, usageError } from "../cli-error.ts";
+import { type CommandContext, configureCommand, examples } from "../run.ts";
+import { workspaceDirectory } from "../workspace-paths.ts";
+import { positiveInteger } from "./lint.ts";
+
+/**
+ * `task-context mcp [dir]`: the workspace MCP server of `@task-context/mcp` over stdio, until the
+ * client closes stdin or SIGINT/SIGTERM. Stdout carries the protocol only; nothing else is printed
+ * there.
+ */
+export function addMcpCommand(program: Command, { io, exit }: CommandContext): void {
+  const command = configureCommand(new Command("mcp"), io)
+    .description(
+      "serve the folder's task context to MCP clients over stdio (Claude Code, Codex, Cursor)",
+    )
+    .argument("[dir]", "the workspace folder that holds CONTEXT.md (default: the current one)")
+    .option(
+      "--max-chars <n>",
+      "most characters of CONTEXT.md delivered (default 10000)",
+      positiveInteger,
+    )
+    .addHelpText(
+      "after",
+      `
+Resources: CONTEXT.md as loaded (sha256 and truncation in its metadata, change notifications to
+subscribers), .sage/context/{task_id}.xml, and the Context Protocol block of docs/project.json.
+Tools: get_task_context, inject_task_context, validate, lint_context_md. Prompt: with_task_context.
+Read-only: nothing it serves writes into the folder. Configure a client to run it, e.g.
+{ "command": "npx", "args": ["-y", "@task-context/cli", "mcp", "."] } — see docs/mcp.md.
+${examples("task-context mcp", "task-context mcp agents/launch --max-chars 4000")}`,
+    )
+    .action(async (dir: string | undefined, options: { maxChars?: number }) => {
+      if (!(io.stdin instanceof Readable) || !(io.stdout instanceof Writable)) {
+        throw usageError(
+          "mcp needs the process's stdin and stdout (the MCP stdio transport)",
+          "run `task-context mcp` as a command, as an MCP client configuration does",
+        );
+      }
+      // Loaded here: every other command starts without the MCP SDK.
+      const [{ serveStdio }, { StdioServerTransport }] = await Promise.all([
+        import("@task-context/mcp/stdio"),
+        import("@modelcontextprotocol/server/stdio"),
+      ]);
+      const directory = workspaceDirectory(io.cwd, dir);
+      if (!(await stat(directory).catch(() => undefined))?.isDirectory()) {
+        throw new CliError({
+          code: "CLI_UNREADABLE_INPUT",
+          message: `${dir ?? "."} is not a folder`,
+          hint: "give the workspace folder that holds CONTEXT.md (`task-context init` writes one)",
+        });
+      }
+      const server = await serveStdio({
+        directory,
+        maxChars: options.maxChars,
+        transport: new StdioServerTransport(io.stdin, io.stdout),
+        onerror: (error) => io.stderr.write(`task-context mcp: ${error.message}\n`),
+      });
+      const stopListening = io.onSignal?.(() => void server.close());
+      try {
+        await server.closed;
+      } finally {
+        stopListening?.();
+      }
+      exit(0);
+    });
+  program.addCommand(command);
+}

@@ -1,0 +1,153 @@
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { injectTaskContext, loadTaskContext } from "@task-context/core";
+import { CONTEXT_MD_URI } from "@task-context/mcp";
+import { afterAll, describe, expect, it } from "vitest";
+import { markdownFences } from "../../../docs/examples/test/markdown-fences.ts";
+import { CLI, runCli, temporaryFolder } from "./run-cli.ts";
+
+const folder = temporaryFolder();
+afterAll(folder.remove);
+const CONTEXT = "# Task Context\n\n## What we are building\n\nLumen 2.0, a photo editor.\n";
+writeFileSync(join(folder.path, "CONTEXT.md"), CONTEXT);
+
+/** The official MCP client over stdio to `task-context …args` in the folder, the built CLI spawned. */
+async function connect(args: string[]): Promise<Client> {
+  const client = new Client({ name: "task-context-cli-tests", version: "1.0.0" });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, ...args],
+      cwd: folder.path,
+      stderr: "pipe",
+    }),
+  );
+  return client;
+}
+
+describe("task-context mcp [dir]", () => {
+  it("serves the folder's CONTEXT.md to an MCP client over stdio: resource and tools", async () => {
+    const client = await connect(["mcp", folder.path]);
+    try {
+      const loaded = await loadTaskContext(folder.path);
+      const { contents } = await client.readResource({ uri: CONTEXT_MD_URI });
+      expect(contents).toEqual([
+        {
+          uri: CONTEXT_MD_URI,
+          mimeType: "text/markdown",
+          text: loaded.content,
+          _meta: expect.objectContaining({ "task-context/sha256": loaded.sha256 }),
+        },
+      ]);
+      const injected = await client.callTool({
+        name: "inject_task_context",
+        arguments: { prompt: "Describe the screenshot." },
+      });
+      expect(injected.structuredContent).toEqual({
+        text: injectTaskContext("Describe the screenshot.", loaded),
+        sha256: loaded.sha256,
+      });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("serves the current folder when none is given, within --max-chars", async () => {
+    const client = await connect(["mcp", "--max-chars", "20"]);
+    try {
+      const loaded = await loadTaskContext(folder.path, { maxChars: 20 });
+      const result = await client.callTool({ name: "get_task_context", arguments: {} });
+      expect(result.structuredContent).toEqual({
+        content: loaded.content,
+        sha256: loaded.sha256,
+        truncated: true,
+        originalLength: loaded.originalLength,
+        warning: loaded.warning,
+      });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("exits 0 when the client closes stdin, having written nothing but the protocol", async () => {
+    // No request on stdin, then end of input: the server ends as an MCP stdio server must.
+    expect(await runCli(["mcp", folder.path], { cwd: folder.path })).toEqual({
+      stdout: "",
+      stderr: "",
+      code: 0,
+    });
+  });
+
+  it("stops on SIGTERM with exit 0 while a client is connected", async () => {
+    const child = spawn(process.execPath, [CLI, "mcp"], { cwd: folder.path });
+    const exited = new Promise((resolve) => {
+      child.once("close", (code, signal) => resolve({ code, signal }));
+    });
+    // Once the server has answered initialize, it is serving and listens for signals.
+    const answered = new Promise((resolve) => child.stdout.once("data", resolve));
+    child.stdin.write(
+      `${JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "task-context-cli-tests", version: "1.0.0" },
+        },
+      })}\n`,
+    );
+    await answered;
+    child.kill("SIGTERM");
+    await expect(exited).resolves.toEqual({ code: 0, signal: null });
+  });
+
+  it("refuses a folder that does not exist: one line, a hint, exit 2", async () => {
+    expect(await runCli(["mcp", "nowhere"], { cwd: folder.path })).toEqual({
+      stdout: "",
+      stderr:
+        "task-context: nowhere is not a folder\nhint: give the workspace folder that holds CONTEXT.md (`task-context init` writes one)\n",
+      code: 2,
+    });
+  });
+
+  it("refuses a bad --max-chars with the usage hint, exit 2", async () => {
+    expect(await runCli(["mcp", "--max-chars", "0"], { cwd: folder.path })).toEqual({
+      stdout: "",
+      stderr:
+        "task-context: option '--max-chars <n>' argument '0' is invalid. expected a whole number of at least 1\nhint: run `task-context mcp --help` to see the usage\n",
+      code: 2,
+    });
+  });
+});
+
+describe("the client configuration of docs/cli.md", () => {
+  const [configuration] = markdownFences(
+    new URL("../../../docs/cli.md", import.meta.url).pathname,
+    "docs/cli.md",
+  ).filter((fence) => fence.check === "tested-by packages/cli/test/mcp.test.ts");
+
+  it("runs this package's `mcp` command, in the project's folder", async () => {
+    const { mcpServers } = JSON.parse(configuration?.body ?? "{}") as {
+      mcpServers: Record<string, { command: string; args: string[] }>;
+    };
+    const { command, args } = mcpServers["task-context"] ?? { command: "", args: [] };
+    expect({ command, args: args.slice(0, 2) }).toEqual({
+      command: "npx",
+      args: ["-y", "@task-context/cli"],
+    });
+    // The built CLI in place of `npx -y @task-context/cli`, which resolves to it once published.
+    const client = await connect(args.slice(2));
+    try {
+      const result = await client.callTool({ name: "get_task_context", arguments: {} });
+      expect(result.structuredContent).toMatchObject({
+        sha256: (await loadTaskContext(folder.path)).sha256,
+      });
+    } finally {
+      await client.close();
+    }
+  });
+});
