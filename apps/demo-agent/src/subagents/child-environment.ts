@@ -1,4 +1,4 @@
-// What the demo hands its child-process subagent besides the spawner's TASK_CONTEXT_* variables.
+// What the demo hands its child-process subagents besides the spawner's TASK_CONTEXT_* variables.
 
 /** The variable with the model settings (JSON `ModelSettings`): the child reaches the same models. */
 export const MODELS_VARIABLE = "TASK_CONTEXT_DEMO_MODELS";

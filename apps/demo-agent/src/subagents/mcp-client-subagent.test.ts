@@ -1,10 +1,15 @@
 // The MCP subagent's claim, checked on its source: it receives its task context only through MCP.
 // Neither its script nor any demo file it imports imports @task-context/core (the loader), and it
-// imports no way to read a file. (demo.test.ts runs it and checks what it received.)
-import { readFile } from "node:fs/promises";
+// imports no way to read a file. (demo.test.ts runs it in the demo and checks what it received;
+// here it also runs once against a workspace without CONTEXT.md.)
+import { spawnSync } from "node:child_process";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { MCP_SERVER_VARIABLE } from "./child-environment.ts";
+import { mcpServerCommand } from "./mcp-server-command.ts";
 
 const SCRIPT = fileURLToPath(new URL("./mcp-client-subagent.ts", import.meta.url));
 
@@ -30,6 +35,17 @@ async function packagesImportedBy(file: string, seen = new Set<string>()): Promi
     }
   }
   return packages;
+}
+
+/** Runs the script as the spawner does: `environment` added, `prompt` on stdin. */
+function runScript(environment: Record<string, string>, prompt: string) {
+  const { status, stdout, stderr } = spawnSync(process.execPath, [SCRIPT], {
+    env: { ...process.env, ...environment },
+    input: prompt,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  return { code: status, stdout, stderr };
 }
 
 describe("the MCP subagent's script", () => {
@@ -60,5 +76,28 @@ describe("the MCP subagent's script", () => {
   it("finds the imports of a file that has them (the check can fail)", async () => {
     const alternative = fileURLToPath(new URL("./alt-text-subagent.ts", import.meta.url));
     expect(await packagesImportedBy(alternative)).toContain("@task-context/core");
+  });
+
+  it("fails with the server's guidance, and writes nothing, when its workspace has no CONTEXT.md", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "task-context-mcp-subagent-"));
+    try {
+      const outcome = runScript(
+        {
+          TASK_CONTEXT_WORKSPACE: directory,
+          TASK_CONTEXT_CONTEXT_FILE: ".sage/context/headline.xml",
+          [MCP_SERVER_VARIABLE]: JSON.stringify(await mcpServerCommand()),
+        },
+        "Write the headline.",
+      );
+      expect(outcome).toEqual({
+        code: 1,
+        stdout: "",
+        stderr:
+          "MCP subagent failed: CONTEXT.md not found in workspace. Before using multimodal tools or spawning subagents, create a CONTEXT.md file with task context. See system prompt for instructions.\nThere is no CONTEXT.md at the workspace root.\n",
+      });
+      expect(await readdir(directory)).toEqual([]);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 });

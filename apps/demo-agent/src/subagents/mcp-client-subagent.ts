@@ -59,6 +59,68 @@ async function readNamedResource(
   };
 }
 
+/** What the subagent received over MCP: the text to send its model, and the session's record. */
+interface Received {
+  injected: string;
+  taskId: string;
+  session: McpSession;
+}
+
+/** Starts the workspace server on `directory`, reads the context and injects it into `request`. */
+async function receiveOverMcp(
+  client: Client,
+  server: McpServerCommand,
+  directory: string,
+  request: string,
+): Promise<Received> {
+  //#region mcpClient
+  // task-context-mcp <its directory>, over stdio, as an MCP client's configuration starts it.
+  await client.connect(
+    new StdioClientTransport({ command: server.command, args: [...server.args, directory] }),
+  );
+  const { resources } = await client.listResources();
+  const contextMd = await readNamedResource(client, resources, "CONTEXT.md"); // sha256 in _meta
+  const sage = await readNamedResource(
+    client,
+    resources,
+    process.env.TASK_CONTEXT_CONTEXT_FILE ?? "",
+  );
+  // The exact [Task Context]…[Request]… text to send the model, and the sha256 of its context.
+  const injection = await client.callTool({
+    name: "inject_task_context",
+    arguments: { prompt: request },
+  });
+  //#endregion
+  const structured = injection.structuredContent as
+    | { text?: unknown; sha256?: unknown }
+    | undefined;
+  if (
+    injection.isError === true ||
+    typeof structured?.text !== "string" ||
+    typeof structured.sha256 !== "string"
+  ) {
+    throw new Error(`inject_task_context failed: ${JSON.stringify(injection.content)}`);
+  }
+  if (structured.sha256 !== contextMd.sha256) {
+    throw new Error(
+      `CONTEXT.md changed between the resource (sha256 ${contextMd.sha256}) and the tool (sha256 ${structured.sha256}).`,
+    );
+  }
+  const identity = client.getServerVersion();
+  return {
+    injected: structured.text,
+    taskId: parseSubagentContext(sage.text).task.id,
+    session: {
+      server: { name: identity?.name ?? "unknown", version: identity?.version ?? "unknown" },
+      protocolVersion: client.getNegotiatedProtocolVersion() ?? "unknown",
+      resources: [contextMd, sage].map(({ text: _text, ...read }) => read),
+      tools: [
+        { name: "inject_task_context", arguments: { prompt: request }, sha256: structured.sha256 },
+      ],
+    },
+  };
+}
+
 async function main(): Promise<void> {
   const directory = process.env.TASK_CONTEXT_WORKSPACE ?? process.cwd();
   const prompt = await readStream(process.stdin);
@@ -66,60 +128,14 @@ async function main(): Promise<void> {
   const server = JSON.parse(process.env[MCP_SERVER_VARIABLE] ?? "{}") as McpServerCommand;
   const block = parseContextBlock(prompt);
   const request = block.status === "found" ? block.request : prompt;
-
-  //#region mcpClient
   const client = new Client({ name: "task-context-demo-subagent", version: "1.0.0" });
-  await client.connect(
-    new StdioClientTransport({
-      command: server.command,
-      args: [...server.args, directory],
-      stderr: "inherit",
-    }),
-  );
-  //#endregion
-  let session: McpSession;
-  let injected: string;
-  let taskId: string;
+  let received: Received;
   try {
-    const { resources } = await client.listResources();
-    const contextMd = await readNamedResource(client, resources, "CONTEXT.md");
-    const sage = await readNamedResource(
-      client,
-      resources,
-      process.env.TASK_CONTEXT_CONTEXT_FILE ?? "",
-    );
-    taskId = parseSubagentContext(sage.text).task.id;
-    const result = await client.callTool({
-      name: "inject_task_context",
-      arguments: { prompt: request },
-    });
-    const structured = result.structuredContent as { text?: unknown; sha256?: unknown } | undefined;
-    if (
-      result.isError === true ||
-      typeof structured?.text !== "string" ||
-      typeof structured.sha256 !== "string"
-    ) {
-      throw new Error(`inject_task_context failed: ${JSON.stringify(result.content)}`);
-    }
-    injected = structured.text;
-    const injectedSha256 = structured.sha256;
-    if (injectedSha256 !== contextMd.sha256) {
-      throw new Error(
-        `CONTEXT.md changed between the resource (sha256 ${contextMd.sha256}) and the tool (sha256 ${injectedSha256}).`,
-      );
-    }
-    const identity = client.getServerVersion();
-    session = {
-      server: { name: identity?.name ?? "unknown", version: identity?.version ?? "unknown" },
-      protocolVersion: client.getNegotiatedProtocolVersion() ?? "unknown",
-      resources: [contextMd, sage].map(({ text: _text, ...read }) => read),
-      tools: [
-        { name: "inject_task_context", arguments: { prompt: request }, sha256: injectedSha256 },
-      ],
-    };
+    received = await receiveOverMcp(client, server, directory, request);
   } finally {
-    await client.close();
+    await client.close(); // the server exits when its stdin closes
   }
+  const { injected, taskId, session } = received;
 
   const exchanges: ModelExchange[] = [];
   const { text } = await generateText({

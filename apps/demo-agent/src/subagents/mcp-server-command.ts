@@ -1,6 +1,6 @@
 // How the demo starts the workspace MCP server for its MCP subagent: the `task-context-mcp` bin of
 // @task-context/mcp, found through the package's own package.json, run by this Node.
-import { readFile } from "node:fs/promises";
+import { access, readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { McpServerCommand } from "./mcp-session.ts";
 
@@ -22,5 +22,11 @@ export async function mcpServerCommand(): Promise<McpServerCommand> {
       `@task-context/mcp names no ${MCP_SERVER_BIN} bin in ${fileURLToPath(manifestUrl)}. Reinstall with npm run demo.`,
     );
   }
-  return { command: process.execPath, args: [fileURLToPath(new URL(bin, manifestUrl))] };
+  const path = fileURLToPath(new URL(bin, manifestUrl));
+  await access(path).catch(() => {
+    throw new Error(
+      `@task-context/mcp is not built (${path} is missing). Run npm run demo, which builds the packages first.`,
+    );
+  });
+  return { command: process.execPath, args: [path] };
 }
