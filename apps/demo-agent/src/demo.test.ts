@@ -2,16 +2,26 @@
 // what it printed and the trace it wrote.
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/client";
+import { sha256Hex } from "@task-context/core/internal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LAUNCH_CONTEXT_MD, SCREENSHOT_QUESTION } from "./launch-task.ts";
 import { oversizedContextMd } from "./steps/call-media-tools.ts";
+import { MCP_SUBAGENT_ID, MCP_SUBAGENT_REQUEST } from "./steps/spawn-subagents.ts";
 
 const packageRoot = dirname(dirname(fileURLToPath(import.meta.url)));
 const run = promisify(execFile);
+/** The version the workspace MCP server gives in its handshake: its package's. */
+const { version: mcpVersion } = createRequire(import.meta.url)(
+  "@task-context/mcp/package.json",
+) as {
+  version: string;
+};
 
 /** The environment without any real provider and without colour settings. */
 function offlineEnvironment(): NodeJS.ProcessEnv {
@@ -54,7 +64,7 @@ describe("npm run demo, offline", () => {
     for (const [index, title] of [
       "The main agent writes CONTEXT.md and builds its system prompt",
       "read_media and generate_media call the models through the AI SDK",
-      "Three subagents inherit the task context (2 in process, 1 child process)",
+      "Four subagents inherit the task context (2 in process, 1 child process, 1 MCP client)",
       "The delivery service in process: two remote agents work a run over HTTP",
       "What every recipient received",
     ].entries()) {
@@ -112,7 +122,7 @@ describe("npm run demo, offline", () => {
   });
 
   it("shows what each subagent received: the CONTEXT.md copy, its Sage file, its <context> block", () => {
-    for (const id of ["announcement", "brand-check", "alt-text"]) {
+    for (const id of ["announcement", "brand-check", "alt-text", MCP_SUBAGENT_ID]) {
       expect(lines()).toContainEqual(
         expect.stringMatching(
           new RegExp(
@@ -146,6 +156,56 @@ describe("npm run demo, offline", () => {
     expect(trace).toContain('"contextIntegrity": "modified"');
   });
 
+  it("shows the MCP subagent receiving its context only through the workspace MCP server", async () => {
+    const sha256 = await sha256Hex(LAUNCH_CONTEXT_MD.trim());
+    const sageXml = await readFile(
+      join(output, "out/subagents", MCP_SUBAGENT_ID, `.sage/context/${MCP_SUBAGENT_ID}.xml`),
+      "utf8",
+    );
+    const sageSha256 = await sha256Hex(sageXml);
+    expect(lines()).toContain(
+      `${MCP_SUBAGENT_ID} (MCP client): success, contextIntegrity: "intact" — Wrote headline.md for task ${MCP_SUBAGENT_ID}.`,
+    );
+    const start = lines().indexOf(
+      `over MCP (task-context-mcp on stdio; server task-context ${mcpVersion}, protocol ${LATEST_PROTOCOL_VERSION}):`,
+    );
+    expect(start).toBeGreaterThan(-1);
+    expect(lines().slice(start + 1, start + 5)).toEqual([
+      `read task-context://workspace/CONTEXT.md: sha256 ${sha256.slice(0, 12)} in its _meta, equal to its copy's`,
+      `read task-context://workspace/sage/${MCP_SUBAGENT_ID}: sha256 ${sageSha256.slice(0, 12)} in its _meta, equal to its .sage/context/${MCP_SUBAGENT_ID}.xml's`,
+      `called inject_task_context: the exact [Task Context] (sha256 ${sha256.slice(0, 12)}) and [Request] text its model received`,
+      "notes: Got its task context only through MCP (2 resources, 1 tool call); read no file of its directory itself.",
+    ]);
+    // Its model received exactly the text inject_task_context returned: the context as loaded.
+    expect(trace).toContain(
+      `**Prompt its model received (/v1/chat/completions)**\n\n\`\`\`text\n[Task Context]\n${LAUNCH_CONTEXT_MD.trim()}\n\n[Request]\n${MCP_SUBAGENT_REQUEST}\n\`\`\``,
+    );
+    const session = JSON.parse(
+      /\*\*What it read over MCP \(mcp-session\.json\)\*\*\n\n```json\n([\s\S]*?)\n```/.exec(
+        trace,
+      )?.[1] ?? "{}",
+    );
+    expect(session).toEqual({
+      server: { name: "task-context", version: mcpVersion },
+      protocolVersion: LATEST_PROTOCOL_VERSION,
+      resources: [
+        {
+          uri: "task-context://workspace/CONTEXT.md",
+          name: "CONTEXT.md",
+          sha256,
+          characters: LAUNCH_CONTEXT_MD.trim().length,
+        },
+        {
+          uri: `task-context://workspace/sage/${MCP_SUBAGENT_ID}`,
+          name: `.sage/context/${MCP_SUBAGENT_ID}.xml`,
+          sha256: sageSha256,
+          characters: sageXml.length,
+        },
+      ],
+      tools: [{ name: "inject_task_context", arguments: { prompt: MCP_SUBAGENT_REQUEST }, sha256 }],
+    });
+  });
+
   it("links the review feedback in the event stream to the artifact it reviewed", () => {
     const artifact = /^copywriter worked announcement \(task\) → artifact (art_\w+)$/m.exec(
       lines().join("\n"),
@@ -177,7 +237,7 @@ describe("npm run demo, offline", () => {
       ),
     );
     const sha = "57064526cb77";
-    expect(table.slice(1, 12).map((row) => row.replace(/\s+/g, " "))).toEqual([
+    expect(table.slice(1, 13).map((row) => row.replace(/\s+/g, " "))).toEqual([
       "main agent system prompt - 812 -",
       "vision model, no context external model - 19 -",
       `read_media → vision model external model ${sha} 273 no`,
@@ -193,6 +253,9 @@ describe("npm run demo, offline", () => {
         new RegExp(`^subagent alt-text subagent \\(child process\\) ${sha} \\d+ no$`),
       ),
       expect.stringMatching(
+        new RegExp(`^subagent ${MCP_SUBAGENT_ID} subagent \\(MCP client\\) ${sha} \\d+ no$`),
+      ),
+      expect.stringMatching(
         new RegExp(
           `^remote agent copywriter: announcement remote agent \\(HTTP\\) ${sha} \\d+ no$`,
         ),
@@ -205,7 +268,7 @@ describe("npm run demo, offline", () => {
       ),
     ]);
     expect(lines()).toContain(
-      `8 of 9 recipients with a task context received the main agent's CONTEXT.md exactly (sha256 ${sha}); 1 received an oversized one, truncated`,
+      `9 of 10 recipients with a task context received the main agent's CONTEXT.md exactly (sha256 ${sha}); 1 received an oversized one, truncated`,
     );
   });
 

@@ -1,7 +1,7 @@
 import { splitTaskContext, type Tokenizer } from "@task-context/core";
 import { sha256Hex } from "@task-context/core/internal";
 import type { Recipient } from "./demo-context.ts";
-import type { ModelExchange } from "./models.ts";
+import type { ModelExchange } from "./model-provider.ts";
 
 /**
  * The prompt text of a recorded exchange, as the provider received it: the text parts of the last

@@ -10,7 +10,7 @@ import { parseContextBlock } from "@task-context/protocols/context-block";
 import { parseSubagentContext } from "@task-context/protocols/sage";
 import { contextReceiverInstructions } from "@task-context/system-prompt";
 import { generateText } from "ai";
-import { type ModelExchange, type ModelSettings, providerFor } from "../models.ts";
+import { type ModelExchange, type ModelSettings, providerFor } from "../model-provider.ts";
 import { EXCHANGES_FILE, MODELS_VARIABLE, SCREENSHOT_VARIABLE } from "./child-environment.ts";
 
 async function main(): Promise<void> {

@@ -1,4 +1,4 @@
-// What the demo hands its child-process subagent besides the spawner's TASK_CONTEXT_* variables.
+// What the demo hands its child-process subagents besides the spawner's TASK_CONTEXT_* variables.
 
 /** The variable with the model settings (JSON `ModelSettings`): the child reaches the same models. */
 export const MODELS_VARIABLE = "TASK_CONTEXT_DEMO_MODELS";
@@ -8,3 +8,12 @@ export const SCREENSHOT_VARIABLE = "TASK_CONTEXT_DEMO_SCREENSHOT";
 
 /** The file in the child's directory where it leaves its model exchanges, for the trace. */
 export const EXCHANGES_FILE = "model-exchanges.json";
+
+/**
+ * The variable with the command that starts the workspace MCP server (JSON `{ command, args }`,
+ * as in an MCP client's configuration); the MCP subagent appends its own directory to `args`.
+ */
+export const MCP_SERVER_VARIABLE = "TASK_CONTEXT_DEMO_MCP_SERVER";
+
+/** The file in the MCP subagent's directory where it records what it read over MCP, for the trace. */
+export const MCP_SESSION_FILE = "mcp-session.json";
