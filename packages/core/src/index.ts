@@ -26,4 +26,12 @@ export { loadTaskContext } from "./load-task-context.ts";
 export { memoryWorkspace } from "./memory-workspace.ts";
 export type { LoadTaskContextOptions, TaskContext } from "./task-context.ts";
 export type { Tokenizer } from "./tokenizer.ts";
+export {
+  DELIVERY_ATTRIBUTES,
+  DELIVERY_OUTCOMES,
+  type DeliveryOutcome,
+  GEN_AI_ATTRIBUTES,
+  RECIPIENT_KINDS,
+  type RecipientKind,
+} from "./tracing/delivery-attributes.ts";
 export type { FileContent, ReadFileOptions, Workspace } from "./workspace.ts";
