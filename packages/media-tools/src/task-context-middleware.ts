@@ -2,11 +2,13 @@ import {
   injectTaskContext,
   type LoadTaskContextOptions,
   loadTaskContext,
+  type TaskContext,
   type Workspace,
 } from "@task-context/core";
 import { requireLoadOptions, requireObject, requireWorkspace } from "@task-context/core/internal";
 import type { LanguageModelMiddleware } from "ai";
 import { guardWorkspace } from "./guard-workspace.ts";
+import { traceModelCall } from "./trace-model-call.ts";
 
 type TransformParams = NonNullable<LanguageModelMiddleware["transformParams"]>;
 type CallOptions = Parameters<TransformParams>[0]["params"];
@@ -95,12 +97,17 @@ export function taskContextMiddleware(
   // Warnings for the calls whose parameters this middleware produced (wrapGenerate and
   // wrapStream receive the very object transformParams returned).
   const warnings = new WeakMap<object, string>();
+  // The context each call delivered, for its span.
+  const contexts = new WeakMap<object, TaskContext>();
 
   return {
     specificationVersion: "v4",
 
-    async transformParams({ params }) {
-      const context = await loadTaskContext(workspace, load);
+    async transformParams({ params, model }) {
+      // A call that fails here never reaches wrapGenerate or wrapStream: its span is opened here.
+      const context = await loadTaskContext(workspace, load).catch((error: unknown) =>
+        traceModelCall(model, undefined, undefined, () => Promise.reject(error)),
+      );
       if (!context.found) {
         // `required: false`: no context, and, when a CONTEXT.md could not be used, say why.
         if (context.warning === undefined) return params;
@@ -114,18 +121,19 @@ export function taskContextMiddleware(
         .filter((text): text is string => text !== undefined)
         .join(" ");
       if (warning !== "") warnings.set(next, warning);
+      contexts.set(next, context);
       return next;
     },
 
-    async wrapGenerate({ doGenerate, params }) {
-      const result = await doGenerate();
+    async wrapGenerate({ doGenerate, params, model }) {
+      const result = await traceModelCall(model, contexts.get(params), load.tokenizer, doGenerate);
       const message = warnings.get(params);
       if (message === undefined) return result;
       return { ...result, warnings: [...result.warnings, { type: "other", message }] };
     },
 
-    async wrapStream({ doStream, params }) {
-      const result = await doStream();
+    async wrapStream({ doStream, params, model }) {
+      const result = await traceModelCall(model, contexts.get(params), load.tokenizer, doStream);
       const message = warnings.get(params);
       if (message === undefined) return result;
       const stream = result.stream.pipeThrough(
