@@ -1,14 +1,16 @@
-import { createHash } from "node:crypto";
 import { OpenTelemetry } from "@ai-sdk/otel";
 import { approximateTokenizer, CONTEXT_MISSING_MESSAGE, memoryWorkspace } from "@task-context/core";
-import { recordSpans, type SpanRecorder } from "@task-context/trace-kit";
+import {
+  deliveredContext as delivered,
+  recordSpans,
+  type SpanRecorder,
+} from "@task-context/trace-kit";
 import { generateText, registerTelemetry, streamText, wrapLanguageModel } from "ai";
 import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createMediaTools, type MediaTools, taskContextMiddleware } from "./index.ts";
 import { allModels, CONTEXT, call, MP3, MP4, PDF, PNG } from "./test-support/fixtures.ts";
 
-const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 const MISSING = `${CONTEXT_MISSING_MESSAGE}\nThere is no CONTEXT.md at the workspace root.`;
 const FILES = {
   "media/screenshot.png": PNG,
@@ -65,13 +67,6 @@ const missingSpan = (name: string, kind: string, attributes: Record<string, unkn
     "error.type": "TASK_CONTEXT_MISSING",
     "task_context.outcome": "error",
   },
-});
-
-const delivered = (content: string, originalLength = content.length) => ({
-  "task_context.context.sha256": sha256(content),
-  "task_context.context.characters": content.length,
-  "task_context.context.original_characters": originalLength,
-  "task_context.context.truncated": content.length < originalLength,
 });
 
 describe("media tools with an OpenTelemetry SDK registered", () => {

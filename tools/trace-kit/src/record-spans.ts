@@ -1,6 +1,7 @@
 // Test support: records the spans a test produces with the real OpenTelemetry SDK
 // (BasicTracerProvider, an in-memory exporter, the AsyncLocalStorage context manager for nesting),
 // and describes them as plain objects that tests compare exactly.
+import { createHash } from "node:crypto";
 import { context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import {
@@ -90,5 +91,18 @@ export function recordSpans(): SpanRecorder {
       context.disable();
       await provider.shutdown();
     },
+  };
+}
+
+/**
+ * The `task_context.context.*` attributes a delivery of `content` records, cut from a text of
+ * `originalLength` UTF-16 units (tokens and redactions aside).
+ */
+export function deliveredContext(content: string, originalLength = content.length) {
+  return {
+    "task_context.context.sha256": createHash("sha256").update(content, "utf8").digest("hex"),
+    "task_context.context.characters": content.length,
+    "task_context.context.original_characters": originalLength,
+    "task_context.context.truncated": content.length < originalLength,
   };
 }

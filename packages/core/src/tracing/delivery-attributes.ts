@@ -70,9 +70,16 @@ export type RecipientKind = (typeof RECIPIENT_KINDS)[number];
 
 /**
  * How a delivery ended, in `task_context.outcome`: `success`, `error` (it threw or returned a
- * failure), or a subagent's own non-success status (`failure`, `blocked`, `timeout`).
+ * failure), or a subagent's own non-success status (`failure`, `blocked`, `timeout`, `aborted`).
  */
-export const DELIVERY_OUTCOMES = ["success", "error", "failure", "blocked", "timeout"] as const;
+export const DELIVERY_OUTCOMES = [
+  "success",
+  "error",
+  "failure",
+  "blocked",
+  "timeout",
+  "aborted",
+] as const;
 
 /** One of {@link DELIVERY_OUTCOMES}. */
 export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
