@@ -27,6 +27,7 @@ export { requireTokenizer } from "./require-tokenizer.ts";
 export { systemErrorCode } from "./system-error-code.ts";
 export { thrownMessage } from "./thrown-message.ts";
 export {
+  currentDelivery,
   type DeliveredContext,
   type DeliverySpan,
   type DeliverySpanOptions,

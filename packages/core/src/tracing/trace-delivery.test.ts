@@ -6,7 +6,7 @@ import {
   memoryWorkspace,
   type Tokenizer,
 } from "@task-context/core";
-import { traceDelivery } from "@task-context/core/internal";
+import { currentDelivery, traceDelivery } from "@task-context/core/internal";
 import { recordSpans, type SpanRecorder } from "@task-context/trace-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
@@ -157,6 +157,22 @@ describe("traceDelivery with an OpenTelemetry SDK registered", () => {
       "error.type": "timeout",
       "task_context.outcome": "timeout",
       "task_context.recipient.kind": "subagent",
+    });
+  });
+
+  it("lets code deep inside the delivery record the context through currentDelivery", async () => {
+    const context = await loadTaskContext(memoryWorkspace({ "CONTEXT.md": CONTEXT }));
+    const load = async () => {
+      await Promise.resolve();
+      currentDelivery()?.recordContext(context);
+      return context;
+    };
+    await traceDelivery(MEDIA_TOOL, () => load());
+
+    expect(currentDelivery()).toBeUndefined();
+    expect(recorder.records()[0]?.attributes).toMatchObject({
+      "task_context.context.sha256": context.sha256,
+      "task_context.context.characters": CONTEXT.length,
     });
   });
 

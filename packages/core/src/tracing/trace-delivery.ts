@@ -1,4 +1,12 @@
-import { type Attributes, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import {
+  type Attributes,
+  context,
+  createContextKey,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from "@opentelemetry/api";
 import { thrownMessage } from "../thrown-message.ts";
 import type { Tokenizer } from "../tokenizer.ts";
 import {
@@ -47,6 +55,19 @@ export interface DeliverySpan {
    * sets `error.type`, the error status with `message`, and the outcome (default `error`).
    */
   fail(errorType: string, message: string, outcome?: Exclude<DeliveryOutcome, "success">): void;
+}
+
+/** Where the open delivery sits in the OpenTelemetry context, for {@link currentDelivery}. */
+const DELIVERY_KEY = createContextKey("task-context.delivery");
+
+/**
+ * The delivery span open in the current (OpenTelemetry) context, for code deep inside a delivery
+ * that learns what was delivered — a loader — to record it; `undefined` outside a recording one.
+ *
+ * @internal
+ */
+export function currentDelivery(): DeliverySpan | undefined {
+  return context.active().getValue(DELIVERY_KEY) as DeliverySpan | undefined;
 }
 
 const SPAN_KINDS = {
@@ -144,7 +165,9 @@ export function traceDelivery<Result>(
         },
       };
       try {
-        const result = await run(handle);
+        const result = await (handle.recording
+          ? context.with(context.active().setValue(DELIVERY_KEY, handle), () => run(handle))
+          : run(handle));
         if (!failed) span.setAttribute(DELIVERY_ATTRIBUTES.outcome, "success");
         return result;
       } catch (error) {
