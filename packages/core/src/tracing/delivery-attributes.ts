@@ -70,7 +70,8 @@ export type RecipientKind = (typeof RECIPIENT_KINDS)[number];
 
 /**
  * How a delivery ended, in `task_context.outcome`: `success`, `error` (it threw or returned a
- * failure), or a subagent's own non-success status (`failure`, `blocked`, `timeout`, `aborted`).
+ * failure), a subagent's own non-success status (`failure`, `blocked`, `timeout`, `aborted`), or
+ * `empty` when there was nothing to deliver (a claim of the next work item with none on offer).
  */
 export const DELIVERY_OUTCOMES = [
   "success",
@@ -79,6 +80,7 @@ export const DELIVERY_OUTCOMES = [
   "blocked",
   "timeout",
   "aborted",
+  "empty",
 ] as const;
 
 /** One of {@link DELIVERY_OUTCOMES}. */

@@ -34,7 +34,8 @@ export interface DeliverySpanOptions {
   name: string;
   /** `internal` (the default), `client` (a call out) or `server` (a request served). */
   kind?: "internal" | "client" | "server";
-  recipient: { kind: RecipientKind; id: string };
+  /** The recipient; its `id` may be learnt during the delivery (`setAttributes`) when not known before. */
+  recipient: { kind: RecipientKind; id?: string | undefined };
   /** Further attributes known before the delivery starts (the GenAI conventions' ones). */
   attributes?: Attributes;
 }
@@ -50,6 +51,8 @@ export interface DeliverySpan {
   recordContext(context: DeliveredContext, tokenizer?: Tokenizer): void;
   /** Adds attributes learnt during the delivery. */
   setAttributes(attributes: Attributes): void;
+  /** Ends the delivery with an outcome other than `success` that is no failure (`empty`). */
+  setOutcome(outcome: "empty"): void;
   /**
    * Ends the delivery as failed although nothing was thrown (a result that reports the failure):
    * sets `error.type`, the error status with `message`, and the outcome (default `error`).
@@ -117,6 +120,9 @@ function deliverySpan(span: Span): DeliverySpan {
     setAttributes(attributes) {
       if (recording) span.setAttributes(attributes);
     },
+    setOutcome(outcome) {
+      span.setAttribute(DELIVERY_ATTRIBUTES.outcome, outcome);
+    },
     fail(errorType, message, outcome = "error") {
       span.setAttributes({
         [GEN_AI_ATTRIBUTES.errorType]: errorType,
@@ -151,29 +157,36 @@ export function traceDelivery<Result>(
       attributes: {
         ...options.attributes,
         [DELIVERY_ATTRIBUTES.recipientKind]: options.recipient.kind,
-        [DELIVERY_ATTRIBUTES.recipientId]: options.recipient.id,
+        ...(options.recipient.id === undefined
+          ? {}
+          : { [DELIVERY_ATTRIBUTES.recipientId]: options.recipient.id }),
       },
     },
     async (span) => {
-      let failed = false;
+      // Whether the delivery settled its outcome itself (fail, setOutcome).
+      let settled = false;
       const delivery = deliverySpan(span);
       const handle: DeliverySpan = {
         ...delivery,
         fail(errorType, message, outcome) {
-          failed = true;
+          settled = true;
           delivery.fail(errorType, message, outcome);
+        },
+        setOutcome(outcome) {
+          settled = true;
+          delivery.setOutcome(outcome);
         },
       };
       try {
         const result = await (handle.recording
           ? context.with(context.active().setValue(DELIVERY_KEY, handle), () => run(handle))
           : run(handle));
-        if (!failed) span.setAttribute(DELIVERY_ATTRIBUTES.outcome, "success");
+        if (!settled) span.setAttribute(DELIVERY_ATTRIBUTES.outcome, "success");
         return result;
       } catch (error) {
         if (error instanceof Error) span.recordException(error);
         else span.recordException({ message: thrownMessage(error) });
-        if (!failed) delivery.fail(errorTypeOf(error), thrownMessage(error));
+        if (!settled) delivery.fail(errorTypeOf(error), thrownMessage(error));
         throw error;
       } finally {
         span.end();

@@ -1,0 +1,138 @@
+import { recordSpans, type SpanRecord, type SpanRecorder } from "@task-context/trace-kit";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { artifactCompletion, createRun, runInput, taskStage } from "../contract/client.ts";
+import type { Service } from "../contract/harness.ts";
+import { call, mcpClient } from "../contract/mcp.contract.ts";
+import { inProcess } from "./services.ts";
+
+let service: Service;
+let recorder: SpanRecorder;
+beforeEach(async () => {
+  service = await inProcess();
+  recorder = recordSpans();
+});
+afterEach(async () => {
+  await recorder.stop();
+  await service.stop();
+});
+
+/** A run of one task stage with one item, and its agent `writer`. */
+async function runWithWriter() {
+  const fixture = await createRun(service, runInput([taskStage("draft")], { max_attempts: 2 }));
+  return { runId: fixture.run.run_id, writer: await fixture.agent("writer") };
+}
+
+/** The service's own spans. */
+const workItemSpans = (): SpanRecord[] =>
+  recorder.records().filter((record) => record.scope === "@task-context/edge");
+
+describe("the delivery service with an OpenTelemetry SDK registered", () => {
+  it("records a span for each claim and completion over HTTP, and an empty claim", async () => {
+    const { runId, writer } = await runWithWriter();
+    const claimed = await writer.claimNext();
+    const item = (claimed.body as { work_item: { id: string } }).work_item;
+    await writer.complete(item.id, artifactCompletion(1));
+    await writer.claimNext();
+
+    const common = {
+      "task_context.run.id": runId,
+      "gen_ai.agent.id": writer.agentId,
+      "task_context.recipient.kind": "work-item",
+    };
+    expect(workItemSpans()).toStrictEqual([
+      {
+        name: "claim work_item",
+        scope: "@task-context/edge",
+        kind: "internal",
+        parent: null,
+        status: { code: "unset" },
+        attributes: {
+          ...common,
+          "task_context.recipient.id": item.id,
+          "task_context.work_item.attempt": 1,
+          "task_context.work_item.status": "claimed",
+          "task_context.outcome": "success",
+        },
+        exceptions: [],
+      },
+      {
+        name: "complete work_item",
+        scope: "@task-context/edge",
+        kind: "internal",
+        parent: null,
+        status: { code: "unset" },
+        attributes: {
+          ...common,
+          "task_context.recipient.id": item.id,
+          "task_context.work_item.attempt": 1,
+          "task_context.work_item.status": "completed",
+          "task_context.outcome": "success",
+        },
+        exceptions: [],
+      },
+      {
+        name: "claim work_item",
+        scope: "@task-context/edge",
+        kind: "internal",
+        parent: null,
+        status: { code: "unset" },
+        attributes: { ...common, "task_context.outcome": "empty" },
+        exceptions: [],
+      },
+    ]);
+  });
+
+  it("records a failed attempt, and a refused completion with the error's code", async () => {
+    const { writer } = await runWithWriter();
+    const claimed = await writer.claimNext();
+    const item = (claimed.body as { work_item: { id: string } }).work_item;
+    await writer.fail(item.id, { attempt: 1, reason: "The draft tool crashed." });
+    const refused = await writer.complete(item.id, artifactCompletion(1));
+
+    const [, failed, completion] = workItemSpans();
+    expect(failed?.name).toBe("fail work_item");
+    expect(failed?.attributes).toMatchObject({
+      "task_context.recipient.id": item.id,
+      "task_context.work_item.status": "offered",
+      "task_context.outcome": "success",
+    });
+    const { code, error } = refused.body as unknown as { code: string; error: string };
+    expect(completion).toMatchObject({
+      name: "complete work_item",
+      status: { code: "error", message: error },
+      attributes: { "error.type": code, "task_context.outcome": "error" },
+      exceptions: [error],
+    });
+  });
+
+  it("records the claims and completions of the /mcp tools through the same place", async () => {
+    const { writer } = await runWithWriter();
+    const client = await mcpClient(service, writer.token);
+    const claimed = await call(client, "claim_work_item", {});
+    const item = claimed.structured.work_item as { id: string };
+    await call(client, "complete_work_item", { work_item_id: item.id, ...artifactCompletion(1) });
+    await client.close();
+
+    expect(
+      workItemSpans().map(({ name, attributes }) => ({
+        name,
+        id: attributes["task_context.recipient.id"],
+        outcome: attributes["task_context.outcome"],
+      })),
+    ).toStrictEqual([
+      { name: "claim work_item", id: item.id, outcome: "success" },
+      { name: "complete work_item", id: item.id, outcome: "success" },
+    ]);
+  });
+});
+
+describe("the delivery service without an OpenTelemetry SDK", () => {
+  it("delivers and records nothing", async () => {
+    await recorder.stop();
+    const { writer } = await runWithWriter();
+    const claimed = await writer.claimNext();
+
+    expect(claimed.status).toBe(200);
+    expect(recorder.finished()).toStrictEqual([]);
+  });
+});
