@@ -47,6 +47,15 @@ function contextHashOf(item: object): string | undefined {
   return typeof hash === "string" ? hash : undefined;
 }
 
+/** Records the attempt a completion or failure acted for and the item's status after it. */
+const describeSettled =
+  (attempt: number) =>
+  ({ status }: { status: string }, span: DeliverySpan) =>
+    span.setAttributes({
+      [WORK_ITEM_ATTRIBUTES.attempt]: attempt,
+      [WORK_ITEM_ATTRIBUTES.status]: status,
+    });
+
 /**
  * The store with a delivery span around every claim, completion and failure of a work item —
  * `claim work_item`, `complete work_item`, `fail work_item` — so the HTTP routes and the `/mcp`
@@ -80,11 +89,7 @@ export function traceWorkItems(store: DeliveryStore): DeliveryStore {
         agent,
         workItemId,
         () => store.complete(runId, agent, workItemId, body, idempotency),
-        (completion, span) =>
-          span.setAttributes({
-            [WORK_ITEM_ATTRIBUTES.attempt]: body.attempt,
-            [WORK_ITEM_ATTRIBUTES.status]: completion.status,
-          }),
+        describeSettled(body.attempt),
       ),
     fail: (runId, agent, workItemId, body, idempotency) =>
       traceOperation(
@@ -93,11 +98,7 @@ export function traceWorkItems(store: DeliveryStore): DeliveryStore {
         agent,
         workItemId,
         () => store.fail(runId, agent, workItemId, body, idempotency),
-        (failure, span) =>
-          span.setAttributes({
-            [WORK_ITEM_ATTRIBUTES.attempt]: body.attempt,
-            [WORK_ITEM_ATTRIBUTES.status]: failure.status,
-          }),
+        describeSettled(body.attempt),
       ),
   };
   return new Proxy(store, {

@@ -39,46 +39,25 @@ describe("the delivery service with an OpenTelemetry SDK registered", () => {
       "gen_ai.agent.id": writer.agentId,
       "task_context.recipient.kind": "work-item",
     };
+    const span = (name: string, attributes: Record<string, unknown>) => ({
+      name,
+      scope: "@task-context/edge",
+      kind: "internal",
+      parent: null,
+      status: { code: "unset" },
+      attributes: { ...common, ...attributes },
+      exceptions: [],
+    });
+    const settled = (status: string) => ({
+      "task_context.recipient.id": item.id,
+      "task_context.work_item.attempt": 1,
+      "task_context.work_item.status": status,
+      "task_context.outcome": "success",
+    });
     expect(workItemSpans()).toStrictEqual([
-      {
-        name: "claim work_item",
-        scope: "@task-context/edge",
-        kind: "internal",
-        parent: null,
-        status: { code: "unset" },
-        attributes: {
-          ...common,
-          "task_context.recipient.id": item.id,
-          "task_context.work_item.attempt": 1,
-          "task_context.work_item.status": "claimed",
-          "task_context.outcome": "success",
-        },
-        exceptions: [],
-      },
-      {
-        name: "complete work_item",
-        scope: "@task-context/edge",
-        kind: "internal",
-        parent: null,
-        status: { code: "unset" },
-        attributes: {
-          ...common,
-          "task_context.recipient.id": item.id,
-          "task_context.work_item.attempt": 1,
-          "task_context.work_item.status": "completed",
-          "task_context.outcome": "success",
-        },
-        exceptions: [],
-      },
-      {
-        name: "claim work_item",
-        scope: "@task-context/edge",
-        kind: "internal",
-        parent: null,
-        status: { code: "unset" },
-        attributes: { ...common, "task_context.outcome": "empty" },
-        exceptions: [],
-      },
+      span("claim work_item", settled("claimed")),
+      span("complete work_item", settled("completed")),
+      span("claim work_item", { "task_context.outcome": "empty" }),
     ]);
   });
 
