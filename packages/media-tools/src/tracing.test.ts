@@ -1,4 +1,7 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { OpenTelemetry } from "@ai-sdk/otel";
+import { context, trace } from "@opentelemetry/api";
 import { approximateTokenizer, CONTEXT_MISSING_MESSAGE, memoryWorkspace } from "@task-context/core";
 import {
   deliveredContext as delivered,
@@ -8,6 +11,7 @@ import {
 import { generateText, registerTelemetry, streamText, wrapLanguageModel } from "ai";
 import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startTracing } from "../examples/tracing-node.ts";
 import { createMediaTools, type MediaTools, taskContextMiddleware } from "./index.ts";
 import { allModels, CONTEXT, call, MP3, MP4, PDF, PNG } from "./test-support/fixtures.ts";
 
@@ -292,4 +296,52 @@ describe("media tools without an OpenTelemetry SDK", () => {
       middleware: taskContextMiddleware({ workspace: memoryWorkspace({ "CONTEXT.md": CONTEXT }) }),
     });
   }
+});
+
+describe("examples/tracing-node.ts", () => {
+  it("sends the media tool's span and the AI SDK's to an OTLP/HTTP receiver", async () => {
+    const received: { path: string; type: string; body: string }[] = [];
+    const receiver = createServer((request, response) => {
+      let body = "";
+      request.setEncoding("utf8");
+      request.on("data", (chunk: string) => {
+        body += chunk;
+      });
+      request.on("end", () => {
+        received.push({
+          path: request.url ?? "",
+          type: request.headers["content-type"] ?? "",
+          body,
+        });
+        response.writeHead(200, { "Content-Type": "application/json" }).end("{}");
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const { port } = receiver.address() as AddressInfo;
+    const provider = startTracing(`http://127.0.0.1:${port}/v1/traces`);
+    try {
+      await call(tools(CONTEXT).read_media, { path: "media/screenshot.png", prompt: "What?" });
+      await provider.shutdown();
+    } finally {
+      trace.disable();
+      context.disable();
+      globalThis.AI_SDK_TELEMETRY_INTEGRATIONS = undefined;
+      receiver.close();
+    }
+
+    expect(received.map(({ path, type }) => ({ path, type }))).toStrictEqual([
+      { path: "/v1/traces", type: "application/json" },
+    ]);
+    const spans = JSON.parse(received[0]?.body ?? "{}").resourceSpans.flatMap(
+      (resource: { scopeSpans: { spans: { name: string }[] }[] }) =>
+        resource.scopeSpans.flatMap((scope) => scope.spans.map((span) => span.name)),
+    );
+    expect(spans.sort()).toStrictEqual([
+      "chat mock-model-id",
+      "execute_tool read_media",
+      "invoke_agent mock-model-id",
+      "step 1",
+    ]);
+    expect(received[0]?.body).toContain('"key":"task_context.context.sha256"');
+  });
 });

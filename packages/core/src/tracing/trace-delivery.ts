@@ -2,6 +2,7 @@ import {
   type Attributes,
   context,
   createContextKey,
+  isSpanContextValid,
   type Span,
   SpanKind,
   SpanStatusCode,
@@ -72,6 +73,15 @@ const DELIVERY_KEY = createContextKey("task-context.delivery");
 export function currentDelivery(): DeliverySpan | undefined {
   return context.active().getValue(DELIVERY_KEY) as DeliverySpan | undefined;
 }
+
+/** The delivery span when there is nothing to record: every method does nothing. */
+const NO_DELIVERY_SPAN: DeliverySpan = {
+  recording: false,
+  recordContext() {},
+  setAttributes() {},
+  setOutcome() {},
+  fail() {},
+};
 
 const SPAN_KINDS = {
   internal: SpanKind.INTERNAL,
@@ -145,52 +155,49 @@ function deliverySpan(span: Span): DeliverySpan {
  *
  * @internal
  */
-export function traceDelivery<Result>(
+export async function traceDelivery<Result>(
   options: DeliverySpanOptions,
   run: (span: DeliverySpan) => Result | PromiseLike<Result>,
 ): Promise<Result> {
-  const tracer = trace.getTracer(options.tracer);
-  return tracer.startActiveSpan(
-    options.name,
-    {
-      kind: SPAN_KINDS[options.kind ?? "internal"],
-      attributes: {
-        ...options.attributes,
-        [DELIVERY_ATTRIBUTES.recipientKind]: options.recipient.kind,
-        ...(options.recipient.id === undefined
-          ? {}
-          : { [DELIVERY_ATTRIBUTES.recipientId]: options.recipient.id }),
-      },
+  const span = trace.getTracer(options.tracer).startSpan(options.name, {
+    kind: SPAN_KINDS[options.kind ?? "internal"],
+    attributes: {
+      ...options.attributes,
+      [DELIVERY_ATTRIBUTES.recipientKind]: options.recipient.kind,
+      ...(options.recipient.id === undefined
+        ? {}
+        : { [DELIVERY_ATTRIBUTES.recipientId]: options.recipient.id }),
     },
-    async (span) => {
-      // Whether the delivery settled its outcome itself (fail, setOutcome).
-      let settled = false;
-      const delivery = deliverySpan(span);
-      const handle: DeliverySpan = {
-        ...delivery,
-        fail(errorType, message, outcome) {
-          settled = true;
-          delivery.fail(errorType, message, outcome);
-        },
-        setOutcome(outcome) {
-          settled = true;
-          delivery.setOutcome(outcome);
-        },
-      };
-      try {
-        const result = await (handle.recording
-          ? context.with(context.active().setValue(DELIVERY_KEY, handle), () => run(handle))
-          : run(handle));
-        if (!settled) span.setAttribute(DELIVERY_ATTRIBUTES.outcome, "success");
-        return result;
-      } catch (error) {
-        if (error instanceof Error) span.recordException(error);
-        else span.recordException({ message: thrownMessage(error) });
-        if (!settled) delivery.fail(errorTypeOf(error), thrownMessage(error));
-        throw error;
-      } finally {
-        span.end();
-      }
+  });
+  // No SDK and no trace to continue: nothing to record, nothing to make active.
+  if (!span.isRecording() && !isSpanContextValid(span.spanContext())) return run(NO_DELIVERY_SPAN);
+
+  // Whether the delivery settled its outcome itself (fail, setOutcome).
+  let settled = false;
+  const delivery = deliverySpan(span);
+  const handle: DeliverySpan = {
+    ...delivery,
+    fail(errorType, message, outcome) {
+      settled = true;
+      delivery.fail(errorType, message, outcome);
     },
-  );
+    setOutcome(outcome) {
+      settled = true;
+      delivery.setOutcome(outcome);
+    },
+  };
+  let active = trace.setSpan(context.active(), span);
+  if (handle.recording) active = active.setValue(DELIVERY_KEY, handle);
+  try {
+    const result = await context.with(active, () => run(handle));
+    if (!settled) span.setAttribute(DELIVERY_ATTRIBUTES.outcome, "success");
+    return result;
+  } catch (error) {
+    if (error instanceof Error) span.recordException(error);
+    else span.recordException({ message: thrownMessage(error) });
+    if (!settled) delivery.fail(errorTypeOf(error), thrownMessage(error));
+    throw error;
+  } finally {
+    span.end();
+  }
 }
