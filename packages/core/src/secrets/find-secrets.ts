@@ -38,10 +38,8 @@ export interface SecretFinding {
 export function findSecrets(text: string): SecretFinding[] {
   requireString("text", text);
   if (text === "") return [];
-  const lower = text.toLowerCase();
   const found: Array<Omit<SecretFinding, "line" | "column">> = [];
   for (const rule of SECRET_RULES) {
-    if (!rule.keywords.some((keyword) => lower.includes(keyword))) continue;
     rule.pattern.lastIndex = 0;
     for (let match = rule.pattern.exec(text); match !== null; match = rule.pattern.exec(text)) {
       const group = match.findIndex((value, index) => index > 0 && value !== undefined);

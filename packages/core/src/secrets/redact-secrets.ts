@@ -26,10 +26,24 @@ export function redactionMarker(kind: string): string {
   return `[redacted: ${kind}]`;
 }
 
-/** {@link redactSecrets}, also telling where each marker is (for the loader's length cut). */
-export function redactSecretsWithMarkers(text: string, firstLine = 1): RedactedTextWithMarkers {
+interface Redacted {
+  source: string;
+  text: string;
+  redactions: SecretRedaction[];
+  markers: Array<{ start: number; end: number }>;
+}
+
+/**
+ * The last few texts redacted, newest last. Every tool call loads the same CONTEXT.md again; a
+ * string comparison (lengths first, then the characters) is far cheaper than a scan.
+ */
+const recent: Redacted[] = [];
+const RECENT_LIMIT = 4;
+
+function redact(text: string): Redacted {
+  const known = recent.find((entry) => entry.source === text);
+  if (known !== undefined) return known;
   const findings = findSecrets(text);
-  if (findings.length === 0) return { text, redactions: [], markers: [] };
   const parts: string[] = [];
   const markers: Array<{ start: number; end: number }> = [];
   let length = 0;
@@ -44,10 +58,27 @@ export function redactSecretsWithMarkers(text: string, firstLine = 1): RedactedT
     previous = finding.end;
   }
   parts.push(text.slice(previous));
-  return {
-    text: parts.join(""),
-    redactions: findings.map(({ kind, line }) => ({ kind, line: line + firstLine - 1 })),
+  const redacted: Redacted = {
+    source: text,
+    text: findings.length === 0 ? text : parts.join(""),
+    redactions: findings.map(({ kind, line }) => ({ kind, line })),
     markers,
+  };
+  recent.push(redacted);
+  if (recent.length > RECENT_LIMIT) recent.shift();
+  return redacted;
+}
+
+/**
+ * {@link redactSecrets}, also telling where each marker is (for the loader's length cut);
+ * `firstLine` is the line of a longer file where `text` starts.
+ */
+export function redactSecretsWithMarkers(text: string, firstLine = 1): RedactedTextWithMarkers {
+  const redacted = redact(text);
+  return {
+    text: redacted.text,
+    redactions: redacted.redactions.map(({ kind, line }) => ({ kind, line: line + firstLine - 1 })),
+    markers: redacted.markers.map(({ start, end }) => ({ start, end })),
   };
 }
 

@@ -13,12 +13,6 @@ export interface SecretRule {
   /** The kind in words, with its article: "an OpenAI API key". */
   label: string;
   /**
-   * Lower-case strings of which at least one occurs (in the lower-cased text) wherever the rule
-   * matches; a rule whose keywords are all absent is not run, which keeps a scan of ordinary text
-   * to a few `indexOf`s.
-   */
-  keywords: readonly string[];
-  /**
    * Global pattern with indices (`dg`). When it has capture groups, the first group that matched is
    * the secret (the value of `password=…`, the password of a URL); otherwise the whole match is.
    */
@@ -66,7 +60,6 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     kind: "private-key",
     label: "a private key",
-    keywords: ["private key"],
     // The whole block, up to its END line; a block cut before its END is redacted to the end.
     pattern:
       /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----|$(?![\s\S]))/dg,
@@ -74,19 +67,16 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     kind: "anthropic-api-key",
     label: "an Anthropic API key",
-    keywords: ["sk-ant-"],
     pattern: new RegExp(`${TOKEN_START}sk-ant-[A-Za-z0-9_-]{20,300}${TOKEN_END}`, "dg"),
   },
   {
     kind: "openrouter-api-key",
     label: "an OpenRouter API key",
-    keywords: ["sk-or-"],
     pattern: new RegExp(`${TOKEN_START}sk-or-v1-[a-f0-9]{64}${TOKEN_END}`, "dg"),
   },
   {
     kind: "openai-api-key",
     label: "an OpenAI API key",
-    keywords: ["sk-"],
     pattern: new RegExp(
       `${TOKEN_START}sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,300}|[A-Za-z0-9]{32,300})${TOKEN_END}`,
       "dg",
@@ -95,50 +85,42 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     kind: "google-api-key",
     label: "a Google API key",
-    keywords: ["aiza"],
     pattern: new RegExp(`${TOKEN_START}AIza[0-9A-Za-z_-]{35}${TOKEN_END}`, "dg"),
   },
   {
     kind: "google-oauth-client-secret",
     label: "a Google OAuth client secret",
-    keywords: ["gocspx-"],
     pattern: new RegExp(`${TOKEN_START}GOCSPX-[A-Za-z0-9_-]{28}${TOKEN_END}`, "dg"),
   },
   {
     kind: "gcp-private-key-id",
     label: "a Google Cloud service-account key id",
-    keywords: ["private_key_id"],
     pattern: /"private_key_id"[ \t]{0,8}:[ \t]{0,8}"([a-f0-9]{40})"/dg,
   },
   {
     kind: "aws-access-key-id",
     label: "an AWS access key id",
-    keywords: ["akia", "asia", "abia", "acca", "a3t"],
     pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/dg,
   },
   {
     kind: "aws-secret-access-key",
     label: "an AWS secret access key",
-    keywords: ["secret_access_key", "secretaccesskey", "secret-access-key", "aws_secret"],
     pattern:
       /(?:aws_?secret_?access_?key|secret-access-key|aws_secret)["']?[ \t]{0,8}(?::=|=>|[:=])[ \t]{0,8}["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/dgi,
   },
   {
     kind: "azure-storage-account-key",
     label: "an Azure storage account key",
-    keywords: ["accountkey="],
     pattern: /AccountKey=([A-Za-z0-9+/]{86}==)/dgi,
   },
   {
     kind: "azure-ad-client-secret",
     label: "an Azure AD client secret",
-    keywords: ["q~"],
     pattern: /(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/dg,
   },
   {
     kind: "github-token",
     label: "a GitHub token",
-    keywords: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
     pattern: new RegExp(
       `${TOKEN_START}(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})${TOKEN_END}`,
       "dg",
@@ -147,7 +129,6 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     kind: "gitlab-token",
     label: "a GitLab token",
-    keywords: ["glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "glft-", "gloas-"],
     pattern: new RegExp(
       `${TOKEN_START}(?:glpat|gldt|glrt|glptt|glcbt|glft|gloas)-[A-Za-z0-9_-]{20,300}${TOKEN_END}`,
       "dg",
@@ -156,14 +137,12 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     kind: "slack-webhook-url",
     label: "a Slack webhook URL",
-    keywords: ["hooks.slack.com"],
     pattern:
       /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9+/_-]{20,300}/dg,
   },
   {
     kind: "slack-token",
     label: "a Slack token",
-    keywords: ["xox", "xapp-"],
     pattern: new RegExp(
       `${TOKEN_START}(?:xox[abposre]|xapp)-[0-9]{0,20}-?[A-Za-z0-9-]{10,300}${TOKEN_END}`,
       "dg",
@@ -172,25 +151,21 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     kind: "stripe-api-key",
     label: "a Stripe secret key",
-    keywords: ["sk_live_", "sk_test_", "rk_live_", "rk_test_"],
     pattern: new RegExp(`${TOKEN_START}[rs]k_(?:live|test)_[A-Za-z0-9]{16,255}${TOKEN_END}`, "dg"),
   },
   {
     kind: "stripe-webhook-secret",
     label: "a Stripe webhook signing secret",
-    keywords: ["whsec_"],
     pattern: new RegExp(`${TOKEN_START}whsec_[A-Za-z0-9]{32,255}${TOKEN_END}`, "dg"),
   },
   {
     kind: "twilio-api-key",
     label: "a Twilio API key",
-    keywords: ["sk"],
     pattern: /(?<![A-Za-z0-9])SK[0-9a-fA-F]{32}(?![A-Za-z0-9])/dg,
   },
   {
     kind: "sendgrid-api-key",
     label: "a SendGrid API key",
-    keywords: ["sg."],
     pattern: new RegExp(
       `${TOKEN_START}SG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}${TOKEN_END}`,
       "dg",
@@ -199,37 +174,31 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     kind: "npm-access-token",
     label: "an npm access token",
-    keywords: ["npm_"],
     pattern: new RegExp(`${TOKEN_START}npm_[A-Za-z0-9]{36}${TOKEN_END}`, "dg"),
   },
   {
     kind: "huggingface-access-token",
     label: "a Hugging Face access token",
-    keywords: ["hf_"],
     pattern: new RegExp(`${TOKEN_START}hf_[A-Za-z0-9]{30,40}${TOKEN_END}`, "dg"),
   },
   {
     kind: "groq-api-key",
     label: "a Groq API key",
-    keywords: ["gsk_"],
     pattern: new RegExp(`${TOKEN_START}gsk_[A-Za-z0-9]{48,60}${TOKEN_END}`, "dg"),
   },
   {
     kind: "xai-api-key",
     label: "an xAI API key",
-    keywords: ["xai-"],
     pattern: new RegExp(`${TOKEN_START}xai-[A-Za-z0-9]{70,90}${TOKEN_END}`, "dg"),
   },
   {
     kind: "replicate-api-token",
     label: "a Replicate API token",
-    keywords: ["r8_"],
     pattern: new RegExp(`${TOKEN_START}r8_[A-Za-z0-9]{37}${TOKEN_END}`, "dg"),
   },
   {
     kind: "jwt",
     label: "a JSON Web Token",
-    keywords: ["eyj"],
     pattern: new RegExp(
       `${TOKEN_START}eyJ[A-Za-z0-9_-]{8,4000}\\.eyJ[A-Za-z0-9_-]{8,8000}\\.[A-Za-z0-9_-]{0,2000}${TOKEN_END}`,
       "dg",
@@ -238,23 +207,20 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     kind: "url-password",
     label: "a password in a URL",
-    keywords: ["://"],
-    // scheme://user:password@host — only the password is redacted.
-    pattern:
-      /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/[^\s:/?#@]{0,256}:([^\s:/?#@]{1,256})@/dg,
+    // scheme://user:password@host — only the password is redacted. The pattern starts at the
+    // "//" (a literal, found fast) and only checks that "<scheme character>:" comes before it.
+    pattern: /(?<=[A-Za-z0-9]:)\/\/[^\s:/?#@]{0,256}:([^\s:/?#@]{1,256})@/dg,
     isPlaceholder: isReference,
   },
   {
     kind: "password-assignment",
     label: "a password",
-    keywords: ["pass", "pwd"],
     pattern: assignment("password|passwd|passphrase|pwd"),
     isPlaceholder: (value) => isReference(value) || !hasDigitOrSymbol(value),
   },
   {
     kind: "secret-assignment",
     label: "a credential",
-    keywords: ["secret", "key", "token"],
     pattern: assignment(
       "client[_.-]?secret|secret[_.-]?key|secret|api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key|access[_.-]?token|auth[_.-]?token|refresh[_.-]?token|bearer[_.-]?token|token",
     ),
