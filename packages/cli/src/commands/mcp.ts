@@ -1,10 +1,16 @@
 import { stat } from "node:fs/promises";
 import { Readable, Writable } from "node:stream";
-import { Command } from "commander";
+import { Command, InvalidArgumentError } from "commander";
 import { CliError, usageError } from "../cli-error.ts";
 import { type CommandContext, configureCommand, examples } from "../run.ts";
 import { workspaceDirectory } from "../workspace-paths.ts";
 import { positiveInteger } from "./lint.ts";
+
+/** `--secrets <policy>`: one of core's secret policies. */
+function secretPolicy(value: string): "redact" | "refuse" | "allow" {
+  if (value === "redact" || value === "refuse" || value === "allow") return value;
+  throw new InvalidArgumentError("expected redact, refuse or allow");
+}
 
 /**
  * `task-context mcp [dir]`: the workspace MCP server of `@task-context/mcp` over stdio, until the
@@ -22,6 +28,11 @@ export function addMcpCommand(program: Command, { io, exit }: CommandContext): v
       "most characters of CONTEXT.md delivered (default 10000)",
       positiveInteger,
     )
+    .option(
+      "--secrets <policy>",
+      "secrets in CONTEXT.md: redact (default), refuse or allow",
+      secretPolicy,
+    )
     .addHelpText(
       "after",
       `
@@ -30,41 +41,47 @@ subscribers), .sage/context/{task_id}.xml, and the Context Protocol block of doc
 Tools: get_task_context, inject_task_context, validate, lint_context_md. Prompt: with_task_context.
 Read-only: nothing it serves writes into the folder. Configure a client to run it, e.g.
 { "command": "npx", "args": ["-y", "@task-context/cli", "mcp", "."] } — see docs/mcp.md.
-${examples("task-context mcp", "task-context mcp agents/launch --max-chars 4000")}`,
+${examples("task-context mcp", "task-context mcp agents/launch --max-chars 4000", "task-context mcp --secrets refuse")}`,
     )
-    .action(async (dir: string | undefined, options: { maxChars?: number }) => {
-      if (!(io.stdin instanceof Readable) || !(io.stdout instanceof Writable)) {
-        throw usageError(
-          "mcp needs the process's stdin and stdout (the MCP stdio transport)",
-          "run `task-context mcp` as a command, as an MCP client configuration does",
-        );
-      }
-      // Loaded here: every other command starts without the MCP SDK.
-      const [{ serveStdio }, { StdioServerTransport }] = await Promise.all([
-        import("@task-context/mcp/stdio"),
-        import("@modelcontextprotocol/server/stdio"),
-      ]);
-      const directory = workspaceDirectory(io.cwd, dir);
-      if (!(await stat(directory).catch(() => undefined))?.isDirectory()) {
-        throw new CliError({
-          code: "CLI_UNREADABLE_INPUT",
-          message: `${dir ?? "."} is not a folder`,
-          hint: "give the workspace folder that holds CONTEXT.md (`task-context init` writes one)",
+    .action(
+      async (
+        dir: string | undefined,
+        options: { maxChars?: number; secrets?: "redact" | "refuse" | "allow" },
+      ) => {
+        if (!(io.stdin instanceof Readable) || !(io.stdout instanceof Writable)) {
+          throw usageError(
+            "mcp needs the process's stdin and stdout (the MCP stdio transport)",
+            "run `task-context mcp` as a command, as an MCP client configuration does",
+          );
+        }
+        // Loaded here: every other command starts without the MCP SDK.
+        const [{ serveStdio }, { StdioServerTransport }] = await Promise.all([
+          import("@task-context/mcp/stdio"),
+          import("@modelcontextprotocol/server/stdio"),
+        ]);
+        const directory = workspaceDirectory(io.cwd, dir);
+        if (!(await stat(directory).catch(() => undefined))?.isDirectory()) {
+          throw new CliError({
+            code: "CLI_UNREADABLE_INPUT",
+            message: `${dir ?? "."} is not a folder`,
+            hint: "give the workspace folder that holds CONTEXT.md (`task-context init` writes one)",
+          });
+        }
+        const server = await serveStdio({
+          directory,
+          maxChars: options.maxChars,
+          secrets: options.secrets,
+          transport: new StdioServerTransport(io.stdin, io.stdout),
+          onerror: (error) => io.stderr.write(`task-context mcp: ${error.message}\n`),
         });
-      }
-      const server = await serveStdio({
-        directory,
-        maxChars: options.maxChars,
-        transport: new StdioServerTransport(io.stdin, io.stdout),
-        onerror: (error) => io.stderr.write(`task-context mcp: ${error.message}\n`),
-      });
-      const stopListening = io.onSignal?.(() => void server.close());
-      try {
-        await server.closed;
-      } finally {
-        stopListening?.();
-      }
-      exit(0);
-    });
+        const stopListening = io.onSignal?.(() => void server.close());
+        try {
+          await server.closed;
+        } finally {
+          stopListening?.();
+        }
+        exit(0);
+      },
+    );
   program.addCommand(command);
 }
