@@ -50,8 +50,8 @@ export function findSecrets(text: string): SecretFinding[] {
       found.push({ kind: rule.kind, label: rule.label, start: span[0], end: span[1] });
     }
   }
-  // Earlier first; at the same start the longer match; ties keep the rules' order (sort is stable).
-  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  // Earlier first; at the same start the rules' order, most specific first (sort is stable).
+  found.sort((a, b) => a.start - b.start);
   const findings: SecretFinding[] = [];
   let line = 1;
   let lineStart = 0;

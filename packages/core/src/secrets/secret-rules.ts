@@ -40,13 +40,15 @@ function isReference(value: string): boolean {
 
 /**
  * Assignment of a value to a credential-like name: `password = "…"`, `API_KEY: …`, `"token": "…"`.
- * The value is quoted (any characters but the quote, 6 to 200) or bare (no spaces or quotes, 8 to
- * 200), and must hold a digit or a symbol, so that prose such as `password: see the vault` passes.
+ * `names` are the endings of such names (`key` also covers `api_key`, `secret_key`, `apikey`); the
+ * pattern starts at the `=` or `:` (the name is checked behind it, which keeps the scan fast). The
+ * value is quoted (any characters but the quote, 6 to 200) or bare (no spaces or quotes, 8 to
+ * 200, not ending in a full stop), and must hold a digit or a symbol, so that prose such as `password: see the vault` passes.
  */
 function assignment(names: string): RegExp {
   return new RegExp(
-    `(?:${names})["']?[ \\t]{0,8}(?::=|=>|[:=])[ \\t]{0,8}(?:"([^"\\r\\n]{6,200})(?=")|'([^'\\r\\n]{6,200})(?=')|([^\\s"'\`,;]{8,200}))`,
-    "gdi",
+    `(?<=(?:${names})["']?[ \\t]{0,8})(?::=|=>|[:=])[ \\t]{0,8}(?:"([^"\\r\\n]{6,200})(?=")|'([^'\\r\\n]{6,200})(?=')|([^\\s"'\`,;]{7,199}[^\\s"'\`,;.]))`,
+    "dgi",
   );
 }
 
@@ -208,8 +210,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
     kind: "url-password",
     label: "a password in a URL",
     // scheme://user:password@host — only the password is redacted. The pattern starts at the
-    // "//" (a literal, found fast) and only checks that "<scheme character>:" comes before it.
-    pattern: /(?<=[A-Za-z0-9]:)\/\/[^\s:/?#@]{0,256}:([^\s:/?#@]{1,256})@/dg,
+    // "://" (a literal, found fast) and only checks that a scheme character comes before it.
+    pattern: /:\/\/(?<=[A-Za-z0-9]:\/\/)[^\s:/?#@]{0,256}:([^\s:/?#@]{1,256})@/dg,
     isPlaceholder: isReference,
   },
   {
@@ -221,9 +223,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     kind: "secret-assignment",
     label: "a credential",
-    pattern: assignment(
-      "client[_.-]?secret|secret[_.-]?key|secret|api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key|access[_.-]?token|auth[_.-]?token|refresh[_.-]?token|bearer[_.-]?token|token",
-    ),
+    pattern: assignment("secret|key|token"),
     isPlaceholder: (value) => isReference(value) || !hasDigitOrSymbol(value),
   },
 ];
