@@ -1,5 +1,5 @@
 import { requireString } from "../arguments.ts";
-import { SECRET_RULES } from "./secret-rules.ts";
+import { secretRules } from "./secret-rules.ts";
 
 /** One secret found by {@link findSecrets}. */
 export interface SecretFinding {
@@ -39,7 +39,7 @@ export function findSecrets(text: string): SecretFinding[] {
   requireString("text", text);
   if (text === "") return [];
   const found: Array<Omit<SecretFinding, "line" | "column">> = [];
-  for (const rule of SECRET_RULES) {
+  for (const rule of secretRules()) {
     rule.pattern.lastIndex = 0;
     for (let match = rule.pattern.exec(text); match !== null; match = rule.pattern.exec(text)) {
       const group = match.findIndex((value, index) => index > 0 && value !== undefined);
