@@ -6,8 +6,14 @@ import { type CommandContext, configureCommand, examples } from "../run.ts";
 import { workspaceDirectory } from "../workspace-paths.ts";
 import { positiveInteger } from "./lint.ts";
 
+/** The options of `task-context mcp`, as parsed. */
+interface McpCommandOptions {
+  maxChars?: number;
+  secrets?: "redact" | "refuse" | "allow";
+}
+
 /** `--secrets <policy>`: one of core's secret policies. */
-function secretPolicy(value: string): "redact" | "refuse" | "allow" {
+function secretPolicy(value: string): McpCommandOptions["secrets"] {
   if (value === "redact" || value === "refuse" || value === "allow") return value;
   throw new InvalidArgumentError("expected redact, refuse or allow");
 }
@@ -43,45 +49,40 @@ Read-only: nothing it serves writes into the folder. Configure a client to run i
 { "command": "npx", "args": ["-y", "@task-context/cli", "mcp", "."] } — see docs/mcp.md.
 ${examples("task-context mcp", "task-context mcp agents/launch --max-chars 4000", "task-context mcp --secrets refuse")}`,
     )
-    .action(
-      async (
-        dir: string | undefined,
-        options: { maxChars?: number; secrets?: "redact" | "refuse" | "allow" },
-      ) => {
-        if (!(io.stdin instanceof Readable) || !(io.stdout instanceof Writable)) {
-          throw usageError(
-            "mcp needs the process's stdin and stdout (the MCP stdio transport)",
-            "run `task-context mcp` as a command, as an MCP client configuration does",
-          );
-        }
-        // Loaded here: every other command starts without the MCP SDK.
-        const [{ serveStdio }, { StdioServerTransport }] = await Promise.all([
-          import("@task-context/mcp/stdio"),
-          import("@modelcontextprotocol/server/stdio"),
-        ]);
-        const directory = workspaceDirectory(io.cwd, dir);
-        if (!(await stat(directory).catch(() => undefined))?.isDirectory()) {
-          throw new CliError({
-            code: "CLI_UNREADABLE_INPUT",
-            message: `${dir ?? "."} is not a folder`,
-            hint: "give the workspace folder that holds CONTEXT.md (`task-context init` writes one)",
-          });
-        }
-        const server = await serveStdio({
-          directory,
-          maxChars: options.maxChars,
-          secrets: options.secrets,
-          transport: new StdioServerTransport(io.stdin, io.stdout),
-          onerror: (error) => io.stderr.write(`task-context mcp: ${error.message}\n`),
+    .action(async (dir: string | undefined, options: McpCommandOptions) => {
+      if (!(io.stdin instanceof Readable) || !(io.stdout instanceof Writable)) {
+        throw usageError(
+          "mcp needs the process's stdin and stdout (the MCP stdio transport)",
+          "run `task-context mcp` as a command, as an MCP client configuration does",
+        );
+      }
+      // Loaded here: every other command starts without the MCP SDK.
+      const [{ serveStdio }, { StdioServerTransport }] = await Promise.all([
+        import("@task-context/mcp/stdio"),
+        import("@modelcontextprotocol/server/stdio"),
+      ]);
+      const directory = workspaceDirectory(io.cwd, dir);
+      if (!(await stat(directory).catch(() => undefined))?.isDirectory()) {
+        throw new CliError({
+          code: "CLI_UNREADABLE_INPUT",
+          message: `${dir ?? "."} is not a folder`,
+          hint: "give the workspace folder that holds CONTEXT.md (`task-context init` writes one)",
         });
-        const stopListening = io.onSignal?.(() => void server.close());
-        try {
-          await server.closed;
-        } finally {
-          stopListening?.();
-        }
-        exit(0);
-      },
-    );
+      }
+      const server = await serveStdio({
+        directory,
+        maxChars: options.maxChars,
+        secrets: options.secrets,
+        transport: new StdioServerTransport(io.stdin, io.stdout),
+        onerror: (error) => io.stderr.write(`task-context mcp: ${error.message}\n`),
+      });
+      const stopListening = io.onSignal?.(() => void server.close());
+      try {
+        await server.closed;
+      } finally {
+        stopListening?.();
+      }
+      exit(0);
+    });
   program.addCommand(command);
 }
