@@ -116,6 +116,19 @@ export const runView = z
   })
   .meta({ id: "Run", examples: [examples.runExample] });
 
+/** The answer to `POST /v1/runs`: the run, and a warning when secrets were redacted from it. */
+export const runCreated = z
+  .strictObject({
+    ...runView.shape,
+    warning: z
+      .string()
+      .optional()
+      .describe(
+        "Set when secrets (API keys, tokens, private keys, passwords in URLs) were redacted from the goal, constraints or stages: which kinds, in which fields and lines; never the values",
+      ),
+  })
+  .meta({ id: "RunCreated", examples: [examples.runExample] });
+
 /** `POST /v1/runs/{run_id}/agents`. */
 export const addAgentBody = z
   .strictObject({
