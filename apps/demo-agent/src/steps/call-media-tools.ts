@@ -34,6 +34,17 @@ export function oversizedContextMd(): string {
   return `${LAUNCH_CONTEXT_MD}\n## Meeting notes\n${note.repeat(Math.ceil(11_000 / note.length))}`;
 }
 
+/**
+ * A fake OpenAI key, as someone might paste it into CONTEXT.md (assembled here, so that no
+ * key-shaped literal sits in the source).
+ */
+export const PASTED_KEY = ["sk", "proj", "Demo0nly7kQ2vX9mR4tB8wL1cN6pZ3hJ5yF0aE2gU7sK"].join("-");
+
+/** The launch context with {@link PASTED_KEY} added under "Other details". */
+export function contextMdWithKey(): string {
+  return `${LAUNCH_CONTEXT_MD.trimEnd()}\n- Staging image API key: ${PASTED_KEY}\n`;
+}
+
 /** `#RRGGBB` of an image's top-left pixel, or undefined when it cannot be decoded. */
 function backgroundOf(png: Uint8Array): string | undefined {
   const image = decodePng(png);
@@ -158,6 +169,36 @@ export async function callMediaTools(
       true,
     ),
   );
+
+  // The same read with an API key pasted into CONTEXT.md: redacted before it leaves, with a warning.
+  const withKey = createMediaTools({
+    workspace: memoryWorkspace({ "CONTEXT.md": contextMdWithKey(), [SCREENSHOT_PATH]: screenshot }),
+    models: { understanding: models.chat },
+    maxRetries: 0,
+  });
+  const redactedRead = await withKey.read_media.execute(
+    { path: SCREENSHOT_PATH, prompt: SCREENSHOT_QUESTION },
+    callOptions("read-3"),
+  );
+  if (!redactedRead.success) throw new Error(`read_media failed: ${redactedRead.error}`);
+  const redactedPrompt = externalPrompt(models.exchanges.at(-1));
+  const keyLine = redactedPrompt.split("\n").find((line) => line.includes("API key")) ?? "";
+  progress.detail(`with an API key pasted into CONTEXT.md: warning: ${redactedRead.warning}`);
+  progress.detail(`  the vision model received: ${keyLine}`);
+  trace.text(
+    "And `read_media` with an API key pasted into CONTEXT.md: the key is redacted before the prompt leaves, and the result says so:",
+  );
+  trace.block("Warning", redactedRead.warning ?? "(none)");
+  trace.block("Prompt received by the vision model (key redacted)", redactedPrompt);
+  demo.recipients.push({
+    ...(await externalRecipient(
+      "read_media → vision model, a key in CONTEXT.md",
+      redactedPrompt,
+      tokenizer,
+      false,
+    )),
+    secretsRedacted: redactedPrompt.includes(PASTED_KEY) ? 0 : 1,
+  });
   progress.done(
     2,
     `${models.exchanges.length} model calls over HTTP (${models.settings.kind === "stand-in" ? "the stand-in" : "models from the environment"})`,
