@@ -53,6 +53,29 @@ function backgroundOf(png: Uint8Array): string | undefined {
   return `#${hex.join("").toUpperCase()}`;
 }
 
+/**
+ * `read_media` on the screenshot in a workspace whose CONTEXT.md is `contextMd`: its warning and the
+ * prompt the vision model received.
+ */
+async function readScreenshotWith(
+  demo: DemoContext,
+  contextMd: string,
+  screenshot: Uint8Array,
+  toolCallId: string,
+): Promise<{ warning: string | undefined; prompt: string }> {
+  const { read_media } = createMediaTools({
+    workspace: memoryWorkspace({ "CONTEXT.md": contextMd, [SCREENSHOT_PATH]: screenshot }),
+    models: { understanding: demo.models.chat },
+    maxRetries: 0,
+  });
+  const read = await read_media.execute(
+    { path: SCREENSHOT_PATH, prompt: SCREENSHOT_QUESTION },
+    callOptions(toolCallId),
+  );
+  if (!read.success) throw new Error(`read_media failed: ${read.error}`);
+  return { warning: read.warning, prompt: externalPrompt(demo.models.exchanges.at(-1)) };
+}
+
 /** Runs step 2. */
 export async function callMediaTools(
   demo: DemoContext,
@@ -141,63 +164,40 @@ export async function callMediaTools(
   );
 
   // The same read with a CONTEXT.md over the limit: cut to 10 000 characters, with a warning.
-  const oversized = createMediaTools({
-    workspace: memoryWorkspace({
-      "CONTEXT.md": oversizedContextMd(),
-      [SCREENSHOT_PATH]: screenshot,
-    }),
-    models: { understanding: models.chat },
-    maxRetries: 0,
-  });
-  const truncatedRead = await oversized.read_media.execute(
-    { path: SCREENSHOT_PATH, prompt: SCREENSHOT_QUESTION },
-    callOptions("read-2"),
-  );
-  if (!truncatedRead.success) throw new Error(`read_media failed: ${truncatedRead.error}`);
-  const truncatedPrompt = externalPrompt(models.exchanges.at(-1));
-  progress.detail(`with an oversized CONTEXT.md: warning: ${truncatedRead.warning}`);
+  const truncated = await readScreenshotWith(demo, oversizedContextMd(), screenshot, "read-2");
+  progress.detail(`with an oversized CONTEXT.md: warning: ${truncated.warning}`);
   trace.text(
     `Last, \`read_media\` with a CONTEXT.md of ${oversizedContextMd().length} characters. The tool result carries the warning:`,
   );
-  trace.block("Warning", truncatedRead.warning ?? "(none)");
-  trace.block("Prompt received by the vision model (truncated context)", truncatedPrompt);
+  trace.block("Warning", truncated.warning ?? "(none)");
+  trace.block("Prompt received by the vision model (truncated context)", truncated.prompt);
   demo.recipients.push(
     await externalRecipient(
       "read_media → vision model, oversized CONTEXT.md",
-      truncatedPrompt,
+      truncated.prompt,
       tokenizer,
       true,
     ),
   );
 
   // The same read with an API key pasted into CONTEXT.md: redacted before it leaves, with a warning.
-  const withKey = createMediaTools({
-    workspace: memoryWorkspace({ "CONTEXT.md": contextMdWithKey(), [SCREENSHOT_PATH]: screenshot }),
-    models: { understanding: models.chat },
-    maxRetries: 0,
-  });
-  const redactedRead = await withKey.read_media.execute(
-    { path: SCREENSHOT_PATH, prompt: SCREENSHOT_QUESTION },
-    callOptions("read-3"),
-  );
-  if (!redactedRead.success) throw new Error(`read_media failed: ${redactedRead.error}`);
-  const redactedPrompt = externalPrompt(models.exchanges.at(-1));
-  const keyLine = redactedPrompt.split("\n").find((line) => line.includes("API key")) ?? "";
-  progress.detail(`with an API key pasted into CONTEXT.md: warning: ${redactedRead.warning}`);
+  const redacted = await readScreenshotWith(demo, contextMdWithKey(), screenshot, "read-3");
+  const keyLine = redacted.prompt.split("\n").find((line) => line.includes("API key")) ?? "";
+  progress.detail(`with an API key pasted into CONTEXT.md: warning: ${redacted.warning}`);
   progress.detail(`  the vision model received: ${keyLine}`);
   trace.text(
     "And `read_media` with an API key pasted into CONTEXT.md: the key is redacted before the prompt leaves, and the result says so:",
   );
-  trace.block("Warning", redactedRead.warning ?? "(none)");
-  trace.block("Prompt received by the vision model (key redacted)", redactedPrompt);
+  trace.block("Warning", redacted.warning ?? "(none)");
+  trace.block("Prompt received by the vision model (key redacted)", redacted.prompt);
   demo.recipients.push({
     ...(await externalRecipient(
       "read_media → vision model, a key in CONTEXT.md",
-      redactedPrompt,
+      redacted.prompt,
       tokenizer,
       false,
     )),
-    secretsRedacted: redactedPrompt.includes(PASTED_KEY) ? 0 : 1,
+    secretsRedacted: redacted.prompt.includes(PASTED_KEY) ? 0 : 1,
   });
   progress.done(
     2,
