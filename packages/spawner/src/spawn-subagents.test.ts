@@ -479,7 +479,7 @@ describe("spawnSubagents: results", () => {
       {
         path: "/extra",
         message:
-          'Unknown field "extra" at the top level. Allowed: status, summary, files-modified, notes, recommended-action.',
+          'Unknown field "extra" at the top level. Allowed: status, summary, files-modified, notes, recommended-action, context-sha256.',
       },
     ]);
   });
