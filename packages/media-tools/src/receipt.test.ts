@@ -1,11 +1,11 @@
 // Receipts: every media tool's success result carries contextSha256, the hash of the task
-// context it sent, equal to what loadTaskContext reports; the middleware reports it in the
-// provider metadata; a CONTEXT.md rewritten during the external call makes the result stale.
+// context it sent, equal to what loadTaskContext reports; a CONTEXT.md rewritten during the
+// external call makes the result stale. The middleware's receipt: task-context-middleware.test.ts.
 import { loadTaskContext, memoryWorkspace } from "@task-context/core";
-import { generateText, streamText, type Tool, wrapLanguageModel } from "ai";
-import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
+import type { Tool } from "ai";
+import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
-import { createMediaTools, type MediaTools, taskContextMiddleware } from "./index.ts";
+import { createMediaTools, type MediaTools } from "./index.ts";
 import {
   allModels,
   CONTEXT,
@@ -108,56 +108,5 @@ describe("media tool receipts", () => {
       contextSha256: sent,
       warning: `Stale context: understand_image worked from context sha256 ${sent.slice(0, 12)}…, but the current context is sha256 ${now.slice(0, 12)}…; check its result against the current context.`,
     });
-  });
-});
-
-describe("taskContextMiddleware receipts", () => {
-  function wrapped(files: Record<string, string>) {
-    const workspace = memoryWorkspace(files);
-    const finish = { type: "finish", finishReason: { unified: "stop", raw: "stop" }, usage };
-    const model = new MockLanguageModelV4({
-      doGenerate: async () => ({
-        content: [{ type: "text", text: "Sure." }],
-        finishReason: { unified: "stop", raw: "stop" },
-        usage,
-        warnings: [],
-        providerMetadata: { mock: { requestId: "r1" } },
-      }),
-      doStream: async () => ({
-        stream: convertArrayToReadableStream([
-          { type: "stream-start", warnings: [] },
-          { type: "text-start", id: "t" },
-          { type: "text-delta", id: "t", delta: "Sure." },
-          { type: "text-end", id: "t" },
-          finish as never,
-        ]),
-      }),
-    });
-    const middleware = taskContextMiddleware({ workspace, required: false });
-    return wrapLanguageModel({ model, middleware });
-  }
-
-  it("reports the receipt in generateText's providerMetadata, beside the provider's own", async () => {
-    const result = await generateText({
-      model: wrapped({ "CONTEXT.md": CONTEXT }),
-      prompt: "Hello.",
-    });
-    expect(result.providerMetadata).toEqual({
-      mock: { requestId: "r1" },
-      taskContext: { contextSha256: CONTEXT_SHA256 },
-    });
-  });
-
-  it("reports the receipt on a stream's finish, so streamText's providerMetadata has it", async () => {
-    const result = streamText({ model: wrapped({ "CONTEXT.md": CONTEXT }), prompt: "Hello." });
-    expect(await result.text).toBe("Sure.");
-    expect(await result.providerMetadata).toEqual({
-      taskContext: { contextSha256: CONTEXT_SHA256 },
-    });
-  });
-
-  it("reports no receipt when no context was sent (required: false, no CONTEXT.md)", async () => {
-    const result = await generateText({ model: wrapped({}), prompt: "Hello." });
-    expect(result.providerMetadata).toEqual({ mock: { requestId: "r1" } });
   });
 });
