@@ -1,4 +1,3 @@
-import type { PluginOption } from "vite";
 import { defineConfig, type ViteUserConfig } from "vitest/config";
 
 /**
@@ -30,7 +29,7 @@ export const VITEST_RUNNER_MINIFLARE = {
  * `cloudflareTest(…)`), with {@link WORKERD_CONDITIONS}; `test` adds to or overrides the settings.
  */
 export function workerdSuites(
-  plugin: PluginOption,
+  plugin: NonNullable<ViteUserConfig["plugins"]>[number],
   test: NonNullable<ViteUserConfig["test"]> = {},
 ): ViteUserConfig {
   return defineConfig({

@@ -1,4 +1,10 @@
 export { approximateTokenizer } from "./approximate-tokenizer.ts";
+export {
+  type CheckReceiptOptions,
+  checkReceipt,
+  type ReceiptCheck,
+  type ReceiptStatus,
+} from "./check-receipt.ts";
 export { CONTEXT_FILENAME, CONTEXT_MISSING_MESSAGE, DEFAULT_MAX_CHARS } from "./constants.ts";
 export {
   type ContextTool,

@@ -3,6 +3,7 @@ import type { StartService } from "./harness.ts";
 import { leasesSuite } from "./leases.contract.ts";
 import { longPollSuite } from "./long-poll.contract.ts";
 import { publicSuite } from "./public.contract.ts";
+import { receiptsSuite } from "./receipts.contract.ts";
 import { reliabilitySuite } from "./reliability.contract.ts";
 import { secretsSuite } from "./secrets.contract.ts";
 import { securitySuite } from "./security.contract.ts";
@@ -20,4 +21,5 @@ export function contractSuites(start: StartService): void {
   securitySuite(start);
   publicSuite(start);
   secretsSuite(start);
+  receiptsSuite(start);
 }
