@@ -1,27 +1,21 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
-import { defineConfig } from "vitest/config";
+import { workerdSuites } from "../../vitest.workerd.shared.ts";
 
 // The suites inside workerd (the Workers Vitest integration): the router and the run objects of
 // wrangler.jsonc, Durable Object SQLite, alarms. The Worker is test/workers/entry.ts (the real
 // one with a clock the tests move). No nodejs_compat here: wrangler.jsonc has no_nodejs_compat,
 // and workerd refuses both. Storage is isolated per test file.
-const conditions = ["@task-context/source", "workerd", "worker", "browser", "import", "default"];
-
-export default defineConfig({
-  plugins: [
-    cloudflareTest({
-      main: "./test/workers/entry.ts",
-      wrangler: { configPath: "./wrangler.jsonc" },
-      miniflare: {
-        bindings: { TASK_CONTEXT_ADMIN_TOKEN: "workers-entry-admin-token-0123456789" },
-        // A small limit for the binding's test (wrangler.jsonc's ADDRESS_RATE_LIMITER stays).
-        ratelimits: {
-          TEST_ADDRESS_RATE_LIMITER: { namespace_id: "1999", simple: { limit: 3, period: 60 } },
-        },
+export default workerdSuites(
+  cloudflareTest({
+    main: "./test/workers/entry.ts",
+    wrangler: { configPath: "./wrangler.jsonc" },
+    miniflare: {
+      bindings: { TASK_CONTEXT_ADMIN_TOKEN: "workers-entry-admin-token-0123456789" },
+      // A small limit for the binding's test (wrangler.jsonc's ADDRESS_RATE_LIMITER stays).
+      ratelimits: {
+        TEST_ADDRESS_RATE_LIMITER: { namespace_id: "1999", simple: { limit: 3, period: 60 } },
       },
-    }),
-  ],
-  resolve: { conditions },
-  ssr: { resolve: { conditions } },
-  test: { include: ["test/workers/**/*.test.ts"], testTimeout: 30_000 },
-});
+    },
+  }),
+  { include: ["test/workers/**/*.test.ts"] },
+);

@@ -15,6 +15,8 @@ export interface Recipient {
   tokens: number;
   /** Whether its task context was cut to the limit; undefined when it received none. */
   truncated: boolean | undefined;
+  /** How many secrets were redacted from its task context, when any were. */
+  secretsRedacted?: number;
 }
 
 /** What the steps share. */

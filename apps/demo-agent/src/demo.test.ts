@@ -11,7 +11,7 @@ import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/client";
 import { sha256Hex } from "@task-context/core/internal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LAUNCH_CONTEXT_MD, SCREENSHOT_QUESTION } from "./launch-task.ts";
-import { oversizedContextMd } from "./steps/call-media-tools.ts";
+import { contextMdWithKey, oversizedContextMd, PASTED_KEY } from "./steps/call-media-tools.ts";
 import { MCP_SUBAGENT_ID, MCP_SUBAGENT_REQUEST } from "./steps/spawn-subagents.ts";
 
 const packageRoot = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -119,6 +119,17 @@ describe("npm run demo, offline", () => {
     expect(lines()).toContain(
       `with an oversized CONTEXT.md: warning: CONTEXT.md was truncated from ${length} to 10000 characters (limit 10000). Consider shortening it.`,
     );
+  });
+
+  it("redacts an API key pasted into CONTEXT.md before it leaves, and says so", () => {
+    expect(lines()).toContain(
+      "with an API key pasted into CONTEXT.md: warning: Redacted 1 secret from CONTEXT.md before delivery: openai-api-key (line 18). Remove it from CONTEXT.md and pass credentials another way.",
+    );
+    expect(lines()).toContain(
+      "the vision model received: - Staging image API key: [redacted: openai-api-key]",
+    );
+    expect(stdout).not.toContain(PASTED_KEY);
+    expect(trace).not.toContain(PASTED_KEY);
   });
 
   it("shows what each subagent received: the CONTEXT.md copy, its Sage file, its <context> block", () => {
@@ -230,19 +241,27 @@ describe("npm run demo, offline", () => {
     });
   });
 
-  it("ends with a row per recipient: context hash, tokens, truncated", () => {
+  it("ends with a row per recipient: context hash, tokens, truncated", async () => {
     const table = lines().slice(
       lines().indexOf(
         "recipient                                        kind                      context sha256  tokens  truncated",
       ),
     );
     const sha = "57064526cb77";
-    expect(table.slice(1, 13).map((row) => row.replace(/\s+/g, " "))).toEqual([
+    const redactedSha = (
+      await sha256Hex(contextMdWithKey().trim().replace(PASTED_KEY, "[redacted: openai-api-key]"))
+    ).slice(0, 12);
+    expect(table.slice(1, 14).map((row) => row.replace(/\s+/g, " "))).toEqual([
       "main agent system prompt - 812 -",
       "vision model, no context external model - 19 -",
       `read_media → vision model external model ${sha} 273 no`,
       `generate_media → image model external model ${sha} 262 no`,
       "read_media → vision model, oversized CONTEXT.md external model 98b4aeddcee9 2554 yes",
+      expect.stringMatching(
+        new RegExp(
+          `^read_media → vision model, a key in CONTEXT.md external model ${redactedSha} \\d+ no$`,
+        ),
+      ),
       expect.stringMatching(
         new RegExp(`^subagent announcement subagent \\(in process\\) ${sha} \\d+ no$`),
       ),
@@ -268,14 +287,14 @@ describe("npm run demo, offline", () => {
       ),
     ]);
     expect(lines()).toContain(
-      `9 of 10 recipients with a task context received the main agent's CONTEXT.md exactly (sha256 ${sha}); 1 received an oversized one, truncated`,
+      `9 of 11 recipients with a task context received the main agent's CONTEXT.md exactly (sha256 ${sha}); 1 received an oversized one, truncated; 1 received one with a pasted API key, redacted`,
     );
   });
 
   it("writes one OpenTelemetry span per delivery, of each recipient kind, to demo-spans.json", async () => {
     const path = join(output, "out", "demo-spans.json");
     expect(lines()).toContain(
-      `spans: 13 OpenTelemetry spans, one per delivery, in ${path} (OTLP/JSON)`,
+      `spans: 14 OpenTelemetry spans, one per delivery, in ${path} (OTLP/JSON)`,
     );
     type Attribute = { key: string; value: Record<string, unknown> };
     const { resourceSpans } = JSON.parse(await readFile(path, "utf8")) as {
@@ -299,6 +318,7 @@ describe("npm run demo, offline", () => {
       "execute_tool generate_media generate_media",
       "execute_tool read_media read_media",
       "execute_tool read_media read_media",
+      "execute_tool read_media read_media",
     ]);
     expect(named("subagent")).toEqual([
       "invoke_agent implement alt-text",
@@ -312,10 +332,25 @@ describe("npm run demo, offline", () => {
     expect(spans.map((span) => attribute(span, "task_context.outcome"))).toEqual(
       spans.map(() => "success"),
     );
-    // The oversized CONTEXT.md of step 2 is the one delivery cut short.
+    // The oversized CONTEXT.md of step 2 is the one delivery cut short, the pasted key the one
+    // secret redacted.
     expect(
       spans.filter((span) => attribute(span, "task_context.context.truncated") === true).length,
     ).toBe(1);
+    const redacted = spans.filter((span) => attribute(span, "task_context.context.redactions"));
+    expect(
+      redacted.map((span) => ({
+        name: span.name,
+        redactions: attribute(span, "task_context.context.redactions"),
+        kinds: attribute(span, "task_context.context.redaction_kinds"),
+      })),
+    ).toEqual([
+      {
+        name: "execute_tool read_media",
+        redactions: 1,
+        kinds: { values: [{ stringValue: "openai-api-key" }] },
+      },
+    ]);
   });
 
   it("writes the whole trace to the file it names", () => {

@@ -1,5 +1,10 @@
-import { ArgumentError } from "@task-context/core";
-import { requireObject, requireText, requireWholeNumber } from "@task-context/core/internal";
+import { ArgumentError, type SecretPolicy } from "@task-context/core";
+import {
+  requireObject,
+  requireSecretPolicy,
+  requireText,
+  requireWholeNumber,
+} from "@task-context/core/internal";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
@@ -60,6 +65,13 @@ export interface AppOptions {
   signal?: AbortSignal;
   /** Told about every error that became a 500 (the answer never carries it). */
   onUnexpectedError?: (error: unknown) => void;
+  /**
+   * What happens to secrets (API keys, tokens, private keys, passwords in URLs, …) in a new run's
+   * goal, constraints and stage contexts, which every agent of the run receives: `"redact"` (the
+   * default) stores `[redacted: <kind>]` in their place and answers with a `warning`, `"refuse"`
+   * answers 422 `SECRET_IN_CONTEXT`, `"allow"` stores them as sent.
+   */
+  secrets?: SecretPolicy;
 }
 
 const MIB = 1024 * 1024;
@@ -170,6 +182,7 @@ export function createApp(options: AppOptions): App {
     authenticate: createAuthenticator(store, options.auth),
     timing,
     shutdown: options.signal,
+    secrets: requireSecretPolicy("options.secrets", options.secrets),
   };
   publicRoutes(app, context);
   runRoutes(app, context);

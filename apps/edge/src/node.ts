@@ -5,10 +5,12 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
+import type { SecretPolicy } from "@task-context/core";
 import { requireText, requireWholeNumber } from "@task-context/core/internal";
 import { createApp, type Limits } from "./app.ts";
 import { parseCorsOrigins } from "./http/cors-origins.ts";
 import { parseRateLimit } from "./http/rate-limit.ts";
+import { parseSecretPolicy } from "./http/run-secrets.ts";
 import { openNodeDatabase } from "./node-sqlite.ts";
 import { SqlStore } from "./sql/sql-store.ts";
 
@@ -29,6 +31,8 @@ export interface NodeServerOptions {
   /** Origins allowed to call the API from a browser; CORS is off without it. */
   cors?: { origins: readonly string[] };
   onUnexpectedError?: (error: unknown) => void;
+  /** Secrets in a new run: `"redact"` (default), `"refuse"` or `"allow"` (see `createApp`). */
+  secrets?: SecretPolicy;
 }
 
 /** A running server. */
@@ -53,6 +57,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     clientAddress: (c) => getConnInfo(c).remote.address,
     ...(options.cors === undefined ? {} : { cors: options.cors }),
+    ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
     signal: shutdown.signal,
     ...(options.onUnexpectedError === undefined
       ? {}
@@ -123,6 +128,7 @@ export function optionsFromEnvironment(environment: NodeJS.ProcessEnv): NodeServ
     generatedAdminToken: adminToken === undefined || adminToken === "",
     limits: { rateLimit: parseRateLimit(environment.TASK_CONTEXT_RATE_LIMIT) },
     ...optionalCors(parseCorsOrigins(environment.TASK_CONTEXT_CORS_ORIGINS)),
+    secrets: parseSecretPolicy("TASK_CONTEXT_SECRETS", environment.TASK_CONTEXT_SECRETS),
   };
 }
 

@@ -108,7 +108,7 @@ describe("task-context lint", () => {
     const secret = await runCli(["lint"], { cwd: folder.path });
     expect(secret.code).toBe(1);
     expect(secret.stdout).toContain(
-      "CONTEXT.md:9:1: error This looks like a credential assignment (api_…34). CONTEXT.md is sent to every tool and subagent: remove it and pass credentials another way. (secret)\n",
+      "CONTEXT.md:9:1: error This looks like a credential (abcd…34). CONTEXT.md is sent to every tool and subagent: remove it and pass credentials another way. (secret)\n",
     );
     const over = await runCli(["lint", "--max-chars", "50"], { cwd: folder.path });
     expect(over.code).toBe(1);

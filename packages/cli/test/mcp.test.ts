@@ -124,6 +124,51 @@ describe("task-context mcp [dir]", () => {
   });
 });
 
+describe("task-context mcp --secrets", () => {
+  const secrets = temporaryFolder();
+  afterAll(secrets.remove);
+  // A fake token, assembled here so that no literal in the repository looks like a live one.
+  const token = `ghp_${"Lumen2Key0".repeat(4)}`;
+  writeFileSync(join(secrets.path, "CONTEXT.md"), `# Lumen\nRelease bot: ${token}\n`);
+
+  it("redacts by default and refuses with --secrets refuse", async () => {
+    const redacting = await connect(["mcp", secrets.path]);
+    try {
+      const result = await redacting.callTool({ name: "get_task_context", arguments: {} });
+      expect(result.structuredContent).toMatchObject({
+        content: "# Lumen\nRelease bot: [redacted: github-token]",
+        warning:
+          "Redacted 1 secret from CONTEXT.md before delivery: github-token (line 2). Remove it from CONTEXT.md and pass credentials another way.",
+      });
+    } finally {
+      await redacting.close();
+    }
+    const refusing = await connect(["mcp", secrets.path, "--secrets", "refuse"]);
+    try {
+      const result = await refusing.callTool({
+        name: "inject_task_context",
+        arguments: { prompt: "Draw the logo." },
+      });
+      expect(result).toMatchObject({
+        isError: true,
+        _meta: { "task-context/code": "SECRET_IN_CONTEXT" },
+      });
+      expect(JSON.stringify(result)).not.toContain(token);
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it("refuses an unknown policy with the usage hint, exit 2", async () => {
+    expect(await runCli(["mcp", "--secrets", "hide"], { cwd: folder.path })).toEqual({
+      stdout: "",
+      stderr:
+        "task-context: option '--secrets <policy>' argument 'hide' is invalid. expected redact, refuse or allow\nhint: run `task-context mcp --help` to see the usage\n",
+      code: 2,
+    });
+  });
+});
+
 describe("the client configuration of docs/cli.md", () => {
   const [configuration] = markdownFences(
     new URL("../../../docs/cli.md", import.meta.url).pathname,

@@ -1,5 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { loadTaskContext } from "@task-context/core";
+import { nodeWorkspace } from "@task-context/core/node";
+import { runContextSha256 } from "@task-context/protocols";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli, temporaryFolder } from "./run-cli.ts";
 
@@ -48,6 +51,9 @@ write(
   }),
 );
 
+/** The sha256 of the CONTEXT.md these tests write, spelled out. */
+const CONTEXT_SHA256 = "a386ef2520b9a62c50b4eebc879b613767d1215509e968c84b1e92b14d8280a4";
+
 describe("task-context render", () => {
   it("shows the image tool's injected prompt with its tokens and the truncation report", async () => {
     expect(
@@ -65,6 +71,7 @@ A poster.
 -- CONTEXT.md: 73 characters, delivered 73, limit 10000; sha256 a386ef2520b9a62c50b4eebc879b613767d1215509e968c84b1e92b14d8280a4
 -- not truncated
 
+receipt: sha256 a386ef2520b9a62c50b4eebc879b613767d1215509e968c84b1e92b14d8280a4, CONTEXT.md's as delivered: the tool result's contextSha256
 `,
       stderr: "",
       code: 0,
@@ -110,7 +117,40 @@ A poster.
       "== prompt (39 tokens) ==\n<context>\nversion: 1\nproject:\n  path: /srv/lumen\n  stack: hono\nconventions:\n  summary: ESM only.\n</context>\n\nAdd a health route\n-- starts with the Context Protocol v1 block\n",
     );
     expect(stdout).toContain("-- limit 8000 tokens for implement");
+    expect(
+      stdout.endsWith(
+        `\nreceipt: sha256 ${CONTEXT_SHA256}, CONTEXT.md's as delivered: the result's contextSha256, and the context-sha256 the subagent may quote\n`,
+      ),
+    ).toBe(true);
     expect(existsSync(join(cwd, ".sage"))).toBe(false);
+  });
+
+  it("prints the same receipt for every recipient of CONTEXT.md, in --json too", async () => {
+    const { sha256 } = await loadTaskContext(nodeWorkspace(cwd));
+    expect(sha256).toBe(CONTEXT_SHA256);
+    for (const recipient of ["image-tool", "subagent", "reviewer"]) {
+      const { stdout, code } = await runCli(["render", "--for", recipient, "--json"], { cwd });
+      expect(code).toBe(0);
+      const printed = JSON.parse(stdout);
+      expect(Object.keys(printed)).toEqual(["recipient", "contextSha256", "parts"]);
+      expect(printed).toMatchObject({ recipient, contextSha256: CONTEXT_SHA256 });
+      expect(Object.keys(printed.parts[0])).toEqual(["title", "tokens", "text", "notes"]);
+    }
+    const image = JSON.parse(
+      (await runCli(["render", "--for", "image-tool", "--prompt", "A poster.", "--json"], { cwd }))
+        .stdout,
+    );
+    expect(image.parts).toEqual([
+      {
+        title: "prompt sent to the image model",
+        tokens: 30,
+        text: "[Task Context]\n# Task context\n\n## What we are building\nThe launch of Lumen, a notes app.\n\n[Request]\nA poster.",
+        notes: [
+          `-- CONTEXT.md: 73 characters, delivered 73, limit 10000; sha256 ${CONTEXT_SHA256}`,
+          "-- not truncated",
+        ],
+      },
+    ]);
   });
 
   it("shows a reviewer the Sage type review, and refuses another --type", async () => {
@@ -138,12 +178,29 @@ A poster.
       /^== work item of stage review \(review\), as polled by a remote agent \(\d+ tokens\) ==$/,
     );
     const json = rest.slice(0, rest.indexOf("}") + 1).join("\n");
-    expect(JSON.parse(json)).toMatchObject({
+    const item = JSON.parse(json);
+    expect(item).toMatchObject({
       kind: "review",
       stage_id: "review",
       goal: "Launch Lumen",
       constraints: ["Say Lumen"],
       review_context: { target_author_tag: "render-author", review_criteria: ["clarity"] },
+    });
+    // The receipt is the item's run-context hash, runContextSha256's, in --json too.
+    const receipt = await runContextSha256(item);
+    expect(item.context_sha256).toBe(receipt);
+    expect(
+      stdout.endsWith(
+        `\nreceipt: sha256 ${receipt}, the run context's: the work item's context_sha256, which its completion may quote back\n`,
+      ),
+    ).toBe(true);
+    const printed = await runCli(
+      ["render", "--for", "remote-agent", "--run", "run.json", "--stage", "review", "--json"],
+      { cwd },
+    );
+    expect(JSON.parse(printed.stdout)).toMatchObject({
+      recipient: "remote-agent",
+      contextSha256: receipt,
     });
   });
 

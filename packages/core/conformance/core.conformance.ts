@@ -4,10 +4,13 @@ import {
   approximateTokenizer,
   CONTEXT_MISSING_MESSAGE,
   defineContextTool,
+  findSecrets,
   injectTaskContext,
   loadO200kTokenizer,
   loadTaskContext,
   memoryWorkspace,
+  redactSecrets,
+  SecretInContextError,
   splitTaskContext,
   TaskContextError,
   TaskContextMissingError,
@@ -164,5 +167,33 @@ describe("@task-context/core", () => {
         code: "INVALID_WORKSPACE_PATH",
       });
     }
+  });
+
+  it("secrets: redacted before delivery by default, refused or allowed on request", async () => {
+    // A fake token, assembled here so that no literal looks like a live one.
+    const token = `ghp_${"Lumen2Key0".repeat(4)}`;
+    const text = `# Lumen\nbot ${token}\npostgres://app:hunter22@db/app`;
+    expect(findSecrets(text).map(({ kind, line, column }) => [kind, line, column])).toStrictEqual([
+      ["github-token", 2, 5],
+      ["url-password", 3, 16],
+    ]);
+    expect(redactSecrets(text).text).toBe(
+      "# Lumen\nbot [redacted: github-token]\npostgres://app:[redacted: url-password]@db/app",
+    );
+    const workspace = memoryWorkspace({ "CONTEXT.md": text });
+    const context = await loadTaskContext(workspace);
+    expect(context.content).toBe(redactSecrets(text).text);
+    expect(context.redactions).toStrictEqual([
+      { kind: "github-token", line: 2 },
+      { kind: "url-password", line: 3 },
+    ]);
+    expect(context.warning).toBe(
+      "Redacted 2 secrets from CONTEXT.md before delivery: github-token (line 2), url-password (line 3). Remove them from CONTEXT.md and pass credentials another way.",
+    );
+    const refused = await loadTaskContext(workspace, { secrets: "refuse" }).catch(
+      (error: unknown) => error,
+    );
+    expect(SecretInContextError.isInstance(refused)).toBe(true);
+    expect((await loadTaskContext(workspace, { secrets: "allow" })).content).toBe(text);
   });
 });

@@ -1,4 +1,10 @@
 export { approximateTokenizer } from "./approximate-tokenizer.ts";
+export {
+  type CheckReceiptOptions,
+  checkReceipt,
+  type ReceiptCheck,
+  type ReceiptStatus,
+} from "./check-receipt.ts";
 export { CONTEXT_FILENAME, CONTEXT_MISSING_MESSAGE, DEFAULT_MAX_CHARS } from "./constants.ts";
 export {
   type ContextTool,
@@ -11,6 +17,7 @@ export { ArgumentError } from "./errors/argument-error.ts";
 export type { CoreErrorCode } from "./errors/core-error-code.ts";
 export { FileNotFoundError } from "./errors/file-not-found-error.ts";
 export { type FileKind, NotRegularFileError } from "./errors/not-regular-file-error.ts";
+export { SecretInContextError } from "./errors/secret-in-context-error.ts";
 export { TaskContextError, type TaskContextErrorOptions } from "./errors/task-context-error.ts";
 export {
   TaskContextMissingError,
@@ -24,6 +31,13 @@ export { injectTaskContext, type SplitPrompt, splitTaskContext } from "./inject-
 export { loadO200kTokenizer } from "./load-o200k-tokenizer.ts";
 export { loadTaskContext } from "./load-task-context.ts";
 export { memoryWorkspace } from "./memory-workspace.ts";
+export { findSecrets, type SecretFinding } from "./secrets/find-secrets.ts";
+export {
+  type RedactedText,
+  redactSecrets,
+  type SecretRedaction,
+} from "./secrets/redact-secrets.ts";
+export { SECRET_POLICIES, type SecretPolicy } from "./secrets/secret-policy.ts";
 export type { LoadTaskContextOptions, TaskContext } from "./task-context.ts";
 export type { Tokenizer } from "./tokenizer.ts";
 export {

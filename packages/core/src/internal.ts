@@ -24,6 +24,13 @@ export { lineNumberAt } from "./line-number.ts";
 export { type CheckedLoadOptions, requireLoadOptions } from "./load-options.ts";
 export { requireWorkspace } from "./load-task-context-from.ts";
 export { requireTokenizer } from "./require-tokenizer.ts";
+export { redactionMarker } from "./secrets/redact-secrets.ts";
+export {
+  countSecrets,
+  describeRedactions,
+  redactionWarning,
+  requireSecretPolicy,
+} from "./secrets/secret-policy.ts";
 export { systemErrorCode } from "./system-error-code.ts";
 export { thrownMessage } from "./thrown-message.ts";
 export {

@@ -2,6 +2,7 @@ import { requireObject, requireOptionalBoolean, requireWholeNumber } from "./arg
 import { DEFAULT_MAX_CHARS } from "./constants.ts";
 import { ArgumentError } from "./errors/argument-error.ts";
 import { requireTokenizer } from "./require-tokenizer.ts";
+import { requireSecretPolicy, type SecretPolicy } from "./secrets/secret-policy.ts";
 import type { Tokenizer } from "./tokenizer.ts";
 
 /** `LoadTaskContextOptions`, checked, with the defaults filled in. */
@@ -10,6 +11,7 @@ export interface CheckedLoadOptions {
   maxTokens: number | undefined;
   tokenizer: Tokenizer | undefined;
   required: boolean;
+  secrets: SecretPolicy;
 }
 
 /**
@@ -19,7 +21,7 @@ export interface CheckedLoadOptions {
  */
 export function requireLoadOptions(options: unknown, prefix = ""): CheckedLoadOptions {
   const checked = requireObject(prefix === "" ? "options" : prefix.replace(/\.$/, ""), options);
-  const { maxChars = DEFAULT_MAX_CHARS, maxTokens, tokenizer, required } = checked;
+  const { maxChars = DEFAULT_MAX_CHARS, maxTokens, tokenizer, required, secrets } = checked;
   const result: CheckedLoadOptions = {
     maxChars: requireWholeNumber(`${prefix}maxChars`, maxChars, 1),
     maxTokens:
@@ -27,6 +29,7 @@ export function requireLoadOptions(options: unknown, prefix = ""): CheckedLoadOp
     tokenizer:
       tokenizer === undefined ? undefined : requireTokenizer(`${prefix}tokenizer`, tokenizer),
     required: requireOptionalBoolean(`${prefix}required`, required) ?? true,
+    secrets: requireSecretPolicy(`${prefix}secrets`, secrets),
   };
   if (result.maxTokens !== undefined && result.tokenizer === undefined) {
     throw new ArgumentError({

@@ -4,6 +4,7 @@ import { CONTEXT_FILENAME } from "./constants.ts";
 import { ArgumentError } from "./errors/argument-error.ts";
 import { FileNotFoundError } from "./errors/file-not-found-error.ts";
 import { NotRegularFileError } from "./errors/not-regular-file-error.ts";
+import { SecretInContextError } from "./errors/secret-in-context-error.ts";
 import {
   TaskContextMissingError,
   type TaskContextMissingReason,
@@ -11,6 +12,8 @@ import {
 import { fitTokenBudget } from "./fit-token-budget.ts";
 import { graphemeBoundaryAtOrBefore } from "./grapheme.ts";
 import { requireLoadOptions } from "./load-options.ts";
+import { cutOutsideMarkers, screenContext } from "./secrets/screen-context.ts";
+import { redactionWarning } from "./secrets/secret-policy.ts";
 import type { LoadTaskContextOptions, TaskContext } from "./task-context.ts";
 import { decodeUtf8 } from "./utf8.ts";
 import type { Workspace } from "./workspace.ts";
@@ -63,7 +66,7 @@ export async function loadTaskContextFrom(
   options: LoadTaskContextOptions = {},
 ): Promise<TaskContext> {
   requireWorkspace("workspace", workspace);
-  const { maxChars, maxTokens, tokenizer, required } = requireLoadOptions(options);
+  const { maxChars, maxTokens, tokenizer, required, secrets } = requireLoadOptions(options);
 
   // UTF-8 needs at most 3 bytes per UTF-16 unit; 4 × maxChars + 4 also covers a BOM and the
   // look-ahead that tells where the grapheme cluster at the cut ends.
@@ -85,16 +88,33 @@ export async function loadTaskContextFrom(
   const text = complete ? decoded.text.trim() : decoded.text.trimStart();
   if (complete && text === "") return notFound("empty", required);
 
-  const originalLength = complete ? text.length : text.length + (read.size - read.bytes.length);
+  // Secrets are redacted before the length cut, so that a cut never leaves half a secret; lines
+  // are the file's (the trimmed start may have held line feeds).
+  const leading = decoded.text.length - decoded.text.trimStart().length;
+  const firstLine = decoded.text.slice(0, leading).split("\n").length;
+  const screened = screenContext(text, { complete, policy: secrets, firstLine });
+  const full = screened.text;
+  const originalLength = complete
+    ? full.length
+    : full.length + screened.dropped + (read.size - read.bytes.length);
   let content =
-    text.length > maxChars ? text.slice(0, graphemeBoundaryAtOrBefore(text, maxChars)) : text;
+    full.length > maxChars
+      ? full.slice(
+          0,
+          cutOutsideMarkers(graphemeBoundaryAtOrBefore(full, maxChars), screened.markers),
+        )
+      : full;
   if (maxTokens !== undefined && tokenizer !== undefined) {
     content = await fitTokenBudget(content, maxTokens, tokenizer);
+    content = content.slice(0, cutOutsideMarkers(content.length, screened.markers));
   }
   // A cut can end in whitespace; nothing left means nothing of the file fits the limits.
   content = content.trimEnd();
   if (content === "") return notFound("nothing-fits", required);
-  const truncated = !complete || content.length < text.length;
+  const truncated = !complete || content.length < full.length;
+  const delivered = screened.markers.filter((marker) => marker.end <= content.length).length;
+  const redactions = screened.redactions.slice(0, delivered);
+  if (secrets === "refuse" && redactions.length > 0) throw new SecretInContextError({ redactions });
 
   const warnings: string[] = [];
   if (decoded.replaced) {
@@ -102,6 +122,7 @@ export async function loadTaskContextFrom(
       "CONTEXT.md is not valid UTF-8: invalid bytes were replaced with U+FFFD. Save it as UTF-8.",
     );
   }
+  if (redactions.length > 0) warnings.push(redactionWarning(CONTEXT_FILENAME, redactions));
   if (truncated) {
     const limit =
       maxTokens === undefined || tokenizer === undefined
@@ -122,6 +143,7 @@ export async function loadTaskContextFrom(
     sha256: await sha256Hex(content),
     found: true,
   };
+  if (redactions.length > 0) context.redactions = redactions;
   if (warnings.length > 0) context.warning = warnings.join(" ");
   return context;
 }

@@ -1,3 +1,5 @@
+import type { SecretRedaction } from "./secrets/redact-secrets.ts";
+import type { SecretPolicy } from "./secrets/secret-policy.ts";
 import type { Tokenizer } from "./tokenizer.ts";
 
 /** What {@link loadTaskContext} delivers: the bounded content of CONTEXT.md and how it was cut. */
@@ -10,8 +12,8 @@ export interface TaskContext {
   /** True when the limits cut `content` short of the file's text. */
   truncated: boolean;
   /**
-   * The length in UTF-16 units of the file's text without surrounding whitespace: what would have
-   * been delivered without limits. Exact when the whole file was read (any file up to
+   * The length in UTF-16 units of the file's text without surrounding whitespace (and with its
+   * secrets redacted, unless `secrets: "allow"`): what would have been delivered without limits. Exact when the whole file was read (any file up to
    * 4 × maxChars + 4 bytes); for larger files, which are never read in full, an upper bound that
    * counts one unit per unread byte (`originalLengthIsExact: false`).
    */
@@ -24,7 +26,12 @@ export interface TaskContext {
   sha256: string;
   /** False only with `required: false` when there is no usable CONTEXT.md (then `content` is ""). */
   found: boolean;
-  /** Set when the content was truncated or repaired; show it to the agent. */
+  /**
+   * The secrets replaced by `[redacted: <kind>]` in `content` (kinds and lines of CONTEXT.md), with
+   * `secrets: "redact"`; present only when something was redacted.
+   */
+  redactions?: SecretRedaction[];
+  /** Set when the content was truncated, repaired or had secrets redacted; show it to the agent. */
   warning?: string;
 }
 
@@ -44,4 +51,12 @@ export interface LoadTaskContextOptions {
    * regular file, or cut to nothing) then also carries a `warning` that says why.
    */
   required?: boolean | undefined;
+  /**
+   * What to do with anything that looks like a secret (API keys, tokens, JWTs, private keys,
+   * passwords in URLs, `password=` assignments): `"redact"` (the default) replaces it with
+   * `[redacted: <kind>]` before the length cut, lists it in `redactions` and says so in `warning`;
+   * `"refuse"` throws `SecretInContextError` when anything would be delivered redacted; `"allow"`
+   * delivers the text as written.
+   */
+  secrets?: SecretPolicy | undefined;
 }

@@ -83,10 +83,10 @@ export function buildTaskContextServer(
 ): McpServer {
   requireObject("options", options);
   const workspace = requireWorkspace("options.workspace", options.workspace);
-  const { maxChars, maxTokens, tokenizer, projectPath, changes, era = "legacy" } = options;
+  const { maxChars, maxTokens, tokenizer, secrets, projectPath, changes, era = "legacy" } = options;
   const subscribable =
     requireOptionalBoolean("options.subscribable", options.subscribable) ?? changes !== undefined;
-  const loadOptions = requireLoadOptions({ maxChars, maxTokens, tokenizer }, "options.");
+  const loadOptions = requireLoadOptions({ maxChars, maxTokens, tokenizer, secrets }, "options.");
   const checkedProjectPath = requireProjectPath(projectPath);
   if (changes !== undefined && typeof changes?.subscribe !== "function") {
     throw new ArgumentError({

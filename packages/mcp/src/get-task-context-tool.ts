@@ -12,7 +12,9 @@ export const taskContextOutputSchema = z.object({
     .number()
     .int()
     .describe("The file's length in UTF-16 units, trimmed, before any cut"),
-  warning: z.optional(z.string().describe("Why the content was cut or repaired; tell the user")),
+  warning: z.optional(
+    z.string().describe("Why the content was cut, repaired or had secrets redacted; tell the user"),
+  ),
 });
 
 /** No arguments: the workspace is the server's. */

@@ -9,7 +9,9 @@ import { toolError, toolResult } from "./tool-results.ts";
 export const injectedPromptOutputSchema = z.object({
   text: z.string().describe("[Task Context]\\n{context}\\n\\n[Request]\\n{prompt}"),
   sha256: z.string().describe("Hex SHA-256 of the context that was injected"),
-  warning: z.optional(z.string().describe("Why the context was cut; tell the user")),
+  warning: z.optional(
+    z.string().describe("Why the context was cut or had secrets redacted; tell the user"),
+  ),
 });
 
 /** The arguments of `inject_task_context`. */

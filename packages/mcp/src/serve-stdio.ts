@@ -5,7 +5,12 @@ import {
   StdioServerTransport,
   serveStdio as serveSdkStdio,
 } from "@modelcontextprotocol/server/stdio";
-import { ArgumentError, CONTEXT_FILENAME, type Tokenizer } from "@task-context/core";
+import {
+  ArgumentError,
+  CONTEXT_FILENAME,
+  type SecretPolicy,
+  type Tokenizer,
+} from "@task-context/core";
 import { requireObject, requireText, systemErrorCode } from "@task-context/core/internal";
 import { nodeWorkspace } from "@task-context/core/node";
 import { taskIdSchema } from "@task-context/protocols";
@@ -25,6 +30,8 @@ export interface ServeStdioOptions {
   maxTokens?: number | undefined;
   /** Counts tokens for `maxTokens`. */
   tokenizer?: Tokenizer | undefined;
+  /** What to do with secrets in CONTEXT.md: `"redact"` (default), `"refuse"` or `"allow"`. */
+  secrets?: SecretPolicy | undefined;
   /** Quiet milliseconds that end a burst of changes to CONTEXT.md (default 50). */
   debounceMs?: number | undefined;
   /** The transport to serve on (default: this process's stdin and stdout). */
@@ -102,7 +109,7 @@ export async function serveStdio(options: ServeStdioOptions): Promise<TaskContex
   requireObject("options", options);
   requireText("directory", options.directory, "the workspace directory, a non-empty path");
   const directory = await requireDirectory(options.directory);
-  const { maxChars, maxTokens, tokenizer, transport, onerror } = options;
+  const { maxChars, maxTokens, tokenizer, secrets, transport, onerror } = options;
   const workspace = nodeWorkspace(directory);
   const watcher = watchTaskContext(directory, { debounceMs: options.debounceMs ?? 50 });
   const serverOptions = {
@@ -110,6 +117,7 @@ export async function serveStdio(options: ServeStdioOptions): Promise<TaskContex
     maxChars,
     maxTokens,
     tokenizer,
+    secrets,
     projectPath: directory,
     changes: watcher,
     listSageTaskIds: () => sageTaskIds(directory),

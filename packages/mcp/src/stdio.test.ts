@@ -145,17 +145,24 @@ describe("task-context-mcp over stdio (the built bin, spawned)", () => {
     const updates = collectUpdates(client);
     await client.subscribeResource({ uri: CONTEXT_MD_URI });
     const first = updates.next();
+    const started = performance.now();
     for (let edit = 1; edit <= 5; edit++) writeFileSync(join(directory, "CONTEXT.md"), `v${edit}`);
+    const writing = performance.now() - started;
     expect(await first).toBe(CONTEXT_MD_URI);
     await sleep(SETTLE_MS);
-    expect(updates.uris).toEqual([CONTEXT_MD_URI]);
+    // One burst is edits closer together than the server's 50 ms quiet period. On a machine so
+    // busy that this process was held up longer than that between two writes, they were two
+    // bursts, and two notifications are right.
+    expect(new Set(updates.uris)).toEqual(new Set([CONTEXT_MD_URI]));
+    expect(updates.uris.length).toBeLessThanOrEqual(writing < 50 ? 1 : 5);
     const [content] = (await client.readResource({ uri: CONTEXT_MD_URI })).contents;
     expect(content).toMatchObject({ text: "v5" });
 
+    const notified = updates.uris.length;
     await client.unsubscribeResource({ uri: CONTEXT_MD_URI });
     writeFileSync(join(directory, "CONTEXT.md"), "v6");
     await sleep(SETTLE_MS);
-    expect(updates.uris).toEqual([CONTEXT_MD_URI]);
+    expect(updates.uris.length).toBe(notified);
   });
 
   it("notifies a 2026-07-28 listen stream once per burst, also for a rename over the file", async () => {

@@ -7,9 +7,10 @@ export type TaskContextLoader = () => Promise<TaskContext>;
 /** A loader that reads CONTEXT.md through `workspace` with the checked options (required). */
 export function taskContextLoader(
   workspace: Workspace,
-  { maxChars, maxTokens, tokenizer }: CheckedLoadOptions,
+  { maxChars, maxTokens, tokenizer, secrets }: CheckedLoadOptions,
 ): TaskContextLoader {
-  return () => loadTaskContext(workspace, { maxChars, maxTokens, tokenizer, required: true });
+  return () =>
+    loadTaskContext(workspace, { maxChars, maxTokens, tokenizer, secrets, required: true });
 }
 
 /** The facts about a loaded context that travel in `_meta` and `structuredContent`. */

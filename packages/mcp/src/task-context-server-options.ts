@@ -1,4 +1,4 @@
-import type { Tokenizer, Workspace } from "@task-context/core";
+import type { SecretPolicy, Tokenizer, Workspace } from "@task-context/core";
 import type { ContextChanges } from "./context-changes.ts";
 
 /** Options of {@link createTaskContextServer}. */
@@ -16,6 +16,12 @@ export interface TaskContextServerOptions {
   maxTokens?: number | undefined;
   /** Counts tokens for `maxTokens`. */
   tokenizer?: Tokenizer | undefined;
+  /**
+   * What to do with secrets in CONTEXT.md (as `loadTaskContext`): `"redact"` (the default) delivers
+   * `[redacted: <kind>]` in their place with a warning, `"refuse"` makes every delivery a tool
+   * error with code `SECRET_IN_CONTEXT`, `"allow"` delivers CONTEXT.md as written.
+   */
+  secrets?: SecretPolicy | undefined;
   /**
    * The absolute path of the project root, written as `project.path` of the Context Protocol v1
    * block. Without it the server has no context-block resource: a block needs an absolute path.

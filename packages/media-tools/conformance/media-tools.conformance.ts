@@ -7,6 +7,8 @@ import { MockImageModelV4, MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 
 const CONTEXT = "We are building Lumen. LUMEN in images is the wordmark.";
+/** The receipt of CONTEXT (SHA-256 of its UTF-8 bytes), spelled out: each runtime hashes it itself. */
+const CONTEXT_SHA256 = "edeff27efecd990f371e4e8433d27a081ae9318008fe642d8fb5b5b4529f17fb";
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
 const injected = (prompt: string) => `[Task Context]\n${CONTEXT}\n\n[Request]\n${prompt}`;
 
@@ -64,6 +66,7 @@ describe("@task-context/media-tools", () => {
       mediaType: "image/png",
       size: PNG.length,
       text: "LUMEN.",
+      contextSha256: CONTEXT_SHA256,
     });
     const message = understanding.doGenerateCalls[0]?.prompt[0];
     expect(message?.role).toBe("user");

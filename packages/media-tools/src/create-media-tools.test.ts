@@ -6,6 +6,7 @@ import { createMediaTools, type MediaTools } from "./index.ts";
 import {
   allModels,
   CONTEXT,
+  CONTEXT_SHA256,
   call,
   externalCalls,
   GIF,
@@ -216,6 +217,7 @@ describe("understand tools", () => {
       mediaType: "image/png",
       size: PNG.length,
       text: "An answer.",
+      contextSha256: CONTEXT_SHA256,
     });
     const prompt = models.understanding.doGenerateCalls[0]?.prompt;
     expect(prompt).toHaveLength(1);
@@ -249,6 +251,7 @@ describe("understand tools", () => {
       language: "en",
       durationInSeconds: 1.5,
       segments: [{ text: "LUMEN ships on Monday.", startSecond: 0, endSecond: 1.5 }],
+      contextSha256: CONTEXT_SHA256,
     });
     expect(models.transcription.calls[0]).toMatchObject({
       audio: MP3,
@@ -441,6 +444,7 @@ describe("generate tools", () => {
       path: expect.stringMatching(/^generated\/image-\d{8}T\d{6}Z-[0-9a-f]{8}\.png$/),
       mediaType: "image/png",
       size: PNG.length,
+      contextSha256: CONTEXT_SHA256,
     });
     const path = (result as { path: string }).path;
     expect(written).toEqual([path]);

@@ -38,6 +38,7 @@ import type {
   UnderlyingToolName,
 } from "./media-tools-options.ts";
 import { parseToolInput } from "./parse-tool-input.ts";
+import { withReceipt } from "./receipt.ts";
 import { resolveMediaRuntime } from "./resolve-options.ts";
 import { traceMediaTool } from "./trace-media-tool.ts";
 import {
@@ -47,12 +48,20 @@ import {
 } from "./understand-media.ts";
 
 /**
- * A media tool's result: its output with `success: true` (and `warning` when CONTEXT.md was
- * truncated or the provider reported something), or `{ success: false, error, code }`. The tools
- * never throw.
+ * A media tool's result: its output with `success: true` and `contextSha256` (and `warning` when
+ * CONTEXT.md was truncated, changed during the call, or the provider reported something), or
+ * `{ success: false, error, code }`. The tools never throw.
  */
 export type MediaToolResult<Output extends object> =
-  | ({ success: true; warning?: string } & Output)
+  | ({
+      success: true;
+      warning?: string;
+      /**
+       * The receipt: the hex SHA-256 of the task context sent with the request (the
+       * `TaskContext.sha256` that `loadTaskContext` reports for it).
+       */
+      contextSha256: string;
+    } & Output)
   | {
       success: false;
       /** What went wrong and what to do next; for the agent to read. */
@@ -208,7 +217,7 @@ export function createMediaTools(options: CreateMediaToolsOptions): MediaTools {
       parameters: inputSchema,
       workspace: runtime.workspace,
       load: runtime.context,
-      execute: (
+      execute: async (
         {
           input,
           signal,
@@ -217,7 +226,7 @@ export function createMediaTools(options: CreateMediaToolsOptions): MediaTools {
         context: ToolContext,
       ) => {
         span.recordContext(context.loaded, runtime.context.tokenizer);
-        return run(input, context, signal);
+        return withReceipt(runtime, name, context.loaded, await run(input, context, signal));
       },
     });
     const execute = (

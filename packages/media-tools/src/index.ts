@@ -24,6 +24,7 @@ export type {
   MediaModels,
 } from "./media-tools-options.ts";
 export {
+  TASK_CONTEXT_METADATA_KEY,
   type TaskContextMiddlewareOptions,
   taskContextMiddleware,
 } from "./task-context-middleware.ts";

@@ -2,6 +2,7 @@
 // AI SDK's own providers (@ai-sdk/openai-compatible for chat and images, @ai-sdk/openai for speech
 // and transcription, which openai-compatible does not offer). The assertions are on the bytes that
 // reached the server.
+import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createOpenAI } from "@ai-sdk/openai";
@@ -14,6 +15,8 @@ import { call, injected, MP3, PNG, WAV } from "./test-support/fixtures.ts";
 
 /** Non-ASCII on purpose: the bytes must survive JSON and multipart encoding unchanged. */
 const CONTEXT = "Lumen — a note-taking app for researchers.\nLUMEN is the wordmark; café ✓ 𝄞";
+/** The receipt the tools must return: SHA-256 of CONTEXT's UTF-8 bytes, computed independently. */
+const CONTEXT_SHA256 = createHash("sha256").update(CONTEXT, "utf8").digest("hex");
 
 interface Received {
   method: string;
@@ -156,6 +159,7 @@ describe("over the wire: OpenAI API on loopback through the AI SDK's providers",
       mediaType: "image/png",
       size: PNG.length,
       text: "The header says LUMEN.",
+      contextSha256: CONTEXT_SHA256,
     });
     expect(received).toHaveLength(1);
     const [request] = received;
@@ -240,6 +244,7 @@ describe("over the wire: OpenAI API on loopback through the AI SDK's providers",
       mediaType: "audio/wav",
       text: "LUMEN ships on Monday.",
       durationInSeconds: 1.5,
+      contextSha256: CONTEXT_SHA256,
     });
     const [request] = received;
     expect(request?.path).toBe("/v1/audio/transcriptions");

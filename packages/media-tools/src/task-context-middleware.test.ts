@@ -10,7 +10,13 @@ import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createMediaTools, taskContextMiddleware } from "./index.ts";
-import { CONTEXT, injected, PNG, toolCallOptions } from "./test-support/fixtures.ts";
+import {
+  CONTEXT,
+  CONTEXT_SHA256,
+  injected,
+  PNG,
+  toolCallOptions,
+} from "./test-support/fixtures.ts";
 
 const TRUNCATED =
   "CONTEXT.md was truncated from 10500 to 10000 characters (limit 10000). Consider shortening it.";
@@ -26,6 +32,7 @@ function wrapped(files: Record<string, string | Uint8Array>, options: { required
         outputTokens: { total: 1, text: 1, reasoning: 0 },
       },
       warnings: [],
+      providerMetadata: { mock: { requestId: "r1" } },
     }),
     doStream: async () => ({
       stream: convertArrayToReadableStream([
@@ -264,5 +271,32 @@ describe("taskContextMiddleware", () => {
       { role: "system", content: "Say hello." },
       { role: "assistant", content: [{ type: "text", text: "Hello!" }] },
     ]);
+  });
+});
+
+describe("taskContextMiddleware receipts", () => {
+  it("reports the receipt of the context sent in generateText's providerMetadata, beside the provider's", async () => {
+    const { wrappedModel } = wrapped({ "CONTEXT.md": CONTEXT });
+    const result = await generateText({ model: wrappedModel, prompt: "Hello." });
+    expect(result.providerMetadata).toEqual({
+      mock: { requestId: "r1" }, // the provider's own, beside the receipt
+      taskContext: { contextSha256: CONTEXT_SHA256 },
+    });
+    expect(result.steps[0]?.providerMetadata).toEqual(result.providerMetadata);
+  });
+
+  it("reports it on a stream's finish part, so streamText's providerMetadata has it", async () => {
+    const { wrappedModel } = wrapped({ "CONTEXT.md": CONTEXT });
+    const result = streamText({ model: wrappedModel, prompt: "Hello." });
+    expect(await result.text).toBe("Sure.");
+    expect(await result.providerMetadata).toEqual({
+      taskContext: { contextSha256: CONTEXT_SHA256 },
+    });
+  });
+
+  it("reports no receipt when no context was sent (required: false, no CONTEXT.md)", async () => {
+    const { wrappedModel } = wrapped({}, { required: false });
+    const result = await generateText({ model: wrappedModel, prompt: "Hello." });
+    expect(result.providerMetadata).toEqual({ mock: { requestId: "r1" } });
   });
 });

@@ -15,6 +15,24 @@ type CallOptions = Parameters<TransformParams>[0]["params"];
 type Prompt = CallOptions["prompt"];
 type StreamResult = Awaited<ReturnType<NonNullable<LanguageModelMiddleware["wrapStream"]>>>;
 type StreamPart = StreamResult["stream"] extends ReadableStream<infer Part> ? Part : never;
+type ProviderMetadata = NonNullable<
+  Awaited<ReturnType<NonNullable<LanguageModelMiddleware["wrapGenerate"]>>>["providerMetadata"]
+>;
+
+/**
+ * The provider-metadata key under which the middleware reports its receipt:
+ * `providerMetadata.taskContext.contextSha256` on a `generateText` result (and its steps) and on
+ * a stream's `finish` part.
+ */
+export const TASK_CONTEXT_METADATA_KEY = "taskContext";
+
+/** `metadata` with the receipt of the context the call carried. */
+function withReceiptMetadata(
+  metadata: ProviderMetadata | undefined,
+  contextSha256: string,
+): ProviderMetadata {
+  return { ...metadata, [TASK_CONTEXT_METADATA_KEY]: { contextSha256 } };
+}
 
 /** Options of {@link taskContextMiddleware}. */
 export interface TaskContextMiddlewareOptions extends LoadTaskContextOptions {
@@ -71,6 +89,9 @@ function injectIntoLastUserMessage(prompt: Prompt, context: string): Prompt | un
  * `required: false` to send the prompt unchanged instead, while agents learn to write CONTEXT.md.
  * When CONTEXT.md was truncated, the truncation warning is added to the call's `warnings` (the
  * result's `warnings`, or the stream's `stream-start` part), where the AI SDK reports and logs it.
+ * The receipt of a call that carried the context, the SHA-256 of the CONTEXT.md content sent, is
+ * in the result's `providerMetadata.taskContext.contextSha256` (for a stream, on its `finish`
+ * part and so on `streamText`'s `providerMetadata`).
  * Invalid options throw core's `ArgumentError` (`code: "INVALID_ARGUMENT"`) here. See
  * https://github.com/task-context/task-context/blob/main/docs/media-tools.md#the-middleware.
  *
@@ -97,6 +118,8 @@ export function taskContextMiddleware(
   // Warnings for the calls whose parameters this middleware produced (wrapGenerate and
   // wrapStream receive the very object transformParams returned).
   const warnings = new WeakMap<object, string>();
+  // The sha256 of the context each such call carried, for its receipt.
+  const receipts = new WeakMap<object, string>();
   // The context each call delivered, for its span.
   const contexts = new WeakMap<object, TaskContext>();
 
@@ -121,6 +144,7 @@ export function taskContextMiddleware(
         .filter((text): text is string => text !== undefined)
         .join(" ");
       if (warning !== "") warnings.set(next, warning);
+      if (prompt !== undefined) receipts.set(next, context.sha256);
       contexts.set(next, context);
       return next;
     },
@@ -128,22 +152,40 @@ export function taskContextMiddleware(
     async wrapGenerate({ doGenerate, params, model }) {
       const result = await traceModelCall(model, contexts.get(params), load.tokenizer, doGenerate);
       const message = warnings.get(params);
-      if (message === undefined) return result;
-      return { ...result, warnings: [...result.warnings, { type: "other", message }] };
+      const receipt = receipts.get(params);
+      if (message === undefined && receipt === undefined) return result;
+      return {
+        ...result,
+        ...(message === undefined
+          ? {}
+          : { warnings: [...result.warnings, { type: "other" as const, message }] }),
+        ...(receipt === undefined
+          ? {}
+          : { providerMetadata: withReceiptMetadata(result.providerMetadata, receipt) }),
+      };
     },
 
     async wrapStream({ doStream, params, model }) {
       const result = await traceModelCall(model, contexts.get(params), load.tokenizer, doStream);
       const message = warnings.get(params);
-      if (message === undefined) return result;
+      const receipt = receipts.get(params);
+      if (message === undefined && receipt === undefined) return result;
       const stream = result.stream.pipeThrough(
         new TransformStream<StreamPart, StreamPart>({
           transform(part, controller) {
-            controller.enqueue(
-              part.type === "stream-start"
-                ? { ...part, warnings: [...part.warnings, { type: "other", message }] }
-                : part,
-            );
+            if (part.type === "stream-start" && message !== undefined) {
+              controller.enqueue({
+                ...part,
+                warnings: [...part.warnings, { type: "other", message }],
+              });
+            } else if (part.type === "finish" && receipt !== undefined) {
+              controller.enqueue({
+                ...part,
+                providerMetadata: withReceiptMetadata(part.providerMetadata, receipt),
+              });
+            } else {
+              controller.enqueue(part);
+            }
           },
         }),
       );

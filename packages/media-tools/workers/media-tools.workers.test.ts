@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { createMediaTools, taskContextMiddleware } from "../src/index.ts";
 import {
   CONTEXT,
+  CONTEXT_SHA256,
   call,
   imageModel,
   injected,
@@ -30,6 +31,7 @@ describe("media tools on Cloudflare Workers (workerd)", () => {
       mediaType: "image/png",
       size: PNG.length,
       text: "The header says LUMEN.",
+      contextSha256: CONTEXT_SHA256, // hashed with Web Crypto here
     });
     const message = understanding.doGenerateCalls[0]?.prompt[0];
     expect(message?.role === "user" && message.content[0]).toEqual({

@@ -38,7 +38,7 @@ describe("lintContextMd", () => {
   });
 
   it("lints a 5 MB file with a forged key and a NUL byte without failing", () => {
-    const text = `# Task context\n\n## What we are building\nx\u0000\n\n## Key terminology\napi_key = ${"A".repeat(40)}\n${"word ".repeat(1_000_000)}`;
+    const text = `# Task context\n\n## What we are building\nx\u0000\n\n## Key terminology\napi_key = ${"aB3".repeat(14)}\n${"word ".repeat(1_000_000)}`;
     const result = lintContextMd(text);
     expect(result.ok).toBe(false);
     const problems = result.issues.filter((issue) => issue.severity !== "info");

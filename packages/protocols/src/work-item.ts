@@ -6,6 +6,8 @@
  *
  * @module
  */
+
+export { type RunContext, renderRunContext, runContextSha256 } from "./run-context.ts";
 export {
   type Artifact,
   type ArtifactReference,
@@ -17,6 +19,7 @@ export {
   type CollaborationEventType,
   collaborationEventSchema,
 } from "./schemas/collaboration-event.ts";
+export { contextSha256Schema } from "./schemas/context-sha256.ts";
 export { type ReviewContext, reviewContextSchema } from "./schemas/review-context.ts";
 export { type ReviewFeedback, reviewFeedbackSchema } from "./schemas/review-feedback.ts";
 export { type StageContext, stageContextSchema } from "./schemas/stage-context.ts";

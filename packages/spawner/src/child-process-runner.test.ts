@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
@@ -67,6 +68,7 @@ process.stdin.on("end", () => {
     status: "success",
     summary: prompt,
     "files-modified": [],
+    "context-sha256": process.env.TASK_CONTEXT_SHA256,
     notes: JSON.stringify({
       cwd: process.cwd(),
       workspace: process.env.TASK_CONTEXT_WORKSPACE,
@@ -90,6 +92,9 @@ describe("childProcessRunner", () => {
     });
     expect(result?.status).toBe("success");
     expect(result?.summary).toBe("Write tests ✓");
+    // It quoted TASK_CONTEXT_SHA256 back: the receipt of what it was given, and current.
+    expect(result?.contextSha256).toBe(createHash("sha256").update(CONTEXT).digest("hex"));
+    expect(result?.warning).toBeUndefined();
     const directory = join(fixture.workspacesRoot, "a");
     expect(JSON.parse(result?.notes ?? "")).toEqual({
       cwd: directory,
@@ -275,6 +280,7 @@ describe("childProcessRunner", () => {
         directory: fixture.parent,
         workspace: undefined as never,
         contextFile: ".sage/context/a.xml",
+        contextSha256: "0".repeat(64),
         signal: new AbortController().signal,
       })
       .catch((caught) => caught);

@@ -130,8 +130,9 @@ class Tail {
  *
  * - the working directory is the subagent's directory, the prompt arrives on stdin, and the
  *   environment carries `TASK_CONTEXT_WORKSPACE` (the directory), `TASK_CONTEXT_TASK_ID`,
- *   `TASK_CONTEXT_SUBAGENT_TYPE` and `TASK_CONTEXT_CONTEXT_FILE` (`.sage/context/{id}.xml`,
- *   relative to the directory);
+ *   `TASK_CONTEXT_SUBAGENT_TYPE`, `TASK_CONTEXT_CONTEXT_FILE` (`.sage/context/{id}.xml`,
+ *   relative to the directory) and `TASK_CONTEXT_SHA256` (the receipt of its CONTEXT.md, to quote
+ *   back as `context-sha256`);
  * - the process prints its result as JSON on stdout (the subagent output format, wire names) and
  *   exits with code 0; a non-zero exit, no JSON, or more than `maxOutputBytes` on stdout fails
  *   the subagent;
@@ -203,6 +204,7 @@ export function childProcessRunner(options: ChildProcessRunnerOptions): Subagent
         env.TASK_CONTEXT_TASK_ID = invocation.id;
         env.TASK_CONTEXT_SUBAGENT_TYPE = invocation.subagentType;
         env.TASK_CONTEXT_CONTEXT_FILE = invocation.contextFile;
+        env.TASK_CONTEXT_SHA256 = invocation.contextSha256;
 
         const cannotStart = (error: unknown) =>
           new SubagentProcessError({

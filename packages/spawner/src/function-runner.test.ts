@@ -12,6 +12,7 @@ describe("functionRunner", () => {
       workspace: memoryWorkspace(),
       directory: "/tmp/a",
       contextFile: ".sage/context/a.xml",
+      contextSha256: "0".repeat(64),
       signal: controller.signal,
     };
     const runner = functionRunner((received) => {

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ReadFileOptions, Workspace } from "@task-context/core";
+import { sha256Hex } from "@task-context/core/internal";
 import { nodeWorkspace } from "@task-context/core/node";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -41,7 +42,7 @@ describe("loadParentContext", () => {
     const loaded = await loadParentContext(parent, {}, file, 0n);
     expect(loaded.context.content).toBe(CONTEXT);
     expect(parent.reads).toBe(1);
-    expect(await loaded.changedSince()).toBe("unchanged");
+    expect(await loaded.currentSha256()).toBe(loaded.context.sha256);
     expect(parent.reads).toBe(1);
   });
 
@@ -49,14 +50,14 @@ describe("loadParentContext", () => {
     const file = join(fixture.parent, "CONTEXT.md");
     const loaded = await loadParentContext(nodeWorkspace(fixture.parent), {}, file, 0n);
     await writeFile(file, CONTEXT.replace("Lumen", "Lumex"));
-    expect(await loaded.changedSince()).toBe("changed");
+    expect(await loaded.currentSha256()).toBe(await sha256Hex(CONTEXT.replace("Lumen", "Lumex")));
   });
 
   it("does not call a metadata-only change (chmod) a change of the context", async () => {
     const file = join(fixture.parent, "CONTEXT.md");
     const loaded = await loadParentContext(nodeWorkspace(fixture.parent), {}, file, 0n);
     await chmod(file, 0o600);
-    expect(await loaded.changedSince()).toBe("unchanged");
+    expect(await loaded.currentSha256()).toBe(loaded.context.sha256);
   });
 
   it("compares bytes when the file was modified too recently for its timestamps to tell", async () => {
@@ -64,7 +65,7 @@ describe("loadParentContext", () => {
     const parent = counting(nodeWorkspace(fixture.parent));
     // A granularity longer than the file's age: its timestamps cannot prove it unchanged.
     const loaded = await loadParentContext(parent, {}, file, 10n ** 15n);
-    expect(await loaded.changedSince()).toBe("unchanged");
+    expect(await loaded.currentSha256()).toBe(loaded.context.sha256);
     expect(parent.reads).toBe(2);
   });
 });

@@ -36,10 +36,11 @@ export interface ParentContext {
   /** `context.content` as UTF-8: the bytes of every copy. */
   bytes: Uint8Array;
   /**
-   * True when the parent's CONTEXT.md no longer delivers `context.content`. Cheap when nothing
-   * changed: one bounded read compared byte for byte with the first one.
+   * The SHA-256 the parent's CONTEXT.md delivers now (`context.sha256` while it still delivers
+   * `context.content`), or undefined when it was removed. Cheap when nothing changed: one
+   * `lstat`, or one bounded read compared byte for byte with the first one.
    */
-  changedSince(): Promise<"unchanged" | "changed" | "removed">;
+  currentSha256(): Promise<string | undefined>;
 }
 
 /** Byte-for-byte equality, with the runtime's native comparison. */
@@ -119,9 +120,9 @@ export async function loadParentContext(
       ? after.key
       : undefined;
 
-  async function changedSince(): Promise<"unchanged" | "changed" | "removed"> {
+  async function currentSha256(): Promise<string | undefined> {
     if (stamp !== undefined && file !== undefined && fileStamp(file)?.key === stamp) {
-      return "unchanged";
+      return context.sha256;
     }
     if (raw !== undefined) {
       try {
@@ -129,17 +130,16 @@ export async function loadParentContext(
           CONTEXT_FILENAME,
           maxBytes === undefined ? {} : { maxBytes },
         );
-        if (now.size === raw.size && sameBytes(now.bytes, raw.bytes)) return "unchanged";
+        if (now.size === raw.size && sameBytes(now.bytes, raw.bytes)) return context.sha256;
       } catch {
         // Whatever went wrong, the loader below says what the file delivers now.
       }
     }
     const current = await loadTaskContext(parent, { ...loadOptions, required: false });
-    if (!current.found) return "removed";
-    return current.sha256 === context.sha256 ? "unchanged" : "changed";
+    return current.found ? current.sha256 : undefined;
   }
 
-  return { context, bytes, changedSince };
+  return { context, bytes, currentSha256 };
 }
 
 /** Writes all of `bytes` to `fd`. */

@@ -14,10 +14,12 @@ export type InterpretedOutput =
 const WIRE_NAMES: Readonly<Record<string, string>> = {
   filesModified: "files-modified",
   recommendedAction: "recommended-action",
+  contextSha256: "context-sha256",
 };
 
 /**
- * An output written with the result's camelCase names (`filesModified`, `recommendedAction`) in
+ * An output written with the result's camelCase names (`filesModified`, `recommendedAction`,
+ * `contextSha256`) in
  * the subagent output format's wire names, so an in-process subagent may answer in either; a value
  * that uses both names for one field is left as it is and fails validation.
  */

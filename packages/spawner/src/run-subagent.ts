@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { checkReceipt } from "@task-context/core";
 import {
   describeArgument,
   graphemeBoundaryAtOrBefore,
@@ -34,6 +35,8 @@ interface RunReport {
   notes?: string | undefined;
   recommendedAction?: string | undefined;
   issues?: ValidationIssue[] | undefined;
+  /** The `context-sha256` the subagent quoted in its output. */
+  quotedContextSha256?: string | undefined;
 }
 
 /** Characters of a runner's log kept for the result's notes: its end. */
@@ -118,6 +121,7 @@ function reportOutput(value: unknown, shownId: string): RunReport {
     filesModified: output["files-modified"],
     notes: joinNotes(output.notes, log),
     recommendedAction: output["recommended-action"],
+    quotedContextSha256: output["context-sha256"],
   };
 }
 
@@ -161,6 +165,7 @@ async function runPrepared(
     directory,
     contextFile,
     prompt: task.prompt,
+    contextSha256: run.parentContext.context.sha256,
   };
   const hookWarning = await callHook("onSpawn", run.options.onSpawn, event);
   const outcome = await runWithin(
@@ -178,16 +183,26 @@ async function runPrepared(
   }
 }
 
-/** Whether the parent's CONTEXT.md changed during the run, as a warning; undefined when not. */
-async function parentChangeWarning(parent: ParentContext): Promise<string | undefined> {
+/**
+ * The subagent's receipt checked against the parent's CONTEXT.md as it is now, as a warning;
+ * undefined when current. The receipt is the hash the subagent quoted (`context-sha256`) or,
+ * without one, the hash of what it was given: so a parent CONTEXT.md that changed during the run
+ * and a subagent that says it worked from other context read the same.
+ */
+async function receiptWarning(
+  parent: ParentContext,
+  id: string,
+  quoted: string | undefined,
+): Promise<string | undefined> {
   try {
-    const change = await parent.changedSince();
-    if (change === "changed") {
-      return `The parent's CONTEXT.md changed while this subagent ran; it worked with the earlier version (sha256 ${parent.context.sha256.slice(0, 12)}…).`;
-    }
-    return change === "removed"
-      ? "The parent's CONTEXT.md was removed while this subagent ran."
-      : undefined;
+    const current = await parent.currentSha256();
+    if (current === undefined)
+      return "The parent's CONTEXT.md was removed while this subagent ran.";
+    return checkReceipt({
+      quoted: quoted ?? parent.context.sha256,
+      current,
+      recipient: `subagent ${JSON.stringify(id)}`,
+    }).warning;
   } catch (error) {
     return `Could not check whether the parent's CONTEXT.md changed during the run: ${thrownMessage(error, describeArgument(error))}`;
   }
@@ -195,7 +210,10 @@ async function parentChangeWarning(parent: ParentContext): Promise<string | unde
 
 /** Builds a result from what the spawner knows and what the run reported. */
 function buildResult(
-  known: Pick<SubagentResult, "id" | "directory" | "durationMs" | "contextIntegrity">,
+  known: Pick<
+    SubagentResult,
+    "id" | "directory" | "durationMs" | "contextIntegrity" | "contextSha256"
+  >,
   report: RunReport,
   warnings: ReadonlyArray<string | undefined>,
 ): SubagentResult {
@@ -205,6 +223,7 @@ function buildResult(
     summary: report.summary,
     filesModified: report.filesModified ?? [],
     contextIntegrity: known.contextIntegrity,
+    contextSha256: known.contextSha256,
     durationMs: known.durationMs,
     directory: known.directory,
   };
@@ -223,9 +242,10 @@ function buildResult(
 export async function runSubagent(run: SpawnRun, task: PlannedTask): Promise<SubagentResult> {
   const directory = join(run.root, task.id);
   const parentWarning = run.parentContext.context.warning;
+  const contextSha256 = run.parentContext.context.sha256;
   const notStarted = () =>
     buildResult(
-      { id: task.id, directory, durationMs: 0, contextIntegrity: "intact" },
+      { id: task.id, directory, durationMs: 0, contextIntegrity: "intact", contextSha256 },
       {
         status: "aborted",
         summary: `Subagent ${JSON.stringify(task.id)} was not started: the spawn was aborted.`,
@@ -252,12 +272,12 @@ export async function runSubagent(run: SpawnRun, task: PlannedTask): Promise<Sub
         };
 
   // 3. Verify: the copy of CONTEXT.md against the SHA-256 kept in this process, out of the
-  // subagent's reach, and whether the parent's CONTEXT.md changed meanwhile.
+  // subagent's reach, and its receipt against the parent's CONTEXT.md as it is now.
   const { bytes, context } = run.parentContext;
   const copyProblem = preparation.copyWritten
     ? await checkContextCopy(directory, bytes.length, context.sha256)
     : undefined;
-  const parentChange = await parentChangeWarning(run.parentContext);
+  const receipt = await receiptWarning(run.parentContext, task.id, report.quotedContextSha256);
 
   return buildResult(
     {
@@ -265,6 +285,7 @@ export async function runSubagent(run: SpawnRun, task: PlannedTask): Promise<Sub
       directory,
       durationMs: Math.round(performance.now() - started),
       contextIntegrity: copyProblem === undefined ? "intact" : "modified",
+      contextSha256,
     },
     report,
     [
@@ -274,7 +295,7 @@ export async function runSubagent(run: SpawnRun, task: PlannedTask): Promise<Sub
       copyProblem === undefined
         ? undefined
         : `The subagent's copy of CONTEXT.md ${copyProblem} during the run; it is read-only, so the subagent may have worked with context other than the parent's.`,
-      parentChange,
+      receipt,
     ],
   );
 }

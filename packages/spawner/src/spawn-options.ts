@@ -23,6 +23,8 @@ export interface SubagentSpawnEvent {
   contextFile: string;
   /** The full prompt handed to the runner. */
   prompt: string;
+  /** The SHA-256 of the CONTEXT.md copied into `directory`: the receipt the subagent may quote. */
+  contextSha256: string;
 }
 
 /** Options of `spawnSubagents`. */

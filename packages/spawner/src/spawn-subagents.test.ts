@@ -1,9 +1,11 @@
+import { createHash } from "node:crypto";
 import { chmod, mkdir, readFile, rm, stat, symlink, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import {
   ArgumentError,
   CONTEXT_MISSING_MESSAGE,
+  loadTaskContext,
   memoryWorkspace,
   TaskContextMissingError,
 } from "@task-context/core";
@@ -32,6 +34,9 @@ import {
   success,
   untilAborted,
 } from "./test-support/fixtures.ts";
+
+/** Hex SHA-256 of a text's UTF-8 bytes, computed independently of the code under test. */
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 let fixture: Fixture;
 beforeEach(async () => {
@@ -231,16 +236,19 @@ describe("spawnSubagents: read-only context and integrity", () => {
 
   it("warns each result when the parent's CONTEXT.md changed while subagents ran", async () => {
     const parentFile = join(fixture.parent, "CONTEXT.md");
+    const changed = `${CONTEXT}New brand colour: teal.`;
     const { runner } = recordingRunner(async ({ id }) => {
-      if (id === "a") await writeFile(parentFile, `${CONTEXT}New brand colour: teal.\n`);
+      if (id === "a") await writeFile(parentFile, `${changed}\n`);
       return success();
     });
     const results = await spawn([task("a"), task("b")], { runner, concurrency: 1 });
-    for (const result of results) {
-      expect(result.warning).toMatch(
-        /^The parent's CONTEXT\.md changed while this subagent ran; it worked with the earlier version \(sha256 [0-9a-f]{12}…\)\.$/,
-      );
-    }
+    // Both were given the first version (one load per spawn); "b" started after the change.
+    expect(results.map((result) => [result.contextSha256, result.warning])).toEqual(
+      ["a", "b"].map((id) => [
+        sha256(CONTEXT),
+        `Stale context: subagent "${id}" worked from context sha256 ${sha256(CONTEXT).slice(0, 12)}…, but the current context is sha256 ${sha256(changed).slice(0, 12)}…; check its result against the current context.`,
+      ]),
+    );
   });
 
   it("warns when the parent's CONTEXT.md was removed while a subagent ran", async () => {
@@ -251,6 +259,58 @@ describe("spawnSubagents: read-only context and integrity", () => {
     const [result] = await spawn([task("a")], { runner });
     expect(result?.status).toBe("success");
     expect(result?.warning).toBe("The parent's CONTEXT.md was removed while this subagent ran.");
+  });
+
+  it("gives every subagent and result the receipt of CONTEXT.md: loadTaskContext's sha256", async () => {
+    const { runner, calls } = recordingRunner();
+    const spawned: SubagentSpawnEvent[] = [];
+    const results = await spawn([task("a"), task("b")], {
+      runner,
+      onSpawn: (event) => void spawned.push(event),
+    });
+    const { sha256: delivered } = await loadTaskContext(fixture.parent);
+    expect(delivered).toBe(sha256(CONTEXT));
+    expect(results.map((result) => result.contextSha256)).toEqual([delivered, delivered]);
+    expect(calls.map((call) => call.contextSha256)).toEqual([delivered, delivered]);
+    expect(spawned.map((event) => event.contextSha256)).toEqual([delivered, delivered]);
+    expect(results.map((result) => result.warning)).toEqual([undefined, undefined]);
+  });
+
+  it("accepts a subagent's quote of the current hash, in wire or camelCase name", async () => {
+    const { runner } = recordingRunner(({ id, contextSha256 }) =>
+      id === "a"
+        ? { ...success(), "context-sha256": contextSha256 }
+        : { ...success(), contextSha256 },
+    );
+    const results = await spawn([task("a"), task("b")], { runner });
+    expect(results.map((result) => [result.status, result.warning])).toEqual([
+      ["success", undefined],
+      ["success", undefined],
+    ]);
+  });
+
+  it("warns when a subagent quotes the hash of other context than the current one", async () => {
+    const yesterday = sha256("# Task context\nWe are building Lumen, a to-do app.");
+    const { runner } = recordingRunner(() => ({ ...success(), "context-sha256": yesterday }));
+    const [result] = await spawn([task("a")], { runner });
+    expect(result).toMatchObject({
+      status: "success",
+      contextSha256: sha256(CONTEXT),
+      warning: `Stale context: subagent "a" worked from context sha256 ${yesterday.slice(0, 12)}…, but the current context is sha256 ${sha256(CONTEXT).slice(0, 12)}…; check its result against the current context.`,
+    });
+  });
+
+  it("refuses a quote that is not a SHA-256 hash, as any malformed output", async () => {
+    const { runner } = recordingRunner(() => ({ ...success(), "context-sha256": "yesterday" }));
+    const [result] = await spawn([task("a")], { runner });
+    expect(result?.status).toBe("failure");
+    expect(result?.issues).toEqual([
+      {
+        path: "/context-sha256",
+        message:
+          'context-sha256 must be a SHA-256 hash: 64 lower-case hexadecimal digits, not the string "yesterday".',
+      },
+    ]);
   });
 
   it("does not warn when only bytes beyond the delivered text changed", async () => {
@@ -442,6 +502,7 @@ describe("spawnSubagents: results", () => {
       notes: "Tried the sandbox key.",
       recommendedAction: "Ask the user for a key.",
       contextIntegrity: "intact",
+      contextSha256: sha256(CONTEXT),
       durationMs: expect.any(Number),
       directory: join(fixture.workspacesRoot, "a"),
     });
@@ -479,7 +540,7 @@ describe("spawnSubagents: results", () => {
       {
         path: "/extra",
         message:
-          'Unknown field "extra" at the top level. Allowed: status, summary, files-modified, notes, recommended-action.',
+          'Unknown field "extra" at the top level. Allowed: status, summary, files-modified, notes, recommended-action, context-sha256.',
       },
     ]);
   });
@@ -761,6 +822,7 @@ describe("spawnSubagents: concurrency, timeouts, abort and hooks", () => {
       directory: join(fixture.workspacesRoot, "a"),
       contextFile: ".sage/context/a.xml",
       prompt: "Do a.",
+      contextSha256: sha256(CONTEXT),
     });
     expect(results).toHaveLength(3);
   });

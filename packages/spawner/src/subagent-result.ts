@@ -33,7 +33,8 @@ export interface SubagentResult {
   /**
    * Everything the parent should see, absent when there is nothing to say: the CONTEXT.md
    * truncation warning, context items that were shortened to fit the Sage limits, a hook that
-   * threw, a modified context copy, a parent CONTEXT.md that changed during the run. One or more
+   * threw, a modified context copy, a stale receipt (the parent's CONTEXT.md changed during the
+   * run, or the subagent quoted another context's hash). One or more
    * sentences joined by a single space.
    */
   warning?: string;
@@ -43,6 +44,13 @@ export interface SubagentResult {
    * started.
    */
   contextIntegrity: ContextIntegrity;
+  /**
+   * The receipt of what the subagent was given: the SHA-256 of the CONTEXT.md content copied into
+   * its directory (the parent's `TaskContext.sha256`, the same for every subagent of one spawn).
+   * A subagent may quote it back as `context-sha256` in its output; when that, or this hash, is
+   * not the parent's CONTEXT.md as it is after the run, `warning` says the context was stale.
+   */
+  contextSha256: string;
   /** Milliseconds from the subagent's setup to its result; 0 when it never started. */
   durationMs: number;
   /**

@@ -15,6 +15,11 @@ export interface SubagentInvocation {
   directory: string;
   /** The Sage context file, relative to `directory`: `.sage/context/{id}.xml`. */
   contextFile: string;
+  /**
+   * The SHA-256 of the CONTEXT.md copied into `directory`: the receipt the subagent may quote as
+   * `context-sha256` in its output.
+   */
+  contextSha256: string;
   /** Aborted when the spawner stops waiting (timeout or the caller's signal): stop soon after. */
   signal: AbortSignal;
 }

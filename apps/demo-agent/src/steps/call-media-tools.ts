@@ -34,12 +34,46 @@ export function oversizedContextMd(): string {
   return `${LAUNCH_CONTEXT_MD}\n## Meeting notes\n${note.repeat(Math.ceil(11_000 / note.length))}`;
 }
 
+/**
+ * A fake OpenAI key, as someone might paste it into CONTEXT.md (assembled here, so that no
+ * key-shaped literal sits in the source).
+ */
+export const PASTED_KEY = ["sk", "proj", "Demo0nly7kQ2vX9mR4tB8wL1cN6pZ3hJ5yF0aE2gU7sK"].join("-");
+
+/** The launch context with {@link PASTED_KEY} added under "Other details". */
+export function contextMdWithKey(): string {
+  return `${LAUNCH_CONTEXT_MD.trimEnd()}\n- Staging image API key: ${PASTED_KEY}\n`;
+}
+
 /** `#RRGGBB` of an image's top-left pixel, or undefined when it cannot be decoded. */
 function backgroundOf(png: Uint8Array): string | undefined {
   const image = decodePng(png);
   if (image === undefined) return undefined;
   const hex = [...image.pixels.subarray(0, 3)].map((value) => value.toString(16).padStart(2, "0"));
   return `#${hex.join("").toUpperCase()}`;
+}
+
+/**
+ * `read_media` on the screenshot in a workspace whose CONTEXT.md is `contextMd`: its warning and the
+ * prompt the vision model received.
+ */
+async function readScreenshotWith(
+  demo: DemoContext,
+  contextMd: string,
+  screenshot: Uint8Array,
+  toolCallId: string,
+): Promise<{ warning: string | undefined; prompt: string }> {
+  const { read_media } = createMediaTools({
+    workspace: memoryWorkspace({ "CONTEXT.md": contextMd, [SCREENSHOT_PATH]: screenshot }),
+    models: { understanding: demo.models.chat },
+    maxRetries: 0,
+  });
+  const read = await read_media.execute(
+    { path: SCREENSHOT_PATH, prompt: SCREENSHOT_QUESTION },
+    callOptions(toolCallId),
+  );
+  if (!read.success) throw new Error(`read_media failed: ${read.error}`);
+  return { warning: read.warning, prompt: externalPrompt(demo.models.exchanges.at(-1)) };
 }
 
 /** Runs step 2. */
@@ -130,34 +164,41 @@ export async function callMediaTools(
   );
 
   // The same read with a CONTEXT.md over the limit: cut to 10 000 characters, with a warning.
-  const oversized = createMediaTools({
-    workspace: memoryWorkspace({
-      "CONTEXT.md": oversizedContextMd(),
-      [SCREENSHOT_PATH]: screenshot,
-    }),
-    models: { understanding: models.chat },
-    maxRetries: 0,
-  });
-  const truncatedRead = await oversized.read_media.execute(
-    { path: SCREENSHOT_PATH, prompt: SCREENSHOT_QUESTION },
-    callOptions("read-2"),
-  );
-  if (!truncatedRead.success) throw new Error(`read_media failed: ${truncatedRead.error}`);
-  const truncatedPrompt = externalPrompt(models.exchanges.at(-1));
-  progress.detail(`with an oversized CONTEXT.md: warning: ${truncatedRead.warning}`);
+  const truncated = await readScreenshotWith(demo, oversizedContextMd(), screenshot, "read-2");
+  progress.detail(`with an oversized CONTEXT.md: warning: ${truncated.warning}`);
   trace.text(
     `Last, \`read_media\` with a CONTEXT.md of ${oversizedContextMd().length} characters. The tool result carries the warning:`,
   );
-  trace.block("Warning", truncatedRead.warning ?? "(none)");
-  trace.block("Prompt received by the vision model (truncated context)", truncatedPrompt);
+  trace.block("Warning", truncated.warning ?? "(none)");
+  trace.block("Prompt received by the vision model (truncated context)", truncated.prompt);
   demo.recipients.push(
     await externalRecipient(
       "read_media → vision model, oversized CONTEXT.md",
-      truncatedPrompt,
+      truncated.prompt,
       tokenizer,
       true,
     ),
   );
+
+  // The same read with an API key pasted into CONTEXT.md: redacted before it leaves, with a warning.
+  const redacted = await readScreenshotWith(demo, contextMdWithKey(), screenshot, "read-3");
+  const keyLine = redacted.prompt.split("\n").find((line) => line.includes("API key")) ?? "";
+  progress.detail(`with an API key pasted into CONTEXT.md: warning: ${redacted.warning}`);
+  progress.detail(`  the vision model received: ${keyLine}`);
+  trace.text(
+    "And `read_media` with an API key pasted into CONTEXT.md: the key is redacted before the prompt leaves, and the result says so:",
+  );
+  trace.block("Warning", redacted.warning ?? "(none)");
+  trace.block("Prompt received by the vision model (key redacted)", redacted.prompt);
+  demo.recipients.push({
+    ...(await externalRecipient(
+      "read_media → vision model, a key in CONTEXT.md",
+      redacted.prompt,
+      tokenizer,
+      false,
+    )),
+    secretsRedacted: redacted.prompt.includes(PASTED_KEY) ? 0 : 1,
+  });
   progress.done(
     2,
     `${models.exchanges.length} model calls over HTTP (${models.settings.kind === "stand-in" ? "the stand-in" : "models from the environment"})`,

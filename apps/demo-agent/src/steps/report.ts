@@ -56,7 +56,8 @@ export function report(demo: DemoContext, context: TaskContext, tracePath: strin
   const same = received.filter((recipient) => recipient.contextSha256 === context.sha256);
   progress.detail(plainTable(recipients));
   const cut = received.filter((recipient) => recipient.truncated === true).length;
-  const summary = `${same.length} of ${received.length} recipients with a task context received the main agent's CONTEXT.md exactly (sha256 ${context.sha256.slice(0, 12)})${cut === 0 ? "" : `; ${cut} received an oversized one, truncated`}`;
+  const redacted = received.filter((recipient) => (recipient.secretsRedacted ?? 0) > 0).length;
+  const summary = `${same.length} of ${received.length} recipients with a task context received the main agent's CONTEXT.md exactly (sha256 ${context.sha256.slice(0, 12)})${cut === 0 ? "" : `; ${cut} received an oversized one, truncated`}${redacted === 0 ? "" : `; ${redacted} received one with a pasted API key, redacted`}`;
   progress.detail(summary);
   progress.detail(WHY_IT_MATTERS);
   trace.section("5. What every recipient received");

@@ -97,6 +97,8 @@ export const workItemExample = {
     target_author_tag: "writer-1",
     review_criteria: reviewStage.review_criteria,
   },
+  // runContextSha256 of its goal, constraints and stage_context.
+  context_sha256: "a584c2c942c1d1899ebc7a2ce9af4886d7fd5263ffc94336aba1f71c0866b03f",
 };
 
 export const offersExample = { offers: [workItemExample] };
@@ -127,6 +129,12 @@ export const reviewInputExample = {
 export const completeExamples = [
   { attempt: 1, artifact: artifactInputExample },
   { attempt: 1, review: reviewInputExample },
+  {
+    attempt: 1,
+    artifact: artifactInputExample,
+    // The draft item's context_sha256, quoted back: the receipt of what the agent worked from.
+    context_sha256: "c3c8942de3fb3f52879df2b71c364edebd3769b5acd920a7e578dc5baf322232",
+  },
 ];
 
 export const completionExample = {

@@ -30,7 +30,7 @@ const statusMeanings: Record<DeliveryErrorStatus, string> = {
   409: "The state forbids it: tag taken, item not on offer, lease lost, already completed, not dead-lettered",
   413: "The body is larger than the limit (1 MiB by default)",
   415: "The body is not declared as JSON",
-  422: "Idempotency-Key reused with another body, or a completion that does not fit the work item",
+  422: "Idempotency-Key reused with another body, a completion that does not fit the work item, or (secrets policy refuse) a new run that holds a secret",
   429: "Too many requests for this token or address: wait Retry-After seconds",
   500: "The service failed to answer: try again, and report it if it keeps failing",
   503: "The service cannot answer now: try again later",
@@ -51,6 +51,17 @@ const errorExamples: Record<
       {
         path: "/stages/1/reviews",
         message: 'stages[1].reviews "drafts" is not the id of an earlier task stage.',
+      },
+    ],
+  },
+  SECRET_IN_CONTEXT: {
+    error:
+      'The run holds 1 secret: openai-api-key in /goal (line 1). Nothing was stored, because the service\'s secrets policy is "refuse": remove it and pass credentials another way.',
+    issues: [
+      {
+        path: "/goal",
+        message:
+          "This looks like an OpenAI API key (openai-api-key, line 1): remove it; every agent of the run would receive it.",
       },
     ],
   },

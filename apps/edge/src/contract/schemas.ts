@@ -4,6 +4,7 @@
 import {
   artifactSchema,
   collaborationEventSchema,
+  contextSha256Schema,
   reviewFeedbackSchema,
   workItemSchema,
 } from "@task-context/protocols";
@@ -116,6 +117,19 @@ export const runView = z
   })
   .meta({ id: "Run", examples: [examples.runExample] });
 
+/** The answer to `POST /v1/runs`: the run, and a warning when secrets were redacted from it. */
+export const runCreated = z
+  .strictObject({
+    ...runView.shape,
+    warning: z
+      .string()
+      .optional()
+      .describe(
+        "Set when secrets (API keys, tokens, private keys, passwords in URLs) were redacted from the goal, constraints or stages: which kinds, in which fields and lines; never the values",
+      ),
+  })
+  .meta({ id: "RunCreated", examples: [examples.runExample] });
+
 /** `POST /v1/runs/{run_id}/agents`. */
 export const addAgentBody = z
   .strictObject({
@@ -186,7 +200,16 @@ export const reviewInput = z
 
 /** `POST /v1/work-items/{id}/complete`: `artifact` for a task item, `review` for a review item. */
 export const completeBody = z
-  .strictObject({ attempt, artifact: artifactInput.optional(), review: reviewInput.optional() })
+  .strictObject({
+    attempt,
+    artifact: artifactInput.optional(),
+    review: reviewInput.optional(),
+    context_sha256: z
+      .optional(contextSha256Schema)
+      .describe(
+        "The receipt: the work item's context_sha256 the agent worked from. When it is not the item's current one, the completion still succeeds, with a warning and a context.stale event",
+      ),
+  })
   .meta({ id: "Complete", examples: examples.completeExamples });
 
 /** The answer to a completion. */
@@ -196,6 +219,12 @@ export const completionView = z
     status: z.literal("completed"),
     artifact_id: text.optional(),
     event_id: text.describe("The id of the work_item.completed event"),
+    warning: z
+      .string()
+      .optional()
+      .describe(
+        "Set when the quoted context_sha256 was not the item's current one: the stale-context warning",
+      ),
   })
   .meta({ id: "Completion", examples: [examples.completionExample] });
 

@@ -1,3 +1,4 @@
+import type { SecretPolicy } from "@task-context/core";
 import type { Context, Hono, MiddlewareHandler } from "hono";
 import { uniqueSymbol } from "hono-openapi";
 import { type Audience, operation } from "../contract/openapi.ts";
@@ -18,6 +19,8 @@ export interface RouteContext {
   timing: StreamTiming;
   /** Aborts when the server stops: long polls answer, streams end. */
   shutdown: AbortSignal | undefined;
+  /** What happens to secrets in a new run's goal, constraints and stage contexts. */
+  secrets: SecretPolicy;
 }
 
 /**

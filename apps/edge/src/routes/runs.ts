@@ -7,9 +7,11 @@ import {
   createRunBody,
   deadLettersView,
   requeueView,
+  runCreated,
   runView,
 } from "../contract/schemas.ts";
 import { newAgentToken, newId } from "../delivery/ids.ts";
+import { screenRunSecrets } from "../http/run-secrets.ts";
 import { jsonBody } from "../http/validation.ts";
 import { type App, endpoint, type RouteContext } from "./route-context.ts";
 
@@ -26,11 +28,23 @@ export function runRoutes(app: App, context: RouteContext): void {
         "Stages run in order: when every item of a stage is completed, the next stage's items are offered. A review stage (`kind: review`) reviews an earlier task stage (`reviews`) by its `review_criteria` and gets one review item per artifact of that stage. A stage graph the service cannot run is refused with `INVALID_STAGES` and an issue per problem.",
       tag: "runs",
       audience: "admin",
-      responses: { 201: jsonResponse(runView, "The run") },
-      errors: ["INVALID_REQUEST", "INVALID_STAGES", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"],
+      responses: {
+        201: jsonResponse(runCreated, "The run, with a warning when secrets were redacted"),
+      },
+      errors: [
+        "INVALID_REQUEST",
+        "INVALID_STAGES",
+        "SECRET_IN_CONTEXT",
+        "PAYLOAD_TOO_LARGE",
+        "UNSUPPORTED_MEDIA_TYPE",
+      ],
     }),
     jsonBody(createRunBody),
-    async (c) => c.json(await store.createRun(newId("run"), c.req.valid("json")), 201),
+    async (c) => {
+      const { input, warning } = screenRunSecrets(c.req.valid("json"), context.secrets);
+      const run = await store.createRun(newId("run"), input);
+      return c.json(warning === undefined ? run : { ...run, warning }, 201);
+    },
   );
 
   app.get(

@@ -1,11 +1,12 @@
-import { ArgumentError } from "@task-context/core";
-import type {
-  Artifact,
-  ArtifactReference,
-  CollaborationEvent,
-  ReviewFeedback,
-  ValidationIssue,
-  WorkItem,
+import { ArgumentError, checkReceipt } from "@task-context/core";
+import {
+  type Artifact,
+  type ArtifactReference,
+  type CollaborationEvent,
+  type ReviewFeedback,
+  runContextSha256,
+  type ValidationIssue,
+  type WorkItem,
 } from "@task-context/protocols";
 import type * as Contract from "../contract/schemas.ts";
 import { DeliveryError, runNotFound } from "../delivery/delivery-error.ts";
@@ -210,9 +211,10 @@ export class SqlStore implements DeliveryStore {
   }
 
   async offers(runId: string, agent: AgentIdentity, limit: number): Promise<WorkItem[]> {
-    return this.#write(runId, (state) =>
+    const items = this.#write(runId, (state) =>
       this.#onOffer(state, agent, limit).map((item) => this.#workItem(state, item)),
     );
+    return Promise.all(items.map(withContextSha256));
   }
 
   async claim(
@@ -220,7 +222,7 @@ export class SqlStore implements DeliveryStore {
     agent: AgentIdentity,
     workItemId: string | undefined,
   ): Promise<Contract.ClaimView | undefined> {
-    return this.#write(runId, (state) => {
+    const claim = this.#write(runId, (state) => {
       let item: ItemRow | undefined;
       if (workItemId === undefined) {
         [item] = this.#onOffer(state, agent, 1);
@@ -279,6 +281,9 @@ export class SqlStore implements DeliveryStore {
         lease: { attempt, expires_at: iso(expiresAt) },
       };
     });
+    return claim === undefined
+      ? undefined
+      : { ...claim, work_item: await withContextSha256(claim.work_item) };
   }
 
   async heartbeat(
@@ -304,6 +309,12 @@ export class SqlStore implements DeliveryStore {
   async complete(
     ...[runId, agent, workItemId, body, idempotency]: Parameters<DeliveryStore["complete"]>
   ): Promise<Contract.CompletionView> {
+    // The item's run context as it is now, hashed before the transaction (hashing is
+    // asynchronous on Workers); only a completion that quotes a hash needs it.
+    const current =
+      body.context_sha256 === undefined
+        ? undefined
+        : await this.#currentContextSha256(runId, workItemId);
     return this.#settle(runId, agent, workItemId, idempotency, (state, item) => {
       if (item.status === "completed") {
         throw new DeliveryError({
@@ -325,6 +336,23 @@ export class SqlStore implements DeliveryStore {
         item.id,
       );
       this.#endAttempt(state, item.id, item.attempt, "completed");
+      const receipt =
+        current === undefined
+          ? undefined
+          : checkReceipt({
+              quoted: body.context_sha256,
+              current,
+              recipient: `agent "${agent.tag}" on work item ${item.id}`,
+            });
+      if (receipt?.status === "stale") {
+        this.#emit(state, "context.stale", {
+          work_item_id: item.id,
+          agent_tag: agent.tag,
+          attempt: item.attempt,
+          quoted_context_sha256: receipt.quoted ?? "",
+          context_sha256: current ?? "",
+        });
+      }
       const event = this.#emit(state, "work_item.completed", {
         work_item_id: item.id,
         agent_tag: agent.tag,
@@ -337,6 +365,7 @@ export class SqlStore implements DeliveryStore {
         status: "completed" as const,
         ...(artifactId === undefined ? {} : { artifact_id: artifactId }),
         event_id: event.id,
+        ...(receipt?.warning === undefined ? {} : { warning: receipt.warning }),
       };
     });
   }
@@ -364,7 +393,7 @@ export class SqlStore implements DeliveryStore {
   }
 
   async deadLetters(runId: string): Promise<Contract.DeadLetter[]> {
-    return this.#write(runId, (state) =>
+    const letters = this.#write(runId, (state) =>
       this.#database
         .all<ItemRow>(
           "SELECT * FROM work_items WHERE run_id = ? AND status = 'dead_lettered' ORDER BY dead_lettered_at, offered_seq",
@@ -376,10 +405,16 @@ export class SqlStore implements DeliveryStore {
           attempts: this.#attempts(runId, item.id),
         })),
     );
+    return Promise.all(
+      letters.map(async (letter) => ({
+        ...letter,
+        work_item: await withContextSha256(letter.work_item),
+      })),
+    );
   }
 
   async requeue(runId: string, workItemId: string): Promise<WorkItem> {
-    return this.#write(runId, (state) => {
+    const requeued = this.#write(runId, (state) => {
       const item = this.#item(runId, workItemId);
       if (item.status !== "dead_lettered") {
         throw new DeliveryError({
@@ -397,6 +432,7 @@ export class SqlStore implements DeliveryStore {
       this.#updateRunStatus(state, item.id);
       return this.#workItem(state, this.#item(runId, item.id));
     });
+    return withContextSha256(requeued);
   }
 
   async artifact(runId: string, artifactId: string): Promise<Artifact> {
@@ -1025,6 +1061,18 @@ export class SqlStore implements DeliveryStore {
     };
   }
 
+  /**
+   * The run-context hash of a work item as the run stands now; undefined for an item the run
+   * does not have (the completion then fails with WORK_ITEM_NOT_FOUND).
+   */
+  async #currentContextSha256(runId: string, workItemId: string): Promise<string | undefined> {
+    const item = this.#write(runId, (state) => {
+      const row = this.#row<ItemRow>("work_items", runId, workItemId);
+      return row === undefined ? undefined : this.#workItem(state, row);
+    });
+    return item === undefined ? undefined : runContextSha256(item);
+  }
+
   #attempts(runId: string, workItemId: string): Contract.AttemptRecord[] {
     return this.#database
       .all<AttemptRow>(
@@ -1074,6 +1122,15 @@ export class SqlStore implements DeliveryStore {
 }
 
 /** Where an artifact's content is fetched: `GET /v1/runs/{run_id}/artifacts/{artifact_id}`. */
+/**
+ * A work item with its receipt: `context_sha256`, the hash of the run context (goal, constraints,
+ * stage context) it was built from, by protocols' `runContextSha256` — the definition every
+ * reader can recompute.
+ */
+async function withContextSha256(item: WorkItem): Promise<WorkItem> {
+  return { ...item, context_sha256: await runContextSha256(item) };
+}
+
 export function artifactUri(runId: string, artifactId: string): string {
   return `/v1/runs/${runId}/artifacts/${artifactId}`;
 }

@@ -2,6 +2,7 @@ import { requireText } from "@task-context/core/internal";
 import { createApp, type Limits } from "../app.ts";
 import { parseCorsOrigins } from "../http/cors-origins.ts";
 import { parseRateLimit } from "../http/rate-limit.ts";
+import { parseSecretPolicy } from "../http/run-secrets.ts";
 import type { App } from "../routes/route-context.ts";
 import { clientAddress } from "./client-address.ts";
 import { DurableObjectStore } from "./durable-object-store.ts";
@@ -40,6 +41,7 @@ export function createRouter(env: WorkerEnv, options: RouterOptions = {}): App {
     clientAddress: (c) => clientAddress(c.req.header("CF-Connecting-IP")),
     ...(cors === undefined ? {} : { cors }),
     rateLimiter: workersRateLimiter(store, env.ADDRESS_RATE_LIMITER),
+    secrets: parseSecretPolicy("TASK_CONTEXT_SECRETS", env.TASK_CONTEXT_SECRETS),
     onUnexpectedError: (error) => console.error("unexpected error:", error),
   });
 }

@@ -18,4 +18,6 @@ export interface WorkerEnv {
   TASK_CONTEXT_RATE_LIMIT?: string;
   /** Origins allowed to call the API from a browser, comma-separated; CORS is off without it. */
   TASK_CONTEXT_CORS_ORIGINS?: string;
+  /** Secrets in a new run's goal, constraints and stages: `redact` (default), `refuse` or `allow`. */
+  TASK_CONTEXT_SECRETS?: string;
 }

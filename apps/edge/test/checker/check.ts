@@ -521,6 +521,20 @@ function replay(
         }
         break;
       }
+      case "context.stale": {
+        // Part of a completion's transaction: the item is not completed yet, and the two hashes differ.
+        const item = itemOf(event);
+        if (item !== undefined) {
+          expect(
+            item.status !== "completed" &&
+              event.attempt === item.attempt &&
+              event.quoted_context_sha256 !== event.context_sha256,
+            event,
+            item,
+          );
+        }
+        break;
+      }
       case "artifact.created": {
         const item = itemOf(event);
         if (

@@ -15,6 +15,8 @@ export interface ServiceOptions {
   keepAliveMs?: number;
   /** Default: 1000 ms. The suites that expect a lease to expire while waiting lower it. */
   recheckMs?: number;
+  /** Default: the service's own (redact). Node sets it in createApp's options, Workers in `TASK_CONTEXT_SECRETS`. */
+  secrets?: "redact" | "refuse" | "allow";
 }
 
 /** A running service the suites talk to. */

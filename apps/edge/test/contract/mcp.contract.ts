@@ -104,6 +104,34 @@ export function mcpSuite(start: StartService): void {
       expect(heartbeat?.inputSchema.additionalProperties).toBe(false);
     });
 
+    it("complete_work_item quotes context_sha256 back: a stale one gets the warning and a context.stale event", async () => {
+      const fixture = await run();
+      const writer = await fixture.mcpAgent("writer");
+      const claimed = await call(writer, "claim_work_item", {});
+      const workItem = claimed.structured.work_item as { id: string; context_sha256: string };
+      expect(workItem.context_sha256).toMatch(/^[0-9a-f]{64}$/);
+      const stale = "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae";
+      const done = await call(writer, "complete_work_item", {
+        work_item_id: workItem.id,
+        ...artifactCompletion(1),
+        context_sha256: stale,
+      });
+      expect(done.isError, done.text).toBe(false);
+      expect(done.structured.warning).toBe(
+        `Stale context: agent "writer" on work item ${workItem.id} worked from context sha256 2c26b46b68ff…, but the current context is sha256 ${workItem.context_sha256.slice(0, 12)}…; check its result against the current context.`,
+      );
+      const events = await fixture.events();
+      expect(events.filter((event) => event.type === "context.stale")).toEqual([
+        expect.objectContaining({
+          work_item_id: workItem.id,
+          agent_tag: "writer",
+          attempt: 1,
+          quoted_context_sha256: stale,
+          context_sha256: workItem.context_sha256,
+        }),
+      ]);
+    });
+
     it("a remote agent works a run through a task and a review stage entirely over MCP", async () => {
       const fixture = await run([taskStage("draft"), reviewStage("review", "draft")]);
       const writer = await fixture.mcpAgent("writer");

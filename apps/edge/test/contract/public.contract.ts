@@ -103,8 +103,8 @@ export function publicSuite(start: StartService): void {
         expect(document.components.schemas[name], name).toBeDefined();
       }
       expect(document.paths["/v1/runs"]?.post?.responses["201"]).toEqual({
-        description: "The run",
-        content: { "application/json": { schema: { $ref: "#/components/schemas/Run" } } },
+        description: "The run, with a warning when secrets were redacted",
+        content: { "application/json": { schema: { $ref: "#/components/schemas/RunCreated" } } },
       });
     });
 

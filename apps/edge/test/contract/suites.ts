@@ -3,7 +3,9 @@ import type { StartService } from "./harness.ts";
 import { leasesSuite } from "./leases.contract.ts";
 import { longPollSuite } from "./long-poll.contract.ts";
 import { publicSuite } from "./public.contract.ts";
+import { receiptsSuite } from "./receipts.contract.ts";
 import { reliabilitySuite } from "./reliability.contract.ts";
+import { secretsSuite } from "./secrets.contract.ts";
 import { securitySuite } from "./security.contract.ts";
 import { spec003Suite } from "./spec-003.contract.ts";
 import { stagesSuite } from "./stages.contract.ts";
@@ -18,4 +20,6 @@ export function contractSuites(start: StartService): void {
   longPollSuite(start);
   securitySuite(start);
   publicSuite(start);
+  secretsSuite(start);
+  receiptsSuite(start);
 }

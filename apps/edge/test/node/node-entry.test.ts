@@ -11,7 +11,7 @@ describe("src/node.ts", () => {
   const folder = temporaryFolder();
   afterEach(() => folder.remove());
 
-  it("reads PORT, HOST, TASK_CONTEXT_DB, TASK_CONTEXT_ADMIN_TOKEN, TASK_CONTEXT_RATE_LIMIT and TASK_CONTEXT_CORS_ORIGINS", () => {
+  it("reads PORT, HOST, TASK_CONTEXT_DB, TASK_CONTEXT_ADMIN_TOKEN, TASK_CONTEXT_RATE_LIMIT, TASK_CONTEXT_CORS_ORIGINS and TASK_CONTEXT_SECRETS", () => {
     expect(
       optionsFromEnvironment({
         PORT: "9000",
@@ -20,6 +20,7 @@ describe("src/node.ts", () => {
         TASK_CONTEXT_ADMIN_TOKEN: "secret",
         TASK_CONTEXT_RATE_LIMIT: "10/1",
         TASK_CONTEXT_CORS_ORIGINS: " https://app.example.com, http://localhost:5173 ,",
+        TASK_CONTEXT_SECRETS: "refuse",
       }),
     ).toEqual({
       port: 9000,
@@ -29,6 +30,7 @@ describe("src/node.ts", () => {
       generatedAdminToken: false,
       limits: { rateLimit: { requests: 10, windowMs: 1000 } },
       cors: { origins: ["https://app.example.com", "http://localhost:5173"] },
+      secrets: "refuse",
     });
   });
 
@@ -40,6 +42,7 @@ describe("src/node.ts", () => {
       database: ".data/task-context.db",
       generatedAdminToken: true,
       limits: { rateLimit: { requests: 1200, windowMs: 60_000 } },
+      secrets: "redact",
     });
     expect(options.adminToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(optionsFromEnvironment({}).adminToken).not.toBe(options.adminToken);
@@ -53,6 +56,10 @@ describe("src/node.ts", () => {
         /Invalid TASK_CONTEXT_RATE_LIMIT/,
       );
     }
+    expect(() => optionsFromEnvironment({ TASK_CONTEXT_SECRETS: "hide" })).toThrow(
+      'Invalid TASK_CONTEXT_SECRETS: expected "redact", "refuse" or "allow", got "hide".',
+    );
+    expect(optionsFromEnvironment({ TASK_CONTEXT_SECRETS: "" }).secrets).toBe("redact");
     expect(optionsFromEnvironment({ TASK_CONTEXT_RATE_LIMIT: "off" }).limits).toEqual({
       rateLimit: false,
     });

@@ -27,6 +27,7 @@ export const inProcess: StartService = async (options = {}) => {
     // One documentation address stands for the client's (app.request has no socket).
     clientAddress: () => "192.0.2.1",
     signal: shutdown.signal,
+    ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
   });
   return {
     baseUrl: "http://service.test",
@@ -61,6 +62,7 @@ export const overSocket: StartService = async (options = {}) => {
     limits: limitsOf(options),
     clock: clock.now,
     sweepMs: 10,
+    ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
   });
   return {
     baseUrl: server.url,

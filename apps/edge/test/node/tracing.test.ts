@@ -30,7 +30,7 @@ describe("the delivery service with an OpenTelemetry SDK registered", () => {
   it("records a span for each claim and completion over HTTP, and an empty claim", async () => {
     const { runId, writer } = await runWithWriter();
     const claimed = await writer.claimNext();
-    const item = (claimed.body as { work_item: { id: string } }).work_item;
+    const item = (claimed.body as { work_item: { id: string; context_sha256: string } }).work_item;
     await writer.complete(item.id, artifactCompletion(1));
     await writer.claimNext();
 
@@ -55,7 +55,11 @@ describe("the delivery service with an OpenTelemetry SDK registered", () => {
       "task_context.outcome": "success",
     });
     expect(workItemSpans()).toStrictEqual([
-      span("claim work_item", settled("claimed")),
+      // The claim delivered the run context: its hash is the item's receipt.
+      span("claim work_item", {
+        ...settled("claimed"),
+        "task_context.context.sha256": item.context_sha256,
+      }),
       span("complete work_item", settled("completed")),
       span("claim work_item", { "task_context.outcome": "empty" }),
     ]);

@@ -14,6 +14,7 @@ export const eventTypes = Object.keys({
   "work_item.failed": true,
   "work_item.dead_lettered": true,
   "work_item.requeued": true,
+  "context.stale": true,
   "artifact.created": true,
   "review.feedback": true,
   "stage.completed": true,

@@ -41,7 +41,12 @@ export async function workersService(
     return createRun(runId, input);
   };
   const app = createRouter(
-    { ...variables, RUNS: env.RUNS, TASK_CONTEXT_ADMIN_TOKEN: adminToken },
+    {
+      ...variables,
+      ...(options.secrets === undefined ? {} : { TASK_CONTEXT_SECRETS: options.secrets }),
+      RUNS: env.RUNS,
+      TASK_CONTEXT_ADMIN_TOKEN: adminToken,
+    },
     {
       store,
       clock: clock.now,

@@ -1,10 +1,22 @@
 import { stat } from "node:fs/promises";
 import { Readable, Writable } from "node:stream";
-import { Command } from "commander";
+import { Command, InvalidArgumentError } from "commander";
 import { CliError, usageError } from "../cli-error.ts";
 import { type CommandContext, configureCommand, examples } from "../run.ts";
 import { workspaceDirectory } from "../workspace-paths.ts";
 import { positiveInteger } from "./lint.ts";
+
+/** The options of `task-context mcp`, as parsed. */
+interface McpCommandOptions {
+  maxChars?: number;
+  secrets?: "redact" | "refuse" | "allow";
+}
+
+/** `--secrets <policy>`: one of core's secret policies. */
+function secretPolicy(value: string): McpCommandOptions["secrets"] {
+  if (value === "redact" || value === "refuse" || value === "allow") return value;
+  throw new InvalidArgumentError("expected redact, refuse or allow");
+}
 
 /**
  * `task-context mcp [dir]`: the workspace MCP server of `@task-context/mcp` over stdio, until the
@@ -22,6 +34,11 @@ export function addMcpCommand(program: Command, { io, exit }: CommandContext): v
       "most characters of CONTEXT.md delivered (default 10000)",
       positiveInteger,
     )
+    .option(
+      "--secrets <policy>",
+      "secrets in CONTEXT.md: redact (default), refuse or allow",
+      secretPolicy,
+    )
     .addHelpText(
       "after",
       `
@@ -30,9 +47,9 @@ subscribers), .sage/context/{task_id}.xml, and the Context Protocol block of doc
 Tools: get_task_context, inject_task_context, validate, lint_context_md. Prompt: with_task_context.
 Read-only: nothing it serves writes into the folder. Configure a client to run it, e.g.
 { "command": "npx", "args": ["-y", "@task-context/cli", "mcp", "."] } — see docs/mcp.md.
-${examples("task-context mcp", "task-context mcp agents/launch --max-chars 4000")}`,
+${examples("task-context mcp", "task-context mcp agents/launch --max-chars 4000", "task-context mcp --secrets refuse")}`,
     )
-    .action(async (dir: string | undefined, options: { maxChars?: number }) => {
+    .action(async (dir: string | undefined, options: McpCommandOptions) => {
       if (!(io.stdin instanceof Readable) || !(io.stdout instanceof Writable)) {
         throw usageError(
           "mcp needs the process's stdin and stdout (the MCP stdio transport)",
@@ -55,6 +72,7 @@ ${examples("task-context mcp", "task-context mcp agents/launch --max-chars 4000"
       const server = await serveStdio({
         directory,
         maxChars: options.maxChars,
+        secrets: options.secrets,
         transport: new StdioServerTransport(io.stdin, io.stdout),
         onerror: (error) => io.stderr.write(`task-context mcp: ${error.message}\n`),
       });

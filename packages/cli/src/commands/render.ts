@@ -47,11 +47,22 @@ interface RenderOptions {
   run?: string;
   stage?: string;
   maxChars?: number;
+  json?: boolean;
 }
 
-/** Writes headed parts, each with its token count. */
+/** One part of what a recipient receives, as `--json` prints it. */
+interface RenderedPart {
+  title: string;
+  tokens: number;
+  text: string;
+  notes: string[];
+}
+
+/** Writes headed parts, each with its token count, and the recipient's receipt. */
 class Report {
   private text = "";
+  private readonly parts: RenderedPart[] = [];
+  private contextSha256 = "";
   private readonly tokenizer: Tokenizer;
   private readonly heading: (text: string) => string;
 
@@ -61,15 +72,25 @@ class Report {
   }
   part(title: string, body: string, notes: readonly string[] = []): void {
     const tokens = this.tokenizer.count(body);
+    this.parts.push({ title, tokens, text: body, notes: [...notes] });
     this.text += `${this.heading(`== ${title} (${tokens} tokens) ==`)}\n${body.replace(/\n?$/, "\n")}`;
     for (const note of notes) this.text += `${note}\n`;
     this.text += "\n";
   }
-  line(text: string): void {
-    this.text += `${text}\n`;
+  /**
+   * The hash the recipient's result carries, so that what it says it used can be matched: `what`
+   * names where it shows up.
+   */
+  receipt(contextSha256: string, what: string): void {
+    this.contextSha256 = contextSha256;
+    this.text += `receipt: sha256 ${contextSha256}, ${what}\n`;
   }
   toString(): string {
     return this.text;
+  }
+  toJson(recipient: string): string {
+    const { contextSha256, parts } = this;
+    return `${JSON.stringify({ recipient, contextSha256, parts }, null, 2)}\n`;
   }
 }
 
@@ -141,6 +162,7 @@ export function addRenderCommand(program: Command, { io, exit }: CommandContext)
       `the CONTEXT.md limit (default ${DEFAULT_MAX_CHARS})`,
       positiveInteger,
     )
+    .option("--json", "print { recipient, contextSha256, parts } as JSON")
     .addHelpText(
       "after",
       `
@@ -151,11 +173,15 @@ What each recipient gets:
                 instructions of its system prompt
   reviewer      the same, for the Sage subagent type "review"
   remote-agent  the work item the delivery service delivers for --stage of --run (Node ≥ 22.18)
+
+Each ends with the recipient's receipt: the sha256 its result carries (contextSha256, or the work
+item's context_sha256), to match against the hash a recipient says it worked from.
 ${examples(
   "task-context render --for image-tool --prompt 'A poster for the Lumen launch'",
   "task-context render --for subagent --input task.json --project context.yaml",
   "task-context render --for reviewer --input task.json agents/launch",
   "task-context render --for remote-agent --run run.json --stage review",
+  "task-context render --for image-tool --json | jq -r .contextSha256",
 )}`,
     )
     .action(async (dir: string | undefined, options: RenderOptions) => {
@@ -163,6 +189,8 @@ ${examples(
       const tokenizer = await loadO200kTokenizer();
       const report = new Report(tokenizer, (text) => colors.bold(text));
       const readText = (path: string) => readInput(io, path);
+      const print = () =>
+        io.stdout.write(options.json === true ? report.toJson(options.for) : report.toString());
       try {
         if (options.for === "remote-agent") {
           if (options.run === undefined) {
@@ -180,7 +208,11 @@ ${examples(
               "-- no bound applies: the service delivers the run's goal, constraints and stage context whole",
             ],
           );
-          io.stdout.write(report.toString());
+          report.receipt(
+            item.context_sha256 ?? "",
+            "the run context's: the work item's context_sha256, which its completion may quote back",
+          );
+          print();
           exit(0);
           return;
         }
@@ -195,7 +227,11 @@ ${examples(
             injectTaskContext(prompt, context.content),
             contextNotes,
           );
-          io.stdout.write(report.toString());
+          report.receipt(
+            context.sha256,
+            "CONTEXT.md's as delivered: the tool result's contextSha256",
+          );
+          print();
           exit(0);
           return;
         }
@@ -246,7 +282,11 @@ ${examples(
             : "-- starts with the Context Protocol v1 block",
         ]);
         report.part("system prompt: receiver instructions", contextReceiverInstructions());
-        io.stdout.write(report.toString());
+        report.receipt(
+          context.sha256,
+          "CONTEXT.md's as delivered: the result's contextSha256, and the context-sha256 the subagent may quote",
+        );
+        print();
         exit(0);
       } catch (error) {
         throw explainLibraryError(error);

@@ -1,3 +1,4 @@
+import { fromJsonPointer } from "@task-context/protocols/internal";
 import {
   findNodeAtLocation,
   type Node,
@@ -5,7 +6,7 @@ import {
   parseTree,
   printParseErrorCode,
 } from "jsonc-parser";
-import { pointerSegments, positionFinder, type SourcePosition } from "./source-position.ts";
+import { positionFinder, type SourcePosition } from "./source-position.ts";
 
 /** A parsed JSON document that can say where a JSON Pointer's field is written. */
 export interface LocatedSource {
@@ -33,7 +34,7 @@ export function parseJsonSource(text: string): LocatedSource {
     syntaxErrors,
     locate(pointer) {
       if (root === undefined) return { line: 1, column: 1 };
-      const path = pointerSegments(pointer).map((segment) =>
+      const path = fromJsonPointer(pointer).map((segment) =>
         /^\d+$/.test(segment) ? Number(segment) : segment,
       );
       let node: Node | undefined;

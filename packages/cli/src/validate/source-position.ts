@@ -21,15 +21,3 @@ export function positionFinder(text: string): (offset: number) => SourcePosition
     return { line: low + 1, column: offset - (starts[low] as number) + 1 };
   };
 }
-
-/**
- * The keys and indexes of a JSON Pointer (RFC 6901). protocols keeps its own copy internal; the
- * CLI reads the pointers `validate()` returns.
- */
-export function pointerSegments(pointer: string): string[] {
-  if (pointer === "") return [];
-  return pointer
-    .slice(1)
-    .split("/")
-    .map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"));
-}

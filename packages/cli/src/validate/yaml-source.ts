@@ -1,6 +1,7 @@
+import { fromJsonPointer } from "@task-context/protocols/internal";
 import { isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
 import type { LocatedSource } from "./json-source.ts";
-import { pointerSegments, type SourcePosition } from "./source-position.ts";
+import type { SourcePosition } from "./source-position.ts";
 
 /** Largest YAML document parsed here: context blocks and limits files are a few kilobytes. */
 const MAX_YAML_CHARS = 256 * 1024;
@@ -53,7 +54,7 @@ export function parseYamlSource(text: string, firstLine = 1): LocatedSource {
     locate(pointer) {
       let node: unknown = document.contents;
       let offset = offsetOf(node);
-      for (const segment of pointerSegments(pointer)) {
+      for (const segment of fromJsonPointer(pointer)) {
         if (isMap(node)) {
           const pair = node.items.find(
             (item) => isPair(item) && isScalar(item.key) && String(item.key.value) === segment,

@@ -2,6 +2,7 @@ import {
   ArgumentError,
   FileNotFoundError,
   NotRegularFileError,
+  SecretInContextError,
   TaskContextError,
   TaskContextMissingError,
   TokenizerUnavailableError,
@@ -24,6 +25,7 @@ describe("errors", () => {
     [new FileNotFoundError({ path: "x" }), "FILE_NOT_FOUND"],
     [new ArgumentError({ argument: "maxChars", message: "no" }), "INVALID_ARGUMENT"],
     [new TokenizerUnavailableError(), "TOKENIZER_UNAVAILABLE"],
+    [new SecretInContextError({ redactions: [{ kind: "jwt", line: 2 }] }), "SECRET_IN_CONTEXT"],
   ] as const;
   const classes = [
     TaskContextMissingError,
@@ -34,6 +36,7 @@ describe("errors", () => {
     FileNotFoundError,
     ArgumentError,
     TokenizerUnavailableError,
+    SecretInContextError,
   ] as const;
 
   it.each(errors)("%s carries its code and its class name", (error, code) => {

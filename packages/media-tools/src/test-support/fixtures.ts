@@ -57,6 +57,9 @@ export const ZIP = padded(bytes([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0]));
 export const CONTEXT =
   "We are building Lumen, a note-taking app for researchers. LUMEN in images is the wordmark.";
 
+/** The receipt of {@link CONTEXT}: the hex SHA-256 of its UTF-8 bytes, spelled out. */
+export const CONTEXT_SHA256 = "117cf136ad1310899f541fa14d579a725907ee4f93f3a9a4ae680fefafcfa6d2";
+
 /** `[Task Context]\n{context}\n\n[Request]\n{prompt}`, spelled out rather than computed. */
 export const injected = (prompt: string, context = CONTEXT) =>
   `[Task Context]\n${context}\n\n[Request]\n${prompt}`;

@@ -83,7 +83,9 @@ describe("lintContextMd", () => {
     ["ghp_abcdefghijklmnopqrstuvwxyz0123456789AB", "a GitHub token"],
     ["AIzaSyA-abcdefghijklmnopqrstuvwxyz01234", "a Google API key"],
     ["-----BEGIN OPENSSH PRIVATE KEY-----", "a private key"],
-    ["password = hunter2hunter2hunter2", "a credential assignment"],
+    ["password = hunter2hunter2hunter2", "a password"],
+    ["api_key: 0123456789abcdef0123", "a credential"],
+    ["postgres://app:hunter2hunter2@db/app", "a password in a URL"],
   ])("errors on a secret: %s", (line, kind) => {
     const result = lintContextMd(`${GOOD}\n${line}\n`);
     expect(result.ok).toBe(false);
@@ -91,6 +93,37 @@ describe("lintContextMd", () => {
     expect(secret?.line).toBe(GOOD.split("\n").length + 1);
     expect(secret?.message).toContain(`This looks like ${kind} (`);
     expect(secret?.message).not.toContain(line.slice(8, 20));
+  });
+
+  it("reports every secret core's detector finds, each with its line and a masked value", () => {
+    const token = `ghp_${"a1B2c3D4e5".repeat(4)}`;
+    const result = lintContextMd(
+      `${GOOD}\nbot ${token} and https://ada:pa55word1@x.dev\n\nsk-ant-${"x".repeat(30)}`,
+    );
+    const line = GOOD.split("\n").length + 1;
+    const advice =
+      "CONTEXT.md is sent to every tool and subagent: remove it and pass credentials another way.";
+    expect(result.issues.filter((issue) => issue.rule === "secret")).toStrictEqual([
+      {
+        rule: "secret",
+        severity: "error",
+        message: `This looks like a GitHub token (ghp_…e5). ${advice}`,
+        line,
+      },
+      {
+        rule: "secret",
+        severity: "error",
+        message: `This looks like a password in a URL (pa55…d1). ${advice}`,
+        line,
+      },
+      {
+        rule: "secret",
+        severity: "error",
+        message: `This looks like an Anthropic API key (sk-a…xx). ${advice}`,
+        line: line + 2,
+      },
+    ]);
+    expect(result.ok).toBe(false);
   });
 
   it("does not flag ordinary prose about keys and passwords", () => {

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_CHARS } from "@task-context/core";
+import { DEFAULT_MAX_CHARS, findSecrets } from "@task-context/core";
 import { requireObject, requireString, requireWholeNumber } from "@task-context/core/internal";
 import { CONTEXT_MD_SECTIONS } from "./template.ts";
 
@@ -26,21 +26,6 @@ export interface LintContextMdOptions {
   /** The delivery limit in UTF-16 units (default 10 000, as the loader's). */
   maxChars?: number;
 }
-
-const SECRET_PATTERNS: Array<[string, RegExp]> = [
-  ["an Anthropic API key", /\bsk-ant-[A-Za-z0-9_-]{20,}/],
-  ["an OpenAI API key", /\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}/],
-  ["an AWS access key id", /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/],
-  ["a GitHub token", /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})/],
-  ["a Google API key", /\bAIza[0-9A-Za-z_-]{35}\b/],
-  ["a Slack token", /\bxox[abprs]-[A-Za-z0-9-]{10,}/],
-  ["a Stripe secret key", /\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}/],
-  ["a private key", /-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----/],
-  [
-    "a credential assignment",
-    /\b(?:api[_-]?key|secret|access[_-]?token|auth[_-]?token|password|passwd)\b\s*[:=]\s*["']?[A-Za-z0-9_\-+/=.]{12,}/i,
-  ],
-];
 
 const PLACEHOLDER =
   /<(?:One or two sentences|Term|what it means|Colours, typefaces|Audience, constraints)[^>]*>/;
@@ -125,18 +110,16 @@ export function lintContextMd(
         line: index + 1,
       });
     }
-    for (const [kind, pattern] of SECRET_PATTERNS) {
-      const found = pattern.exec(line);
-      if (found === null) continue;
-      issues.push({
-        rule: "secret",
-        severity: "error",
-        message: `This looks like ${kind} (${mask(found[0])}). CONTEXT.md is sent to every tool and subagent: remove it and pass credentials another way.`,
-        line: index + 1,
-      });
-      break;
-    }
   });
+  // The one detector of the packages: what the loader would redact is what lint reports.
+  for (const secret of findSecrets(content)) {
+    issues.push({
+      rule: "secret",
+      severity: "error",
+      message: `This looks like ${secret.label} (${mask(content.slice(secret.start, secret.end))}). CONTEXT.md is sent to every tool and subagent: remove it and pass credentials another way.`,
+      line: secret.line,
+    });
+  }
 
   issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   return { ok: !issues.some((issue) => issue.severity === "error"), issues };

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { artifactReferenceSchema } from "./artifact.ts";
+import { contextSha256Schema } from "./context-sha256.ts";
 import { reviewFeedbackSchema } from "./review-feedback.ts";
 
 const identifier = z.string().check(z.minLength(1));
@@ -71,6 +72,15 @@ export const collaborationEventSchema = z
     event("work_item.requeued", {
       work_item_id: identifier,
       attempt: attempt.check(z.describe("The attempt the next claim starts")),
+    }),
+    event("context.stale", {
+      work_item_id: identifier.check(z.describe("The item whose completion quoted a stale hash")),
+      agent_tag: identifier,
+      attempt,
+      quoted_context_sha256: contextSha256Schema.check(
+        z.describe("The run-context hash the completion quoted: what the agent worked from"),
+      ),
+      context_sha256: contextSha256Schema.check(z.describe("The item's current run-context hash")),
     }),
     event("artifact.created", {
       work_item_id: identifier,

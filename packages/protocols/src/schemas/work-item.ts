@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { artifactReferenceSchema } from "./artifact.ts";
+import { contextSha256Schema } from "./context-sha256.ts";
 import { reviewContextSchema } from "./review-context.ts";
 import { stageContextSchema } from "./stage-context.ts";
 
@@ -17,6 +18,13 @@ const workItemFields = {
     .check(z.describe("Artifacts of the stages before this one")),
   available_skills: z.array(identifier).check(z.describe("Skills and tools the agent can invoke")),
   attempt: z.int().check(z.gte(1), z.describe("Delivery attempt; completions must quote it")),
+  context_sha256: z.optional(
+    contextSha256Schema.check(
+      z.describe(
+        "The receipt: SHA-256 of the run context this item was built from (runContextSha256: goal, constraints, stage_context); a completion may quote it back",
+      ),
+    ),
+  ),
 };
 
 /**
