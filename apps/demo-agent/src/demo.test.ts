@@ -8,10 +8,13 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/client";
+import { loadTaskContext, memoryWorkspace } from "@task-context/core";
 import { sha256Hex } from "@task-context/core/internal";
+import { runContextSha256 } from "@task-context/protocols/work-item";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LAUNCH_CONTEXT_MD, SCREENSHOT_QUESTION } from "./launch-task.ts";
 import { contextMdWithKey, oversizedContextMd, PASTED_KEY } from "./steps/call-media-tools.ts";
+import { launchRun } from "./steps/remote-agents.ts";
 import { MCP_SUBAGENT_ID, MCP_SUBAGENT_REQUEST } from "./steps/spawn-subagents.ts";
 
 const packageRoot = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -56,6 +59,18 @@ afterAll(async () => {
 
 /** The lines of stdout with their indentation removed. */
 const lines = () => stdout.split("\n").map((line) => line.trim());
+
+/** The receipt (first 12 digits) of each stage's work items, computed from the run the demo creates. */
+async function stageReceipts(): Promise<Record<string, string>> {
+  const context = await loadTaskContext(memoryWorkspace({ "CONTEXT.md": LAUNCH_CONTEXT_MD }));
+  const { goal, constraints, stages } = launchRun(context);
+  const receipts: Record<string, string> = {};
+  for (const { id, stage_description, expected_output, available_skills, background } of stages) {
+    const stage_context = { stage_description, expected_output, available_skills, background };
+    receipts[id] = (await runContextSha256({ goal, constraints, stage_context })).slice(0, 12);
+  }
+  return receipts;
+}
 
 describe("npm run demo, offline", () => {
   it("prints a start and a done line for each of the five steps, in order, without colour", () => {
@@ -217,17 +232,21 @@ describe("npm run demo, offline", () => {
     });
   });
 
-  it("links the review feedback in the event stream to the artifact it reviewed", () => {
-    const artifact = /^copywriter worked announcement \(task\) → artifact (art_\w+)$/m.exec(
-      lines().join("\n"),
-    )?.[1];
+  it("links the review feedback in the event stream to the artifact it reviewed", async () => {
+    const receipts = await stageReceipts();
+    const artifact = new RegExp(
+      `^copywriter worked announcement \\(task\\) → artifact (art_\\w+), quoting context_sha256 ${receipts.announcement}$`,
+      "m",
+    ).exec(lines().join("\n"))?.[1];
     expect(artifact).toBeDefined();
-    expect(lines()).toContain(`designer worked review (review) of artifact ${artifact}: approve`);
+    expect(lines()).toContain(
+      `designer worked review (review) of artifact ${artifact}: approve, quoting context_sha256 ${receipts["visual-brief"]}`,
+    );
     expect(lines()).toContain(
       `review.feedback → artifact_id ${artifact}: approve — Follows the rules it was given: None of the forbidden terms ("LUMEN", "hospital", "clinic") appears. 46 words, limit 120.`,
     );
     expect(lines()).toContain(
-      "event stream: 17 events, the last run.completed; a reconnect after it gets 204",
+      "event stream: 18 events, the last run.completed; a reconnect after it gets 204",
     );
     const feedback = JSON.parse(
       /\*\*The review.feedback event, linked to the artifact it reviews\*\*\n\n```json\n([\s\S]*?)\n```/.exec(
@@ -239,6 +258,20 @@ describe("npm run demo, offline", () => {
       artifact_id: artifact,
       feedback: { target_artifact_id: artifact, reviewer_tag: "designer", verdict: "approve" },
     });
+  });
+
+  it("flags the designer's stale receipt: a warning on its completion and context.stale on the stream", async () => {
+    const receipts = await stageReceipts();
+    const item = /^the service warned: Stale context: agent "designer" on work item (wi_\w+)/m.exec(
+      lines().join("\n"),
+    )?.[1];
+    expect(item).toBeDefined();
+    expect(lines()).toContain(
+      `the service warned: Stale context: agent "designer" on work item ${item} worked from context sha256 ${receipts["visual-brief"]}…, but the current context is sha256 ${receipts.review}…; check its result against the current context.`,
+    );
+    expect(lines()).toContain(
+      `stale receipt on the stream: 15 context.stale work_item_id=${item} agent_tag=designer quoted=${receipts["visual-brief"]} current=${receipts.review}`,
+    );
   });
 
   it("ends with a row per recipient: context hash, tokens, truncated", async () => {

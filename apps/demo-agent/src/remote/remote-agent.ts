@@ -16,6 +16,10 @@ export interface RemoteWork {
   /** The artifact id it created, or the one it reviewed. */
   artifactId: string;
   verdict?: string;
+  /** The receipt it quoted on completion: the `context_sha256` of the context it worked from. */
+  quotedContextSha256: string | undefined;
+  /** The service's warning on the completion: a stale receipt. */
+  warning?: string;
 }
 
 interface Claim {
@@ -48,9 +52,15 @@ export async function runRemoteAgent(options: {
   model: LanguageModel;
   signal: AbortSignal;
   onWork: (work: RemoteWork) => void;
+  /**
+   * Works every item with the context of its first one, and quotes that one's receipt: an agent
+   * that cached its run context. The service then warns of a stale receipt (`context.stale`).
+   */
+  reusesFirstContext?: boolean;
 }): Promise<RemoteWork[]> {
   const { call, signal } = options;
   const worked: RemoteWork[] = [];
+  let first: { background: string | undefined; contextSha256: string | undefined } | undefined;
   while (!signal.aborted) {
     let offers: WorkItem[];
     try {
@@ -76,7 +86,11 @@ export async function runRemoteAgent(options: {
       "POST",
       `/v1/work-items/${offer.id}/claim`,
     );
-    const context = item.stage_context.background;
+    const own = { background: item.stage_context.background, contextSha256: item.context_sha256 };
+    first ??= own;
+    const { background: context, contextSha256: receipt } = options.reusesFirstContext
+      ? (first ?? own)
+      : own;
     let work: RemoteWork;
     if (item.kind === "review") {
       const target = item.review_context.target_artifact_id;
@@ -100,11 +114,20 @@ export async function runRemoteAgent(options: {
         abortSignal: signal,
       });
       const review = parseReview(text, item.review_context.review_criteria);
-      await call("POST", `/v1/work-items/${item.id}/complete`, {
+      const done = await call<{ warning?: string }>("POST", `/v1/work-items/${item.id}/complete`, {
         attempt: lease.attempt,
+        context_sha256: receipt,
         review: { ...review, target_artifact_id: target },
       });
-      work = { agent: options.tag, item, prompt, artifactId: target, verdict: review.verdict };
+      work = {
+        agent: options.tag,
+        item,
+        prompt,
+        artifactId: target,
+        verdict: review.verdict,
+        quotedContextSha256: receipt,
+        ...(done.warning !== undefined && { warning: done.warning }),
+      };
     } else {
       const earlier = await Promise.all(
         item.previous_artifacts.map(async (reference) => ({
@@ -124,11 +147,12 @@ export async function runRemoteAgent(options: {
         maxRetries: 0,
         abortSignal: signal,
       });
-      const done = await call<{ artifact_id: string }>(
+      const done = await call<{ artifact_id: string; warning?: string }>(
         "POST",
         `/v1/work-items/${item.id}/complete`,
         {
           attempt: lease.attempt,
+          context_sha256: receipt,
           artifact: {
             media_type: "text/markdown",
             title: item.stage_context.stage_description,
@@ -136,7 +160,14 @@ export async function runRemoteAgent(options: {
           },
         },
       );
-      work = { agent: options.tag, item, prompt, artifactId: done.artifact_id };
+      work = {
+        agent: options.tag,
+        item,
+        prompt,
+        artifactId: done.artifact_id,
+        quotedContextSha256: receipt,
+        ...(done.warning !== undefined && { warning: done.warning }),
+      };
     }
     worked.push(work);
     options.onWork(work);

@@ -47,10 +47,13 @@ export function launchRun(context: TaskContext) {
   };
 }
 
-/** The remote agents: a tag and the skills each claims work for. */
+/**
+ * The remote agents: a tag and the skills each claims work for. The designer caches the context of
+ * its first item and quotes that receipt for the next: the service flags it as stale.
+ */
 export const REMOTE_AGENTS = [
-  { tag: "copywriter", skills: ["copywriting"] },
-  { tag: "designer", skills: ["art-direction", "brand-review"] },
+  { tag: "copywriter", skills: ["copywriting"], reusesFirstContext: false },
+  { tag: "designer", skills: ["art-direction", "brand-review"], reusesFirstContext: true },
 ] as const;
 
 /** One event as a line: its seq, type and the fields that say what happened. */
@@ -61,6 +64,11 @@ export function describeEvent(event: CollaborationEvent): string {
     .map((name) => `${name}=${fields[name] as string}`);
   if (event.type === "artifact.created") details.push(`artifact_id=${event.artifact.artifact_id}`);
   if (event.type === "review.feedback") details.push(`verdict=${event.feedback.verdict}`);
+  if (event.type === "context.stale") {
+    details.push(
+      `quoted=${event.quoted_context_sha256.slice(0, 12)} current=${event.context_sha256.slice(0, 12)}`,
+    );
+  }
   return `${event.seq} ${event.type}${details.length === 0 ? "" : ` ${details.join(" ")}`}`;
 }
 
@@ -100,10 +108,13 @@ export async function runRemoteAgents(demo: DemoContext, context: TaskContext): 
         call: serviceClient(server.url, agent.token),
         model: models.chat,
         signal: stopAgents.signal,
-        onWork: (work) =>
+        reusesFirstContext: agent.reusesFirstContext,
+        onWork: (work) => {
           progress.detail(
-            `${work.agent} worked ${work.item.stage_id} (${work.item.kind})${work.verdict === undefined ? ` → artifact ${work.artifactId}` : ` of artifact ${work.artifactId}: ${work.verdict}`}`,
-          ),
+            `${work.agent} worked ${work.item.stage_id} (${work.item.kind})${work.verdict === undefined ? ` → artifact ${work.artifactId}` : ` of artifact ${work.artifactId}: ${work.verdict}`}, quoting context_sha256 ${work.quotedContextSha256?.slice(0, 12) ?? "(none)"}`,
+          );
+          if (work.warning !== undefined) progress.detail(`  the service warned: ${work.warning}`);
+        },
       }),
     );
     // The agents work until the stream has seen run.completed; an agent that fails ends the step.
@@ -122,6 +133,9 @@ export async function runRemoteAgents(demo: DemoContext, context: TaskContext): 
     progress.detail(
       `event stream: ${events.length} events, the last ${events.at(-1)?.type}; a reconnect after it gets ${afterCompletion}`,
     );
+    const stale = events.find((event) => event.type === "context.stale");
+    if (stale !== undefined)
+      progress.detail(`stale receipt on the stream: ${describeEvent(stale)}`);
     progress.detail(
       `review.feedback → artifact_id ${feedback.artifact_id}: ${feedback.feedback.verdict} — ${feedback.feedback.summary}`,
     );
@@ -135,6 +149,9 @@ export async function runRemoteAgents(demo: DemoContext, context: TaskContext): 
       trace.text(`### ${work.agent}: ${work.item.stage_id} (${work.item.kind})`);
       trace.block("Work item it claimed", JSON.stringify(work.item, null, 2), "json");
       trace.block("Prompt its model received", work.prompt);
+      trace.text(
+        `It completed quoting \`context_sha256\` ${work.quotedContextSha256 ?? "(none)"}${work.warning === undefined ? ", the item's own: no warning." : `; the service answered with a warning: ${work.warning}`}`,
+      );
       demo.recipients.push({
         recipient: `remote agent ${work.agent}: ${work.item.stage_id}`,
         kind: "remote agent (HTTP)",
