@@ -365,6 +365,11 @@ describe("npm run demo, offline", () => {
     expect(spans.map((span) => attribute(span, "task_context.outcome"))).toEqual(
       spans.map(() => "success"),
     );
+    // The designer's completion quoted its first item's receipt: the one stale completion.
+    const completions = ofKind("work-item").filter((span) => span.name === "complete work_item");
+    expect(completions.map((span) => attribute(span, "task_context.context.stale")).sort()).toEqual(
+      [false, false, true],
+    );
     // The oversized CONTEXT.md of step 2 is the one delivery cut short, the pasted key the one
     // secret redacted.
     expect(

@@ -89,7 +89,16 @@ export function traceWorkItems(store: DeliveryStore): DeliveryStore {
         agent,
         workItemId,
         () => store.complete(runId, agent, workItemId, body, idempotency),
-        describeSettled(body.attempt),
+        (completion, span) => {
+          describeSettled(body.attempt)(completion, span);
+          // The receipt the agent quoted back, and whether it was stale (the answer warns then).
+          if (body.context_sha256 !== undefined) {
+            span.setAttributes({
+              [DELIVERY_ATTRIBUTES.contextQuotedSha256]: body.context_sha256,
+              [DELIVERY_ATTRIBUTES.contextStale]: completion.warning !== undefined,
+            });
+          }
+        },
       ),
     fail: (runId, agent, workItemId, body, idempotency) =>
       traceOperation(

@@ -88,23 +88,47 @@ describe("the delivery service with an OpenTelemetry SDK registered", () => {
     });
   });
 
+  it("records the receipt a completion quotes back, and whether it was stale", async () => {
+    const { writer } = await runWithWriter();
+    const claimed = await writer.claimNext();
+    const item = (claimed.body as { work_item: { id: string; context_sha256: string } }).work_item;
+    const stale = "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae";
+    const answer = await writer.complete(item.id, {
+      ...artifactCompletion(1),
+      context_sha256: stale,
+    });
+
+    expect(answer.body).toMatchObject({ status: "completed", warning: expect.any(String) });
+    const [, completion] = workItemSpans();
+    expect(completion?.attributes).toMatchObject({
+      "task_context.context.quoted_sha256": stale,
+      "task_context.context.stale": true,
+      "task_context.outcome": "success",
+    });
+  });
+
   it("records the claims and completions of the /mcp tools through the same place", async () => {
     const { writer } = await runWithWriter();
     const client = await mcpClient(service, writer.token);
     const claimed = await call(client, "claim_work_item", {});
     const item = claimed.structured.work_item as { id: string };
-    await call(client, "complete_work_item", { work_item_id: item.id, ...artifactCompletion(1) });
+    await call(client, "complete_work_item", {
+      work_item_id: item.id,
+      ...artifactCompletion(1),
+      context_sha256: (item as { context_sha256?: string }).context_sha256,
+    });
     await client.close();
 
     expect(
       workItemSpans().map(({ name, attributes }) => ({
         name,
         id: attributes["task_context.recipient.id"],
+        stale: attributes["task_context.context.stale"],
         outcome: attributes["task_context.outcome"],
       })),
     ).toStrictEqual([
-      { name: "claim work_item", id: item.id, outcome: "success" },
-      { name: "complete work_item", id: item.id, outcome: "success" },
+      { name: "claim work_item", id: item.id, stale: undefined, outcome: "success" },
+      { name: "complete work_item", id: item.id, stale: false, outcome: "success" },
     ]);
   });
 });

@@ -18,6 +18,10 @@ export const DELIVERY_ATTRIBUTES = {
   contextRedactions: "task_context.context.redactions",
   /** The kinds of the redacted secrets (`openai-api-key`, `jwt`, …), a string array, each once. */
   contextRedactionKinds: "task_context.context.redaction_kinds",
+  /** The context hash a recipient quoted back as the one it worked from (its receipt), a string. */
+  contextQuotedSha256: "task_context.context.quoted_sha256",
+  /** Whether that quoted hash was not the current one: the recipient worked from a stale context. */
+  contextStale: "task_context.context.stale",
   /** What received the context: one of {@link RECIPIENT_KINDS}. */
   recipientKind: "task_context.recipient.kind",
   /** Which recipient of that kind: a tool's name, a model's id, a subagent's or work item's id. */
