@@ -324,6 +324,73 @@ describe("npm run demo, offline", () => {
     );
   });
 
+  it("writes one OpenTelemetry span per delivery, of each recipient kind, to demo-spans.json", async () => {
+    const path = join(output, "out", "demo-spans.json");
+    expect(lines()).toContain(
+      `spans: 14 OpenTelemetry spans, one per delivery, in ${path} (OTLP/JSON)`,
+    );
+    type Attribute = { key: string; value: Record<string, unknown> };
+    const { resourceSpans } = JSON.parse(await readFile(path, "utf8")) as {
+      resourceSpans: { scopeSpans: { spans: { name: string; attributes: Attribute[] }[] }[] }[];
+    };
+    const spans = resourceSpans.flatMap((resource) =>
+      resource.scopeSpans.flatMap((scope) => scope.spans),
+    );
+    const attribute = (span: { attributes: Attribute[] }, key: string) =>
+      Object.values(span.attributes.find((entry) => entry.key === key)?.value ?? {})[0];
+    const ofKind = (kind: string) =>
+      spans.filter((span) => attribute(span, "task_context.recipient.kind") === kind);
+    const named = (kind: string) =>
+      ofKind(kind)
+        .map((span) => `${span.name} ${attribute(span, "task_context.recipient.id")}`)
+        .sort();
+    expect(new Set(spans.map((span) => attribute(span, "task_context.recipient.kind")))).toEqual(
+      new Set(["media-tool", "subagent", "work-item"]),
+    );
+    expect(named("media-tool")).toEqual([
+      "execute_tool generate_media generate_media",
+      "execute_tool read_media read_media",
+      "execute_tool read_media read_media",
+      "execute_tool read_media read_media",
+    ]);
+    expect(named("subagent")).toEqual([
+      "invoke_agent implement alt-text",
+      "invoke_agent implement announcement",
+      `invoke_agent implement ${MCP_SUBAGENT_ID}`,
+      "invoke_agent review brand-check",
+    ]);
+    expect(ofKind("work-item").map((span) => span.name)).toEqual(
+      Array.from({ length: 3 }, () => ["claim work_item", "complete work_item"]).flat(),
+    );
+    expect(spans.map((span) => attribute(span, "task_context.outcome"))).toEqual(
+      spans.map(() => "success"),
+    );
+    // The designer's completion quoted its first item's receipt: the one stale completion.
+    const completions = ofKind("work-item").filter((span) => span.name === "complete work_item");
+    expect(completions.map((span) => attribute(span, "task_context.context.stale")).sort()).toEqual(
+      [false, false, true],
+    );
+    // The oversized CONTEXT.md of step 2 is the one delivery cut short, the pasted key the one
+    // secret redacted.
+    expect(
+      spans.filter((span) => attribute(span, "task_context.context.truncated") === true).length,
+    ).toBe(1);
+    const redacted = spans.filter((span) => attribute(span, "task_context.context.redactions"));
+    expect(
+      redacted.map((span) => ({
+        name: span.name,
+        redactions: attribute(span, "task_context.context.redactions"),
+        kinds: attribute(span, "task_context.context.redaction_kinds"),
+      })),
+    ).toEqual([
+      {
+        name: "execute_tool read_media",
+        redactions: 1,
+        kinds: { values: [{ stringValue: "openai-api-key" }] },
+      },
+    ]);
+  });
+
   it("writes the whole trace to the file it names", () => {
     const path = join(output, "out", "demo-trace.md");
     expect(stdout).toContain(`\nTrace: ${path}\n`);

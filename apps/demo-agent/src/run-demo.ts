@@ -3,6 +3,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { loadO200kTokenizer } from "@task-context/core";
 import type { DemoContext, Recipient } from "./demo-context.ts";
+import { recordDemoSpans } from "./demo-spans.ts";
 import { startModels } from "./models.ts";
 import { prepareOutput } from "./prepare-output.ts";
 import { createProgress, type ProgressStream } from "./progress.ts";
@@ -58,6 +59,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
       : `models: ${models.settings.chatModel} and ${models.settings.imageModel} at ${models.settings.baseURL ?? "the provider's default URL"}`,
   );
   const tracePath = join(options.outputRoot, "demo-trace.md");
+  const spans = recordDemoSpans();
   try {
     const context = await writeContext(demo);
     const media = await callMediaTools(demo, context);
@@ -65,8 +67,14 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     await runRemoteAgents(demo, context);
     report(demo, context, tracePath);
     await demo.trace.write(tracePath);
+    const spansPath = join(options.outputRoot, "demo-spans.json");
+    const count = await spans.write(spansPath);
+    progress.line(
+      `spans: ${count} OpenTelemetry spans, one per delivery, in ${spansPath} (OTLP/JSON)`,
+    );
   } finally {
     await models.close();
+    await spans.stop();
   }
   return { tracePath, recipients: demo.recipients };
 }

@@ -11,6 +11,7 @@ import { cors } from "hono/cors";
 import { secureHeaders } from "hono/secure-headers";
 import { DeliveryError } from "./delivery/delivery-error.ts";
 import type { DeliveryStore } from "./delivery/delivery-store.ts";
+import { traceWorkItems } from "./delivery/trace-work-items.ts";
 import { type AuthOptions, bearerToken, createAuthenticator } from "./http/auth.ts";
 import { errorResponse, toDeliveryError } from "./http/error-response.ts";
 import {
@@ -91,7 +92,9 @@ export function createApp(options: AppOptions): App {
   requireObject("options.store", options.store);
   requireObject("options.auth", options.auth);
   requireText("options.auth.adminToken", options.auth.adminToken);
-  const { store, limits = {}, clock = Date.now } = options;
+  const { limits = {}, clock = Date.now } = options;
+  // Every claim, completion and failure, over HTTP and /mcp alike, in its delivery span.
+  const store = traceWorkItems(options.store);
   const bodyBytes = requireWholeNumber("options.limits.bodyBytes", limits.bodyBytes ?? MIB, 1);
   const timing = {
     keepAliveMs: requireWholeNumber("options.limits.keepAliveMs", limits.keepAliveMs ?? 15_000, 1),

@@ -40,4 +40,12 @@ export {
 export { SECRET_POLICIES, type SecretPolicy } from "./secrets/secret-policy.ts";
 export type { LoadTaskContextOptions, TaskContext } from "./task-context.ts";
 export type { Tokenizer } from "./tokenizer.ts";
+export {
+  DELIVERY_ATTRIBUTES,
+  DELIVERY_OUTCOMES,
+  type DeliveryOutcome,
+  GEN_AI_ATTRIBUTES,
+  RECIPIENT_KINDS,
+  type RecipientKind,
+} from "./tracing/delivery-attributes.ts";
 export type { FileContent, ReadFileOptions, Workspace } from "./workspace.ts";

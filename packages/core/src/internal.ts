@@ -1,6 +1,6 @@
 /**
  * Helpers the task-context packages share, for their own use: argument checks, error-code
- * extraction, hashing, line and grapheme arithmetic. Not part of the public API: names and
+ * extraction, hashing, line and grapheme arithmetic, the delivery spans. Not part of the public API: names and
  * signatures may change in any release.
  *
  * @internal
@@ -33,5 +33,13 @@ export {
 } from "./secrets/secret-policy.ts";
 export { systemErrorCode } from "./system-error-code.ts";
 export { thrownMessage } from "./thrown-message.ts";
+export {
+  currentDelivery,
+  type DeliveredContext,
+  type DeliverySpan,
+  type DeliverySpanOptions,
+  errorTypeOf,
+  traceDelivery,
+} from "./tracing/trace-delivery.ts";
 export { decodeUtf8, encodeUtf8 } from "./utf8.ts";
 export { parseWorkspacePath } from "./workspace-path.ts";

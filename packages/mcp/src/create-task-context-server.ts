@@ -16,6 +16,7 @@ import { registerSageDocumentResource } from "./sage-document-resource.ts";
 import { SERVER_NAME, SERVER_VERSION } from "./server-info.ts";
 import { type TaskContextLoader, taskContextLoader } from "./task-context-loader.ts";
 import type { TaskContextServerOptions } from "./task-context-server-options.ts";
+import { traceDeliveries, tracedLoader } from "./trace-deliveries.ts";
 import { registerValidateTool } from "./validate-tool.ts";
 import { registerWithTaskContextPrompt } from "./with-task-context-prompt.ts";
 
@@ -118,7 +119,11 @@ export function buildTaskContextServer(
       },
     },
   );
-  const load = wrapLoader(taskContextLoader(workspace, loadOptions));
+  traceDeliveries(server);
+  const load = tracedLoader(
+    wrapLoader(taskContextLoader(workspace, loadOptions)),
+    loadOptions.tokenizer,
+  );
   registerContextMdResource(server, load);
   registerSageDocumentResource(server, workspace, options.listSageTaskIds);
   if (checkedProjectPath !== undefined) {

@@ -5,7 +5,7 @@ import {
   TaskContextError,
   type ToolContext,
 } from "@task-context/core";
-import { describeArgument } from "@task-context/core/internal";
+import { type DeliverySpan, describeArgument } from "@task-context/core/internal";
 import type { Tool, ToolExecutionOptions } from "ai";
 import type { z } from "zod";
 import { withDeadline } from "./call-deadline.ts";
@@ -40,6 +40,7 @@ import type {
 import { parseToolInput } from "./parse-tool-input.ts";
 import { withReceipt } from "./receipt.ts";
 import { resolveMediaRuntime } from "./resolve-options.ts";
+import { traceMediaTool } from "./trace-media-tool.ts";
 import {
   UNDERSTAND_TOOLS,
   type UnderstandOutput,
@@ -217,19 +218,33 @@ export function createMediaTools(options: CreateMediaToolsOptions): MediaTools {
       workspace: runtime.workspace,
       load: runtime.context,
       execute: async (
-        { input, signal }: { input: Input; signal: AbortSignal | undefined },
+        {
+          input,
+          signal,
+          span,
+        }: { input: Input; signal: AbortSignal | undefined; span: DeliverySpan },
         context: ToolContext,
-      ) => withReceipt(runtime, name, context.loaded, await run(input, context, signal)),
+      ) => {
+        span.recordContext(context.loaded, runtime.context.tokenizer);
+        return withReceipt(runtime, name, context.loaded, await run(input, context, signal));
+      },
     });
-    async function execute(
+    const execute = (
       input: Input,
       callOptions?: Partial<ToolExecutionOptions<unknown>>,
+    ): Promise<MediaToolResult<Output>> =>
+      traceMediaTool(name, callOptions, (span) => checkAndRun(input, callOptions, span));
+    async function checkAndRun(
+      input: Input,
+      callOptions: Partial<ToolExecutionOptions<unknown>> | undefined,
+      span: DeliverySpan,
     ): Promise<MediaToolResult<Output>> {
-      let envelope: { input: Input; signal: AbortSignal | undefined };
+      let envelope: { input: Input; signal: AbortSignal | undefined; span: DeliverySpan };
       try {
         envelope = {
           input: parseToolInput(inputSchema, input),
           signal: abortSignalOf(callOptions),
+          span,
         };
       } catch (error) {
         // An input whose properties throw when read (a getter, a proxy) is bad input too.

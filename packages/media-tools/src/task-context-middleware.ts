@@ -2,11 +2,13 @@ import {
   injectTaskContext,
   type LoadTaskContextOptions,
   loadTaskContext,
+  type TaskContext,
   type Workspace,
 } from "@task-context/core";
 import { requireLoadOptions, requireObject, requireWorkspace } from "@task-context/core/internal";
 import type { LanguageModelMiddleware } from "ai";
 import { guardWorkspace } from "./guard-workspace.ts";
+import { traceModelCall } from "./trace-model-call.ts";
 
 type TransformParams = NonNullable<LanguageModelMiddleware["transformParams"]>;
 type CallOptions = Parameters<TransformParams>[0]["params"];
@@ -118,12 +120,17 @@ export function taskContextMiddleware(
   const warnings = new WeakMap<object, string>();
   // The sha256 of the context each such call carried, for its receipt.
   const receipts = new WeakMap<object, string>();
+  // The context each call delivered, for its span.
+  const contexts = new WeakMap<object, TaskContext>();
 
   return {
     specificationVersion: "v4",
 
-    async transformParams({ params }) {
-      const context = await loadTaskContext(workspace, load);
+    async transformParams({ params, model }) {
+      // A call that fails here never reaches wrapGenerate or wrapStream: its span is opened here.
+      const context = await loadTaskContext(workspace, load).catch((error: unknown) =>
+        traceModelCall(model, undefined, undefined, () => Promise.reject(error)),
+      );
       if (!context.found) {
         // `required: false`: no context, and, when a CONTEXT.md could not be used, say why.
         if (context.warning === undefined) return params;
@@ -138,11 +145,12 @@ export function taskContextMiddleware(
         .join(" ");
       if (warning !== "") warnings.set(next, warning);
       if (prompt !== undefined) receipts.set(next, context.sha256);
+      contexts.set(next, context);
       return next;
     },
 
-    async wrapGenerate({ doGenerate, params }) {
-      const result = await doGenerate();
+    async wrapGenerate({ doGenerate, params, model }) {
+      const result = await traceModelCall(model, contexts.get(params), load.tokenizer, doGenerate);
       const message = warnings.get(params);
       const receipt = receipts.get(params);
       if (message === undefined && receipt === undefined) return result;
@@ -157,8 +165,8 @@ export function taskContextMiddleware(
       };
     },
 
-    async wrapStream({ doStream, params }) {
-      const result = await doStream();
+    async wrapStream({ doStream, params, model }) {
+      const result = await traceModelCall(model, contexts.get(params), load.tokenizer, doStream);
       const message = warnings.get(params);
       const receipt = receipts.get(params);
       if (message === undefined && receipt === undefined) return result;

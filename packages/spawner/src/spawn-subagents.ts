@@ -18,6 +18,7 @@ import { loadParentLimits } from "./sage-context.ts";
 import type { SpawnOptions } from "./spawn-options.ts";
 import type { SubagentResult } from "./subagent-result.ts";
 import type { SubagentTask } from "./subagent-task.ts";
+import { traceSubagent } from "./trace-subagent.ts";
 
 /**
  * Resolves where the subagents' directories go — the caller's `workspacesRoot`, or a new
@@ -134,7 +135,8 @@ export async function spawnSubagents(
   const worker = async () => {
     while (next < plan.tasks.length) {
       const index = next++;
-      const result = await runSubagent(run, plan.tasks[index] as PlannedTask);
+      const task = plan.tasks[index] as PlannedTask;
+      const result = await traceSubagent(run, task, () => runSubagent(run, task));
       const hookWarning = await callHook("onResult", options.onResult, result);
       if (hookWarning !== undefined) {
         result.warning =

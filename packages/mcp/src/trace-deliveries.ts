@@ -1,0 +1,90 @@
+import type { CallToolResult, McpServer } from "@modelcontextprotocol/server";
+import { GEN_AI_ATTRIBUTES, type Tokenizer } from "@task-context/core";
+import { currentDelivery, thrownMessage, traceDelivery } from "@task-context/core/internal";
+import type { TaskContextLoader } from "./task-context-loader.ts";
+
+const TRACER = "@task-context/mcp";
+
+type Handler = (...args: unknown[]) => unknown;
+
+/** The `task-context/code` of a tool error, and its text, for the span. */
+function toolFailure(result: CallToolResult): { code: string; message: string } {
+  const code = result._meta?.["task-context/code"];
+  const text = result.content.find((part) => part.type === "text");
+  return {
+    code: typeof code === "string" ? code : "tool_error",
+    message: text?.type === "text" ? text.text : "The tool reported an error.",
+  };
+}
+
+/**
+ * Makes every tool and resource registered on `server` from now on run inside a delivery span:
+ * `tools/call {tool}` and `resources/read` (the OpenTelemetry MCP conventions' server spans).
+ * A tool result with `isError` marks its span failed with the result's `task-context/code`.
+ */
+export function traceDeliveries(server: McpServer): void {
+  const registerTool = server.registerTool.bind(server) as (...args: unknown[]) => unknown;
+  server.registerTool = ((name: string, config: unknown, handler: Handler) =>
+    registerTool(name, config, (...args: unknown[]) =>
+      traceDelivery(
+        {
+          tracer: TRACER,
+          name: `tools/call ${name}`,
+          kind: "server",
+          recipient: { kind: "mcp-tool", id: name },
+          attributes: {
+            [GEN_AI_ATTRIBUTES.mcpMethodName]: "tools/call",
+            [GEN_AI_ATTRIBUTES.operationName]: "execute_tool",
+            [GEN_AI_ATTRIBUTES.toolName]: name,
+          },
+        },
+        async (span) => {
+          const result = (await handler(...args)) as CallToolResult;
+          if (result.isError === true) {
+            const { code, message } = toolFailure(result);
+            span.fail(code, message);
+          }
+          return result;
+        },
+      ),
+    )) as never;
+
+  const registerResource = server.registerResource.bind(server) as (...args: unknown[]) => unknown;
+  server.registerResource = ((name: string, target: unknown, config: unknown, read: Handler) =>
+    registerResource(name, target, config, (uri: URL, ...rest: unknown[]) =>
+      traceDelivery(
+        {
+          tracer: TRACER,
+          name: "resources/read",
+          kind: "server",
+          recipient: { kind: "mcp-resource", id: uri.href },
+          attributes: {
+            [GEN_AI_ATTRIBUTES.mcpMethodName]: "resources/read",
+            [GEN_AI_ATTRIBUTES.mcpResourceUri]: uri.href,
+          },
+        },
+        async (span) => {
+          try {
+            return await read(uri, ...rest);
+          } catch (error) {
+            // A protocol error's JSON-RPC code is its `error.type`, as the MCP conventions say.
+            const code = (error as { code?: unknown } | null)?.code;
+            if (typeof code === "number") span.fail(String(code), thrownMessage(error));
+            throw error;
+          }
+        },
+      ),
+    )) as never;
+}
+
+/** `load`, recording what it loaded on the delivery span it runs in. */
+export function tracedLoader(
+  load: TaskContextLoader,
+  tokenizer: Tokenizer | undefined,
+): TaskContextLoader {
+  return async () => {
+    const context = await load();
+    currentDelivery()?.recordContext(context, tokenizer);
+    return context;
+  };
+}
