@@ -85,9 +85,9 @@ export function scanStops(): RegExp {
       // ghp_…, github_pat_…, sk_live_…, rk_test_…, whsec_…, npm_…, hf_…, gsk_…, r8_…; "private_key_id"
       `_(?<=${TOKEN_START}(?:gh[pousr]|github|[rs]k|whsec|npm|hf|gsk|r8)_|"private_)`,
       // AIza…, AKIA…, ASIA…, ABIA…, ACCA…, A3T…
-      "A(?<![A-Za-z0-9]A)(?=Iza|KIA|SIA|BIA|CCA|3T)",
+      "A(?=Iza|KIA|SIA|BIA|CCA|3T)(?<![A-Za-z0-9]A)",
       // GOCSPX-…, SG.…
-      `G(?:(?=OCSPX-)|(?<=${TOKEN_START}SG)(?=\\.))`,
+      `G(?:(?=OCSPX-)|(?=\\.)(?<=${TOKEN_START}SG))`,
       // SK and 32 hex digits
       "S(?=K[0-9a-fA-F]{32})",
       // eyJ…
@@ -96,8 +96,9 @@ export function scanStops(): RegExp {
       "~(?<=\\dQ~)",
       // scheme://user:password@, https://hooks.slack.com/
       ":(?=\\/\\/(?:[^\\s:/?#@]{0,256}:[^\\s:/?#@]{1,256}@|hooks\\.slack\\.com\\/))",
-      // password = …, API_KEY: …, "token": "…", AccountKey=…, aws_secret_access_key = …
-      `[:=](?<=(?:${caseless(`${PASSWORD_NAMES}|${CREDENTIAL_NAMES}`)})["']?[ \\t]{0,8}[:=])`,
+      // password = …, API_KEY: …, "token": "…", AccountKey=…, aws_secret_access_key = …: a name
+      // behind, the start of a value ahead (after the rest of `:=` or `=>`)
+      `[:=](?<=(?:${caseless(`${PASSWORD_NAMES}|${CREDENTIAL_NAMES}`)})["']?[ \\t]{0,8}[:=])(?=[=>]?[ \\t]{0,8}[^\\s\\\`,;])`,
     ].join("|"),
     "g",
   );
