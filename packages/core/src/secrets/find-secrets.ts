@@ -44,7 +44,7 @@ export function findSecrets(text: string): SecretFinding[] {
   stops.lastIndex = 0;
   while (stops.test(text)) {
     const stop = stops.lastIndex - 1;
-    for (const { rule, order, pattern } of triedAt[text.charCodeAt(stop)] ?? []) {
+    for (const { rule, order, pattern, located } of triedAt[text.charCodeAt(stop)] ?? []) {
       // The rule's next match, as its own global scan would find it: from where its previous match
       // ended, starting at most `before` characters ahead of this stop (see `scanner`).
       let from = Math.max(ends[order] as number, stop - rule.anchor.before);
@@ -52,13 +52,16 @@ export function findSecrets(text: string): SecretFinding[] {
         pattern.lastIndex = from;
         const match = pattern.exec(text);
         if (match === null) break;
-        from = ends[order] = pattern.lastIndex;
         const group = match.findIndex((value, index) => index > 1 && value !== undefined);
-        const span = match.indices?.[group === -1 ? 1 : group];
         const value = match[group === -1 ? 1 : group];
-        if (span === undefined || value === undefined) continue;
-        if (rule.isPlaceholder?.(value)) continue;
-        found.push({ kind: rule.kind, label: rule.label, start: span[0], end: span[1], order });
+        if (value !== undefined && !rule.isPlaceholder?.(value)) {
+          located.lastIndex = from;
+          const span = located.exec(text)?.indices?.[group === -1 ? 1 : group];
+          if (span !== undefined) {
+            found.push({ kind: rule.kind, label: rule.label, start: span[0], end: span[1], order });
+          }
+        }
+        from = ends[order] = pattern.lastIndex;
       }
     }
   }
@@ -86,8 +89,14 @@ export function findSecrets(text: string): SecretFinding[] {
 interface Scanner {
   /** {@link scanStops}. */
   stops: RegExp;
-  /** By character code: the rules anchored at that character, each with its sticky pattern. */
-  triedAt: Array<Array<{ rule: SecretRule; order: number; pattern: RegExp }> | undefined>;
+  /**
+   * By character code: the rules anchored at that character, each with its sticky pattern, and the
+   * same with indices (`d`), run again only on a match that is not a placeholder: indices cost
+   * more than the match itself, and most matches at a stop are placeholders (`API_KEY: ${API_KEY}`).
+   */
+  triedAt: Array<
+    Array<{ rule: SecretRule; order: number; pattern: RegExp; located: RegExp }> | undefined
+  >;
   /** By rule: where its last match ended in the text being scanned. */
   ends: Int32Array;
 }
@@ -111,14 +120,13 @@ function scanner(): Scanner {
   const triedAt: Scanner["triedAt"] = [];
   for (const [order, rule] of rules.entries()) {
     const { before, characters } = rule.anchor;
-    const skip = before === 0 ? "" : `[\\s\\S]{0,${before}}?`;
-    const pattern = new RegExp(
-      `${skip}(${rule.pattern.source})`,
-      rule.pattern.flags.replace("g", "y"),
-    );
+    const source = `${before === 0 ? "" : `[\\s\\S]{0,${before}}?`}(${rule.pattern.source})`;
+    const flags = rule.pattern.flags.replace("g", "y");
+    const pattern = new RegExp(source, flags.replace("d", ""));
+    const located = new RegExp(source, flags);
     for (const character of characters) {
       const code = character.charCodeAt(0);
-      triedAt[code] = [...(triedAt[code] ?? []), { rule, order, pattern }];
+      triedAt[code] = [...(triedAt[code] ?? []), { rule, order, pattern, located }];
     }
   }
   built = { stops: scanStops(), triedAt, ends: new Int32Array(rules.length) };
