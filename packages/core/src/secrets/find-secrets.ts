@@ -46,7 +46,7 @@ export function findSecrets(text: string): SecretFinding[] {
     const stop = stops.lastIndex - 1;
     for (const { rule, order, pattern, located } of triedAt[text.charCodeAt(stop)] ?? []) {
       // The rule's next match, as its own global scan would find it: from where its previous match
-      // ended, starting at most `before` characters ahead of this stop (see `scanner`).
+      // ended, starting at most `before` characters before this stop (see `scanner`).
       let from = Math.max(ends[order] as number, stop - rule.anchor.before);
       while (from <= stop) {
         pattern.lastIndex = from;
