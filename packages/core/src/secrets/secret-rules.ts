@@ -17,6 +17,11 @@ export interface SecretRule {
    * the secret (the value of `password=…`, the password of a URL); otherwise the whole match is.
    */
   pattern: RegExp;
+  /**
+   * Where the scan tries the rule: every match holds one of `characters`, at most `before`
+   * characters after its start, at a place that {@link SCAN_STOPS} stops at.
+   */
+  anchor: { characters: string; before: number };
   /** Values that match but are not secrets (placeholders, references to variables). */
   isPlaceholder?: (value: string) => boolean;
 }
@@ -25,6 +30,11 @@ export interface SecretRule {
 const TOKEN_START = "(?<![A-Za-z0-9_-])";
 /** A token match ends only where its run ends. */
 const TOKEN_END = "(?![A-Za-z0-9_-])";
+
+/** Endings of the names a password is assigned to (`password`, `DB_PASSWORD`, `passwd`, …). */
+const PASSWORD_NAMES = "password|passwd|passphrase|pwd";
+/** Endings of the names a credential is assigned to (`api_key`, `apikey`, `client_secret`, …). */
+const CREDENTIAL_NAMES = "secret|key|token";
 
 /** A value that names a secret instead of holding one: `${API_KEY}`, `process.env.X`, `<token>`, `********`. */
 function isReference(value: string): boolean {
@@ -54,6 +64,47 @@ function assignment(names: string): RegExp {
 
 const hasDigitOrSymbol = (value: string) => /[0-9]|[^A-Za-z0-9\s]/.test(value);
 
+/** `key` → `[kK][eE][yY]`: a case-insensitive part of a pattern that is not. */
+const caseless = (names: string) =>
+  names.replace(/[a-z]/g, (letter) => `[${letter}${letter.toUpperCase()}]`);
+
+let stops: RegExp | undefined;
+
+/**
+ * Where the scan stops (see find-secrets.ts): one character, with a quick check of what surrounds
+ * it. Every match of every rule holds, at most its `anchor.before` characters after its start, one
+ * of its `anchor.characters` that passes the check here; a rule is only ever tried at such a stop.
+ * A new rule needs its stop here (its corpus sample fails otherwise). Each alternative consumes
+ * exactly the one character, and the checks are bounded, so the scan is one linear pass.
+ */
+export function scanStops(): RegExp {
+  stops ??= new RegExp(
+    [
+      // -----BEGIN …; sk-…, glpat-… (and the other GitLab prefixes), xoxb-…, xapp-…, xai-…
+      `-(?:(?=----BEGIN)|(?<=${TOKEN_START}(?:sk|gl(?:pat|dt|rt|ptt|cbt|ft|oas)|xox[abposre]|xapp|xai)-))`,
+      // ghp_…, github_pat_…, sk_live_…, rk_test_…, whsec_…, npm_…, hf_…, gsk_…, r8_…; "private_key_id"
+      `_(?<=${TOKEN_START}(?:gh[pousr]|github|[rs]k|whsec|npm|hf|gsk|r8)_|"private_)`,
+      // AIza…, AKIA…, ASIA…, ABIA…, ACCA…, A3T…
+      "A(?=Iza|KIA|SIA|BIA|CCA|3T)(?<![A-Za-z0-9]A)",
+      // GOCSPX-…, SG.…
+      `G(?:(?=OCSPX-)|(?=\\.)(?<=${TOKEN_START}SG))`,
+      // SK and 32 hex digits
+      "S(?=K[0-9a-fA-F]{32})",
+      // eyJ…
+      `J(?<=${TOKEN_START}eyJ)`,
+      // Azure AD: 3 characters, a digit, Q~
+      "~(?<=\\dQ~)",
+      // scheme://user:password@, https://hooks.slack.com/
+      ":(?=\\/\\/(?:[^\\s:/?#@]{0,256}:[^\\s:/?#@]{1,256}@|hooks\\.slack\\.com\\/))",
+      // password = …, API_KEY: …, "token": "…", AccountKey=…, aws_secret_access_key = …: a name
+      // behind, the start of a value ahead (after the rest of `:=` or `=>`)
+      `[:=](?<=(?:${caseless(`${PASSWORD_NAMES}|${CREDENTIAL_NAMES}`)})["']?[ \\t]{0,8}[:=])(?=[=>]?[ \\t]{0,8}[^\\s\\\`,;])`,
+    ].join("|"),
+    "g",
+  );
+  return stops;
+}
+
 let rules: readonly SecretRule[] | undefined;
 
 /**
@@ -71,6 +122,7 @@ function createSecretRules(): SecretRule[] {
     {
       kind: "private-key",
       label: "a private key",
+      anchor: { characters: "-", before: 0 },
       // The whole block, up to its END line; a block cut before its END is redacted to the end.
       pattern:
         /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----|$(?![\s\S]))/dg,
@@ -78,16 +130,19 @@ function createSecretRules(): SecretRule[] {
     {
       kind: "anthropic-api-key",
       label: "an Anthropic API key",
+      anchor: { characters: "-", before: 2 },
       pattern: new RegExp(`${TOKEN_START}sk-ant-[A-Za-z0-9_-]{20,300}${TOKEN_END}`, "dg"),
     },
     {
       kind: "openrouter-api-key",
       label: "an OpenRouter API key",
+      anchor: { characters: "-", before: 2 },
       pattern: new RegExp(`${TOKEN_START}sk-or-v1-[a-f0-9]{64}${TOKEN_END}`, "dg"),
     },
     {
       kind: "openai-api-key",
       label: "an OpenAI API key",
+      anchor: { characters: "-", before: 2 },
       pattern: new RegExp(
         `${TOKEN_START}sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,300}|[A-Za-z0-9]{32,300})${TOKEN_END}`,
         "dg",
@@ -96,43 +151,52 @@ function createSecretRules(): SecretRule[] {
     {
       kind: "google-api-key",
       label: "a Google API key",
+      anchor: { characters: "A", before: 0 },
       pattern: new RegExp(`${TOKEN_START}AIza[0-9A-Za-z_-]{35}${TOKEN_END}`, "dg"),
     },
     {
       kind: "google-oauth-client-secret",
       label: "a Google OAuth client secret",
+      anchor: { characters: "G", before: 0 },
       pattern: new RegExp(`${TOKEN_START}GOCSPX-[A-Za-z0-9_-]{28}${TOKEN_END}`, "dg"),
     },
     {
       kind: "gcp-private-key-id",
       label: "a Google Cloud service-account key id",
+      anchor: { characters: "_", before: 8 },
       pattern: /"private_key_id"[ \t]{0,8}:[ \t]{0,8}"([a-f0-9]{40})"/dg,
     },
     {
       kind: "aws-access-key-id",
       label: "an AWS access key id",
+      anchor: { characters: "A", before: 0 },
       pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/dg,
     },
     {
       kind: "aws-secret-access-key",
       label: "an AWS secret access key",
+      anchor: { characters: ":=", before: 0 },
+      // Starts at the `=` or `:`, its name checked behind it, as the assignment rules do.
       pattern:
-        /(?:aws_?secret_?access_?key|secret-access-key|aws_secret)["']?[ \t]{0,8}(?::=|=>|[:=])[ \t]{0,8}["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/dgi,
+        /(?<=(?:aws_?secret_?access_?key|secret-access-key|aws_secret)["']?[ \t]{0,8})(?::=|=>|[:=])[ \t]{0,8}["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/dgi,
     },
     {
       kind: "azure-storage-account-key",
       label: "an Azure storage account key",
-      pattern: /AccountKey=([A-Za-z0-9+/]{86}==)/dgi,
+      anchor: { characters: ":=", before: 0 },
+      pattern: /(?<=AccountKey)=([A-Za-z0-9+/]{86}==)/dgi,
     },
     {
       kind: "azure-ad-client-secret",
       label: "an Azure AD client secret",
+      anchor: { characters: "~", before: 5 },
       pattern:
         /(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/dg,
     },
     {
       kind: "github-token",
       label: "a GitHub token",
+      anchor: { characters: "_", before: 6 },
       pattern: new RegExp(
         `${TOKEN_START}(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})${TOKEN_END}`,
         "dg",
@@ -141,6 +205,7 @@ function createSecretRules(): SecretRule[] {
     {
       kind: "gitlab-token",
       label: "a GitLab token",
+      anchor: { characters: "-", before: 5 },
       pattern: new RegExp(
         `${TOKEN_START}(?:glpat|gldt|glrt|glptt|glcbt|glft|gloas)-[A-Za-z0-9_-]{20,300}${TOKEN_END}`,
         "dg",
@@ -149,12 +214,14 @@ function createSecretRules(): SecretRule[] {
     {
       kind: "slack-webhook-url",
       label: "a Slack webhook URL",
+      anchor: { characters: ":", before: 5 },
       pattern:
         /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9+/_-]{20,300}/dg,
     },
     {
       kind: "slack-token",
       label: "a Slack token",
+      anchor: { characters: "-", before: 4 },
       pattern: new RegExp(
         `${TOKEN_START}(?:xox[abposre]|xapp)-[0-9]{0,20}-?[A-Za-z0-9-]{10,300}${TOKEN_END}`,
         "dg",
@@ -163,6 +230,7 @@ function createSecretRules(): SecretRule[] {
     {
       kind: "stripe-api-key",
       label: "a Stripe secret key",
+      anchor: { characters: "_", before: 2 },
       pattern: new RegExp(
         `${TOKEN_START}[rs]k_(?:live|test)_[A-Za-z0-9]{16,255}${TOKEN_END}`,
         "dg",
@@ -171,16 +239,19 @@ function createSecretRules(): SecretRule[] {
     {
       kind: "stripe-webhook-secret",
       label: "a Stripe webhook signing secret",
+      anchor: { characters: "_", before: 5 },
       pattern: new RegExp(`${TOKEN_START}whsec_[A-Za-z0-9]{32,255}${TOKEN_END}`, "dg"),
     },
     {
       kind: "twilio-api-key",
       label: "a Twilio API key",
+      anchor: { characters: "S", before: 0 },
       pattern: /(?<![A-Za-z0-9])SK[0-9a-fA-F]{32}(?![A-Za-z0-9])/dg,
     },
     {
       kind: "sendgrid-api-key",
       label: "a SendGrid API key",
+      anchor: { characters: "G", before: 1 },
       pattern: new RegExp(
         `${TOKEN_START}SG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}${TOKEN_END}`,
         "dg",
@@ -189,31 +260,37 @@ function createSecretRules(): SecretRule[] {
     {
       kind: "npm-access-token",
       label: "an npm access token",
+      anchor: { characters: "_", before: 3 },
       pattern: new RegExp(`${TOKEN_START}npm_[A-Za-z0-9]{36}${TOKEN_END}`, "dg"),
     },
     {
       kind: "huggingface-access-token",
       label: "a Hugging Face access token",
+      anchor: { characters: "_", before: 2 },
       pattern: new RegExp(`${TOKEN_START}hf_[A-Za-z0-9]{30,40}${TOKEN_END}`, "dg"),
     },
     {
       kind: "groq-api-key",
       label: "a Groq API key",
+      anchor: { characters: "_", before: 3 },
       pattern: new RegExp(`${TOKEN_START}gsk_[A-Za-z0-9]{48,60}${TOKEN_END}`, "dg"),
     },
     {
       kind: "xai-api-key",
       label: "an xAI API key",
+      anchor: { characters: "-", before: 3 },
       pattern: new RegExp(`${TOKEN_START}xai-[A-Za-z0-9]{70,90}${TOKEN_END}`, "dg"),
     },
     {
       kind: "replicate-api-token",
       label: "a Replicate API token",
+      anchor: { characters: "_", before: 2 },
       pattern: new RegExp(`${TOKEN_START}r8_[A-Za-z0-9]{37}${TOKEN_END}`, "dg"),
     },
     {
       kind: "jwt",
       label: "a JSON Web Token",
+      anchor: { characters: "J", before: 2 },
       pattern: new RegExp(
         `${TOKEN_START}eyJ[A-Za-z0-9_-]{8,4000}\\.eyJ[A-Za-z0-9_-]{8,8000}\\.[A-Za-z0-9_-]{0,2000}${TOKEN_END}`,
         "dg",
@@ -222,6 +299,7 @@ function createSecretRules(): SecretRule[] {
     {
       kind: "url-password",
       label: "a password in a URL",
+      anchor: { characters: ":", before: 0 },
       // scheme://user:password@host — only the password is redacted. The pattern starts at the
       // "://" (a literal, found fast) and only checks that a scheme character comes before it.
       pattern: /:\/\/(?<=[A-Za-z0-9]:\/\/)[^\s:/?#@]{0,256}:([^\s:/?#@]{1,256})@/dg,
@@ -230,13 +308,15 @@ function createSecretRules(): SecretRule[] {
     {
       kind: "password-assignment",
       label: "a password",
-      pattern: assignment("password|passwd|passphrase|pwd"),
+      anchor: { characters: ":=", before: 0 },
+      pattern: assignment(PASSWORD_NAMES),
       isPlaceholder: (value) => isReference(value) || !hasDigitOrSymbol(value),
     },
     {
       kind: "secret-assignment",
       label: "a credential",
-      pattern: assignment("secret|key|token"),
+      anchor: { characters: ":=", before: 0 },
+      pattern: assignment(CREDENTIAL_NAMES),
       isPlaceholder: (value) => isReference(value) || !hasDigitOrSymbol(value),
     },
   ];
