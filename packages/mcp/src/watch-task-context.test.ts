@@ -1,4 +1,4 @@
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync, watch, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -67,6 +67,32 @@ describe("watchTaskContext", () => {
     writeFileSync(join(directory, "CONTEXT.md"), "v21");
     await again;
     expect([first.calls, second.calls]).toEqual([1, 2]);
+    watcher.close();
+  });
+
+  it("counts an edit that arrived while the process was held up as part of the burst", async () => {
+    const watcher = watchTaskContext(directory, { debounceMs: 50 });
+    const changes = counter();
+    watcher.subscribe(changes.listener);
+    // A second watch, told of the first edit after the watcher: once the file events are read, it
+    // edits again and holds the process up past the quiet period, so the watcher's timer is
+    // overdue before the second edit is read.
+    let heldUp = false;
+    const holder = watch(directory, () => {
+      if (heldUp) return;
+      heldUp = true;
+      setImmediate(() => {
+        writeFileSync(join(directory, "CONTEXT.md"), "v2");
+        const until = Date.now() + 120;
+        while (Date.now() < until) {
+          // busy: the event loop cannot run
+        }
+      });
+    });
+    writeFileSync(join(directory, "CONTEXT.md"), "v1");
+    await sleep(SETTLE_MS);
+    holder.close();
+    expect({ heldUp, calls: changes.calls }).toEqual({ heldUp: true, calls: 1 });
     watcher.close();
   });
 

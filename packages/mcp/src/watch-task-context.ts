@@ -72,12 +72,26 @@ export function watchTaskContext(
     }
   };
 
+  // The quiet period ends when the timer fires and no edit is waiting to be read: a process held up
+  // (a busy machine) can run an overdue timer before reading the edits that arrived meanwhile, in
+  // the same turn of the event loop. So the timer only asks for a look after the next read of file
+  // events (setImmediate); an edit read there restarts the quiet period, unless the burst has
+  // lasted maxDelayMs already.
+  const quietPeriodEnded = () => {
+    timer = undefined;
+    setImmediate(() => {
+      if (timer !== undefined && Date.now() - burstStarted < maxDelayMs) return;
+      if (timer !== undefined) clearTimeout(timer);
+      if (burstStarted !== 0) notify();
+    });
+  };
+
   const schedule = () => {
     const now = Date.now();
     if (burstStarted === 0) burstStarted = now;
     if (timer !== undefined) clearTimeout(timer);
     const delay = Math.min(debounceMs, Math.max(0, burstStarted + maxDelayMs - now));
-    timer = setTimeout(notify, delay);
+    timer = setTimeout(quietPeriodEnded, delay);
     timer.unref();
   };
 
