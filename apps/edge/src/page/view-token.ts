@@ -52,7 +52,7 @@ const message = (runId: string, expiresAt: number, rights: string) =>
  * view links"), so the admin token itself never keys anything a browser sees.
  */
 export function viewTokens(adminToken: string): ViewTokens {
-  let key: Promise<CryptoKey> | undefined;
+  let key: ReturnType<typeof crypto.subtle.importKey> | undefined;
   const hmacKey = () => {
     key ??= (async () => {
       const root = await crypto.subtle.importKey(
