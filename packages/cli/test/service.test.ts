@@ -259,6 +259,58 @@ describe("task-context run", () => {
   });
 });
 
+describe("task-context run view", () => {
+  it("prints one line: a link to the run's page that opens without the admin token, exit 0", async () => {
+    const created = await runCli(["run", "create", "run.json"], { cwd, env: service() });
+    const runId = created.stdout.trim();
+    const printed = await runCli(["run", "view", runId], { cwd, env: service() });
+    expect({ stderr: printed.stderr, code: printed.code }).toEqual({ stderr: "", code: 0 });
+    const pattern = `^${url}/runs/${runId}\\?view=v1\\.${runId}\\.[0-9]+\\.r\\.[A-Za-z0-9_-]{43}\n$`;
+    expect(printed.stdout).toMatch(new RegExp(pattern));
+    const page = await fetch(printed.stdout.trim(), { headers: { Accept: "text/html" } });
+    expect([page.status, page.headers.get("content-type")]).toEqual([
+      200,
+      "text/html; charset=utf-8",
+    ]);
+    expect(await page.text()).toContain("<h1>Launch Lumen</h1>");
+
+    const before = Math.floor(Date.now() / 1000);
+    const json = await runCli(["run", "view", runId, "--ttl", "600", "--can-requeue", "--json"], {
+      cwd,
+      env: service(),
+    });
+    const after = Math.floor(Date.now() / 1000);
+    const link = JSON.parse(json.stdout) as {
+      url: string;
+      expires_at: string;
+      can_requeue: boolean;
+    };
+    expect(link.can_requeue).toBe(true);
+    expect(link.url).toMatch(/\.rq\./);
+    // Signed between the two readings of the clock, to live 600 s.
+    const expires = Date.parse(link.expires_at) / 1000;
+    expect([expires >= before + 600, expires <= after + 600]).toEqual([true, true]);
+  });
+
+  it("exits 2 for a --ttl that is not 1 to 86400 seconds, 1 for what the service refuses", async () => {
+    for (const ttl of ["0", "86401", "1h", "-5"]) {
+      expect(await runCli(["run", "view", "run_x", "--ttl", ttl], { cwd, env: service() })).toEqual(
+        {
+          stdout: "",
+          stderr: `task-context: --ttl ${JSON.stringify(ttl)} is not a number of seconds from 1 to 86400\nhint: pass how long the link works, e.g. --ttl 3600 (one hour, the default)\n`,
+          code: 2,
+        },
+      );
+    }
+    const unknown = await runCli(["run", "view", "run_nope"], { cwd, env: service() });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^task-context: the service answered 404 RUN_NOT_FOUND: /);
+    const anonymous = await runCli(["run", "view", "run_nope", "--url", url], { cwd });
+    expect(anonymous.code).toBe(1);
+    expect(anonymous.stderr).toMatch(/^task-context: the service answered 401 UNAUTHORIZED: /);
+  });
+});
+
 describe("task-context run events across a restart of the service", () => {
   /** Starts `serve` on `port` and the database file; resolves with its process and address. */
   async function serve(port: string) {
@@ -356,12 +408,16 @@ describe("task-context run events across a restart of the service", () => {
 });
 
 describe("--help", () => {
-  it.each([["serve"], ["run"], ["run", "create"], ["run", "status"], ["run", "events"]])(
-    "task-context %s %s --help",
-    async (...command) => {
-      const { stdout, stderr, code } = await runCli([...command, "--help"], { cwd });
-      expect({ stderr, code }).toEqual({ stderr: "", code: 0 });
-      expect(stdout).toMatchSnapshot();
-    },
-  );
+  it.each([
+    ["serve"],
+    ["run"],
+    ["run", "create"],
+    ["run", "status"],
+    ["run", "events"],
+    ["run", "view"],
+  ])("task-context %s %s --help", async (...command) => {
+    const { stdout, stderr, code } = await runCli([...command, "--help"], { cwd });
+    expect({ stderr, code }).toEqual({ stderr: "", code: 0 });
+    expect(stdout).toMatchSnapshot();
+  });
 });

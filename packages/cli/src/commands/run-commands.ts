@@ -90,7 +90,22 @@ export function describeEvent(event: CollaborationEvent): string {
   return [String(seq), type, ...shown].join(" ");
 }
 
-/** `task-context run create|status|events`: talk to a running delivery service. */
+/** The longest a view link may live, in seconds (the service's limit: one day). */
+const MAX_VIEW_TTL = 86_400;
+
+/** `--ttl` as a whole number of seconds from 1 to a day. */
+function parseTtl(value: string): number {
+  const seconds = /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(seconds >= 1 && seconds <= MAX_VIEW_TTL)) {
+    throw usageError(
+      `--ttl ${JSON.stringify(value)} is not a number of seconds from 1 to ${MAX_VIEW_TTL}`,
+      "pass how long the link works, e.g. --ttl 3600 (one hour, the default)",
+    );
+  }
+  return seconds;
+}
+
+/** `task-context run create|status|events|view`: talk to a running delivery service. */
 export function addRunCommands(program: Command, { io, exit }: CommandContext): void {
   const run = configureCommand(new Command("run"), io)
     .description("create a run, show its status, follow its events on a running delivery service")
@@ -101,6 +116,7 @@ export function addRunCommands(program: Command, { io, exit }: CommandContext): 
         "task-context run create run.json --agent writer --agent reviewer",
         "task-context run status run_01JD… --json",
         "task-context run events run_01JD…",
+        "task-context run view run_01JD… --ttl 600",
       ),
     );
 
@@ -218,6 +234,41 @@ ${examples("task-context run events run_01JD…", "task-context run events run_0
       exit(0);
     });
 
-  run.addCommand(create).addCommand(status).addCommand(events);
+  const view = configureCommand(new Command("view"), io)
+    .description("print a short-lived link to the run's page, to open in a browser")
+    .argument("<run-id>", "the id `task-context run create` printed")
+    .option("--ttl <seconds>", "how long the link works, in seconds (default 3600, at most 86400)")
+    .option("--can-requeue", "let the page's Requeue buttons put dead letters back on offer");
+  withServiceOptions(view)
+    .addHelpText(
+      "after",
+      `
+The page shows the run's goal, stages, work items, artifacts with their reviews and its events,
+live. The link works without the admin token, for this run only, until it expires; anyone with
+it can read the run (and, with --can-requeue, requeue its dead letters). --json prints
+{ url, expires_at, can_requeue }.
+${examples("task-context run view run_01JD…", "task-context run view run_01JD… --ttl 600 --can-requeue")}`,
+    )
+    .action(
+      async (runId: string, options: ServiceOptions & { ttl?: string; canRequeue?: boolean }) => {
+        const target = targetOf(io, options);
+        const body = {
+          ...(options.ttl === undefined ? {} : { ttl_seconds: parseTtl(options.ttl) }),
+          ...(options.canRequeue === true ? { can_requeue: true } : {}),
+        };
+        const link = await requestJson<{ url: string; expires_at: string; can_requeue: boolean }>(
+          target,
+          "POST",
+          `/v1/runs/${encodeURIComponent(runId)}/view-links`,
+          body,
+        );
+        io.stdout.write(
+          options.json === true ? `${JSON.stringify(link, null, 2)}\n` : `${link.url}\n`,
+        );
+        exit(0);
+      },
+    );
+
+  run.addCommand(create).addCommand(status).addCommand(events).addCommand(view);
   program.addCommand(run);
 }
