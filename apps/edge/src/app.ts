@@ -21,11 +21,14 @@ import {
   type RateLimiterFactory,
 } from "./http/rate-limit.ts";
 import { mcpRoutes } from "./mcp/mcp-route.ts";
+import { viewTokens } from "./page/view-token.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { inboxRoutes } from "./routes/inbox.ts";
+import { pageRoutes } from "./routes/page.ts";
 import { publicRoutes } from "./routes/public.ts";
 import type { App, AppEnv, RouteContext } from "./routes/route-context.ts";
 import { runRoutes } from "./routes/runs.ts";
+import { viewLinkRoutes } from "./routes/view-links.ts";
 import { workItemRoutes } from "./routes/work-items.ts";
 
 /** Limits of the service; each has a default. */
@@ -123,6 +126,8 @@ export function createApp(options: AppOptions): App {
   app.use(
     "*",
     secureHeaders({
+      // A page sets its own policy (with its script's nonce); everything else gets this one.
+      overwrite: false,
       contentSecurityPolicy: {
         defaultSrc: ["'none'"],
         styleSrc: ["'unsafe-inline'"],
@@ -183,12 +188,15 @@ export function createApp(options: AppOptions): App {
     timing,
     shutdown: options.signal,
     secrets: requireSecretPolicy("options.secrets", options.secrets),
+    viewTokens: viewTokens(options.auth.adminToken),
   };
   publicRoutes(app, context);
   runRoutes(app, context);
   inboxRoutes(app, context);
   workItemRoutes(app, context);
   eventRoutes(app, context);
+  viewLinkRoutes(app, context);
+  pageRoutes(app, context);
   mcpRoutes(app, context, options.onUnexpectedError);
 
   const routes = app.routes

@@ -247,3 +247,11 @@ export const validationResultExample = {
   valid: false,
   issues: [{ path: "/stage_id", message: "stage_id is required: a non-empty string." }],
 };
+
+export const createViewLinkExample = { ttl_seconds: 3600, can_requeue: true };
+
+export const viewLinkExample = {
+  url: `https://delivery.example/runs/${runId}?view=v1.${runId}.1795172400.rq.q1Yk3mP0cF4x7aB2dE9gH5jK8lN1oQ3rS6tU0vW2xY4`,
+  expires_at: "2026-11-20T11:00:00.000Z",
+  can_requeue: true,
+};

@@ -9,7 +9,7 @@ import {
 import { errorBody } from "./schemas.ts";
 
 /** Who may call an operation. */
-export type Audience = "public" | "admin" | "agent" | "admin or agent";
+export type Audience = "public" | "admin" | "agent" | "admin or agent" | "admin or view link";
 
 /**
  * The codes an operation answers with. `NOT_FOUND` and `METHOD_NOT_ALLOWED` answer requests that
@@ -165,6 +165,7 @@ const audienceErrors: Record<Audience, readonly OperationErrorCode[]> = {
   admin: ["UNAUTHORIZED", "FORBIDDEN", "RATE_LIMITED", "INTERNAL_ERROR"],
   agent: ["UNAUTHORIZED", "FORBIDDEN", "RATE_LIMITED", "INTERNAL_ERROR"],
   "admin or agent": ["UNAUTHORIZED", "RATE_LIMITED", "INTERNAL_ERROR"],
+  "admin or view link": ["UNAUTHORIZED", "RATE_LIMITED", "INTERNAL_ERROR"],
 };
 
 /** Which tokens an audience accepts (OpenAPI security requirements). */
@@ -173,13 +174,17 @@ const audienceSecurity: Record<Audience, readonly object[]> = {
   admin: [{ adminToken: [] }],
   agent: [{ agentToken: [] }],
   "admin or agent": [{ adminToken: [] }, { agentToken: [] }],
+  "admin or view link": [{ adminToken: [] }, { viewToken: [] }],
 };
+
+/** The statuses a page answers with an HTML page; the others come before it, as JSON. */
+const htmlErrorStatuses: readonly DeliveryErrorStatus[] = [401, 403, 404, 409];
 
 /**
  * The error responses of `codes`, by status: the error schema with the status's codes as the
  * values `code` takes, and an example of each code.
  */
-function errorResponses(codes: readonly OperationErrorCode[]) {
+function errorResponses(codes: readonly OperationErrorCode[], htmlPages = false) {
   const byStatus = new Map<DeliveryErrorStatus, OperationErrorCode[]>();
   for (const code of new Set(codes)) {
     const status = deliveryErrorStatus[code];
@@ -194,6 +199,17 @@ function errorResponses(codes: readonly OperationErrorCode[]) {
           description: statusMeanings[status],
           ...(errorHeaders[status] === undefined ? {} : { headers: errorHeaders[status] }),
           content: {
+            ...(htmlPages && htmlErrorStatuses.includes(status)
+              ? {
+                  "text/html": {
+                    schema: {
+                      type: "string",
+                      description:
+                        "An error page saying what happened and what to do (when Accept names text/html or */*)",
+                    },
+                  },
+                }
+              : {}),
             "application/json": {
               schema: {
                 type: "object",
@@ -281,6 +297,8 @@ export function operation({
   errors = [],
   parameters,
   requestBody,
+  viewLinks = false,
+  htmlPages = false,
 }: {
   id: string;
   summary: string;
@@ -289,13 +307,17 @@ export function operation({
   audience: Audience;
   responses: Record<
     number,
-    ReturnType<typeof jsonResponse> | { description: string; content?: object }
+    ReturnType<typeof jsonResponse> | { description: string; content?: object; headers?: object }
   >;
   errors?: readonly OperationErrorCode[];
   /** Parameters no validator documents (headers). */
   parameters?: readonly object[];
   /** A request body no validator documents. */
   requestBody?: object;
+  /** Whether a view link's `?view=` token is accepted too (read-only, its run only). */
+  viewLinks?: boolean;
+  /** A page: 401, 403, 404 and 409 are HTML pages too, for a browser. */
+  htmlPages?: boolean;
 }) {
   return describeRoute({
     operationId: id,
@@ -304,13 +326,13 @@ export function operation({
     tags: [tag],
     ...(parameters === undefined ? {} : { parameters: [...parameters] }),
     ...(requestBody === undefined ? {} : { requestBody }),
-    security: [...audienceSecurity[audience]],
+    security: [...audienceSecurity[audience], ...(viewLinks ? [{ viewToken: [] }] : [])],
     "x-audience": audience,
     responses: {
       ...Object.fromEntries(
         Object.entries(responses).map(([status, value]) => [String(status), value]),
       ),
-      ...errorResponses([...errors, ...audienceErrors[audience]]),
+      ...errorResponses([...errors, ...audienceErrors[audience]], htmlPages),
     },
   } as unknown as Parameters<typeof describeRoute>[0]);
 }
@@ -389,6 +411,7 @@ export async function openApiDocument(app: Hono<never>, serverUrl?: string) {
         { name: "inbox", description: "What an agent may claim" },
         { name: "work items", description: "Claim, heartbeat, complete and fail" },
         { name: "events", description: "The run's collaboration stream" },
+        { name: "pages", description: "The run page, for a browser: HTML rendered on the server" },
         { name: "public", description: "Health, published schemas, validation and this document" },
       ],
       components: {
@@ -398,6 +421,13 @@ export async function openApiDocument(app: Hono<never>, serverUrl?: string) {
             scheme: "bearer",
             description:
               "The admin token (TASK_CONTEXT_ADMIN_TOKEN): creates runs and agents, reads every run",
+          },
+          viewToken: {
+            type: "apiKey",
+            in: "query",
+            name: "view",
+            description:
+              "A view link's token, as POST /v1/runs/{run_id}/view-links returned it in `url`: reads one run's page and event stream until it expires",
           },
           agentToken: {
             type: "http",

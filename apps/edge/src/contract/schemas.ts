@@ -339,7 +339,42 @@ export const eventsQuery = z.strictObject({
     .optional()
     .describe("Only events with a larger seq (default 0: from the start)"),
   limit: z.coerce.number().int().min(1).max(1000).optional().describe("Default 100"),
+  view: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "A view link's token (instead of Authorization): what the run page's script streams with",
+    ),
 });
+
+/** `POST /v1/runs/{run_id}/view-links`. */
+export const createViewLinkBody = z
+  .strictObject({
+    ttl_seconds: z
+      .int()
+      .min(1)
+      .max(86_400)
+      .optional()
+      .describe("How long the link works, in seconds (default 3600, at most 86400: one day)"),
+    can_requeue: z
+      .boolean()
+      .optional()
+      .describe("Whether the page shows Requeue buttons on dead letters that work (default false)"),
+  })
+  .meta({ id: "CreateViewLink", examples: [examples.createViewLinkExample] });
+
+/** The answer to `POST /v1/runs/{run_id}/view-links`. */
+export const viewLinkCreated = z
+  .strictObject({
+    url: z
+      .string()
+      .min(1)
+      .describe("The run page's absolute address with the token: /runs/{run_id}?view=<token>"),
+    expires_at: timestamp,
+    can_requeue: z.boolean(),
+  })
+  .meta({ id: "ViewLink", examples: [examples.viewLinkExample] });
 
 export type CreateRunInput = z.infer<typeof createRunBody>;
 export type StageInput = z.infer<typeof stageInput>;

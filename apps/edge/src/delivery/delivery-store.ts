@@ -1,5 +1,6 @@
-import type { Artifact, WorkItem } from "@task-context/protocols";
+import type { Artifact, ReviewFeedback, WorkItem } from "@task-context/protocols";
 import type {
+  AttemptRecord,
   ClaimView,
   CompleteBody,
   CompletionView,
@@ -31,6 +32,37 @@ export interface IdempotencyKey {
   key: string;
   /** A hash of the operation, the work item and the body. */
   requestHash: string;
+}
+
+/** A work item as the run page shows it: where it stands, who holds it, what it was built from. */
+export interface WorkItemOverview {
+  id: string;
+  stage_id: string;
+  kind: "task" | "review";
+  state: "offered" | "leased" | "completed" | "dead_lettered";
+  /** The work item's `attempt`: the current (or last) lease's; on offer, the one a claim starts. */
+  attempt: number;
+  /** The agent holding the lease (leased), or the last one that did. */
+  holder_tag?: string;
+  /** When the lease ends (leased items only). */
+  lease_expires_at?: string;
+  /** The receipt: the run-context hash the item is built from. */
+  context_sha256: string;
+  /** Review items: the artifact they review. */
+  target_artifact_id?: string;
+  /** Every attempt so far, oldest first (a dead letter's history). */
+  attempts: AttemptRecord[];
+}
+
+/** Everything the run page shows, read at one instant. */
+export interface RunOverview {
+  run: RunView;
+  /** Every work item, stage by stage, in the order they were offered. */
+  work_items: WorkItemOverview[];
+  /** Every artifact with its content, stage by stage. */
+  artifacts: Artifact[];
+  /** Every review's feedback, oldest first. */
+  reviews: ReviewFeedback[];
 }
 
 /** How long {@link DeliveryStore.changed} waits. */
@@ -106,6 +138,8 @@ export interface DeliveryStore {
   requeue(runId: string, workItemId: string): Promise<WorkItem>;
   /** An artifact with its content. */
   artifact(runId: string, artifactId: string): Promise<Artifact>;
+  /** The run, its work items, artifacts and reviews at one instant: what the run page shows. */
+  overview(runId: string): Promise<RunOverview>;
   /** Events with `seq` greater than `after`, at most `limit`. */
   events(runId: string, after: number, limit: number): Promise<EventPage>;
   /** The run's last `seq` (0 before any event). */

@@ -21,7 +21,8 @@ export function isId(prefix: IdPrefix, value: string): boolean {
   return prefix === "run" ? runIdPattern.test(value) : idPattern(prefix).test(value);
 }
 
-function base64url(bytes: Uint8Array): string {
+/** Bytes as base64url without padding (URL- and header-safe). */
+export function base64url(bytes: Uint8Array): string {
   let binary = "";
   for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");

@@ -4,8 +4,14 @@ import { DeliveryError, runNotFound } from "../delivery/delivery-error.ts";
 import type { AgentIdentity, DeliveryStore } from "../delivery/delivery-store.ts";
 import { constantTimeEqual, parseAgentToken } from "../delivery/ids.ts";
 
-/** Who sent a request, from its bearer token. */
-export type Caller = { role: "admin" } | { role: "agent"; runId: string; agent: AgentIdentity };
+/**
+ * Who sent a request: the admin or an agent, from its bearer token; or a viewer, from a view
+ * link's `?view=` token (read-only, one run; only the routes that take view links accept it).
+ */
+export type Caller =
+  | { role: "admin" }
+  | { role: "agent"; runId: string; agent: AgentIdentity }
+  | { role: "viewer"; runId: string; canRequeue: boolean };
 
 /** How requests are authenticated. */
 export interface AuthOptions {
@@ -56,7 +62,7 @@ export function createAuthenticator(store: DeliveryStore, { adminToken }: AuthOp
 
 /** The run a caller may act on: any run for the admin, only its own for an agent. */
 export function requireRunAccess(caller: Caller, runId: string): void {
-  if (caller.role === "agent" && caller.runId !== runId) {
+  if (caller.role !== "admin" && caller.runId !== runId) {
     // The same answer as for a run that does not exist: a token reveals nothing about other runs.
     throw runNotFound(runId);
   }

@@ -19,9 +19,10 @@ export function eventRoutes(app: App, context: RouteContext): void {
       id: "listEvents",
       summary: "The run's events: a Server-Sent Events stream, or JSON pages",
       description:
-        "With `Accept: text/event-stream`, every event from `?after=` (or `Last-Event-ID`, which wins) on, then new ones as they happen: `id: <seq>`, `event: <type>`, `data: <event JSON>`, and a keep-alive comment at least every 15 s. The stream ends after `run.completed`; a client that has already seen it gets 204, which tells an EventSource to stop reconnecting. Otherwise a JSON page `{ events, next_after }`.",
+        "With `Accept: text/event-stream`, every event from `?after=` (or `Last-Event-ID`, which wins) on, then new ones as they happen: `id: <seq>`, `event: <type>`, `data: <event JSON>`, and a keep-alive comment at least every 15 s. The stream ends after `run.completed`; a client that has already seen it gets 204, which tells an EventSource to stop reconnecting. Otherwise a JSON page `{ events, next_after }`. A view link's token (`?view=`, from POST /v1/runs/{run_id}/view-links) reads its own run's events without Authorization: what the run page's script streams with.",
       tag: "events",
       audience: "admin or agent",
+      viewLinks: true,
       responses: {
         200: {
           description: "Events, in seq order with no gaps",

@@ -2,9 +2,17 @@ import type { SecretPolicy } from "@task-context/core";
 import type { Context, Hono, MiddlewareHandler } from "hono";
 import { uniqueSymbol } from "hono-openapi";
 import { type Audience, operation } from "../contract/openapi.ts";
+import { DeliveryError, runNotFound } from "../delivery/delivery-error.ts";
 import type { DeliveryStore } from "../delivery/delivery-store.ts";
-import { type Caller, requireAdmin, requireAgent, requireRunAccess } from "../http/auth.ts";
+import {
+  bearerToken,
+  type Caller,
+  requireAdmin,
+  requireAgent,
+  requireRunAccess,
+} from "../http/auth.ts";
 import type { StreamTiming } from "../http/event-stream.ts";
+import type { ViewTokens } from "../page/view-token.ts";
 
 /** The Hono environment of the app: the authenticated caller of a request. */
 export type AppEnv = { Variables: { caller: Caller } };
@@ -21,6 +29,36 @@ export interface RouteContext {
   shutdown: AbortSignal | undefined;
   /** What happens to secrets in a new run's goal, constraints and stage contexts. */
   secrets: SecretPolicy;
+  /** Signs and checks view links' tokens. */
+  viewTokens: ViewTokens;
+}
+
+/**
+ * The viewer of a view link's token for `runId`: 401 `UNAUTHORIZED` for a token that is
+ * malformed, forged or expired; 404 `RUN_NOT_FOUND` for a genuine token of another run, the
+ * answer a token gets for any run it cannot see.
+ */
+export async function viewerOf(
+  context: RouteContext,
+  token: string,
+  runId: string,
+): Promise<Extract<Caller, { role: "viewer" }>> {
+  const checked = await context.viewTokens.verify(
+    token,
+    runId,
+    Math.floor(context.timing.clock() / 1000),
+  );
+  if ("grant" in checked) {
+    return { role: "viewer", runId, canRequeue: checked.grant.canRequeue };
+  }
+  if (checked.problem === "other-run") throw runNotFound(runId);
+  throw new DeliveryError({
+    code: "UNAUTHORIZED",
+    message:
+      checked.problem === "expired"
+        ? "This view link has expired. Ask for a new one: task-context run view <run-id> (or POST /v1/runs/{run_id}/view-links)."
+        : "The view token is not valid. Use the whole link as task-context run view printed it.",
+  });
 }
 
 /**
@@ -30,10 +68,15 @@ export interface RouteContext {
 function authorize(
   context: RouteContext,
   audience: Exclude<Audience, "public">,
+  viewLinks: boolean,
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const caller = await context.authenticate(c);
     const runId = c.req.param("run_id");
+    const view = c.req.query("view");
+    const caller =
+      viewLinks && runId !== undefined && view !== undefined && bearerToken(c) === undefined
+        ? await viewerOf(context, view, runId)
+        : await context.authenticate(c);
     if (runId !== undefined) requireRunAccess(caller, runId);
     if (audience === "admin") requireAdmin(caller);
     if (audience === "agent") requireAgent(caller);
@@ -53,6 +96,8 @@ export function endpoint(
   const documented = operation(description) as unknown as Record<typeof uniqueSymbol, unknown>;
   const { audience } = description;
   const check: MiddlewareHandler<AppEnv> =
-    audience === "public" ? async (_c, next) => next() : authorize(context, audience);
+    audience === "public"
+      ? async (_c, next) => next()
+      : authorize(context, audience, description.viewLinks === true);
   return Object.assign(check, { [uniqueSymbol]: documented[uniqueSymbol] });
 }

@@ -15,7 +15,9 @@ import type {
   ChangedOptions,
   DeliveryStore,
   IdempotencyKey,
+  RunOverview,
   StoredAgent,
+  WorkItemOverview,
 } from "../delivery/delivery-store.ts";
 import { newId } from "../delivery/ids.ts";
 import { checkStageGraph } from "../delivery/stage-graph.ts";
@@ -444,18 +446,67 @@ export class SqlStore implements DeliveryStore {
           message: `The run has no artifact ${artifactId}. Take artifact ids from work items' previous_artifacts or from artifact.created events.`,
         });
       }
-      return {
-        id: row.id,
-        run_id: runId,
-        stage_id: row.stage_id,
-        work_item_id: row.work_item_id,
-        author_tag: row.author_tag,
-        ...(row.title === null ? {} : { title: row.title }),
-        media_type: row.media_type,
-        content: row.content,
-        created_at: iso(row.created_at),
-      };
+      return artifactOf(runId, row);
     });
+  }
+
+  async overview(runId: string): Promise<RunOverview> {
+    const read = this.#write(runId, (state) => {
+      const attempts = new Map<string, Contract.AttemptRecord[]>();
+      for (const row of this.#database.all<AttemptRow & { work_item_id: string }>(
+        "SELECT work_item_id, attempt, agent_tag, leased_at, ended_at, outcome, reason FROM attempts WHERE run_id = ? ORDER BY work_item_id, attempt",
+        runId,
+      )) {
+        const list = attempts.get(row.work_item_id) ?? [];
+        list.push(attemptRecord(row));
+        attempts.set(row.work_item_id, list);
+      }
+      const items = this.#database
+        .all<ItemRow>(
+          "SELECT * FROM work_items WHERE run_id = ? ORDER BY stage_position, offered_seq, id",
+          runId,
+        )
+        .map((row) => ({ row, item: this.#workItem(state, row) }));
+      const artifacts = this.#database
+        .all<ArtifactRow>(
+          "SELECT * FROM artifacts WHERE run_id = ? ORDER BY stage_position, seq",
+          runId,
+        )
+        .map((row) => artifactOf(runId, row));
+      const reviews = this.#database
+        .all<{ feedback: string }>(
+          "SELECT feedback FROM reviews WHERE run_id = ? ORDER BY created_at, work_item_id",
+          runId,
+        )
+        .map((row) => JSON.parse(row.feedback) as ReviewFeedback);
+      return { run: this.#runView(state), items, attempts, artifacts, reviews };
+    });
+    const workItems = await Promise.all(
+      read.items.map(
+        async ({ row, item }): Promise<WorkItemOverview> => ({
+          id: row.id,
+          stage_id: item.stage_id,
+          kind: row.kind,
+          state: row.status,
+          attempt: item.attempt,
+          ...(row.holder_tag === null ? {} : { holder_tag: row.holder_tag }),
+          ...(row.status === "leased" && row.lease_expires_at !== null
+            ? { lease_expires_at: iso(row.lease_expires_at) }
+            : {}),
+          context_sha256: await runContextSha256(item),
+          ...(row.target_artifact_id === null
+            ? {}
+            : { target_artifact_id: row.target_artifact_id }),
+          attempts: read.attempts.get(row.id) ?? [],
+        }),
+      ),
+    );
+    return {
+      run: read.run,
+      work_items: workItems,
+      artifacts: read.artifacts,
+      reviews: read.reviews,
+    };
   }
 
   async events(runId: string, after: number, limit: number): Promise<Contract.EventPage> {
@@ -1080,14 +1131,7 @@ export class SqlStore implements DeliveryStore {
         runId,
         workItemId,
       )
-      .map((row) => ({
-        attempt: row.attempt,
-        agent_tag: row.agent_tag,
-        leased_at: iso(row.leased_at),
-        ...(row.ended_at === null ? {} : { ended_at: iso(row.ended_at) }),
-        outcome: row.outcome,
-        ...(row.reason === null ? {} : { reason: row.reason }),
-      }));
+      .map(attemptRecord);
   }
 
   #runView(state: RunState): Contract.RunView {
@@ -1121,7 +1165,33 @@ export class SqlStore implements DeliveryStore {
   }
 }
 
-/** Where an artifact's content is fetched: `GET /v1/runs/{run_id}/artifacts/{artifact_id}`. */
+/** An attempt as the contract shows it. */
+function attemptRecord(row: AttemptRow): Contract.AttemptRecord {
+  return {
+    attempt: row.attempt,
+    agent_tag: row.agent_tag,
+    leased_at: iso(row.leased_at),
+    ...(row.ended_at === null ? {} : { ended_at: iso(row.ended_at) }),
+    outcome: row.outcome,
+    ...(row.reason === null ? {} : { reason: row.reason }),
+  };
+}
+
+/** An artifact as the contract shows it. */
+function artifactOf(runId: string, row: ArtifactRow): Artifact {
+  return {
+    id: row.id,
+    run_id: runId,
+    stage_id: row.stage_id,
+    work_item_id: row.work_item_id,
+    author_tag: row.author_tag,
+    ...(row.title === null ? {} : { title: row.title }),
+    media_type: row.media_type,
+    content: row.content,
+    created_at: iso(row.created_at),
+  };
+}
+
 /**
  * A work item with its receipt: `context_sha256`, the hash of the run context (goal, constraints,
  * stage context) it was built from, by protocols' `runContextSha256` — the definition every
@@ -1131,6 +1201,7 @@ async function withContextSha256(item: WorkItem): Promise<WorkItem> {
   return { ...item, context_sha256: await runContextSha256(item) };
 }
 
+/** Where an artifact's content is fetched: `GET /v1/runs/{run_id}/artifacts/{artifact_id}`. */
 export function artifactUri(runId: string, artifactId: string): string {
   return `/v1/runs/${runId}/artifacts/${artifactId}`;
 }

@@ -1,7 +1,12 @@
 import type { Artifact, WorkItem } from "@task-context/protocols";
 import type * as Contract from "../contract/schemas.ts";
 import { runNotFound } from "../delivery/delivery-error.ts";
-import type { ChangedOptions, DeliveryStore, StoredAgent } from "../delivery/delivery-store.ts";
+import type {
+  ChangedOptions,
+  DeliveryStore,
+  RunOverview,
+  StoredAgent,
+} from "../delivery/delivery-store.ts";
 import { isId } from "../delivery/ids.ts";
 import { unwrap } from "./outcome.ts";
 import type { RunObject } from "./run-object.ts";
@@ -76,6 +81,10 @@ export class DurableObjectStore implements DeliveryStore {
 
   async artifact(runId: string, artifactId: string): Promise<Artifact> {
     return unwrap(this.object(runId).artifact(runId, artifactId));
+  }
+
+  async overview(runId: string): Promise<RunOverview> {
+    return unwrap(this.object(runId).overview(runId));
   }
 
   async events(runId: string, after: number, limit: number): Promise<Contract.EventPage> {

@@ -3,7 +3,7 @@ import { ArgumentError } from "@task-context/core";
 import type { Artifact, WorkItem } from "@task-context/protocols";
 import type * as Contract from "../contract/schemas.ts";
 import { runNotFound } from "../delivery/delivery-error.ts";
-import type { DeliveryStore, StoredAgent } from "../delivery/delivery-store.ts";
+import type { DeliveryStore, RunOverview, StoredAgent } from "../delivery/delivery-store.ts";
 import { checkStageGraph } from "../delivery/stage-graph.ts";
 import { createRateLimiter, type RateLimit } from "../http/rate-limit.ts";
 import type { SqlDatabase } from "../sql/sql-database.ts";
@@ -110,6 +110,10 @@ export class RunObject extends DurableObject<WorkerEnv> {
 
   async artifact(runId: string, artifactId: string): Promise<Outcome<Artifact>> {
     return this.#call(runId, (store) => store.artifact(runId, artifactId));
+  }
+
+  async overview(runId: string): Promise<Outcome<RunOverview>> {
+    return this.#call(runId, (store) => store.overview(runId));
   }
 
   async events(runId: string, after: number, limit: number): Promise<Outcome<Contract.EventPage>> {
