@@ -93,7 +93,7 @@ describe("the demo's command line", () => {
     expect(stdout).toContain(`watch the run: ${serving}\n`);
     const page = await fetch(serving);
     expect(page.status).toBe(200);
-    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(page.headers.get("content-type")?.toLowerCase()).toBe("text/html; charset=utf-8");
     expect(await page.text()).toContain("run.completed");
     child.kill("SIGINT");
     expect(await exited).toBe(0);
