@@ -64,7 +64,7 @@ function wantsJson(c: Context): boolean {
 function send(c: Context, page: Markup, status: ContentfulStatusCode, nonce: string): Response {
   c.header("Content-Security-Policy", pageCsp(nonce));
   c.header("Cache-Control", "no-store");
-  return c.html(page, status);
+  return c.body(page.toString(), status, { "Content-Type": "text/html; charset=utf-8" });
 }
 
 /**

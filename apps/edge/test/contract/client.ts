@@ -91,7 +91,7 @@ export class Client {
 
   url(path: string, query?: RequestOptions["query"]): string {
     const search =
-      query === undefined
+      query === undefined || Object.keys(query).length === 0
         ? ""
         : `?${new URLSearchParams(Object.entries(query).map(([key, value]) => [key, String(value)]))}`;
     return `${this.service.baseUrl}${path}${search}`;
@@ -113,6 +113,8 @@ export class Client {
     const response = await this.service.fetch(this.url(path, options.query), {
       method,
       headers,
+      // A redirect is an answer to check (the page's Requeue form), not one to follow.
+      redirect: "manual",
       ...(body === undefined ? {} : { body }),
     });
     const text = await response.text();
@@ -125,7 +127,9 @@ export class Client {
       error: response.status >= 400 ? (parsed as ErrorBody) : undefined,
       text,
     };
-    if (response.status >= 400) checkError(answer);
+    // The run page's errors are pages; its suite reads them.
+    const page = (response.headers.get("content-type") ?? "").startsWith("text/html");
+    if (response.status >= 400 && !page) checkError(answer);
     else checkPublished(parsed);
     return answer;
   }

@@ -25,6 +25,9 @@ export const contractOperations = [
   "post /v1/work-items/{id}/complete",
   "post /v1/work-items/{id}/fail",
   "get /v1/runs/{run_id}/events",
+  "post /v1/runs/{run_id}/view-links",
+  "get /runs/{run_id}",
+  "post /runs/{run_id}/work-items/{id}/requeue",
 ];
 
 /** Public endpoints and the HTTP rules every answer follows. */

@@ -25,14 +25,17 @@ export interface EventStreamReader {
 export async function openEventStream(
   client: Client,
   runId: string,
-  { after, lastEventId }: { after?: number; lastEventId?: string } = {},
+  { after, lastEventId, view }: { after?: number; lastEventId?: string; view?: string } = {},
 ): Promise<EventStreamReader> {
   const controller = new AbortController();
   const headers: Record<string, string> = { Accept: "text/event-stream" };
   if (client.token !== undefined) headers.Authorization = `Bearer ${client.token}`;
   if (lastEventId !== undefined) headers["Last-Event-ID"] = lastEventId;
   const response = await client.service.fetch(
-    client.url(`/v1/runs/${runId}/events`, after === undefined ? undefined : { after }),
+    client.url(`/v1/runs/${runId}/events`, {
+      ...(after === undefined ? {} : { after }),
+      ...(view === undefined ? {} : { view }),
+    }),
     { headers, signal: controller.signal },
   );
   const reader = response.body?.getReader();

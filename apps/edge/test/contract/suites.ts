@@ -2,6 +2,7 @@ import { eventsSuite } from "./events.contract.ts";
 import type { StartService } from "./harness.ts";
 import { leasesSuite } from "./leases.contract.ts";
 import { longPollSuite } from "./long-poll.contract.ts";
+import { pageSuite } from "./page.contract.ts";
 import { publicSuite } from "./public.contract.ts";
 import { receiptsSuite } from "./receipts.contract.ts";
 import { reliabilitySuite } from "./reliability.contract.ts";
@@ -22,4 +23,5 @@ export function contractSuites(start: StartService): void {
   publicSuite(start);
   secretsSuite(start);
   receiptsSuite(start);
+  pageSuite(start);
 }

@@ -179,6 +179,25 @@ describe("the errors every operation can answer with", () => {
     }
   });
 
+  it("403 for a view link without requeue rights, on the operations that take view links", async () => {
+    const admin = {
+      Authorization: `Bearer ${tokens.adminToken}`,
+      "Content-Type": "application/json",
+    };
+    const created = await service.fetch(`${service.baseUrl}/v1/runs/${values.run_id}/view-links`, {
+      method: "POST",
+      headers: admin,
+      body: "{}",
+    });
+    const { url } = (await created.json()) as { url: string };
+    const view = new URL(url).searchParams.get("view") ?? "";
+    for (const target of targets.filter((target) => target.schemes.includes("viewToken"))) {
+      if (!target.declared.includes(403)) continue;
+      const status = await send(service, target, values, { query: `?view=${view}` });
+      expect(status, where(target, "with a read-only view link")).toBe(403);
+    }
+  });
+
   it("413 for a body over the limit, on every operation that takes a body", async () => {
     const limited = await checkedServices(inProcess, checker)({ bodyBytes: 256 });
     try {
