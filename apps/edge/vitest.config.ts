@@ -6,8 +6,8 @@ export default mergeConfig(
   defineConfig({
     test: {
       include: ["test/**/*.test.ts", "src/**/*.test.ts"],
-      // Inside workerd: vitest.workers.config.ts.
-      exclude: [...configDefaults.exclude, "test/workers/**"],
+      // Inside workerd: vitest.workers.config.ts; in chromium: vitest.browser.config.ts.
+      exclude: [...configDefaults.exclude, "test/workers/**", "test/browser/**"],
     },
   }),
 );

@@ -34,4 +34,16 @@ export interface DemoContext {
   tokenizer: Tokenizer;
   /** Every recipient so far, in order. */
   recipients: Recipient[];
+  /** Keep the delivery service up after the demo (`--keep-serving`): step 4 leaves it in `serving`. */
+  keepServing: boolean;
+  /** The delivery service still running after step 4, when `keepServing`. */
+  serving?: ServingRun;
+}
+
+/** The delivery service kept up after the demo, and the run page of its run. */
+export interface ServingRun {
+  /** The run page's view link (`GET /runs/{run_id}?view=…`). */
+  viewUrl: string;
+  /** Stops the service. */
+  close(): Promise<void>;
 }

@@ -90,6 +90,14 @@ describe("npm run demo, offline", () => {
     expect(stderr).toBe("");
   });
 
+  it("prints the run page's view link when the run is created", () => {
+    expect(lines()).toContainEqual(
+      expect.stringMatching(
+        /^watch the run: http:\/\/127\.0\.0\.1:\d+\/runs\/[\w-]+\?view=[\w.~%-]+$/,
+      ),
+    );
+  });
+
   it("shows the misreading without context and the right reading with it", () => {
     expect(lines()).toContain(
       'without task context, the vision model says: The large text reads "LUMEN": most likely the name of a hospital or a clinic (in anatomy, a lumen is the inside space of a blood vessel). The smaller text reads "THREADS FOR EVERY VAULT".',

@@ -1,5 +1,5 @@
 // The demo's command line: --help, and a one-line error for an output folder it must not empty.
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -34,10 +34,13 @@ describe("the demo's command line", () => {
     const { code, stdout, stderr } = await demo(["--help"]);
     expect(code).toBe(0);
     expect(stderr).toBe("");
-    expect(stdout).toMatch(/^Usage: demo-agent \[--output <folder>\] \[--stand-in\]\n/);
+    expect(stdout).toMatch(
+      /^Usage: demo-agent \[--output <folder>\] \[--stand-in\] \[--keep-serving\]\n/,
+    );
     for (const text of [
       "--output <folder>",
       "--stand-in",
+      "--keep-serving",
       "OPENAI_API_KEY",
       "OPENAI_BASE_URL",
       "TASK_CONTEXT_DEMO_CHAT_MODEL",
@@ -63,6 +66,40 @@ describe("the demo's command line", () => {
       `demo failed: The output folder ${folder} is not empty and was not written by the demo. Choose another folder with --output, or empty it.\n`,
     );
     expect(await readFile(join(folder, "mine.txt"), "utf8")).toBe("keep me");
+  });
+
+  it("with --keep-serving, serves the run page after the demo until Ctrl-C, then exits 0", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "task-context-demo-serve-"));
+    folders.push(folder);
+    const child = spawn(
+      process.execPath,
+      ["src/main.ts", "--output", join(folder, "out"), "--stand-in", "--keep-serving"],
+      { cwd: packageRoot, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    const serving = await new Promise<string>((resolve, reject) => {
+      child.stdout.on("data", (chunk: Buffer) => {
+        stdout += chunk.toString();
+        const link = /keeps serving the run page: (\S+)\nPress Ctrl-C to stop it\.\n$/.exec(stdout);
+        if (link?.[1] !== undefined) resolve(link[1]);
+      });
+      void exited.then((code) => reject(new Error(`exited ${code} before serving: ${stderr}`)));
+    });
+    expect(stdout).toContain(`watch the run: ${serving}\n`);
+    const page = await fetch(serving);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")?.toLowerCase()).toBe("text/html; charset=utf-8");
+    expect(await page.text()).toContain("run.completed");
+    child.kill("SIGINT");
+    expect(await exited).toBe(0);
+    expect(stdout.endsWith("SIGINT: the delivery service stopped.\n")).toBe(true);
+    expect(stderr).toBe("");
+    await expect(fetch(serving)).rejects.toThrow();
   });
 
   it("rejects an unknown option in one line", async () => {

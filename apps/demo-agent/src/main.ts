@@ -3,12 +3,13 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { thrownMessage } from "@task-context/core/internal";
+import type { ServingRun } from "./demo-context.ts";
 import { hasRealProvider } from "./models.ts";
 import { runDemo } from "./run-demo.ts";
 
 const packageRoot = dirname(dirname(fileURLToPath(import.meta.url)));
 
-const HELP = `Usage: demo-agent [--output <folder>] [--stand-in]
+const HELP = `Usage: demo-agent [--output <folder>] [--stand-in] [--keep-serving]
 
 A main agent writes CONTEXT.md for a product launch, calls read_media and generate_media through
 the AI SDK, spawns four subagents (one reads its context only through MCP), and lets two remote
@@ -19,6 +20,8 @@ Options:
   --output <folder>  where the workspace, subagents, database and trace go
                      (default: apps/demo-agent/.demo-output)
   --stand-in         use the offline stand-in models even when OPENAI_API_KEY is set
+  --keep-serving     keep the delivery service up after the demo, until Ctrl-C, so that
+                     the run page (the "watch the run" link) can be opened
   -h, --help         show this help
 
 Models: offline, a local stand-in speaks the OpenAI API on 127.0.0.1. With OPENAI_API_KEY (and
@@ -36,6 +39,7 @@ function parseOptions(args: string[]) {
       options: {
         output: { type: "string" },
         "stand-in": { type: "boolean", default: false },
+        "keep-serving": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
     });
@@ -59,11 +63,26 @@ async function main(): Promise<number> {
     output: process.stdout,
     environment: process.env,
     realModels: !values["stand-in"] && hasRealProvider(process.env),
+    keepServing: values["keep-serving"],
   });
   process.stdout.write(
     `\nTrace: ${outcome.tracePath}\nDone in ${((performance.now() - started) / 1000).toFixed(1)} s.\n`,
   );
+  if (outcome.serving !== undefined) await serveUntilInterrupted(outcome.serving);
   return 0;
+}
+
+/** Keeps the delivery service up for its run page until Ctrl-C (SIGINT) or SIGTERM. */
+async function serveUntilInterrupted(serving: ServingRun): Promise<void> {
+  process.stdout.write(
+    `\nThe delivery service keeps serving the run page: ${serving.viewUrl}\nPress Ctrl-C to stop it.\n`,
+  );
+  const signal = await new Promise<string>((resolve) => {
+    process.once("SIGINT", () => resolve("SIGINT"));
+    process.once("SIGTERM", () => resolve("SIGTERM"));
+  });
+  await serving.close();
+  process.stdout.write(`${signal}: the delivery service stopped.\n`);
 }
 
 main().then(

@@ -2,7 +2,7 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { loadO200kTokenizer } from "@task-context/core";
-import type { DemoContext, Recipient } from "./demo-context.ts";
+import type { DemoContext, Recipient, ServingRun } from "./demo-context.ts";
 import { recordDemoSpans } from "./demo-spans.ts";
 import { startModels } from "./models.ts";
 import { prepareOutput } from "./prepare-output.ts";
@@ -25,12 +25,16 @@ export interface DemoOptions {
   environment: NodeJS.ProcessEnv;
   /** Real models from the environment instead of the stand-in. */
   realModels: boolean;
+  /** Keep the delivery service up after the demo, for its run page (default false). */
+  keepServing?: boolean;
 }
 
 /** What a run produced. */
 export interface DemoOutcome {
   tracePath: string;
   recipients: Recipient[];
+  /** The delivery service, still up, when `keepServing`: the caller closes it. */
+  serving?: ServingRun;
 }
 
 /** Runs the demo. */
@@ -52,6 +56,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     ),
     tokenizer: await loadO200kTokenizer(),
     recipients: [],
+    keepServing: options.keepServing ?? false,
   };
   progress.line(
     models.settings.kind === "stand-in"
@@ -72,9 +77,16 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     progress.line(
       `spans: ${count} OpenTelemetry spans, one per delivery, in ${spansPath} (OTLP/JSON)`,
     );
+  } catch (error) {
+    await demo.serving?.close();
+    throw error;
   } finally {
     await models.close();
     await spans.stop();
   }
-  return { tracePath, recipients: demo.recipients };
+  return {
+    tracePath,
+    recipients: demo.recipients,
+    ...(demo.serving === undefined ? {} : { serving: demo.serving }),
+  };
 }

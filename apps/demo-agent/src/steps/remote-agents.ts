@@ -84,11 +84,18 @@ export async function runRemoteAgents(demo: DemoContext, context: TaskContext): 
     adminToken,
   });
   //#endregion
+  let viewUrl: string;
   try {
     progress.detail(`service: ${server.url} (SQLite ${join(demo.outputRoot, "delivery.db")})`);
     const admin = serviceClient(server.url, adminToken);
     const body = launchRun(context);
     const run = await admin<{ run_id: string }>("POST", "/v1/runs", body);
+    // The run page: a newcomer opens it to watch the agents work (docs/run-page.md).
+    const view = await admin<{ url: string }>("POST", `/v1/runs/${run.run_id}/view-links`, {
+      ttl_seconds: demo.keepServing ? 86_400 : 3600,
+    });
+    viewUrl = view.url;
+    progress.detail(`watch the run: ${viewUrl}`);
     const stopAgents = new AbortController();
     const agents = await Promise.all(
       REMOTE_AGENTS.map(async (agent) => ({
@@ -176,7 +183,10 @@ export async function runRemoteAgents(demo: DemoContext, context: TaskContext): 
       4,
       `${worked.length} work items by ${agents.length} remote agents, ${events.length} events`,
     );
-  } finally {
+  } catch (error) {
     await server.close();
+    throw error;
   }
+  if (demo.keepServing) demo.serving = { viewUrl, close: () => server.close() };
+  else await server.close();
 }
