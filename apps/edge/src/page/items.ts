@@ -63,7 +63,7 @@ ${leaseCell(item, nowMs)}
   );
   return markup`<div class="table-scroll" data-region="items" tabindex="0" role="region" aria-label="Work items (scrolls sideways)">
 <table>
-<caption>Work items</caption>
+<caption class="visually-hidden">Work items</caption>
 <thead><tr><th scope="col">Item</th><th scope="col">Stage</th><th scope="col">Kind</th><th scope="col">State</th><th scope="col">Attempt</th><th scope="col">Holder</th><th scope="col">Lease</th><th scope="col">Context</th></tr></thead>
 <tbody>${rows}</tbody>
 </table>

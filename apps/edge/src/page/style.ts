@@ -27,6 +27,7 @@ a{color:var(--accent)}
 .table-scroll{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;width:100%;font-size:.9rem}
 caption{text-align:left;font-weight:600;padding:.25rem 0}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 th,td{border:1px solid var(--line);padding:.3rem .5rem;text-align:left;vertical-align:top}
 th{background:var(--panel)}
 tr[data-state=dead_lettered]{background:var(--danger-bg)}
