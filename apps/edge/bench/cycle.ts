@@ -1,6 +1,7 @@
 // What the benchmarks of the service are made of: a run of one task stage, and the body of a
 // completion.
-import type { CreateRunInput } from "../src/contract/schemas.ts";
+import type { createApp } from "../src/app.ts";
+import type { CreateRunInput, RunView } from "../src/contract/schemas.ts";
 
 /** The admin token of the benchmarks' services. */
 export const benchAdminToken = "bench-admin-token-0123456789abcdef";
@@ -32,3 +33,34 @@ export const completeBody = (attempt: number) => ({
     content: "# Result\n\n".padEnd(512, "x"),
   },
 });
+
+/** The admin's headers on the benchmarks' services. */
+export const benchAdminHeaders = {
+  Authorization: `Bearer ${benchAdminToken}`,
+  "Content-Type": "application/json",
+};
+
+/**
+ * Creates `run` through the app and adds one agent: the run's id and the agent's headers.
+ */
+export async function createBenchRun(
+  app: ReturnType<typeof createApp>,
+  run: CreateRunInput,
+): Promise<{ runId: string; agentHeaders: Record<string, string> }> {
+  const created = await app.request("/v1/runs", {
+    method: "POST",
+    headers: benchAdminHeaders,
+    body: JSON.stringify(run),
+  });
+  const { run_id: runId } = (await created.json()) as RunView;
+  const added = await app.request(`/v1/runs/${runId}/agents`, {
+    method: "POST",
+    headers: benchAdminHeaders,
+    body: JSON.stringify({ tag: "agent" }),
+  });
+  const { token } = (await added.json()) as { token: string };
+  return {
+    runId,
+    agentHeaders: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+  };
+}

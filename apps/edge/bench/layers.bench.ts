@@ -8,11 +8,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compareAlternating, microseconds } from "@task-context/bench-kit";
 import { createApp } from "../src/app.ts";
-import type { ClaimView, RunView } from "../src/contract/schemas.ts";
+import type { ClaimView } from "../src/contract/schemas.ts";
 import { newId } from "../src/delivery/ids.ts";
 import { openNodeDatabase } from "../src/node-sqlite.ts";
 import { SqlStore } from "../src/sql/sql-store.ts";
-import { benchAdminToken, benchRun, completeBody } from "./cycle.ts";
+import { benchAdminToken, benchRun, completeBody, createBenchRun } from "./cycle.ts";
 
 const folder = mkdtempSync(join(tmpdir(), "task-context-edge-layers-"));
 const database = openNodeDatabase(join(folder, "layers.db"));
@@ -36,20 +36,7 @@ try {
   };
 
   // The app over the store: auth, validation, JSON, Request and Response objects, no socket.
-  const admin = { Authorization: `Bearer ${adminToken}`, "Content-Type": "application/json" };
-  const created = await app.request("/v1/runs", {
-    method: "POST",
-    headers: admin,
-    body: JSON.stringify(run),
-  });
-  const { run_id } = (await created.json()) as RunView;
-  const added = await app.request(`/v1/runs/${run_id}/agents`, {
-    method: "POST",
-    headers: admin,
-    body: JSON.stringify({ tag: "agent" }),
-  });
-  const { token } = (await added.json()) as { token: string };
-  const headers = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
+  const { agentHeaders: headers } = await createBenchRun(app, run);
   const appCycle = async () => {
     const claimed = await app.request("/v1/inbox/claim-next", { method: "POST", headers });
     const claim = (await claimed.json()) as ClaimView;
