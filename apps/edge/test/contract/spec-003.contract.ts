@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   artifactCompletion,
   type Client,
@@ -9,16 +9,13 @@ import {
   runInput,
   taskStage,
 } from "./client.ts";
-import type { Service, StartService } from "./harness.ts";
+import type { StartService } from "./harness.ts";
+import { suiteService } from "./suite-service.ts";
 
 /** Every scenario of spec 003 (task-context delivery), by name. */
 export function spec003Suite(start: StartService): void {
   describe("spec 003: task-context delivery", () => {
-    let service: Service;
-    beforeAll(async () => {
-      service = await start();
-    });
-    afterAll(() => service.stop());
+    const service = suiteService(start);
 
     it("Spec 003: Agent receives work item with stage context", async () => {
       const stage = taskStage("draft", { background: "Readers are platform engineers." });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   artifactCompletion,
   createRun,
@@ -8,16 +8,13 @@ import {
   runInput,
   taskStage,
 } from "./client.ts";
-import type { Service, StartService } from "./harness.ts";
+import type { StartService } from "./harness.ts";
+import { suiteService } from "./suite-service.ts";
 
 /** Stages run in order; review stages review an earlier stage's artifacts, never by their author. */
 export function stagesSuite(start: StartService): void {
   describe("stages", () => {
-    let service: Service;
-    beforeAll(async () => {
-      service = await start();
-    });
-    afterAll(() => service.stop());
+    const service = suiteService(start);
 
     it("advance: the next stage's items are offered once every item of the stage is completed", async () => {
       const { agent, events, admin, run } = await createRun(
