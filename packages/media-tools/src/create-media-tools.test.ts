@@ -15,6 +15,7 @@ import {
   JPEG,
   languageModel,
   M4A,
+  MEDIA,
   MOV,
   MP3,
   MP3_WITH_ID3,
@@ -24,6 +25,7 @@ import {
   recordingWorkspace,
   speechModel,
   TEXT,
+  toolCallingModel,
   transcriptionModel,
   videoModel,
   WAV,
@@ -31,20 +33,13 @@ import {
   WEBP,
   ZIP,
 } from "./test-support/fixtures.ts";
+import { toolsOver } from "./test-support/tools-over.ts";
 
 const MISSING = `${CONTEXT_MISSING_MESSAGE}\nThere is no CONTEXT.md at the workspace root.`;
 /** What generate_audio asks of the speech model when the agent gives no `prompt`. */
 const DEFAULT_SPEECH_REQUEST = "Read the text aloud naturally.";
 const TRUNCATED =
   "CONTEXT.md was truncated from 10500 to 10000 characters (limit 10000). Consider shortening it.";
-
-const MEDIA = {
-  "media/screenshot.png": PNG,
-  "media/standup.mp3": MP3,
-  "media/demo.mp4": MP4,
-  "media/brief.pdf": PDF,
-  "media/notes.md": TEXT,
-};
 
 function setup(contextFile: string | null = CONTEXT, options: { timeoutMs?: number } = {}) {
   const files: Record<string, string | Uint8Array> = { ...MEDIA };
@@ -261,13 +256,12 @@ describe("understand tools", () => {
   });
 
   it("understand_audio keeps the configured provider options beside the prompt", async () => {
-    const { workspace } = recordingWorkspace({ "CONTEXT.md": CONTEXT, "a.wav": WAV });
     const transcription = transcriptionModel();
-    const tools = createMediaTools({
-      workspace,
-      models: { transcription },
-      providerOptions: { transcription: { mock: { language: "de" }, other: { x: 1 } } },
-    });
+    const { tools } = toolsOver(
+      { "a.wav": WAV },
+      { transcription },
+      { providerOptions: { transcription: { mock: { language: "de" }, other: { x: 1 } } } },
+    );
     await call(tools.understand_audio, { path: "a.wav", prompt: "Transcribe." });
     expect(transcription.calls[0]?.providerOptions).toEqual({
       mock: { language: "de", prompt: injected("Transcribe.") },
@@ -276,9 +270,8 @@ describe("understand tools", () => {
   });
 
   it("understand_audio asks the understanding model when no transcription model is set", async () => {
-    const { workspace } = recordingWorkspace({ "CONTEXT.md": CONTEXT, "a.wav": WAV });
     const understanding = languageModel("Two speakers, cheerful.");
-    const tools = createMediaTools({ workspace, models: { understanding } });
+    const { tools } = toolsOver({ "a.wav": WAV }, { understanding });
     const result = await call(tools.understand_audio, {
       path: "a.wav",
       prompt: "Describe the mood.",
@@ -319,9 +312,8 @@ describe("understand tools", () => {
   it("understand_file refuses a file that is text only in its first bytes", async () => {
     const mixed = new Uint8Array(10_000).fill(0x61);
     mixed[9_000] = 0x00;
-    const { workspace } = recordingWorkspace({ "CONTEXT.md": CONTEXT, "data.txt": mixed });
     const understanding = languageModel();
-    const tools = createMediaTools({ workspace, models: { understanding } });
+    const { tools } = toolsOver({ "data.txt": mixed }, { understanding });
     const result = await call(tools.understand_file, { path: "data.txt", prompt: "Read it." });
     expect(result).toMatchObject({ success: false, code: "UNSUPPORTED_MEDIA_TYPE" });
     expect(understanding.doGenerateCalls).toHaveLength(0);
@@ -346,9 +338,7 @@ describe("read_media", () => {
 
   for (const [path, content, tool, mediaType] of detections) {
     it(`picks ${tool} for ${mediaType} content named ${path} (magic bytes, not the extension)`, async () => {
-      const { workspace } = recordingWorkspace({ "CONTEXT.md": CONTEXT, [path]: content });
-      const models = allModels();
-      const tools = createMediaTools({ workspace, models });
+      const { tools, models } = toolsOver({ [path]: content }, allModels());
       const result = await call(tools.read_media, { path, prompt: "What is this?" });
       expect(result).toMatchObject({ success: true, tool, path, mediaType, size: content.length });
       expect(externalCalls(models)).toBe(1);
@@ -356,9 +346,7 @@ describe("read_media", () => {
   }
 
   it("refuses content it cannot understand, with the detected type, before any call", async () => {
-    const { workspace } = recordingWorkspace({ "CONTEXT.md": CONTEXT, "slides.pptx": ZIP });
-    const models = allModels();
-    const tools = createMediaTools({ workspace, models });
+    const { tools, models } = toolsOver({ "slides.pptx": ZIP }, allModels());
     const result = await call(tools.read_media, { path: "slides.pptx", prompt: "Summarise." });
     expect(result).toEqual({
       success: false,
@@ -370,11 +358,7 @@ describe("read_media", () => {
   });
 
   it("refuses an empty file", async () => {
-    const { workspace } = recordingWorkspace({
-      "CONTEXT.md": CONTEXT,
-      "empty.png": new Uint8Array(),
-    });
-    const tools = createMediaTools({ workspace, models: allModels() });
+    const { tools } = toolsOver({ "empty.png": new Uint8Array() }, allModels());
     const result = await call(tools.read_media, { path: "empty.png", prompt: "What is it?" });
     expect(result).toMatchObject({ success: false, code: "UNSUPPORTED_MEDIA_TYPE" });
     expect((result as { error: string }).error).toMatch(/^"empty.png" is an empty file/);
@@ -382,39 +366,8 @@ describe("read_media", () => {
 
   it("works as the tools of an AI SDK agent loop", async () => {
     const { tools, models } = setup();
-    let step = 0;
-    const agent = new MockLanguageModelV4({
-      doGenerate: async () => {
-        step++;
-        const usage = {
-          inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-          outputTokens: { total: 1, text: 1, reasoning: 0 },
-        };
-        if (step === 1) {
-          return {
-            content: [
-              {
-                type: "tool-call",
-                toolCallId: "call-1",
-                toolName: "read_media",
-                input: JSON.stringify({ path: "media/screenshot.png", prompt: "Header?" }),
-              },
-            ],
-            finishReason: { unified: "tool-calls", raw: "tool_calls" },
-            usage,
-            warnings: [],
-          };
-        }
-        return {
-          content: [{ type: "text", text: "Done." }],
-          finishReason: { unified: "stop", raw: "stop" },
-          usage,
-          warnings: [],
-        };
-      },
-    });
     const result = await generateText({
-      model: agent,
+      model: toolCallingModel("read_media", { path: "media/screenshot.png", prompt: "Header?" }),
       // The whole set, as it comes: MediaTools is assignable to the AI SDK's ToolSet.
       tools,
       stopWhen: stepCountIs(3),
@@ -509,9 +462,8 @@ describe("generate tools", () => {
   });
 
   it("generate_audio tells the agent when the speech model ignored the instructions", async () => {
-    const { workspace } = recordingWorkspace({ "CONTEXT.md": CONTEXT });
     const speech = speechModel(MP3, [{ type: "unsupported", feature: "instructions" }]);
-    const tools = createMediaTools({ workspace, models: { speech } });
+    const { tools } = toolsOver({}, { speech });
     const result = await call(tools.generate_audio, { text: "Hello." });
     expect(result).toMatchObject({
       success: true,
@@ -540,12 +492,11 @@ describe("generate tools", () => {
   });
 
   it("writes to the configured output directory and names files by kind", async () => {
-    const { workspace, written } = recordingWorkspace({ "CONTEXT.md": CONTEXT });
-    const tools = createMediaTools({
-      workspace,
-      models: { image: imageModel(JPEG), video: videoModel(WEBM) },
-      outputDirectory: "./out//media/",
-    });
+    const { tools, written } = toolsOver(
+      {},
+      { image: imageModel(JPEG), video: videoModel(WEBM) },
+      { outputDirectory: "./out//media/" },
+    );
     await call(tools.generate_image, { prompt: "A photo." });
     await call(tools.generate_video, { prompt: "A clip." });
     expect(written).toEqual([
@@ -602,9 +553,9 @@ describe("bad input", () => {
   it("refuses a file over its kind's limit without reading it in full", async () => {
     const big = new Uint8Array(3 * 1024 * 1024);
     big.set(PNG);
-    const { workspace, reads } = recordingWorkspace({ "CONTEXT.md": CONTEXT, "big.png": big });
-    const models = allModels();
-    const tools = createMediaTools({ workspace, models, limits: { image: 2 * 1024 * 1024 } });
+    const { tools, models, reads } = toolsOver({ "big.png": big }, allModels(), {
+      limits: { image: 2 * 1024 * 1024 },
+    });
     const result = await call(tools.read_media, { path: "big.png", prompt: "What is it?" });
     expect(result).toEqual({
       success: false,
@@ -623,12 +574,7 @@ describe("bad input", () => {
     image.set(PNG);
     const audio = new Uint8Array(21 * 1024 * 1024);
     audio.set(MP3);
-    const { workspace } = recordingWorkspace({
-      "CONTEXT.md": CONTEXT,
-      "a.png": image,
-      "a.mp3": audio,
-    });
-    const tools = createMediaTools({ workspace, models: allModels() });
+    const { tools } = toolsOver({ "a.png": image, "a.mp3": audio }, allModels());
     expect(await call(tools.read_media, { path: "a.png", prompt: "?" })).toMatchObject({
       code: "FILE_TOO_LARGE",
     });
@@ -647,8 +593,7 @@ describe("bad input", () => {
   ];
   for (const [tool, input, model, article] of missingModels) {
     it(`reports the missing ${model} model for ${tool}`, async () => {
-      const { workspace, written } = recordingWorkspace({ "CONTEXT.md": CONTEXT, ...MEDIA });
-      const tools = createMediaTools({ workspace, models: {} });
+      const { tools, written } = toolsOver(MEDIA, {});
       const result = await call(tools[tool] as Tool<unknown, unknown>, input);
       expect(result).toEqual({
         success: false,
@@ -660,8 +605,7 @@ describe("bad input", () => {
   }
 
   it("reports the missing audio models for understand_audio, naming both options", async () => {
-    const { workspace } = recordingWorkspace({ "CONTEXT.md": CONTEXT, ...MEDIA });
-    const tools = createMediaTools({ workspace, models: { image: imageModel() } });
+    const { tools } = toolsOver(MEDIA, { image: imageModel() });
     const result = await call(tools.read_media, { path: "media/standup.mp3", prompt: "?" });
     expect(result).toEqual({
       success: false,
@@ -672,7 +616,6 @@ describe("bad input", () => {
   });
 
   it("keeps the provider's message when the provider fails, and writes nothing", async () => {
-    const { workspace, written } = recordingWorkspace({ "CONTEXT.md": CONTEXT });
     const image = imageModel();
     image.doGenerate = async () => {
       throw new APICallError({
@@ -683,7 +626,7 @@ describe("bad input", () => {
         isRetryable: false,
       });
     };
-    const tools = createMediaTools({ workspace, models: { image } });
+    const { tools, written } = toolsOver({}, { image });
     const result = await call(tools.generate_image, { prompt: "A logo." });
     expect(result).toEqual({
       success: false,
@@ -695,7 +638,6 @@ describe("bad input", () => {
   });
 
   it("keeps the last error after the SDK's retries", async () => {
-    const { workspace } = recordingWorkspace({ "CONTEXT.md": CONTEXT, "a.png": PNG });
     let attempts = 0;
     const understanding = new MockLanguageModelV4({
       doGenerate: async () => {
@@ -709,7 +651,7 @@ describe("bad input", () => {
         });
       },
     });
-    const tools = createMediaTools({ workspace, models: { understanding }, maxRetries: 1 });
+    const { tools } = toolsOver({ "a.png": PNG }, { understanding }, { maxRetries: 1 });
     const result = await call(tools.understand_image, { path: "a.png", prompt: "?" });
     expect(attempts).toBe(2);
     expect(result).toMatchObject({ success: false, code: "PROVIDER_ERROR" });
@@ -719,7 +661,6 @@ describe("bad input", () => {
   });
 
   it("times out a slow call, and writes nothing even when the provider answers later", async () => {
-    const { workspace, written } = recordingWorkspace({ "CONTEXT.md": CONTEXT });
     // The provider answers only once the tool has returned TIMEOUT, however slow the machine.
     let release!: () => void;
     const released = new Promise<void>((resolve) => {
@@ -733,7 +674,7 @@ describe("bad input", () => {
       answered = answer;
       return answer;
     };
-    const tools = createMediaTools({ workspace, models: { image }, timeoutMs: 30 });
+    const { tools, written } = toolsOver({}, { image }, { timeoutMs: 30 });
     // How soon after the deadline the result arrives is measured in bench/, not here.
     const result = await call(tools.generate_image, { prompt: "A logo." });
     expect(result).toEqual({
@@ -749,7 +690,6 @@ describe("bad input", () => {
   });
 
   it("passes the abort signal to the model, which sees it fire at the timeout", async () => {
-    const { workspace } = recordingWorkspace({ "CONTEXT.md": CONTEXT, "a.png": PNG });
     let seen: AbortSignal | undefined;
     const understanding = new MockLanguageModelV4({
       doGenerate: (options) => {
@@ -759,42 +699,23 @@ describe("bad input", () => {
         );
       },
     });
-    const tools = createMediaTools({
-      workspace,
-      models: { understanding },
+    const { tools } = toolsOver(
+      { "a.png": PNG },
+      { understanding },
       // Long enough for the call to reach the model on a busy machine.
-      timeoutMs: { understand_image: 200 },
-    });
+      { timeoutMs: { understand_image: 200 } },
+    );
     const result = await call(tools.understand_image, { path: "a.png", prompt: "?" });
     expect(result).toMatchObject({ success: false, code: "TIMEOUT" });
     expect(seen?.aborted).toBe(true);
   });
 
   it("reports the AI SDK's own tool timeout as TIMEOUT", async () => {
-    const { workspace, written } = recordingWorkspace({ "CONTEXT.md": CONTEXT });
     const image = imageModel();
     image.doGenerate = () => new Promise(() => {});
-    const tools = createMediaTools({ workspace, models: { image } });
-    const agent = new MockLanguageModelV4({
-      doGenerate: async () => ({
-        content: [
-          {
-            type: "tool-call",
-            toolCallId: "call-1",
-            toolName: "generate_image",
-            input: JSON.stringify({ prompt: "A logo." }),
-          },
-        ],
-        finishReason: { unified: "tool-calls", raw: "tool_calls" },
-        usage: {
-          inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-          outputTokens: { total: 1, text: 1, reasoning: 0 },
-        },
-        warnings: [],
-      }),
-    });
+    const { tools, written } = toolsOver({}, { image });
     const result = await generateText({
-      model: agent,
+      model: toolCallingModel("generate_image", { prompt: "A logo." }),
       tools: { generate_image: tools.generate_image },
       timeout: { tools: { generate_imageMs: 20 } },
       prompt: "Draw a logo.",
@@ -809,10 +730,9 @@ describe("bad input", () => {
   });
 
   it("stops when the caller aborts", async () => {
-    const { workspace, written } = recordingWorkspace({ "CONTEXT.md": CONTEXT });
     const image = imageModel();
     image.doGenerate = () => new Promise(() => {});
-    const tools = createMediaTools({ workspace, models: { image } });
+    const { tools, written } = toolsOver({}, { image });
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error("user cancelled")), 10);
     const result = await call(tools.generate_image, { prompt: "A logo." }, controller.signal);

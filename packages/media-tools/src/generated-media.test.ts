@@ -5,9 +5,7 @@ import type { Tool } from "ai";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type GeneratedKind, identifyGeneratedMedia } from "./generated-media.ts";
-import { createMediaTools } from "./index.ts";
 import {
-  CONTEXT,
   call,
   FLAC,
   GIF,
@@ -20,7 +18,6 @@ import {
   OGG_OPUS,
   PDF,
   PNG,
-  recordingWorkspace,
   speechModel,
   videoModel,
   WAV,
@@ -28,6 +25,7 @@ import {
   WEBP,
   ZIP,
 } from "./test-support/fixtures.ts";
+import { toolsOver } from "./test-support/tools-over.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -132,15 +130,10 @@ describe("identifyGeneratedMedia", () => {
 
 describe("the generate tools with what the provider returned", () => {
   function tools(returned: Uint8Array) {
-    const { workspace, written } = recordingWorkspace({ "CONTEXT.md": CONTEXT });
-    const media = createMediaTools({
-      workspace,
-      models: {
-        image: imageModel(returned),
-        video: videoModel(returned),
-        speech: speechModel(returned),
-      },
-    });
+    const { tools: media, written } = toolsOver(
+      {},
+      { image: imageModel(returned), video: videoModel(returned), speech: speechModel(returned) },
+    );
     return { media, written };
   }
 

@@ -6,24 +6,8 @@ import type { Tool } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { createMediaTools, type MediaTools } from "./index.ts";
-import {
-  allModels,
-  CONTEXT,
-  CONTEXT_SHA256,
-  call,
-  injected,
-  MP3,
-  MP4,
-  PDF,
-  PNG,
-} from "./test-support/fixtures.ts";
-
-const MEDIA = {
-  "media/screenshot.png": PNG,
-  "media/standup.mp3": MP3,
-  "media/demo.mp4": MP4,
-  "media/brief.pdf": PDF,
-};
+import { allModels, CONTEXT_SHA256, call, injected, MEDIA, PNG } from "./test-support/fixtures.ts";
+import { toolsOver } from "./test-support/tools-over.ts";
 
 /** One successful call of each of the nine tools. */
 const CALLS: Array<[keyof MediaTools, Record<string, unknown>]> = [
@@ -46,8 +30,7 @@ const usage = {
 describe("media tool receipts", () => {
   for (const [tool, input] of CALLS) {
     it(`${tool}'s result carries the sha256 loadTaskContext reports for the context it sent`, async () => {
-      const workspace = memoryWorkspace({ "CONTEXT.md": CONTEXT, ...MEDIA });
-      const tools = createMediaTools({ workspace, models: allModels() });
+      const { tools, workspace } = toolsOver(MEDIA, allModels());
       const result = await call(tools[tool] as Tool<unknown, unknown>, input);
       const { sha256 } = await loadTaskContext(workspace);
       expect(sha256).toBe(CONTEXT_SHA256);

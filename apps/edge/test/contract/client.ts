@@ -271,6 +271,23 @@ export async function createRun(service: Service, input: CreateRunInput): Promis
   };
 }
 
+/**
+ * A run of a draft stage and the stage that reviews it (with `criteria`, or reviewStage's):
+ * "writer-1" has claimed the draft and completed it with artifactCompletion(1) (`written` is that
+ * answer), and "critic" has joined to review it.
+ */
+export async function writtenDraft(service: Service, criteria?: string[]) {
+  const fixture = await createRun(
+    service,
+    runInput([taskStage("draft"), reviewStage("review", "draft", criteria)]),
+  );
+  const writer = await fixture.agent("writer-1");
+  const task = await writer.claimNext();
+  const written = await writer.complete(task.body.work_item.id, artifactCompletion(1));
+  const critic = await fixture.agent("critic");
+  return { ...fixture, writer, written, critic };
+}
+
 /** A task item's completion body. */
 export function artifactCompletion(attempt: number, content = "# Draft\n\nEdge runtimes…") {
   return { attempt, artifact: { media_type: "text/markdown", content, title: "Draft article" } };

@@ -1,5 +1,5 @@
 import type { CollaborationEvent } from "@task-context/protocols";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   artifactCompletion,
   checkEvent,
@@ -9,19 +9,16 @@ import {
   runInput,
   taskStage,
 } from "./client.ts";
-import type { Service, StartService } from "./harness.ts";
+import type { StartService } from "./harness.ts";
 import { openEventStream } from "./sse.ts";
+import { suiteService } from "./suite-service.ts";
 
 const LEASE_MS = 5000;
 
 /** Every state change is an event with a gap-free seq; the stream is resumable. */
 export function eventsSuite(start: StartService): void {
   describe("events", () => {
-    let service: Service;
-    beforeAll(async () => {
-      service = await start({ recheckMs: 5 });
-    });
-    afterAll(() => service.stop());
+    const service = suiteService(start, { recheckMs: 5 });
 
     it("every state change is an event, with gap-free increasing seq", async () => {
       const { agent, admin, run, events } = await createRun(

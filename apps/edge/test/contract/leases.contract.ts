@@ -1,17 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { artifactCompletion, createRun, ofType, runInput, taskStage } from "./client.ts";
-import type { Service, StartService } from "./harness.ts";
+import type { StartService } from "./harness.ts";
+import { suiteService } from "./suite-service.ts";
 
 const LEASE_MS = 5000;
 
 /** At-least-once delivery with leases; completion exactly once, fenced by the attempt. */
 export function leasesSuite(start: StartService): void {
   describe("leases and fencing", () => {
-    let service: Service;
-    beforeAll(async () => {
-      service = await start();
-    });
-    afterAll(() => service.stop());
+    const service = suiteService(start);
 
     const oneItemRun = () =>
       createRun(service, runInput([taskStage("draft")], { lease_ms: LEASE_MS }));

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { artifactCompletion, createRun, runInput, taskStage } from "./client.ts";
 import type { Service, StartService } from "./harness.ts";
+import { suiteService } from "./suite-service.ts";
 
 const LEASE_MS = 5000;
 
@@ -29,16 +30,8 @@ async function untilSettled<T>(service: Service, answer: Promise<T>): Promise<T>
  */
 export function longPollSuite(start: StartService): void {
   describe("long poll", () => {
-    let service: Service;
-    let quick: Service;
-    beforeAll(async () => {
-      service = await start({ recheckMs: 60_000 });
-      quick = await start({ recheckMs: 5 });
-    });
-    afterAll(async () => {
-      await service.stop();
-      await quick.stop();
-    });
+    const service = suiteService(start, { recheckMs: 60_000 });
+    const quick = suiteService(start, { recheckMs: 5 });
 
     it("poll with wait answers as soon as an offer appears", { timeout: 10_000 }, async () => {
       const { agent } = await createRun(service, runInput([taskStage("draft"), taskStage("edit")]));

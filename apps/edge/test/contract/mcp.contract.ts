@@ -2,7 +2,7 @@
 // MCP client (@modelcontextprotocol/client) through the service's own fetch: a real socket on
 // Node, the router Worker on workerd. Runs and agents are made over HTTP, as an operator would.
 import { Client as McpClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   artifactCompletion,
   Client,
@@ -13,6 +13,7 @@ import {
   taskStage,
 } from "./client.ts";
 import type { Service, StartService } from "./harness.ts";
+import { suiteService } from "./suite-service.ts";
 
 const LEASE_MS = 5000;
 
@@ -57,15 +58,10 @@ export async function call(client: McpClient, name: string, args: object): Promi
 /** The delivery service over MCP: the same operations, fencing, idempotency and errors. */
 export function mcpSuite(start: StartService): void {
   describe("agents over MCP (/mcp)", () => {
-    let service: Service;
+    const service = suiteService(start);
     const clients: McpClient[] = [];
-    beforeAll(async () => {
-      service = await start();
-    });
-    afterAll(async () => {
-      await Promise.all(clients.map((client) => client.close()));
-      await service.stop();
-    });
+    // After hooks run in reverse order: the clients close before the service stops.
+    afterAll(() => Promise.all(clients.map((client) => client.close())));
 
     /** A run of `stages` with MCP clients for its agents. */
     async function run(stages = [taskStage("draft")]) {
@@ -406,11 +402,7 @@ export function mcpSuite(start: StartService): void {
   });
 
   describe("agents over MCP (/mcp): the body limit", () => {
-    let service: Service;
-    beforeAll(async () => {
-      service = await start({ bodyBytes: 4096 });
-    });
-    afterAll(() => service.stop());
+    const service = suiteService(start, { bodyBytes: 4096 });
 
     it("a request body over the limit is refused before any tool, with the HTTP 413 JSON", async () => {
       const fixture = await createRun(service, runInput([taskStage("draft")]));

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   artifactCompletion,
   Client,
@@ -8,9 +8,10 @@ import {
   runInput,
   taskStage,
 } from "./client.ts";
-import type { Service, StartService } from "./harness.ts";
+import type { StartService } from "./harness.ts";
 import { attribute, byTag, elements, having, only, parsePage, textOf } from "./html.ts";
 import { openEventStream } from "./sse.ts";
+import { suiteService } from "./suite-service.ts";
 
 /** What a view-link request answers. */
 interface ViewLink {
@@ -34,11 +35,7 @@ const hostile = [
 /** The run page, its view links and its Requeue form. */
 export function pageSuite(start: StartService): void {
   describe("the run page", () => {
-    let service: Service;
-    beforeAll(async () => {
-      service = await start();
-    });
-    afterAll(() => service.stop());
+    const service = suiteService(start);
 
     const viewLink = async (admin: Client, runId: string, body: object = {}) => {
       const answer = await admin.post<ViewLink>(`/v1/runs/${runId}/view-links`, { body });

@@ -1,8 +1,9 @@
 import { schemaNames, validate } from "@task-context/protocols";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { publishedSchemas } from "../../src/contract/published-schemas.ts";
 import { Client, createRun, runInput, taskStage } from "./client.ts";
-import type { Service, StartService } from "./harness.ts";
+import type { StartService } from "./harness.ts";
+import { suiteService } from "./suite-service.ts";
 
 /** The operations of the contract: method and path, as the OpenAPI document lists them. */
 export const contractOperations = [
@@ -33,13 +34,8 @@ export const contractOperations = [
 /** Public endpoints and the HTTP rules every answer follows. */
 export function publicSuite(start: StartService): void {
   describe("public endpoints and HTTP", () => {
-    let service: Service;
-    let anonymous: Client;
-    beforeAll(async () => {
-      service = await start();
-      anonymous = new Client(service, undefined);
-    });
-    afterAll(() => service.stop());
+    const service = suiteService(start);
+    const anonymous = new Client(service, undefined);
 
     it("GET /healthz", async () => {
       const answer = await anonymous.get("/healthz");

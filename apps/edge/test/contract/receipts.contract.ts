@@ -1,5 +1,5 @@
 import { runContextSha256 } from "@task-context/protocols";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   artifactCompletion,
   checkEvent,
@@ -10,7 +10,8 @@ import {
   runInput,
   taskStage,
 } from "./client.ts";
-import type { Service, StartService } from "./harness.ts";
+import type { StartService } from "./harness.ts";
+import { suiteService } from "./suite-service.ts";
 
 const LEASE_MS = 5000;
 
@@ -27,11 +28,7 @@ const STALE_SHA256 = "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e8862
 /** Every work item carries its run context's hash; a completion may quote it back. */
 export function receiptsSuite(start: StartService): void {
   describe("receipts", () => {
-    let service: Service;
-    beforeAll(async () => {
-      service = await start();
-    });
-    afterAll(() => service.stop());
+    const service = suiteService(start);
 
     const twoStages = () =>
       createRun(

@@ -1,17 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { artifactCompletion, createRun, ofType, runInput, taskStage } from "./client.ts";
-import type { Service, StartService } from "./harness.ts";
+import type { StartService } from "./harness.ts";
+import { suiteService } from "./suite-service.ts";
 
 const LEASE_MS = 5000;
 
 /** Idempotency keys, failures, dead letters and requeue: nothing is dropped. */
 export function reliabilitySuite(start: StartService): void {
   describe("idempotency, failures and dead letters", () => {
-    let service: Service;
-    beforeAll(async () => {
-      service = await start();
-    });
-    afterAll(() => service.stop());
+    const service = suiteService(start);
 
     const run = (maxAttempts = 5) =>
       createRun(

@@ -1,15 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { artifactCompletion, Client, createRun, runInput, taskStage } from "./client.ts";
-import type { Service, StartService } from "./harness.ts";
+import type { StartService } from "./harness.ts";
+import { suiteService } from "./suite-service.ts";
 
 /** Tokens, scopes and limits: each rule of "Security and limits". */
 export function securitySuite(start: StartService): void {
   describe("security and limits", () => {
-    let service: Service;
-    beforeAll(async () => {
-      service = await start();
-    });
-    afterAll(() => service.stop());
+    const service = suiteService(start);
 
     it("no token gets 401 JSON with WWW-Authenticate", async () => {
       const { run } = await createRun(service, runInput([taskStage("draft")]));
@@ -159,11 +156,10 @@ export function securitySuite(start: StartService): void {
   });
 
   describe("limits", () => {
-    let service: Service;
-    beforeAll(async () => {
-      service = await start({ bodyBytes: 2048, rateLimit: { requests: 5, windowMs: 10_000 } });
+    const service = suiteService(start, {
+      bodyBytes: 2048,
+      rateLimit: { requests: 5, windowMs: 10_000 },
     });
-    afterAll(() => service.stop());
 
     it("a body over the limit gets 413 before the handler runs", async () => {
       const admin = new Client(service, service.adminToken);

@@ -1,24 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   artifactCompletion,
   type Client,
   createRun,
   ofType,
   reviewCompletion,
-  reviewStage,
   runInput,
   taskStage,
+  writtenDraft,
 } from "./client.ts";
-import type { Service, StartService } from "./harness.ts";
+import type { StartService } from "./harness.ts";
+import { suiteService } from "./suite-service.ts";
 
 /** Every scenario of spec 003 (task-context delivery), by name. */
 export function spec003Suite(start: StartService): void {
   describe("spec 003: task-context delivery", () => {
-    let service: Service;
-    beforeAll(async () => {
-      service = await start();
-    });
-    afterAll(() => service.stop());
+    const service = suiteService(start);
 
     it("Spec 003: Agent receives work item with stage context", async () => {
       const stage = taskStage("draft", { background: "Readers are platform engineers." });
@@ -99,32 +96,18 @@ export function spec003Suite(start: StartService): void {
     });
 
     it("Spec 003: Reviewer receives review assignment", async () => {
-      const { agent } = await createRun(
-        service,
-        runInput([taskStage("draft"), reviewStage("review", "draft")]),
-      );
-      const writer = await agent("writer-1");
-      const claimed = await writer.claimNext();
-      const done = await writer.complete(claimed.body.work_item.id, artifactCompletion(1));
-      const critic = await agent("critic");
+      const { written, critic } = await writtenDraft(service);
       const [offer] = (await critic.poll()).body.offers;
       expect(offer?.kind).toBe("review");
       expect(offer?.kind === "review" ? offer.review_context : undefined).toEqual({
-        target_artifact_id: done.body.artifact_id,
+        target_artifact_id: written.body.artifact_id,
         target_author_tag: "writer-1",
         review_criteria: ["creativity", "logic", "readability"],
       });
     });
 
     it("Spec 003: Agent submits review feedback", async () => {
-      const { agent, events } = await createRun(
-        service,
-        runInput([taskStage("draft"), reviewStage("review", "draft")]),
-      );
-      const writer = await agent("writer-1");
-      const task = await writer.claimNext();
-      const written = await writer.complete(task.body.work_item.id, artifactCompletion(1));
-      const critic = await agent("critic");
+      const { events, written, critic } = await writtenDraft(service);
       const review = await critic.claimNext();
       const done = await critic.complete(review.body.work_item.id, reviewCompletion(1));
       expect(done.status).toBe(200);
@@ -156,14 +139,7 @@ export function spec003Suite(start: StartService): void {
 
     it("Spec 003: Reviewer sees evaluation criteria", async () => {
       const criteria = ["creativity", "logic", "readability", "tone"];
-      const { agent } = await createRun(
-        service,
-        runInput([taskStage("draft"), reviewStage("review", "draft", criteria)]),
-      );
-      const writer = await agent("writer-1");
-      const task = await writer.claimNext();
-      await writer.complete(task.body.work_item.id, artifactCompletion(1));
-      const critic = await agent("critic");
+      const { critic } = await writtenDraft(service, criteria);
       const claimed = await critic.claimNext();
       const item = claimed.body.work_item;
       expect(item.kind === "review" ? item.review_context.review_criteria : []).toEqual(criteria);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   artifactCompletion,
   createRun,
@@ -7,17 +7,15 @@ import {
   reviewStage,
   runInput,
   taskStage,
+  writtenDraft,
 } from "./client.ts";
-import type { Service, StartService } from "./harness.ts";
+import type { StartService } from "./harness.ts";
+import { suiteService } from "./suite-service.ts";
 
 /** Stages run in order; review stages review an earlier stage's artifacts, never by their author. */
 export function stagesSuite(start: StartService): void {
   describe("stages", () => {
-    let service: Service;
-    beforeAll(async () => {
-      service = await start();
-    });
-    afterAll(() => service.stop());
+    const service = suiteService(start);
 
     it("advance: the next stage's items are offered once every item of the stage is completed", async () => {
       const { agent, events, admin, run } = await createRun(
@@ -110,14 +108,7 @@ export function stagesSuite(start: StartService): void {
     });
 
     it("self-review: claiming the review of one's own artifact is refused with 403", async () => {
-      const { agent } = await createRun(
-        service,
-        runInput([taskStage("draft"), reviewStage("review", "draft")]),
-      );
-      const writer = await agent("writer-1");
-      const task = await writer.claimNext();
-      await writer.complete(task.body.work_item.id, artifactCompletion(1));
-      const critic = await agent("critic");
+      const { writer, critic } = await writtenDraft(service);
       const [review] = (await critic.poll()).body.offers;
       const refused = await writer.claim(review?.id ?? "");
       expect(refused.status).toBe(403);
@@ -126,14 +117,7 @@ export function stagesSuite(start: StartService): void {
     });
 
     it("review feedback is checked against the review context: criteria exactly the stage's, the reviewed artifact", async () => {
-      const { agent } = await createRun(
-        service,
-        runInput([taskStage("draft"), reviewStage("review", "draft", ["logic", "tone"])]),
-      );
-      const writer = await agent("writer-1");
-      const task = await writer.claimNext();
-      const written = await writer.complete(task.body.work_item.id, artifactCompletion(1));
-      const critic = await agent("critic");
+      const { written, critic } = await writtenDraft(service, ["logic", "tone"]);
       const claimed = await critic.claimNext();
       const id = claimed.body.work_item.id;
       const missing = await critic.complete(id, reviewCompletion(1, ["logic"]));

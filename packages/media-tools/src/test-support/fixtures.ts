@@ -53,6 +53,15 @@ export const PDF = padded(bytes("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n"));
 export const TEXT = new TextEncoder().encode("# Launch notes\nLUMEN ships on Monday. Café ✓\n");
 export const ZIP = padded(bytes([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0]));
 
+/** One file of each kind the understand tools read, at the paths the tests ask for. */
+export const MEDIA = {
+  "media/screenshot.png": PNG,
+  "media/standup.mp3": MP3,
+  "media/demo.mp4": MP4,
+  "media/brief.pdf": PDF,
+  "media/notes.md": TEXT,
+};
+
 /** The context most tests write to CONTEXT.md. */
 export const CONTEXT =
   "We are building Lumen, a note-taking app for researchers. LUMEN in images is the wordmark.";
@@ -143,6 +152,39 @@ export function transcriptionModel(text = "LUMEN ships on Monday.") {
     },
   });
   return Object.assign(model as unknown as TranscriptionModelV4, { calls });
+}
+
+/**
+ * A language model that acts as an agent: on its first step it calls `toolName` with `input`,
+ * on the next it answers "Done.".
+ */
+export function toolCallingModel(toolName: string, input: object) {
+  let step = 0;
+  const usage = {
+    inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: 1, text: 1, reasoning: 0 },
+  };
+  return new MockLanguageModelV4({
+    doGenerate: async () => {
+      step++;
+      if (step === 1) {
+        return {
+          content: [
+            { type: "tool-call", toolCallId: "call-1", toolName, input: JSON.stringify(input) },
+          ],
+          finishReason: { unified: "tool-calls", raw: "tool_calls" },
+          usage,
+          warnings: [],
+        };
+      }
+      return {
+        content: [{ type: "text", text: "Done." }],
+        finishReason: { unified: "stop", raw: "stop" },
+        usage,
+        warnings: [],
+      };
+    },
+  });
 }
 
 /** All five models, each recording its calls. */

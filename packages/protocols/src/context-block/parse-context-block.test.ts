@@ -292,34 +292,200 @@ describe("parseContextBlock", () => {
   });
 
   describe("invalid blocks", () => {
-    it("reports an unclosed block and keeps the whole prompt", () => {
-      const prompt = `<context>\n${MINIMAL}\nDo it.`;
-      expect(parseContextBlock(prompt)).toEqual({
-        status: "invalid",
-        request: prompt,
-        issues: [
-          {
-            path: "",
-            message:
-              "The <context> block is not closed. Add a line containing only </context> after the YAML.",
-            line: 1,
-          },
-        ],
-      });
-    });
-
-    it("reports text on the <context> line", () => {
-      const result = refused("<context>version: 1\n</context>\nGo.");
-      expect(result.status).toBe("invalid");
-      expect(result.request).toBe("<context>version: 1\n</context>\nGo.");
-      expect(result.issues).toEqual([
+    // Each refusal's whole result: its status, the request it keeps and every issue, exactly.
+    const refusals: [string, string, Refused][] = [
+      [
+        "reports an unclosed block and keeps the whole prompt",
+        `<context>\n${MINIMAL}\nDo it.`,
         {
-          path: "",
-          message:
-            "<context> must be alone on its line, with the YAML on the lines after it and </context> alone on a line after the YAML.",
-          line: 1,
+          status: "invalid",
+          request: `<context>\n${MINIMAL}\nDo it.`,
+          issues: [
+            {
+              path: "",
+              message:
+                "The <context> block is not closed. Add a line containing only </context> after the YAML.",
+              line: 1,
+            },
+          ],
         },
-      ]);
+      ],
+      [
+        "reports text on the <context> line",
+        "<context>version: 1\n</context>\nGo.",
+        {
+          status: "invalid",
+          request: "<context>version: 1\n</context>\nGo.",
+          issues: [
+            {
+              path: "",
+              message:
+                "<context> must be alone on its line, with the YAML on the lines after it and </context> alone on a line after the YAML.",
+              line: 1,
+            },
+          ],
+        },
+      ],
+      [
+        "names the prompt line of a YAML syntax error",
+        "\n\n<context>\nproject:\n  path: /x\n stack: y\n</context>\nGo.",
+        {
+          status: "invalid",
+          request: "Go.",
+          issues: [
+            {
+              path: "",
+              message:
+                "All mapping items must start at the same column. Align entries of the same mapping or list at the same column, with spaces.",
+              line: 6,
+            },
+          ],
+        },
+      ],
+      [
+        "refuses anchors and aliases with the path and line",
+        bare("project:\n  path: /x\n  stack: &s nextjs\nconventions:\n  summary: *s\n"),
+        {
+          status: "invalid",
+          request: "Do the task.",
+          issues: [
+            {
+              path: "/project/stack",
+              message:
+                "Anchors (&s) are not allowed in untrusted YAML. Remove the anchor and write the values out in full.",
+              line: 4,
+            },
+          ],
+        },
+      ],
+      [
+        "lists every schema problem with its JSON Pointer and line",
+        bare(
+          [
+            "project:",
+            "  path: relative/path",
+            "  stak: nextjs",
+            "  commands:",
+            "    test: 1",
+            "    lint: [eslint]",
+            "conventions:",
+            "  fullpath: /x/docs/CONVENTIONS.md",
+            "extra: true",
+            "",
+          ].join("\n"),
+        ),
+        {
+          status: "invalid",
+          request: "Do the task.",
+          issues: [
+            {
+              path: "/project/path",
+              message:
+                'project.path must be an absolute path (such as /Users/dev/code/my-app or C:\\code\\my-app), not the text "relative/path".',
+              line: 3,
+            },
+            {
+              path: "/project/stack",
+              message:
+                "project.stack is required: non-empty text, the stack identifier from project.json, e.g. nextjs-prisma.",
+              line: 2,
+            },
+            {
+              path: "/project/commands/test",
+              message:
+                'project.commands.test must be text, not the number 1. Quote it to make it text: "1".',
+              line: 6,
+            },
+            {
+              path: "/project/commands/lint",
+              message: "project.commands.lint must be text, not a list.",
+              line: 7,
+            },
+            {
+              path: "/project/stak",
+              message: 'Unknown field "stak" in project. Allowed: path, stack, commands.',
+              line: 4,
+            },
+            {
+              path: "/conventions/summary",
+              message:
+                "conventions.summary is required: non-empty text, a 2-5 sentence summary of the key conventions (target 50-100 tokens, at most 200).",
+              line: 8,
+            },
+            {
+              path: "/conventions/fullpath",
+              message:
+                'Unknown field "fullpath" in conventions. Did you mean "fullPath"? Allowed: summary, fullPath.',
+              line: 9,
+            },
+            {
+              path: "/extra",
+              message:
+                'Unknown field "extra" in the block. Allowed: version, project, conventions, currentWork.',
+              line: 10,
+            },
+          ],
+        },
+      ],
+      [
+        "reports a missing section without a line",
+        bare("project:\n  path: /x\n  stack: y\n"),
+        {
+          status: "invalid",
+          request: "Do the task.",
+          issues: [
+            {
+              path: "/conventions",
+              message: "conventions is required: a mapping with summary and, optionally, fullPath.",
+            },
+          ],
+        },
+      ],
+      [
+        "reports an empty summary and a JSON Pointer escape for odd keys",
+        bare(
+          "project:\n  path: /x\n  stack: y\n  commands:\n    a/b~c: 3\nconventions:\n  summary: ''\n",
+        ),
+        {
+          status: "invalid",
+          request: "Do the task.",
+          issues: [
+            {
+              path: "/project/commands/a~1b~0c",
+              message:
+                'project.commands["a/b~c"] must be text, not the number 3. Quote it to make it text: "3".',
+              line: 6,
+            },
+            {
+              path: "/conventions/summary",
+              message: "conventions.summary must not be empty.",
+              line: 8,
+            },
+          ],
+        },
+      ],
+      [
+        "refuses a command named __proto__ instead of dropping it",
+        bare(
+          "project:\n  path: /x\n  stack: y\n  commands:\n    __proto__: evil\nconventions:\n  summary: s\n",
+        ),
+        {
+          status: "invalid",
+          request: "Do the task.",
+          issues: [
+            {
+              path: "/project/commands/__proto__",
+              message:
+                'project.commands may not have a key named "__proto__" (it would replace the prototype of objects it is copied into). Rename it.',
+              line: 6,
+            },
+          ],
+        },
+      ],
+    ];
+    // toStrictEqual: a refused result has no `block` key at all.
+    it.each(refusals)("%s", (_name, prompt, result) => {
+      expect(parseContextBlock(prompt)).toStrictEqual(result);
     });
 
     it.each([
@@ -339,154 +505,9 @@ describe("parseContextBlock", () => {
       ]);
     });
 
-    it("names the prompt line of a YAML syntax error", () => {
-      const prompt = "\n\n<context>\nproject:\n  path: /x\n stack: y\n</context>\nGo.";
-      const result = refused(prompt);
-      expect(result.status).toBe("invalid");
-      expect(result.request).toBe("Go.");
-      expect(result.issues).toEqual([
-        {
-          path: "",
-          message:
-            "All mapping items must start at the same column. Align entries of the same mapping or list at the same column, with spaces.",
-          line: 6,
-        },
-      ]);
-    });
-
     it("names the last YAML line, not the closing tag, for an error at the end of the YAML", () => {
       const result = refused("<context>\nproject:\n  path: [x\n</context>\nGo.");
       expect(result.issues[0]?.line).toBe(3);
-    });
-
-    it("refuses anchors and aliases with the path and line", () => {
-      const result = refused(
-        bare("project:\n  path: /x\n  stack: &s nextjs\nconventions:\n  summary: *s\n"),
-      );
-      expect(result.status).toBe("invalid");
-      expect(result.issues).toEqual([
-        {
-          path: "/project/stack",
-          message:
-            "Anchors (&s) are not allowed in untrusted YAML. Remove the anchor and write the values out in full.",
-          line: 4,
-        },
-      ]);
-    });
-
-    it("lists every schema problem with its JSON Pointer and line", () => {
-      const yaml = [
-        "project:",
-        "  path: relative/path",
-        "  stak: nextjs",
-        "  commands:",
-        "    test: 1",
-        "    lint: [eslint]",
-        "conventions:",
-        "  fullpath: /x/docs/CONVENTIONS.md",
-        "extra: true",
-        "",
-      ].join("\n");
-      const result = refused(bare(yaml));
-      expect(result.status).toBe("invalid");
-      expect("block" in result).toBe(false);
-      expect(result.request).toBe("Do the task.");
-      expect(result.issues).toEqual([
-        {
-          path: "/project/path",
-          message:
-            'project.path must be an absolute path (such as /Users/dev/code/my-app or C:\\code\\my-app), not the text "relative/path".',
-          line: 3,
-        },
-        {
-          path: "/project/stack",
-          message:
-            "project.stack is required: non-empty text, the stack identifier from project.json, e.g. nextjs-prisma.",
-          line: 2,
-        },
-        {
-          path: "/project/commands/test",
-          message:
-            'project.commands.test must be text, not the number 1. Quote it to make it text: "1".',
-          line: 6,
-        },
-        {
-          path: "/project/commands/lint",
-          message: "project.commands.lint must be text, not a list.",
-          line: 7,
-        },
-        {
-          path: "/project/stak",
-          message: 'Unknown field "stak" in project. Allowed: path, stack, commands.',
-          line: 4,
-        },
-        {
-          path: "/conventions/summary",
-          message:
-            "conventions.summary is required: non-empty text, a 2-5 sentence summary of the key conventions (target 50-100 tokens, at most 200).",
-          line: 8,
-        },
-        {
-          path: "/conventions/fullpath",
-          message:
-            'Unknown field "fullpath" in conventions. Did you mean "fullPath"? Allowed: summary, fullPath.',
-          line: 9,
-        },
-        {
-          path: "/extra",
-          message:
-            'Unknown field "extra" in the block. Allowed: version, project, conventions, currentWork.',
-          line: 10,
-        },
-      ]);
-    });
-
-    it("reports a missing section without a line", () => {
-      const result = refused(bare("project:\n  path: /x\n  stack: y\n"));
-      expect(result.issues).toEqual([
-        {
-          path: "/conventions",
-          message: "conventions is required: a mapping with summary and, optionally, fullPath.",
-        },
-      ]);
-    });
-
-    it("reports an empty summary and a JSON Pointer escape for odd keys", () => {
-      const result = refused(
-        bare(
-          "project:\n  path: /x\n  stack: y\n  commands:\n    a/b~c: 3\nconventions:\n  summary: ''\n",
-        ),
-      );
-      expect(result.issues).toEqual([
-        {
-          path: "/project/commands/a~1b~0c",
-          message:
-            'project.commands["a/b~c"] must be text, not the number 3. Quote it to make it text: "3".',
-          line: 6,
-        },
-        {
-          path: "/conventions/summary",
-          message: "conventions.summary must not be empty.",
-          line: 8,
-        },
-      ]);
-    });
-
-    it("refuses a command named __proto__ instead of dropping it", () => {
-      const result = refused(
-        bare(
-          "project:\n  path: /x\n  stack: y\n  commands:\n    __proto__: evil\nconventions:\n  summary: s\n",
-        ),
-      );
-      expect(result.status).toBe("invalid");
-      expect(result.issues).toEqual([
-        {
-          path: "/project/commands/__proto__",
-          message:
-            'project.commands may not have a key named "__proto__" (it would replace the prototype of objects it is copied into). Rename it.',
-          line: 6,
-        },
-      ]);
     });
 
     it("reports a block over the size limit as not closed within it", () => {

@@ -15,6 +15,7 @@ import { ContextLimitsError } from "../errors/context-limits-error.ts";
 import { ContextTooLargeError } from "../errors/context-too-large-error.ts";
 import { InvalidTaskIdError } from "../errors/invalid-task-id-error.ts";
 import type { ContextItem, SubagentContext } from "../schemas/subagent-context.ts";
+import { specInstructionsXml, specOutputFormatXml } from "../test-support/sage-documents.ts";
 import { MINIMUM_ITEM_TOKENS } from "./apply-context-limits.ts";
 import {
   type GenerateContextOptions,
@@ -120,10 +121,7 @@ describe("generateContext", () => {
     <story-ref>docs/stories/story-12.md</story-ref>
   </task>
 
-  <instructions>
-    <instruction>Follow TDD: write failing test first</instruction>
-    <instruction>Stay within scope - only modify listed files</instruction>
-  </instructions>
+${specInstructionsXml}
 
   <scope>
     <files-to-modify>
@@ -142,17 +140,7 @@ describe("generateContext", () => {
     <item type="file-content" path="src/note.ts">export interface Note {}</item>
   </context>
 
-  <output-format>
-    <required-fields>
-      <field name="status">success | failure | blocked</field>
-      <field name="summary">Brief description of result</field>
-      <field name="files-modified">List of files changed</field>
-    </required-fields>
-    <optional-fields>
-      <field name="notes">Additional context</field>
-      <field name="recommended-action">Next step suggestion</field>
-    </optional-fields>
-  </output-format>
+${specOutputFormatXml}
 
 </subagent-context>
 `);

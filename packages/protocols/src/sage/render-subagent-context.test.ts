@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { SubagentContext } from "../schemas/subagent-context.ts";
-import { emptyDocument, specDocument } from "../test-support/sage-documents.ts";
+import {
+  emptyDocument,
+  specDocument,
+  specInstructionsXml,
+  specOutputFormatXml,
+} from "../test-support/sage-documents.ts";
 import { renderSubagentContext, sanitizeSubagentContext } from "./render-subagent-context.ts";
 
 describe("renderSubagentContext", () => {
@@ -15,10 +20,7 @@ describe("renderSubagentContext", () => {
     <story-ref>docs/stories/story-12.md</story-ref>
   </task>
 
-  <instructions>
-    <instruction>Follow TDD: write failing test first</instruction>
-    <instruction>Stay within scope - only modify listed files</instruction>
-  </instructions>
+${specInstructionsXml}
 
   <scope>
     <files-to-modify>
@@ -41,17 +43,7 @@ No default exports.</item>
     <item type="file-content" path="src/note.ts">export interface Note {}</item>
   </context>
 
-  <output-format>
-    <required-fields>
-      <field name="status">success | failure | blocked</field>
-      <field name="summary">Brief description of result</field>
-      <field name="files-modified">List of files changed</field>
-    </required-fields>
-    <optional-fields>
-      <field name="notes">Additional context</field>
-      <field name="recommended-action">Next step suggestion</field>
-    </optional-fields>
-  </output-format>
+${specOutputFormatXml}
 
 </subagent-context>
 `);

@@ -47,3 +47,28 @@ export const emptyDocument: SubagentContext = {
   context: [],
   "output-format": { "required-fields": [], "optional-fields": [] },
 };
+
+/**
+ * Spec 002's `<instructions>` section as renderSubagentContext prints it: the example's two
+ * directives, which are also generateContext's default for an implement task.
+ */
+export const specInstructionsXml = `  <instructions>
+    <instruction>Follow TDD: write failing test first</instruction>
+    <instruction>Stay within scope - only modify listed files</instruction>
+  </instructions>`;
+
+/**
+ * Spec 002's `<output-format>` section as renderSubagentContext prints it: Sage's output format,
+ * which is also generateContext's default.
+ */
+export const specOutputFormatXml = `  <output-format>
+    <required-fields>
+      <field name="status">success | failure | blocked</field>
+      <field name="summary">Brief description of result</field>
+      <field name="files-modified">List of files changed</field>
+    </required-fields>
+    <optional-fields>
+      <field name="notes">Additional context</field>
+      <field name="recommended-action">Next step suggestion</field>
+    </optional-fields>
+  </output-format>`;
