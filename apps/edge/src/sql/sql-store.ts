@@ -2,14 +2,13 @@ import { ArgumentError, checkReceipt } from "@task-context/core";
 import {
   type Artifact,
   type ArtifactReference,
-  type CollaborationEvent,
   type ReviewFeedback,
   runContextSha256,
   type ValidationIssue,
   type WorkItem,
 } from "@task-context/protocols";
 import type * as Contract from "../contract/schemas.ts";
-import { DeliveryError, runNotFound } from "../delivery/delivery-error.ts";
+import { DeliveryError } from "../delivery/delivery-error.ts";
 import type {
   AgentIdentity,
   ChangedOptions,
@@ -22,72 +21,23 @@ import type {
 import { newId } from "../delivery/ids.ts";
 import { checkStageGraph } from "../delivery/stage-graph.ts";
 import { migrate } from "./migrations.ts";
+import { emitEvent, eventPage } from "./run-events.ts";
+import { findRow, loadRunState, type RunState, requireItem, stageOf } from "./run-state.ts";
+import { RunWaiters } from "./run-waiters.ts";
 import type { SqlDatabase } from "./sql-database.ts";
+import {
+  type ArtifactRow,
+  type AttemptRow,
+  type ItemRow,
+  type ItemStatus,
+  iso,
+  type RunStatus,
+} from "./sql-rows.ts";
 
 /** Options of {@link SqlStore}. */
 export interface SqlStoreOptions {
   /** The time in milliseconds since the epoch; tests move it instead of sleeping. */
   clock?: () => number;
-}
-
-type RunStatus = Contract.RunView["status"];
-type ItemStatus = "offered" | "leased" | "completed" | "dead_lettered";
-
-interface RunRow {
-  id: string;
-  goal: string;
-  constraints: string;
-  lease_ms: number;
-  max_attempts: number;
-  status: RunStatus;
-  current_stage: number;
-  last_seq: number;
-  created_at: number;
-}
-
-interface StageRow {
-  position: number;
-  id: string;
-  definition: string;
-  status: Contract.StageView["status"];
-}
-
-interface ItemRow {
-  id: string;
-  stage_position: number;
-  kind: "task" | "review";
-  status: ItemStatus;
-  attempt: number;
-  failures: number;
-  holder_id: string | null;
-  holder_tag: string | null;
-  lease_expires_at: number | null;
-  target_artifact_id: string | null;
-  target_author_id: string | null;
-  target_author_tag: string | null;
-  dead_lettered_at: number | null;
-}
-
-interface AttemptRow {
-  attempt: number;
-  agent_tag: string;
-  leased_at: number;
-  ended_at: number | null;
-  outcome: Contract.AttemptRecord["outcome"];
-  reason: string | null;
-}
-
-interface ArtifactRow {
-  id: string;
-  stage_id: string;
-  stage_position: number;
-  work_item_id: string;
-  author_id: string;
-  author_tag: string;
-  title: string | null;
-  media_type: string;
-  content: string;
-  created_at: number;
 }
 
 /** A completion in progress: the item, its stage and the agent completing it. */
@@ -98,21 +48,6 @@ interface Completing {
   agent: AgentIdentity;
 }
 
-/** What one operation on a run reads once: the run and its stages. */
-interface RunState {
-  run: RunRow;
-  stages: Array<StageRow & { stage: Contract.StageInput }>;
-  now: number;
-}
-
-const iso = (milliseconds: number) => new Date(milliseconds).toISOString();
-
-/** An event without the fields every event has. */
-type EventFields<Type extends CollaborationEvent["type"]> = Omit<
-  Extract<CollaborationEvent, { type: Type }>,
-  "type" | "id" | "seq" | "run_id" | "at"
->;
-
 /**
  * The delivery store over a synchronous SQL database: every operation is one transaction, so a
  * completion, its artifact or review feedback, its events and the next stage's offers are
@@ -122,8 +57,7 @@ type EventFields<Type extends CollaborationEvent["type"]> = Omit<
 export class SqlStore implements DeliveryStore {
   readonly #database: SqlDatabase;
   readonly #clock: () => number;
-  readonly #waiters = new Map<string, Set<() => void>>();
-  #closed = false;
+  readonly #waiters = new RunWaiters();
 
   constructor(database: SqlDatabase, { clock = Date.now }: SqlStoreOptions = {}) {
     this.#database = database;
@@ -163,15 +97,15 @@ export class SqlStore implements DeliveryStore {
           JSON.stringify(definition),
         );
       });
-      const state = this.#state(runId, now);
-      this.#emit(state, "run.created", {
+      const state = loadRunState(this.#database, runId, now);
+      emitEvent(this.#database, state, "run.created", {
         goal: input.goal,
         stage_ids: input.stages.map((stage) => stage.id),
       });
       this.#startStage(state, 0);
-      return this.#runView(this.#state(runId, now));
+      return this.#runView(loadRunState(this.#database, runId, now));
     });
-    this.#wake(runId);
+    this.#waiters.wake(runId);
     return view;
   }
 
@@ -230,7 +164,7 @@ export class SqlStore implements DeliveryStore {
         [item] = this.#onOffer(state, agent, 1);
         if (item === undefined) return undefined;
       } else {
-        item = this.#item(runId, workItemId);
+        item = requireItem(this.#database, runId, workItemId);
         if (item.kind === "review" && item.target_author_id === agent.agent_id) {
           throw new DeliveryError({
             code: "SELF_REVIEW",
@@ -271,13 +205,13 @@ export class SqlStore implements DeliveryStore {
         agent.tag,
         state.now,
       );
-      this.#emit(state, "work_item.leased", {
+      emitEvent(this.#database, state, "work_item.leased", {
         work_item_id: item.id,
         agent_tag: agent.tag,
         attempt,
         expires_at: iso(expiresAt),
       });
-      const leased = this.#item(runId, item.id);
+      const leased = requireItem(this.#database, runId, item.id);
       return {
         work_item: this.#workItem(state, leased),
         lease: { attempt, expires_at: iso(expiresAt) },
@@ -295,7 +229,7 @@ export class SqlStore implements DeliveryStore {
     attempt: number,
   ): Promise<Contract.HeartbeatView> {
     return this.#write(runId, (state) => {
-      const item = this.#item(runId, workItemId);
+      const item = requireItem(this.#database, runId, workItemId);
       this.#requireLiveLease(item, agent, attempt);
       const expiresAt = state.now + state.run.lease_ms;
       this.#database.run(
@@ -327,7 +261,7 @@ export class SqlStore implements DeliveryStore {
       this.#requireCompletableLease(runId, item, agent, body.attempt);
       const wrongKind = completionKindIssues(item, body);
       if (wrongKind.length > 0) throw invalidCompletion(wrongKind);
-      const completion: Completing = { state, item, stage: this.#stageOf(state, item), agent };
+      const completion: Completing = { state, item, stage: stageOf(state, item), agent };
       let artifactId: string | undefined;
       if (body.artifact !== undefined) artifactId = this.#storeArtifact(completion, body.artifact);
       if (body.review !== undefined) this.#storeReview(completion, body.review);
@@ -347,7 +281,7 @@ export class SqlStore implements DeliveryStore {
               recipient: `agent "${agent.tag}" on work item ${item.id}`,
             });
       if (receipt?.status === "stale") {
-        this.#emit(state, "context.stale", {
+        emitEvent(this.#database, state, "context.stale", {
           work_item_id: item.id,
           agent_tag: agent.tag,
           attempt: item.attempt,
@@ -355,7 +289,7 @@ export class SqlStore implements DeliveryStore {
           context_sha256: current ?? "",
         });
       }
-      const event = this.#emit(state, "work_item.completed", {
+      const event = emitEvent(this.#database, state, "work_item.completed", {
         work_item_id: item.id,
         agent_tag: agent.tag,
         attempt: item.attempt,
@@ -378,7 +312,7 @@ export class SqlStore implements DeliveryStore {
     return this.#settle(runId, agent, workItemId, idempotency, (state, item) => {
       this.#requireLiveLease(item, agent, body.attempt);
       this.#endAttempt(state, item.id, item.attempt, "failed", body.reason);
-      const event = this.#emit(state, "work_item.failed", {
+      const event = emitEvent(this.#database, state, "work_item.failed", {
         work_item_id: item.id,
         agent_tag: agent.tag,
         attempt: item.attempt,
@@ -417,7 +351,7 @@ export class SqlStore implements DeliveryStore {
 
   async requeue(runId: string, workItemId: string): Promise<WorkItem> {
     const requeued = this.#write(runId, (state) => {
-      const item = this.#item(runId, workItemId);
+      const item = requireItem(this.#database, runId, workItemId);
       if (item.status !== "dead_lettered") {
         throw new DeliveryError({
           code: "NOT_DEAD_LETTERED",
@@ -429,17 +363,20 @@ export class SqlStore implements DeliveryStore {
         runId,
         item.id,
       );
-      this.#emit(state, "work_item.requeued", { work_item_id: item.id, attempt: item.attempt + 1 });
+      emitEvent(this.#database, state, "work_item.requeued", {
+        work_item_id: item.id,
+        attempt: item.attempt + 1,
+      });
       this.#offer(state, item);
       this.#updateRunStatus(state, item.id);
-      return this.#workItem(state, this.#item(runId, item.id));
+      return this.#workItem(state, requireItem(this.#database, runId, item.id));
     });
     return withContextSha256(requeued);
   }
 
   async artifact(runId: string, artifactId: string): Promise<Artifact> {
     return this.#write(runId, () => {
-      const row = this.#row<ArtifactRow>("artifacts", runId, artifactId);
+      const row = findRow<ArtifactRow>(this.#database, "artifacts", runId, artifactId);
       if (row === undefined) {
         throw new DeliveryError({
           code: "ARTIFACT_NOT_FOUND",
@@ -510,16 +447,7 @@ export class SqlStore implements DeliveryStore {
   }
 
   async events(runId: string, after: number, limit: number): Promise<Contract.EventPage> {
-    return this.#write(runId, () => {
-      const rows = this.#database.all<{ seq: number; body: string }>(
-        "SELECT seq, body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-        runId,
-        after,
-        limit,
-      );
-      const events = rows.map((row) => JSON.parse(row.body) as CollaborationEvent);
-      return { events, next_after: rows.at(-1)?.seq ?? after };
-    });
+    return this.#write(runId, () => eventPage(this.#database, runId, after, limit));
   }
 
   async lastSeq(runId: string): Promise<number> {
@@ -528,23 +456,7 @@ export class SqlStore implements DeliveryStore {
 
   async changed(runId: string, after: number, options: ChangedOptions): Promise<boolean> {
     if ((await this.lastSeq(runId)) > after) return true;
-    if (this.#closed || options.signal?.aborted) return false;
-    return new Promise<boolean>((resolve) => {
-      const waiters = this.#waiters.get(runId) ?? new Set<() => void>();
-      this.#waiters.set(runId, waiters);
-      const finish = (changed: boolean) => {
-        clearTimeout(timer);
-        options.signal?.removeEventListener("abort", onAbort);
-        waiters.delete(wake);
-        if (waiters.size === 0) this.#waiters.delete(runId);
-        resolve(changed);
-      };
-      const wake = () => finish(!this.#closed);
-      const onAbort = () => finish(false);
-      const timer = setTimeout(() => finish(false), options.timeoutMs);
-      options.signal?.addEventListener("abort", onAbort, { once: true });
-      waiters.add(wake);
-    });
+    return this.#waiters.wait(runId, options);
   }
 
   async expireLeases(runId: string): Promise<void> {
@@ -571,8 +483,7 @@ export class SqlStore implements DeliveryStore {
 
   /** Ends every wait: long polls and streams answer now. The database stays open. */
   close(): void {
-    this.#closed = true;
-    for (const waiters of [...this.#waiters.values()]) for (const wake of [...waiters]) wake();
+    this.#waiters.close();
   }
 
   // -------------------------------------------------------------------------------------------
@@ -586,78 +497,19 @@ export class SqlStore implements DeliveryStore {
     let before = 0;
     let after = 0;
     const result = this.#database.transaction(() => {
-      const state = this.#state(runId, this.#clock());
+      const state = loadRunState(this.#database, runId, this.#clock());
       before = state.run.last_seq;
       this.#expire(state);
       const value = operation(state);
       after = state.run.last_seq;
       return value;
     });
-    if (after > before) this.#wake(runId);
+    if (after > before) this.#waiters.wake(runId);
     return result;
-  }
-
-  #wake(runId: string): void {
-    const waiters = this.#waiters.get(runId);
-    if (waiters !== undefined) for (const wake of [...waiters]) wake();
-  }
-
-  #state(runId: string, now: number): RunState {
-    const [run] = this.#database.all<RunRow>("SELECT * FROM runs WHERE id = ?", runId);
-    if (run === undefined) throw runNotFound(runId);
-    const stages = this.#database
-      .all<StageRow>(
-        "SELECT position, id, definition, status FROM stages WHERE run_id = ? ORDER BY position",
-        runId,
-      )
-      .map((row) => ({ ...row, stage: JSON.parse(row.definition) as Contract.StageInput }));
-    return { run: { ...run }, stages, now };
-  }
-
-  #emit<Type extends CollaborationEvent["type"]>(
-    state: RunState,
-    type: Type,
-    fields: EventFields<Type>,
-  ): CollaborationEvent {
-    const seq = state.run.last_seq + 1;
-    const event = {
-      type,
-      id: newId("evt"),
-      seq,
-      run_id: state.run.id,
-      at: iso(state.now),
-      ...fields,
-    } as unknown as CollaborationEvent;
-    this.#database.run(
-      "INSERT INTO events (run_id, seq, body) VALUES (?, ?, ?)",
-      state.run.id,
-      seq,
-      JSON.stringify(event),
-    );
-    this.#database.run("UPDATE runs SET last_seq = ? WHERE id = ?", seq, state.run.id);
-    state.run.last_seq = seq;
-    return event;
   }
 
   // -------------------------------------------------------------------------------------------
   // Items and leases
-
-  /** A row of a run's artifacts or work items by its id. */
-  #row<Row>(table: "artifacts" | "work_items", runId: string, id: string): Row | undefined {
-    const sql = `SELECT * FROM ${table} WHERE run_id = ? AND id = ?`;
-    return this.#database.all<Row>(sql, runId, id)[0];
-  }
-
-  #item(runId: string, workItemId: string): ItemRow {
-    const item = this.#row<ItemRow>("work_items", runId, workItemId);
-    if (item === undefined) {
-      throw new DeliveryError({
-        code: "WORK_ITEM_NOT_FOUND",
-        message: `The run has no work item ${workItemId}. Take work item ids from the inbox.`,
-      });
-    }
-    return item;
-  }
 
   #onOffer(state: RunState, agent: AgentIdentity, limit: number): ItemRow[] {
     return this.#database.all<ItemRow>(
@@ -763,7 +615,7 @@ export class SqlStore implements DeliveryStore {
         item.id,
         item.attempt,
       );
-      this.#emit(state, "work_item.lease_expired", {
+      emitEvent(this.#database, state, "work_item.lease_expired", {
         work_item_id: item.id,
         agent_tag: item.holder_tag ?? "",
         attempt: item.attempt,
@@ -791,7 +643,10 @@ export class SqlStore implements DeliveryStore {
       state.run.id,
       item.id,
     );
-    this.#emit(state, "work_item.dead_lettered", { work_item_id: item.id, attempts: failures });
+    emitEvent(this.#database, state, "work_item.dead_lettered", {
+      work_item_id: item.id,
+      attempts: failures,
+    });
     this.#updateRunStatus(state, item.id);
     return "dead_lettered";
   }
@@ -799,7 +654,7 @@ export class SqlStore implements DeliveryStore {
   /** Puts an item (back) on offer, at the end of the queue. */
   #offer(state: RunState, item: Pick<ItemRow, "id" | "kind" | "attempt" | "stage_position">): void {
     const stage = state.stages[item.stage_position];
-    const event = this.#emit(state, "work_item.offered", {
+    const event = emitEvent(this.#database, state, "work_item.offered", {
       work_item_id: item.id,
       stage_id: stage?.id ?? "",
       kind: item.kind,
@@ -823,7 +678,7 @@ export class SqlStore implements DeliveryStore {
     const status: RunStatus = Number(row?.count ?? 0) > 0 ? "blocked" : "active";
     if (status === state.run.status) return;
     this.#setRunStatus(state, status);
-    this.#emit(state, status === "blocked" ? "run.blocked" : "run.resumed", {
+    emitEvent(this.#database, state, status === "blocked" ? "run.blocked" : "run.resumed", {
       work_item_id: workItemId,
     });
   }
@@ -899,19 +754,13 @@ export class SqlStore implements DeliveryStore {
       position,
     );
     entry.status = "completed";
-    this.#emit(state, "stage.completed", { stage_id: entry.id });
+    emitEvent(this.#database, state, "stage.completed", { stage_id: entry.id });
     if (position + 1 < state.stages.length) {
       this.#startStage(state, position + 1);
       return;
     }
     this.#setRunStatus(state, "completed");
-    this.#emit(state, "run.completed", {});
-  }
-
-  #stageOf(state: RunState, item: ItemRow): Contract.StageInput {
-    const entry = state.stages[item.stage_position];
-    if (entry === undefined) throw new Error(`work item ${item.id} has no stage`);
-    return entry.stage;
+    emitEvent(this.#database, state, "run.completed", {});
   }
 
   // -------------------------------------------------------------------------------------------
@@ -930,7 +779,7 @@ export class SqlStore implements DeliveryStore {
       media_type: artifact.media_type,
       uri: artifactUri(state.run.id, id),
     };
-    const event = this.#emit(state, "artifact.created", {
+    const event = emitEvent(this.#database, state, "artifact.created", {
       work_item_id: item.id,
       artifact: reference,
     });
@@ -1006,7 +855,7 @@ export class SqlStore implements DeliveryStore {
       JSON.stringify(feedback),
       state.now,
     );
-    this.#emit(state, "review.feedback", { artifact_id: target, feedback });
+    emitEvent(this.#database, state, "review.feedback", { artifact_id: target, feedback });
   }
 
   /**
@@ -1023,7 +872,7 @@ export class SqlStore implements DeliveryStore {
     return Promise.resolve(
       this.#write(runId, (state) =>
         this.#idempotent(state, agent, idempotency, () =>
-          settle(state, this.#item(runId, workItemId)),
+          settle(state, requireItem(this.#database, runId, workItemId)),
         ),
       ),
     );
@@ -1066,7 +915,7 @@ export class SqlStore implements DeliveryStore {
 
   #workItem(state: RunState, item: ItemRow): WorkItem {
     const { run } = state;
-    const stage = this.#stageOf(state, item);
+    const stage = stageOf(state, item);
     const previous = this.#database
       .all<ArtifactRow>(
         "SELECT id, stage_id, author_tag, title, media_type FROM artifacts WHERE run_id = ? AND stage_position < ? ORDER BY stage_position, seq",
@@ -1118,7 +967,7 @@ export class SqlStore implements DeliveryStore {
    */
   async #currentContextSha256(runId: string, workItemId: string): Promise<string | undefined> {
     const item = this.#write(runId, (state) => {
-      const row = this.#row<ItemRow>("work_items", runId, workItemId);
+      const row = findRow<ItemRow>(this.#database, "work_items", runId, workItemId);
       return row === undefined ? undefined : this.#workItem(state, row);
     });
     return item === undefined ? undefined : runContextSha256(item);
