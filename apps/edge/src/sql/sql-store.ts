@@ -16,23 +16,22 @@ import type {
   IdempotencyKey,
   RunOverview,
   StoredAgent,
-  WorkItemOverview,
 } from "../delivery/delivery-store.ts";
 import { newId } from "../delivery/ids.ts";
 import { checkStageGraph } from "../delivery/stage-graph.ts";
+import { artifactOf, artifactUri } from "./artifact-view.ts";
+import { attemptOutcome, endAttempt, readAttempts } from "./attempts.ts";
 import { migrate } from "./migrations.ts";
 import { emitEvent, eventPage } from "./run-events.ts";
+import { readOverviewRows, runOverview } from "./run-overview.ts";
 import { findRow, loadRunState, type RunState, requireItem, stageOf } from "./run-state.ts";
+import { runView } from "./run-view.ts";
 import { RunWaiters } from "./run-waiters.ts";
 import type { SqlDatabase } from "./sql-database.ts";
-import {
-  type ArtifactRow,
-  type AttemptRow,
-  type ItemRow,
-  type ItemStatus,
-  iso,
-  type RunStatus,
-} from "./sql-rows.ts";
+import { type ArtifactRow, type ItemRow, iso, type RunStatus } from "./sql-rows.ts";
+import { withContextSha256, workItemView } from "./work-item-view.ts";
+
+export { artifactUri } from "./artifact-view.ts";
 
 /** Options of {@link SqlStore}. */
 export interface SqlStoreOptions {
@@ -103,14 +102,14 @@ export class SqlStore implements DeliveryStore {
         stage_ids: input.stages.map((stage) => stage.id),
       });
       this.#startStage(state, 0);
-      return this.#runView(loadRunState(this.#database, runId, now));
+      return runView(this.#database, loadRunState(this.#database, runId, now));
     });
     this.#waiters.wake(runId);
     return view;
   }
 
   async getRun(runId: string): Promise<Contract.RunView> {
-    return this.#write(runId, (state) => this.#runView(state));
+    return this.#write(runId, (state) => runView(this.#database, state));
   }
 
   async addAgent(runId: string, agent: StoredAgent): Promise<void> {
@@ -148,7 +147,7 @@ export class SqlStore implements DeliveryStore {
 
   async offers(runId: string, agent: AgentIdentity, limit: number): Promise<WorkItem[]> {
     const items = this.#write(runId, (state) =>
-      this.#onOffer(state, agent, limit).map((item) => this.#workItem(state, item)),
+      this.#onOffer(state, agent, limit).map((item) => workItemView(this.#database, state, item)),
     );
     return Promise.all(items.map(withContextSha256));
   }
@@ -213,7 +212,7 @@ export class SqlStore implements DeliveryStore {
       });
       const leased = requireItem(this.#database, runId, item.id);
       return {
-        work_item: this.#workItem(state, leased),
+        work_item: workItemView(this.#database, state, leased),
         lease: { attempt, expires_at: iso(expiresAt) },
       };
     });
@@ -271,7 +270,7 @@ export class SqlStore implements DeliveryStore {
         runId,
         item.id,
       );
-      this.#endAttempt(state, item.id, item.attempt, "completed");
+      endAttempt(this.#database, state, item.id, item.attempt, "completed");
       const receipt =
         current === undefined
           ? undefined
@@ -311,7 +310,7 @@ export class SqlStore implements DeliveryStore {
   ): Promise<Contract.FailureView> {
     return this.#settle(runId, agent, workItemId, idempotency, (state, item) => {
       this.#requireLiveLease(item, agent, body.attempt);
-      this.#endAttempt(state, item.id, item.attempt, "failed", body.reason);
+      endAttempt(this.#database, state, item.id, item.attempt, "failed", body.reason);
       const event = emitEvent(this.#database, state, "work_item.failed", {
         work_item_id: item.id,
         agent_tag: agent.tag,
@@ -336,9 +335,9 @@ export class SqlStore implements DeliveryStore {
           runId,
         )
         .map((item) => ({
-          work_item: this.#workItem(state, item),
+          work_item: workItemView(this.#database, state, item),
           dead_lettered_at: iso(item.dead_lettered_at ?? state.now),
-          attempts: this.#attempts(runId, item.id),
+          attempts: readAttempts(this.#database, runId, item.id),
         })),
     );
     return Promise.all(
@@ -369,7 +368,7 @@ export class SqlStore implements DeliveryStore {
       });
       this.#offer(state, item);
       this.#updateRunStatus(state, item.id);
-      return this.#workItem(state, requireItem(this.#database, runId, item.id));
+      return workItemView(this.#database, state, requireItem(this.#database, runId, item.id));
     });
     return withContextSha256(requeued);
   }
@@ -388,62 +387,7 @@ export class SqlStore implements DeliveryStore {
   }
 
   async overview(runId: string): Promise<RunOverview> {
-    const read = this.#write(runId, (state) => {
-      const attempts = new Map<string, Contract.AttemptRecord[]>();
-      for (const row of this.#database.all<AttemptRow & { work_item_id: string }>(
-        "SELECT work_item_id, attempt, agent_tag, leased_at, ended_at, outcome, reason FROM attempts WHERE run_id = ? ORDER BY work_item_id, attempt",
-        runId,
-      )) {
-        const list = attempts.get(row.work_item_id) ?? [];
-        list.push(attemptRecord(row));
-        attempts.set(row.work_item_id, list);
-      }
-      const items = this.#database
-        .all<ItemRow>(
-          "SELECT * FROM work_items WHERE run_id = ? ORDER BY stage_position, offered_seq, id",
-          runId,
-        )
-        .map((row) => ({ row, item: this.#workItem(state, row) }));
-      const artifacts = this.#database
-        .all<ArtifactRow>(
-          "SELECT * FROM artifacts WHERE run_id = ? ORDER BY stage_position, seq",
-          runId,
-        )
-        .map((row) => artifactOf(runId, row));
-      const reviews = this.#database
-        .all<{ feedback: string }>(
-          "SELECT feedback FROM reviews WHERE run_id = ? ORDER BY created_at, work_item_id",
-          runId,
-        )
-        .map((row) => JSON.parse(row.feedback) as ReviewFeedback);
-      return { run: this.#runView(state), items, attempts, artifacts, reviews };
-    });
-    const workItems = await Promise.all(
-      read.items.map(
-        async ({ row, item }): Promise<WorkItemOverview> => ({
-          id: row.id,
-          stage_id: item.stage_id,
-          kind: row.kind,
-          state: row.status,
-          attempt: item.attempt,
-          ...(row.holder_tag === null ? {} : { holder_tag: row.holder_tag }),
-          ...(row.status === "leased" && row.lease_expires_at !== null
-            ? { lease_expires_at: iso(row.lease_expires_at) }
-            : {}),
-          context_sha256: await runContextSha256(item),
-          ...(row.target_artifact_id === null
-            ? {}
-            : { target_artifact_id: row.target_artifact_id }),
-          attempts: read.attempts.get(row.id) ?? [],
-        }),
-      ),
-    );
-    return {
-      run: read.run,
-      work_items: workItems,
-      artifacts: read.artifacts,
-      reviews: read.reviews,
-    };
+    return runOverview(this.#write(runId, (state) => readOverviewRows(this.#database, state)));
   }
 
   async events(runId: string, after: number, limit: number): Promise<Contract.EventPage> {
@@ -546,7 +490,7 @@ export class SqlStore implements DeliveryStore {
   ): void {
     const current = item.attempt === attempt && item.holder_id === agent.agent_id;
     if (current && item.status === "leased") return;
-    if (current && this.#attemptOutcome(runId, item.id, attempt) === "expired") return;
+    if (current && attemptOutcome(this.#database, runId, item.id, attempt) === "expired") return;
     throw this.#leaseLost(item, agent, attempt);
   }
 
@@ -562,40 +506,6 @@ export class SqlStore implements DeliveryStore {
       code: "LEASE_LOST",
       message: `Attempt ${attempt} of work item ${item.id} is no longer current (${why}${state}). Stop working on it and poll the inbox.`,
     });
-  }
-
-  #attemptOutcome(
-    runId: string,
-    workItemId: string,
-    attempt: number,
-  ): Contract.AttemptRecord["outcome"] | undefined {
-    const [row] = this.#database.all<{ outcome: Contract.AttemptRecord["outcome"] }>(
-      "SELECT outcome FROM attempts WHERE run_id = ? AND work_item_id = ? AND attempt = ?",
-      runId,
-      workItemId,
-      attempt,
-    );
-    return row?.outcome;
-  }
-
-  #endAttempt(
-    state: RunState,
-    workItemId: string,
-    attempt: number,
-    outcome: Contract.AttemptRecord["outcome"],
-    reason?: string,
-  ): void {
-    // A late completion keeps the time its lease expired at as the attempt's end.
-    this.#database.run(
-      `UPDATE attempts SET outcome = ?, reason = ?, ended_at = coalesce(ended_at, ?)
-       WHERE run_id = ? AND work_item_id = ? AND attempt = ?`,
-      outcome,
-      reason ?? null,
-      state.now,
-      state.run.id,
-      workItemId,
-      attempt,
-    );
   }
 
   /** Expires every overdue lease of the run: each is a failed attempt. */
@@ -913,54 +823,6 @@ export class SqlStore implements DeliveryStore {
   // -------------------------------------------------------------------------------------------
   // Views
 
-  #workItem(state: RunState, item: ItemRow): WorkItem {
-    const { run } = state;
-    const stage = stageOf(state, item);
-    const previous = this.#database
-      .all<ArtifactRow>(
-        "SELECT id, stage_id, author_tag, title, media_type FROM artifacts WHERE run_id = ? AND stage_position < ? ORDER BY stage_position, seq",
-        run.id,
-        item.stage_position,
-      )
-      .map(
-        (artifact): ArtifactReference => ({
-          artifact_id: artifact.id,
-          stage_id: artifact.stage_id,
-          author_tag: artifact.author_tag,
-          ...(artifact.title === null ? {} : { title: artifact.title }),
-          media_type: artifact.media_type,
-          uri: artifactUri(run.id, artifact.id),
-        }),
-      );
-    const fields = {
-      id: item.id,
-      run_id: run.id,
-      stage_id: stage.id,
-      goal: run.goal,
-      constraints: JSON.parse(run.constraints) as string[],
-      stage_context: {
-        stage_description: stage.stage_description,
-        expected_output: stage.expected_output,
-        available_skills: stage.available_skills,
-        ...(stage.background === undefined ? {} : { background: stage.background }),
-      },
-      previous_artifacts: previous,
-      available_skills: stage.available_skills,
-      // The attempt the current (or last) lease holds; on offer, the attempt a claim starts.
-      attempt: item.status === "offered" ? item.attempt + 1 : Math.max(1, item.attempt),
-    };
-    if (item.kind === "task") return { kind: "task", ...fields };
-    return {
-      kind: "review",
-      ...fields,
-      review_context: {
-        target_artifact_id: item.target_artifact_id ?? "",
-        target_author_tag: item.target_author_tag ?? "",
-        review_criteria: stage.review_criteria ?? [],
-      },
-    };
-  }
-
   /**
    * The run-context hash of a work item as the run stands now; undefined for an item the run
    * does not have (the completion then fails with WORK_ITEM_NOT_FOUND).
@@ -968,91 +830,10 @@ export class SqlStore implements DeliveryStore {
   async #currentContextSha256(runId: string, workItemId: string): Promise<string | undefined> {
     const item = this.#write(runId, (state) => {
       const row = findRow<ItemRow>(this.#database, "work_items", runId, workItemId);
-      return row === undefined ? undefined : this.#workItem(state, row);
+      return row === undefined ? undefined : workItemView(this.#database, state, row);
     });
     return item === undefined ? undefined : runContextSha256(item);
   }
-
-  #attempts(runId: string, workItemId: string): Contract.AttemptRecord[] {
-    return this.#database
-      .all<AttemptRow>(
-        "SELECT attempt, agent_tag, leased_at, ended_at, outcome, reason FROM attempts WHERE run_id = ? AND work_item_id = ? ORDER BY attempt",
-        runId,
-        workItemId,
-      )
-      .map(attemptRecord);
-  }
-
-  #runView(state: RunState): Contract.RunView {
-    const { run } = state;
-    const counts = this.#database.all<{
-      stage_position: number;
-      status: ItemStatus;
-      count: number;
-    }>(
-      "SELECT stage_position, status, count(*) AS count FROM work_items WHERE run_id = ? GROUP BY stage_position, status",
-      run.id,
-    );
-    return {
-      run_id: run.id,
-      status: run.status,
-      goal: run.goal,
-      constraints: JSON.parse(run.constraints) as string[],
-      lease_ms: run.lease_ms,
-      max_attempts: run.max_attempts,
-      created_at: iso(run.created_at),
-      stages: state.stages.map(({ position, status, stage }) => {
-        const tally = { total: 0, offered: 0, leased: 0, completed: 0, dead_lettered: 0 };
-        for (const row of counts) {
-          if (row.stage_position !== position) continue;
-          tally[row.status] += Number(row.count);
-          tally.total += Number(row.count);
-        }
-        return { ...stage, kind: stage.kind ?? "task", status, counts: tally };
-      }),
-    };
-  }
-}
-
-/** An attempt as the contract shows it. */
-function attemptRecord(row: AttemptRow): Contract.AttemptRecord {
-  return {
-    attempt: row.attempt,
-    agent_tag: row.agent_tag,
-    leased_at: iso(row.leased_at),
-    ...(row.ended_at === null ? {} : { ended_at: iso(row.ended_at) }),
-    outcome: row.outcome,
-    ...(row.reason === null ? {} : { reason: row.reason }),
-  };
-}
-
-/** An artifact as the contract shows it. */
-function artifactOf(runId: string, row: ArtifactRow): Artifact {
-  return {
-    id: row.id,
-    run_id: runId,
-    stage_id: row.stage_id,
-    work_item_id: row.work_item_id,
-    author_tag: row.author_tag,
-    ...(row.title === null ? {} : { title: row.title }),
-    media_type: row.media_type,
-    content: row.content,
-    created_at: iso(row.created_at),
-  };
-}
-
-/**
- * A work item with its receipt: `context_sha256`, the hash of the run context (goal, constraints,
- * stage context) it was built from, by protocols' `runContextSha256` — the definition every
- * reader can recompute.
- */
-async function withContextSha256(item: WorkItem): Promise<WorkItem> {
-  return { ...item, context_sha256: await runContextSha256(item) };
-}
-
-/** Where an artifact's content is fetched: `GET /v1/runs/{run_id}/artifacts/{artifact_id}`. */
-export function artifactUri(runId: string, artifactId: string): string {
-  return `/v1/runs/${runId}/artifacts/${artifactId}`;
 }
 
 /** A task item is completed with an artifact, a review item with a review: never both. */
