@@ -20,15 +20,21 @@ import type {
 import { newId } from "../delivery/ids.ts";
 import { checkStageGraph } from "../delivery/stage-graph.ts";
 import { artifactOf, artifactUri } from "./artifact-view.ts";
-import { attemptOutcome, endAttempt, readAttempts } from "./attempts.ts";
+import { endAttempt } from "./attempts.ts";
+import { listDeadLetters, requeueDeadLetter } from "./dead-letters.ts";
+import { failItem } from "./failures.ts";
+import { expireOverdueLeases, nextLeaseExpiry, runsWithOverdueLeases } from "./lease-expiry.ts";
+import { claimItem, renewLease, requireCompletableLease } from "./leases.ts";
 import { migrate } from "./migrations.ts";
+import { itemsOnOffer, offerItem } from "./offers.ts";
 import { emitEvent, eventPage } from "./run-events.ts";
 import { readOverviewRows, runOverview } from "./run-overview.ts";
 import { findRow, loadRunState, type RunState, requireItem, stageOf } from "./run-state.ts";
+import { setRunStatus, updateRunStatus } from "./run-status.ts";
 import { runView } from "./run-view.ts";
 import { RunWaiters } from "./run-waiters.ts";
 import type { SqlDatabase } from "./sql-database.ts";
-import { type ArtifactRow, type ItemRow, iso, type RunStatus } from "./sql-rows.ts";
+import type { ArtifactRow, ItemRow } from "./sql-rows.ts";
 import { withContextSha256, workItemView } from "./work-item-view.ts";
 
 export { artifactUri } from "./artifact-view.ts";
@@ -147,7 +153,9 @@ export class SqlStore implements DeliveryStore {
 
   async offers(runId: string, agent: AgentIdentity, limit: number): Promise<WorkItem[]> {
     const items = this.#write(runId, (state) =>
-      this.#onOffer(state, agent, limit).map((item) => workItemView(this.#database, state, item)),
+      itemsOnOffer(this.#database, state, agent, limit).map((item) =>
+        workItemView(this.#database, state, item),
+      ),
     );
     return Promise.all(items.map(withContextSha256));
   }
@@ -157,65 +165,9 @@ export class SqlStore implements DeliveryStore {
     agent: AgentIdentity,
     workItemId: string | undefined,
   ): Promise<Contract.ClaimView | undefined> {
-    const claim = this.#write(runId, (state) => {
-      let item: ItemRow | undefined;
-      if (workItemId === undefined) {
-        [item] = this.#onOffer(state, agent, 1);
-        if (item === undefined) return undefined;
-      } else {
-        item = requireItem(this.#database, runId, workItemId);
-        if (item.kind === "review" && item.target_author_id === agent.agent_id) {
-          throw new DeliveryError({
-            code: "SELF_REVIEW",
-            message: `Work item ${item.id} reviews your own artifact ${item.target_artifact_id}: another agent must review it. Claim another item.`,
-          });
-        }
-        if (item.status !== "offered") {
-          const why = {
-            leased: "another agent holds its lease",
-            completed: "it is completed",
-            dead_lettered: "it is dead-lettered (an admin can requeue it)",
-          }[item.status];
-          throw new DeliveryError({
-            code: "NOT_ON_OFFER",
-            message: `Work item ${item.id} is not on offer: ${why}. Poll the inbox for items you can claim.`,
-          });
-        }
-      }
-      const attempt = item.attempt + 1;
-      const expiresAt = state.now + state.run.lease_ms;
-      this.#database.run(
-        `UPDATE work_items SET status = 'leased', attempt = ?, holder_id = ?, holder_tag = ?, lease_expires_at = ?
-         WHERE run_id = ? AND id = ?`,
-        attempt,
-        agent.agent_id,
-        agent.tag,
-        expiresAt,
-        runId,
-        item.id,
-      );
-      this.#database.run(
-        `INSERT INTO attempts (run_id, work_item_id, attempt, agent_id, agent_tag, leased_at, outcome)
-         VALUES (?, ?, ?, ?, ?, ?, 'leased')`,
-        runId,
-        item.id,
-        attempt,
-        agent.agent_id,
-        agent.tag,
-        state.now,
-      );
-      emitEvent(this.#database, state, "work_item.leased", {
-        work_item_id: item.id,
-        agent_tag: agent.tag,
-        attempt,
-        expires_at: iso(expiresAt),
-      });
-      const leased = requireItem(this.#database, runId, item.id);
-      return {
-        work_item: workItemView(this.#database, state, leased),
-        lease: { attempt, expires_at: iso(expiresAt) },
-      };
-    });
+    const claim = this.#write(runId, (state) =>
+      claimItem(this.#database, state, agent, workItemId),
+    );
     return claim === undefined
       ? undefined
       : { ...claim, work_item: await withContextSha256(claim.work_item) };
@@ -227,18 +179,9 @@ export class SqlStore implements DeliveryStore {
     workItemId: string,
     attempt: number,
   ): Promise<Contract.HeartbeatView> {
-    return this.#write(runId, (state) => {
-      const item = requireItem(this.#database, runId, workItemId);
-      this.#requireLiveLease(item, agent, attempt);
-      const expiresAt = state.now + state.run.lease_ms;
-      this.#database.run(
-        "UPDATE work_items SET lease_expires_at = ? WHERE run_id = ? AND id = ?",
-        expiresAt,
-        runId,
-        item.id,
-      );
-      return { expires_at: iso(expiresAt) };
-    });
+    return this.#write(runId, (state) =>
+      renewLease(this.#database, state, agent, workItemId, attempt),
+    );
   }
 
   async complete(
@@ -257,7 +200,7 @@ export class SqlStore implements DeliveryStore {
           message: `Work item ${item.id} is already completed; a second completion is refused. Poll the inbox for more work.`,
         });
       }
-      this.#requireCompletableLease(runId, item, agent, body.attempt);
+      requireCompletableLease(this.#database, runId, item, agent, body.attempt);
       const wrongKind = completionKindIssues(item, body);
       if (wrongKind.length > 0) throw invalidCompletion(wrongKind);
       const completion: Completing = { state, item, stage: stageOf(state, item), agent };
@@ -293,7 +236,7 @@ export class SqlStore implements DeliveryStore {
         agent_tag: agent.tag,
         attempt: item.attempt,
       });
-      if (item.status === "dead_lettered") this.#updateRunStatus(state, item.id);
+      if (item.status === "dead_lettered") updateRunStatus(this.#database, state, item.id);
       this.#advance(state, item.stage_position);
       return {
         work_item_id: item.id,
@@ -308,38 +251,13 @@ export class SqlStore implements DeliveryStore {
   async fail(
     ...[runId, agent, workItemId, body, idempotency]: Parameters<DeliveryStore["fail"]>
   ): Promise<Contract.FailureView> {
-    return this.#settle(runId, agent, workItemId, idempotency, (state, item) => {
-      this.#requireLiveLease(item, agent, body.attempt);
-      endAttempt(this.#database, state, item.id, item.attempt, "failed", body.reason);
-      const event = emitEvent(this.#database, state, "work_item.failed", {
-        work_item_id: item.id,
-        agent_tag: agent.tag,
-        attempt: item.attempt,
-        reason: body.reason,
-      });
-      const status = this.#countFailure(state, item);
-      return {
-        work_item_id: item.id,
-        status,
-        attempts_left: Math.max(0, state.run.max_attempts - item.failures - 1),
-        event_id: event.id,
-      };
-    });
+    return this.#settle(runId, agent, workItemId, idempotency, (state, item) =>
+      failItem(this.#database, state, item, agent, body),
+    );
   }
 
   async deadLetters(runId: string): Promise<Contract.DeadLetter[]> {
-    const letters = this.#write(runId, (state) =>
-      this.#database
-        .all<ItemRow>(
-          "SELECT * FROM work_items WHERE run_id = ? AND status = 'dead_lettered' ORDER BY dead_lettered_at, offered_seq",
-          runId,
-        )
-        .map((item) => ({
-          work_item: workItemView(this.#database, state, item),
-          dead_lettered_at: iso(item.dead_lettered_at ?? state.now),
-          attempts: readAttempts(this.#database, runId, item.id),
-        })),
-    );
+    const letters = this.#write(runId, (state) => listDeadLetters(this.#database, state));
     return Promise.all(
       letters.map(async (letter) => ({
         ...letter,
@@ -349,27 +267,9 @@ export class SqlStore implements DeliveryStore {
   }
 
   async requeue(runId: string, workItemId: string): Promise<WorkItem> {
-    const requeued = this.#write(runId, (state) => {
-      const item = requireItem(this.#database, runId, workItemId);
-      if (item.status !== "dead_lettered") {
-        throw new DeliveryError({
-          code: "NOT_DEAD_LETTERED",
-          message: `Work item ${item.id} is not dead-lettered (it is ${item.status.replace("_", " ")}); only dead letters can be requeued.`,
-        });
-      }
-      this.#database.run(
-        "UPDATE work_items SET failures = 0, dead_lettered_at = NULL WHERE run_id = ? AND id = ?",
-        runId,
-        item.id,
-      );
-      emitEvent(this.#database, state, "work_item.requeued", {
-        work_item_id: item.id,
-        attempt: item.attempt + 1,
-      });
-      this.#offer(state, item);
-      this.#updateRunStatus(state, item.id);
-      return workItemView(this.#database, state, requireItem(this.#database, runId, item.id));
-    });
+    const requeued = this.#write(runId, (state) =>
+      requeueDeadLetter(this.#database, state, workItemId),
+    );
     return withContextSha256(requeued);
   }
 
@@ -409,20 +309,14 @@ export class SqlStore implements DeliveryStore {
 
   /** Expires the overdue leases of every run (a Node timer calls it). */
   expireAllLeases(): void {
-    const runs = this.#database.all<{ run_id: string }>(
-      "SELECT DISTINCT run_id FROM work_items WHERE status = 'leased' AND lease_expires_at <= ?",
-      this.#clock(),
-    );
-    for (const { run_id } of runs) this.#write(run_id, () => undefined);
+    for (const runId of runsWithOverdueLeases(this.#database, this.#clock())) {
+      this.#write(runId, () => undefined);
+    }
   }
 
   /** The earliest lease expiry of a run, in milliseconds, or undefined (a Durable Object's alarm). */
   nextExpiry(runId: string): number | undefined {
-    const [row] = this.#database.all<{ next: number | null }>(
-      "SELECT min(lease_expires_at) AS next FROM work_items WHERE run_id = ? AND status = 'leased'",
-      runId,
-    );
-    return row?.next ?? undefined;
+    return nextLeaseExpiry(this.#database, runId);
   }
 
   /** Ends every wait: long polls and streams answer now. The database stays open. */
@@ -443,7 +337,7 @@ export class SqlStore implements DeliveryStore {
     const result = this.#database.transaction(() => {
       const state = loadRunState(this.#database, runId, this.#clock());
       before = state.run.last_seq;
-      this.#expire(state);
+      expireOverdueLeases(this.#database, state);
       const value = operation(state);
       after = state.run.last_seq;
       return value;
@@ -454,149 +348,6 @@ export class SqlStore implements DeliveryStore {
 
   // -------------------------------------------------------------------------------------------
   // Items and leases
-
-  #onOffer(state: RunState, agent: AgentIdentity, limit: number): ItemRow[] {
-    return this.#database.all<ItemRow>(
-      `SELECT * FROM work_items WHERE run_id = ? AND status = 'offered'
-         AND (target_author_id IS NULL OR target_author_id <> ?)
-       ORDER BY offered_seq LIMIT ?`,
-      state.run.id,
-      agent.agent_id,
-      limit,
-    );
-  }
-
-  #requireLiveLease(item: ItemRow, agent: AgentIdentity, attempt: number): void {
-    if (item.status === "completed") {
-      throw new DeliveryError({
-        code: "ALREADY_COMPLETED",
-        message: `Work item ${item.id} is already completed. Poll the inbox for more work.`,
-      });
-    }
-    if (item.status !== "leased" || item.attempt !== attempt || item.holder_id !== agent.agent_id) {
-      throw this.#leaseLost(item, agent, attempt);
-    }
-  }
-
-  /**
-   * A completion needs the item's current attempt, held by this agent: a live lease, or one that
-   * expired while nobody else claimed the item (the work is done; accepting it loses nothing).
-   */
-  #requireCompletableLease(
-    runId: string,
-    item: ItemRow,
-    agent: AgentIdentity,
-    attempt: number,
-  ): void {
-    const current = item.attempt === attempt && item.holder_id === agent.agent_id;
-    if (current && item.status === "leased") return;
-    if (current && attemptOutcome(this.#database, runId, item.id, attempt) === "expired") return;
-    throw this.#leaseLost(item, agent, attempt);
-  }
-
-  #leaseLost(item: ItemRow, agent: AgentIdentity, attempt: number): DeliveryError {
-    let why: string;
-    if (item.attempt === 0) why = "nobody has claimed it yet";
-    else if (item.attempt !== attempt) {
-      why = `its current attempt is ${item.attempt}${item.holder_id === agent.agent_id ? "" : ", held by another agent"}`;
-    } else if (item.holder_id !== agent.agent_id) why = "another agent holds it";
-    else why = "its lease expired";
-    const state = item.status === "leased" ? "" : `; the item is ${item.status.replace("_", " ")}`;
-    return new DeliveryError({
-      code: "LEASE_LOST",
-      message: `Attempt ${attempt} of work item ${item.id} is no longer current (${why}${state}). Stop working on it and poll the inbox.`,
-    });
-  }
-
-  /** Expires every overdue lease of the run: each is a failed attempt. */
-  #expire(state: RunState): void {
-    const overdue = this.#database.all<ItemRow>(
-      `SELECT * FROM work_items WHERE run_id = ? AND status = 'leased' AND lease_expires_at <= ?
-       ORDER BY lease_expires_at, offered_seq`,
-      state.run.id,
-      state.now,
-    );
-    for (const item of overdue) {
-      this.#database.run(
-        `UPDATE attempts SET outcome = 'expired', ended_at = ?
-         WHERE run_id = ? AND work_item_id = ? AND attempt = ?`,
-        item.lease_expires_at,
-        state.run.id,
-        item.id,
-        item.attempt,
-      );
-      emitEvent(this.#database, state, "work_item.lease_expired", {
-        work_item_id: item.id,
-        agent_tag: item.holder_tag ?? "",
-        attempt: item.attempt,
-      });
-      this.#countFailure(state, item);
-    }
-  }
-
-  /** Counts a failed or expired attempt: the item goes back on offer, or to the dead letters. */
-  #countFailure(state: RunState, item: ItemRow): "offered" | "dead_lettered" {
-    const failures = item.failures + 1;
-    this.#database.run(
-      "UPDATE work_items SET failures = ?, lease_expires_at = NULL WHERE run_id = ? AND id = ?",
-      failures,
-      state.run.id,
-      item.id,
-    );
-    if (failures < state.run.max_attempts) {
-      this.#offer(state, item);
-      return "offered";
-    }
-    this.#database.run(
-      "UPDATE work_items SET status = 'dead_lettered', dead_lettered_at = ? WHERE run_id = ? AND id = ?",
-      state.now,
-      state.run.id,
-      item.id,
-    );
-    emitEvent(this.#database, state, "work_item.dead_lettered", {
-      work_item_id: item.id,
-      attempts: failures,
-    });
-    this.#updateRunStatus(state, item.id);
-    return "dead_lettered";
-  }
-
-  /** Puts an item (back) on offer, at the end of the queue. */
-  #offer(state: RunState, item: Pick<ItemRow, "id" | "kind" | "attempt" | "stage_position">): void {
-    const stage = state.stages[item.stage_position];
-    const event = emitEvent(this.#database, state, "work_item.offered", {
-      work_item_id: item.id,
-      stage_id: stage?.id ?? "",
-      kind: item.kind,
-      attempt: item.attempt + 1,
-    });
-    this.#database.run(
-      "UPDATE work_items SET status = 'offered', offered_seq = ? WHERE run_id = ? AND id = ?",
-      event.seq,
-      state.run.id,
-      item.id,
-    );
-  }
-
-  /** Blocked while any item is dead-lettered, active again when none is (unless completed). */
-  #updateRunStatus(state: RunState, workItemId: string): void {
-    if (state.run.status === "completed") return;
-    const [row] = this.#database.all<{ count: number }>(
-      "SELECT count(*) AS count FROM work_items WHERE run_id = ? AND status = 'dead_lettered'",
-      state.run.id,
-    );
-    const status: RunStatus = Number(row?.count ?? 0) > 0 ? "blocked" : "active";
-    if (status === state.run.status) return;
-    this.#setRunStatus(state, status);
-    emitEvent(this.#database, state, status === "blocked" ? "run.blocked" : "run.resumed", {
-      work_item_id: workItemId,
-    });
-  }
-
-  #setRunStatus(state: RunState, status: RunStatus): void {
-    this.#database.run("UPDATE runs SET status = ? WHERE id = ?", status, state.run.id);
-    state.run.status = status;
-  }
 
   // -------------------------------------------------------------------------------------------
   // Stages
@@ -641,7 +392,7 @@ export class SqlStore implements DeliveryStore {
         target?.author_id ?? null,
         target?.author_tag ?? null,
       );
-      this.#offer(state, item);
+      offerItem(this.#database, state, item);
     }
   }
 
@@ -669,7 +420,7 @@ export class SqlStore implements DeliveryStore {
       this.#startStage(state, position + 1);
       return;
     }
-    this.#setRunStatus(state, "completed");
+    setRunStatus(this.#database, state, "completed");
     emitEvent(this.#database, state, "run.completed", {});
   }
 
