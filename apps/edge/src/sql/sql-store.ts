@@ -1,15 +1,5 @@
-import { ArgumentError, checkReceipt } from "@task-context/core";
-import {
-  type Artifact,
-  type ArtifactReference,
-  type CollaborationEvent,
-  type ReviewFeedback,
-  runContextSha256,
-  type ValidationIssue,
-  type WorkItem,
-} from "@task-context/protocols";
+import { type Artifact, runContextSha256, type WorkItem } from "@task-context/protocols";
 import type * as Contract from "../contract/schemas.ts";
-import { DeliveryError, runNotFound } from "../delivery/delivery-error.ts";
 import type {
   AgentIdentity,
   ChangedOptions,
@@ -17,101 +7,35 @@ import type {
   IdempotencyKey,
   RunOverview,
   StoredAgent,
-  WorkItemOverview,
 } from "../delivery/delivery-store.ts";
-import { newId } from "../delivery/ids.ts";
 import { checkStageGraph } from "../delivery/stage-graph.ts";
+import { insertAgent, readAgent } from "./agents.ts";
+import { readArtifact } from "./artifacts.ts";
+import { completeItem } from "./completion.ts";
+import { listDeadLetters, requeueDeadLetter } from "./dead-letters.ts";
+import { failItem } from "./failures.ts";
+import { runIdempotent } from "./idempotency.ts";
+import { expireOverdueLeases, nextLeaseExpiry, runsWithOverdueLeases } from "./lease-expiry.ts";
+import { claimItem, renewLease } from "./leases.ts";
 import { migrate } from "./migrations.ts";
+import { itemsOnOffer } from "./offers.ts";
+import { insertRun } from "./run-creation.ts";
+import { eventPage } from "./run-events.ts";
+import { readOverviewRows, runOverview } from "./run-overview.ts";
+import { findRow, loadRunState, type RunState, requireItem } from "./run-state.ts";
+import { runView } from "./run-view.ts";
+import { RunWaiters } from "./run-waiters.ts";
 import type { SqlDatabase } from "./sql-database.ts";
+import type { ItemRow } from "./sql-rows.ts";
+import { withContextSha256, workItemView } from "./work-item-view.ts";
+
+export { artifactUri } from "./artifact-view.ts";
 
 /** Options of {@link SqlStore}. */
 export interface SqlStoreOptions {
   /** The time in milliseconds since the epoch; tests move it instead of sleeping. */
   clock?: () => number;
 }
-
-type RunStatus = Contract.RunView["status"];
-type ItemStatus = "offered" | "leased" | "completed" | "dead_lettered";
-
-interface RunRow {
-  id: string;
-  goal: string;
-  constraints: string;
-  lease_ms: number;
-  max_attempts: number;
-  status: RunStatus;
-  current_stage: number;
-  last_seq: number;
-  created_at: number;
-}
-
-interface StageRow {
-  position: number;
-  id: string;
-  definition: string;
-  status: Contract.StageView["status"];
-}
-
-interface ItemRow {
-  id: string;
-  stage_position: number;
-  kind: "task" | "review";
-  status: ItemStatus;
-  attempt: number;
-  failures: number;
-  holder_id: string | null;
-  holder_tag: string | null;
-  lease_expires_at: number | null;
-  target_artifact_id: string | null;
-  target_author_id: string | null;
-  target_author_tag: string | null;
-  dead_lettered_at: number | null;
-}
-
-interface AttemptRow {
-  attempt: number;
-  agent_tag: string;
-  leased_at: number;
-  ended_at: number | null;
-  outcome: Contract.AttemptRecord["outcome"];
-  reason: string | null;
-}
-
-interface ArtifactRow {
-  id: string;
-  stage_id: string;
-  stage_position: number;
-  work_item_id: string;
-  author_id: string;
-  author_tag: string;
-  title: string | null;
-  media_type: string;
-  content: string;
-  created_at: number;
-}
-
-/** A completion in progress: the item, its stage and the agent completing it. */
-interface Completing {
-  state: RunState;
-  item: ItemRow;
-  stage: Contract.StageInput;
-  agent: AgentIdentity;
-}
-
-/** What one operation on a run reads once: the run and its stages. */
-interface RunState {
-  run: RunRow;
-  stages: Array<StageRow & { stage: Contract.StageInput }>;
-  now: number;
-}
-
-const iso = (milliseconds: number) => new Date(milliseconds).toISOString();
-
-/** An event without the fields every event has. */
-type EventFields<Type extends CollaborationEvent["type"]> = Omit<
-  Extract<CollaborationEvent, { type: Type }>,
-  "type" | "id" | "seq" | "run_id" | "at"
->;
 
 /**
  * The delivery store over a synchronous SQL database: every operation is one transaction, so a
@@ -122,8 +46,7 @@ type EventFields<Type extends CollaborationEvent["type"]> = Omit<
 export class SqlStore implements DeliveryStore {
   readonly #database: SqlDatabase;
   readonly #clock: () => number;
-  readonly #waiters = new Map<string, Set<() => void>>();
-  #closed = false;
+  readonly #waiters = new RunWaiters();
 
   constructor(database: SqlDatabase, { clock = Date.now }: SqlStoreOptions = {}) {
     this.#database = database;
@@ -133,88 +56,30 @@ export class SqlStore implements DeliveryStore {
 
   async createRun(runId: string, input: Contract.CreateRunInput): Promise<Contract.RunView> {
     checkStageGraph(input.stages);
-    const view = this.#database.transaction(() => {
-      if (this.#database.all("SELECT 1 FROM runs WHERE id = ?", runId).length > 0) {
-        throw new ArgumentError({
-          argument: "runId",
-          message: `expected the id of a new run, got ${runId}, which exists. Make one with newId("run").`,
-        });
-      }
-      const now = this.#clock();
-      this.#database.run(
-        `INSERT INTO runs (id, goal, constraints, lease_ms, max_attempts, status, current_stage, last_seq, created_at)
-         VALUES (?, ?, ?, ?, ?, 'active', 0, 0, ?)`,
-        runId,
-        input.goal,
-        JSON.stringify(input.constraints),
-        input.lease_ms ?? 60_000,
-        input.max_attempts ?? 5,
-        now,
-      );
-      input.stages.forEach((stage, position) => {
-        const kind = stage.kind ?? "task";
-        const definition =
-          kind === "task" ? { ...stage, kind, items: stage.items ?? 1 } : { ...stage, kind };
-        this.#database.run(
-          "INSERT INTO stages (run_id, position, id, definition, status) VALUES (?, ?, ?, ?, 'pending')",
-          runId,
-          position,
-          stage.id,
-          JSON.stringify(definition),
-        );
-      });
-      const state = this.#state(runId, now);
-      this.#emit(state, "run.created", {
-        goal: input.goal,
-        stage_ids: input.stages.map((stage) => stage.id),
-      });
-      this.#startStage(state, 0);
-      return this.#runView(this.#state(runId, now));
-    });
-    this.#wake(runId);
+    const view = this.#database.transaction(() =>
+      insertRun(this.#database, runId, input, this.#clock),
+    );
+    this.#waiters.wake(runId);
     return view;
   }
 
   async getRun(runId: string): Promise<Contract.RunView> {
-    return this.#write(runId, (state) => this.#runView(state));
+    return this.#write(runId, (state) => runView(this.#database, state));
   }
 
   async addAgent(runId: string, agent: StoredAgent): Promise<void> {
-    this.#write(runId, (state) => {
-      const taken = this.#database.all(
-        "SELECT 1 FROM agents WHERE run_id = ? AND tag = ?",
-        runId,
-        agent.tag,
-      );
-      if (taken.length > 0) {
-        throw new DeliveryError({
-          code: "AGENT_TAG_TAKEN",
-          message: `The run already has an agent tagged "${agent.tag}". Choose another tag.`,
-        });
-      }
-      this.#database.run(
-        "INSERT INTO agents (run_id, id, tag, token_hash, created_at) VALUES (?, ?, ?, ?, ?)",
-        runId,
-        agent.agent_id,
-        agent.tag,
-        agent.token_hash,
-        state.now,
-      );
-    });
+    this.#write(runId, (state) => insertAgent(this.#database, state, agent));
   }
 
   async findAgent(runId: string, agentId: string): Promise<StoredAgent | undefined> {
-    const [agent] = this.#database.all<StoredAgent>(
-      "SELECT id AS agent_id, tag, token_hash FROM agents WHERE run_id = ? AND id = ?",
-      runId,
-      agentId,
-    );
-    return agent === undefined ? undefined : { ...agent };
+    return readAgent(this.#database, runId, agentId);
   }
 
   async offers(runId: string, agent: AgentIdentity, limit: number): Promise<WorkItem[]> {
     const items = this.#write(runId, (state) =>
-      this.#onOffer(state, agent, limit).map((item) => this.#workItem(state, item)),
+      itemsOnOffer(this.#database, state, agent, limit).map((item) =>
+        workItemView(this.#database, state, item),
+      ),
     );
     return Promise.all(items.map(withContextSha256));
   }
@@ -224,65 +89,9 @@ export class SqlStore implements DeliveryStore {
     agent: AgentIdentity,
     workItemId: string | undefined,
   ): Promise<Contract.ClaimView | undefined> {
-    const claim = this.#write(runId, (state) => {
-      let item: ItemRow | undefined;
-      if (workItemId === undefined) {
-        [item] = this.#onOffer(state, agent, 1);
-        if (item === undefined) return undefined;
-      } else {
-        item = this.#item(runId, workItemId);
-        if (item.kind === "review" && item.target_author_id === agent.agent_id) {
-          throw new DeliveryError({
-            code: "SELF_REVIEW",
-            message: `Work item ${item.id} reviews your own artifact ${item.target_artifact_id}: another agent must review it. Claim another item.`,
-          });
-        }
-        if (item.status !== "offered") {
-          const why = {
-            leased: "another agent holds its lease",
-            completed: "it is completed",
-            dead_lettered: "it is dead-lettered (an admin can requeue it)",
-          }[item.status];
-          throw new DeliveryError({
-            code: "NOT_ON_OFFER",
-            message: `Work item ${item.id} is not on offer: ${why}. Poll the inbox for items you can claim.`,
-          });
-        }
-      }
-      const attempt = item.attempt + 1;
-      const expiresAt = state.now + state.run.lease_ms;
-      this.#database.run(
-        `UPDATE work_items SET status = 'leased', attempt = ?, holder_id = ?, holder_tag = ?, lease_expires_at = ?
-         WHERE run_id = ? AND id = ?`,
-        attempt,
-        agent.agent_id,
-        agent.tag,
-        expiresAt,
-        runId,
-        item.id,
-      );
-      this.#database.run(
-        `INSERT INTO attempts (run_id, work_item_id, attempt, agent_id, agent_tag, leased_at, outcome)
-         VALUES (?, ?, ?, ?, ?, ?, 'leased')`,
-        runId,
-        item.id,
-        attempt,
-        agent.agent_id,
-        agent.tag,
-        state.now,
-      );
-      this.#emit(state, "work_item.leased", {
-        work_item_id: item.id,
-        agent_tag: agent.tag,
-        attempt,
-        expires_at: iso(expiresAt),
-      });
-      const leased = this.#item(runId, item.id);
-      return {
-        work_item: this.#workItem(state, leased),
-        lease: { attempt, expires_at: iso(expiresAt) },
-      };
-    });
+    const claim = this.#write(runId, (state) =>
+      claimItem(this.#database, state, agent, workItemId),
+    );
     return claim === undefined
       ? undefined
       : { ...claim, work_item: await withContextSha256(claim.work_item) };
@@ -294,18 +103,9 @@ export class SqlStore implements DeliveryStore {
     workItemId: string,
     attempt: number,
   ): Promise<Contract.HeartbeatView> {
-    return this.#write(runId, (state) => {
-      const item = this.#item(runId, workItemId);
-      this.#requireLiveLease(item, agent, attempt);
-      const expiresAt = state.now + state.run.lease_ms;
-      this.#database.run(
-        "UPDATE work_items SET lease_expires_at = ? WHERE run_id = ? AND id = ?",
-        expiresAt,
-        runId,
-        item.id,
-      );
-      return { expires_at: iso(expiresAt) };
-    });
+    return this.#write(runId, (state) =>
+      renewLease(this.#database, state, agent, workItemId, attempt),
+    );
   }
 
   async complete(
@@ -317,96 +117,21 @@ export class SqlStore implements DeliveryStore {
       body.context_sha256 === undefined
         ? undefined
         : await this.#currentContextSha256(runId, workItemId);
-    return this.#settle(runId, agent, workItemId, idempotency, (state, item) => {
-      if (item.status === "completed") {
-        throw new DeliveryError({
-          code: "ALREADY_COMPLETED",
-          message: `Work item ${item.id} is already completed; a second completion is refused. Poll the inbox for more work.`,
-        });
-      }
-      this.#requireCompletableLease(runId, item, agent, body.attempt);
-      const wrongKind = completionKindIssues(item, body);
-      if (wrongKind.length > 0) throw invalidCompletion(wrongKind);
-      const completion: Completing = { state, item, stage: this.#stageOf(state, item), agent };
-      let artifactId: string | undefined;
-      if (body.artifact !== undefined) artifactId = this.#storeArtifact(completion, body.artifact);
-      if (body.review !== undefined) this.#storeReview(completion, body.review);
-      this.#database.run(
-        `UPDATE work_items SET status = 'completed', lease_expires_at = NULL, dead_lettered_at = NULL
-           WHERE run_id = ? AND id = ?`,
-        runId,
-        item.id,
-      );
-      this.#endAttempt(state, item.id, item.attempt, "completed");
-      const receipt =
-        current === undefined
-          ? undefined
-          : checkReceipt({
-              quoted: body.context_sha256,
-              current,
-              recipient: `agent "${agent.tag}" on work item ${item.id}`,
-            });
-      if (receipt?.status === "stale") {
-        this.#emit(state, "context.stale", {
-          work_item_id: item.id,
-          agent_tag: agent.tag,
-          attempt: item.attempt,
-          quoted_context_sha256: receipt.quoted ?? "",
-          context_sha256: current ?? "",
-        });
-      }
-      const event = this.#emit(state, "work_item.completed", {
-        work_item_id: item.id,
-        agent_tag: agent.tag,
-        attempt: item.attempt,
-      });
-      if (item.status === "dead_lettered") this.#updateRunStatus(state, item.id);
-      this.#advance(state, item.stage_position);
-      return {
-        work_item_id: item.id,
-        status: "completed" as const,
-        ...(artifactId === undefined ? {} : { artifact_id: artifactId }),
-        event_id: event.id,
-        ...(receipt?.warning === undefined ? {} : { warning: receipt.warning }),
-      };
-    });
+    return this.#settle(runId, agent, workItemId, idempotency, (state, item) =>
+      completeItem(this.#database, state, item, agent, body, current),
+    );
   }
 
   async fail(
     ...[runId, agent, workItemId, body, idempotency]: Parameters<DeliveryStore["fail"]>
   ): Promise<Contract.FailureView> {
-    return this.#settle(runId, agent, workItemId, idempotency, (state, item) => {
-      this.#requireLiveLease(item, agent, body.attempt);
-      this.#endAttempt(state, item.id, item.attempt, "failed", body.reason);
-      const event = this.#emit(state, "work_item.failed", {
-        work_item_id: item.id,
-        agent_tag: agent.tag,
-        attempt: item.attempt,
-        reason: body.reason,
-      });
-      const status = this.#countFailure(state, item);
-      return {
-        work_item_id: item.id,
-        status,
-        attempts_left: Math.max(0, state.run.max_attempts - item.failures - 1),
-        event_id: event.id,
-      };
-    });
+    return this.#settle(runId, agent, workItemId, idempotency, (state, item) =>
+      failItem(this.#database, state, item, agent, body),
+    );
   }
 
   async deadLetters(runId: string): Promise<Contract.DeadLetter[]> {
-    const letters = this.#write(runId, (state) =>
-      this.#database
-        .all<ItemRow>(
-          "SELECT * FROM work_items WHERE run_id = ? AND status = 'dead_lettered' ORDER BY dead_lettered_at, offered_seq",
-          runId,
-        )
-        .map((item) => ({
-          work_item: this.#workItem(state, item),
-          dead_lettered_at: iso(item.dead_lettered_at ?? state.now),
-          attempts: this.#attempts(runId, item.id),
-        })),
-    );
+    const letters = this.#write(runId, (state) => listDeadLetters(this.#database, state));
     return Promise.all(
       letters.map(async (letter) => ({
         ...letter,
@@ -416,110 +141,22 @@ export class SqlStore implements DeliveryStore {
   }
 
   async requeue(runId: string, workItemId: string): Promise<WorkItem> {
-    const requeued = this.#write(runId, (state) => {
-      const item = this.#item(runId, workItemId);
-      if (item.status !== "dead_lettered") {
-        throw new DeliveryError({
-          code: "NOT_DEAD_LETTERED",
-          message: `Work item ${item.id} is not dead-lettered (it is ${item.status.replace("_", " ")}); only dead letters can be requeued.`,
-        });
-      }
-      this.#database.run(
-        "UPDATE work_items SET failures = 0, dead_lettered_at = NULL WHERE run_id = ? AND id = ?",
-        runId,
-        item.id,
-      );
-      this.#emit(state, "work_item.requeued", { work_item_id: item.id, attempt: item.attempt + 1 });
-      this.#offer(state, item);
-      this.#updateRunStatus(state, item.id);
-      return this.#workItem(state, this.#item(runId, item.id));
-    });
+    const requeued = this.#write(runId, (state) =>
+      requeueDeadLetter(this.#database, state, workItemId),
+    );
     return withContextSha256(requeued);
   }
 
   async artifact(runId: string, artifactId: string): Promise<Artifact> {
-    return this.#write(runId, () => {
-      const row = this.#row<ArtifactRow>("artifacts", runId, artifactId);
-      if (row === undefined) {
-        throw new DeliveryError({
-          code: "ARTIFACT_NOT_FOUND",
-          message: `The run has no artifact ${artifactId}. Take artifact ids from work items' previous_artifacts or from artifact.created events.`,
-        });
-      }
-      return artifactOf(runId, row);
-    });
+    return this.#write(runId, () => readArtifact(this.#database, runId, artifactId));
   }
 
   async overview(runId: string): Promise<RunOverview> {
-    const read = this.#write(runId, (state) => {
-      const attempts = new Map<string, Contract.AttemptRecord[]>();
-      for (const row of this.#database.all<AttemptRow & { work_item_id: string }>(
-        "SELECT work_item_id, attempt, agent_tag, leased_at, ended_at, outcome, reason FROM attempts WHERE run_id = ? ORDER BY work_item_id, attempt",
-        runId,
-      )) {
-        const list = attempts.get(row.work_item_id) ?? [];
-        list.push(attemptRecord(row));
-        attempts.set(row.work_item_id, list);
-      }
-      const items = this.#database
-        .all<ItemRow>(
-          "SELECT * FROM work_items WHERE run_id = ? ORDER BY stage_position, offered_seq, id",
-          runId,
-        )
-        .map((row) => ({ row, item: this.#workItem(state, row) }));
-      const artifacts = this.#database
-        .all<ArtifactRow>(
-          "SELECT * FROM artifacts WHERE run_id = ? ORDER BY stage_position, seq",
-          runId,
-        )
-        .map((row) => artifactOf(runId, row));
-      const reviews = this.#database
-        .all<{ feedback: string }>(
-          "SELECT feedback FROM reviews WHERE run_id = ? ORDER BY created_at, work_item_id",
-          runId,
-        )
-        .map((row) => JSON.parse(row.feedback) as ReviewFeedback);
-      return { run: this.#runView(state), items, attempts, artifacts, reviews };
-    });
-    const workItems = await Promise.all(
-      read.items.map(
-        async ({ row, item }): Promise<WorkItemOverview> => ({
-          id: row.id,
-          stage_id: item.stage_id,
-          kind: row.kind,
-          state: row.status,
-          attempt: item.attempt,
-          ...(row.holder_tag === null ? {} : { holder_tag: row.holder_tag }),
-          ...(row.status === "leased" && row.lease_expires_at !== null
-            ? { lease_expires_at: iso(row.lease_expires_at) }
-            : {}),
-          context_sha256: await runContextSha256(item),
-          ...(row.target_artifact_id === null
-            ? {}
-            : { target_artifact_id: row.target_artifact_id }),
-          attempts: read.attempts.get(row.id) ?? [],
-        }),
-      ),
-    );
-    return {
-      run: read.run,
-      work_items: workItems,
-      artifacts: read.artifacts,
-      reviews: read.reviews,
-    };
+    return runOverview(this.#write(runId, (state) => readOverviewRows(this.#database, state)));
   }
 
   async events(runId: string, after: number, limit: number): Promise<Contract.EventPage> {
-    return this.#write(runId, () => {
-      const rows = this.#database.all<{ seq: number; body: string }>(
-        "SELECT seq, body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-        runId,
-        after,
-        limit,
-      );
-      const events = rows.map((row) => JSON.parse(row.body) as CollaborationEvent);
-      return { events, next_after: rows.at(-1)?.seq ?? after };
-    });
+    return this.#write(runId, () => eventPage(this.#database, runId, after, limit));
   }
 
   async lastSeq(runId: string): Promise<number> {
@@ -528,23 +165,7 @@ export class SqlStore implements DeliveryStore {
 
   async changed(runId: string, after: number, options: ChangedOptions): Promise<boolean> {
     if ((await this.lastSeq(runId)) > after) return true;
-    if (this.#closed || options.signal?.aborted) return false;
-    return new Promise<boolean>((resolve) => {
-      const waiters = this.#waiters.get(runId) ?? new Set<() => void>();
-      this.#waiters.set(runId, waiters);
-      const finish = (changed: boolean) => {
-        clearTimeout(timer);
-        options.signal?.removeEventListener("abort", onAbort);
-        waiters.delete(wake);
-        if (waiters.size === 0) this.#waiters.delete(runId);
-        resolve(changed);
-      };
-      const wake = () => finish(!this.#closed);
-      const onAbort = () => finish(false);
-      const timer = setTimeout(() => finish(false), options.timeoutMs);
-      options.signal?.addEventListener("abort", onAbort, { once: true });
-      waiters.add(wake);
-    });
+    return this.#waiters.wait(runId, options);
   }
 
   async expireLeases(runId: string): Promise<void> {
@@ -553,26 +174,19 @@ export class SqlStore implements DeliveryStore {
 
   /** Expires the overdue leases of every run (a Node timer calls it). */
   expireAllLeases(): void {
-    const runs = this.#database.all<{ run_id: string }>(
-      "SELECT DISTINCT run_id FROM work_items WHERE status = 'leased' AND lease_expires_at <= ?",
-      this.#clock(),
-    );
-    for (const { run_id } of runs) this.#write(run_id, () => undefined);
+    for (const runId of runsWithOverdueLeases(this.#database, this.#clock())) {
+      this.#write(runId, () => undefined);
+    }
   }
 
   /** The earliest lease expiry of a run, in milliseconds, or undefined (a Durable Object's alarm). */
   nextExpiry(runId: string): number | undefined {
-    const [row] = this.#database.all<{ next: number | null }>(
-      "SELECT min(lease_expires_at) AS next FROM work_items WHERE run_id = ? AND status = 'leased'",
-      runId,
-    );
-    return row?.next ?? undefined;
+    return nextLeaseExpiry(this.#database, runId);
   }
 
   /** Ends every wait: long polls and streams answer now. The database stays open. */
   close(): void {
-    this.#closed = true;
-    for (const waiters of [...this.#waiters.values()]) for (const wake of [...waiters]) wake();
+    this.#waiters.close();
   }
 
   // -------------------------------------------------------------------------------------------
@@ -586,427 +200,15 @@ export class SqlStore implements DeliveryStore {
     let before = 0;
     let after = 0;
     const result = this.#database.transaction(() => {
-      const state = this.#state(runId, this.#clock());
+      const state = loadRunState(this.#database, runId, this.#clock());
       before = state.run.last_seq;
-      this.#expire(state);
+      expireOverdueLeases(this.#database, state);
       const value = operation(state);
       after = state.run.last_seq;
       return value;
     });
-    if (after > before) this.#wake(runId);
+    if (after > before) this.#waiters.wake(runId);
     return result;
-  }
-
-  #wake(runId: string): void {
-    const waiters = this.#waiters.get(runId);
-    if (waiters !== undefined) for (const wake of [...waiters]) wake();
-  }
-
-  #state(runId: string, now: number): RunState {
-    const [run] = this.#database.all<RunRow>("SELECT * FROM runs WHERE id = ?", runId);
-    if (run === undefined) throw runNotFound(runId);
-    const stages = this.#database
-      .all<StageRow>(
-        "SELECT position, id, definition, status FROM stages WHERE run_id = ? ORDER BY position",
-        runId,
-      )
-      .map((row) => ({ ...row, stage: JSON.parse(row.definition) as Contract.StageInput }));
-    return { run: { ...run }, stages, now };
-  }
-
-  #emit<Type extends CollaborationEvent["type"]>(
-    state: RunState,
-    type: Type,
-    fields: EventFields<Type>,
-  ): CollaborationEvent {
-    const seq = state.run.last_seq + 1;
-    const event = {
-      type,
-      id: newId("evt"),
-      seq,
-      run_id: state.run.id,
-      at: iso(state.now),
-      ...fields,
-    } as unknown as CollaborationEvent;
-    this.#database.run(
-      "INSERT INTO events (run_id, seq, body) VALUES (?, ?, ?)",
-      state.run.id,
-      seq,
-      JSON.stringify(event),
-    );
-    this.#database.run("UPDATE runs SET last_seq = ? WHERE id = ?", seq, state.run.id);
-    state.run.last_seq = seq;
-    return event;
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // Items and leases
-
-  /** A row of a run's artifacts or work items by its id. */
-  #row<Row>(table: "artifacts" | "work_items", runId: string, id: string): Row | undefined {
-    const sql = `SELECT * FROM ${table} WHERE run_id = ? AND id = ?`;
-    return this.#database.all<Row>(sql, runId, id)[0];
-  }
-
-  #item(runId: string, workItemId: string): ItemRow {
-    const item = this.#row<ItemRow>("work_items", runId, workItemId);
-    if (item === undefined) {
-      throw new DeliveryError({
-        code: "WORK_ITEM_NOT_FOUND",
-        message: `The run has no work item ${workItemId}. Take work item ids from the inbox.`,
-      });
-    }
-    return item;
-  }
-
-  #onOffer(state: RunState, agent: AgentIdentity, limit: number): ItemRow[] {
-    return this.#database.all<ItemRow>(
-      `SELECT * FROM work_items WHERE run_id = ? AND status = 'offered'
-         AND (target_author_id IS NULL OR target_author_id <> ?)
-       ORDER BY offered_seq LIMIT ?`,
-      state.run.id,
-      agent.agent_id,
-      limit,
-    );
-  }
-
-  #requireLiveLease(item: ItemRow, agent: AgentIdentity, attempt: number): void {
-    if (item.status === "completed") {
-      throw new DeliveryError({
-        code: "ALREADY_COMPLETED",
-        message: `Work item ${item.id} is already completed. Poll the inbox for more work.`,
-      });
-    }
-    if (item.status !== "leased" || item.attempt !== attempt || item.holder_id !== agent.agent_id) {
-      throw this.#leaseLost(item, agent, attempt);
-    }
-  }
-
-  /**
-   * A completion needs the item's current attempt, held by this agent: a live lease, or one that
-   * expired while nobody else claimed the item (the work is done; accepting it loses nothing).
-   */
-  #requireCompletableLease(
-    runId: string,
-    item: ItemRow,
-    agent: AgentIdentity,
-    attempt: number,
-  ): void {
-    const current = item.attempt === attempt && item.holder_id === agent.agent_id;
-    if (current && item.status === "leased") return;
-    if (current && this.#attemptOutcome(runId, item.id, attempt) === "expired") return;
-    throw this.#leaseLost(item, agent, attempt);
-  }
-
-  #leaseLost(item: ItemRow, agent: AgentIdentity, attempt: number): DeliveryError {
-    let why: string;
-    if (item.attempt === 0) why = "nobody has claimed it yet";
-    else if (item.attempt !== attempt) {
-      why = `its current attempt is ${item.attempt}${item.holder_id === agent.agent_id ? "" : ", held by another agent"}`;
-    } else if (item.holder_id !== agent.agent_id) why = "another agent holds it";
-    else why = "its lease expired";
-    const state = item.status === "leased" ? "" : `; the item is ${item.status.replace("_", " ")}`;
-    return new DeliveryError({
-      code: "LEASE_LOST",
-      message: `Attempt ${attempt} of work item ${item.id} is no longer current (${why}${state}). Stop working on it and poll the inbox.`,
-    });
-  }
-
-  #attemptOutcome(
-    runId: string,
-    workItemId: string,
-    attempt: number,
-  ): Contract.AttemptRecord["outcome"] | undefined {
-    const [row] = this.#database.all<{ outcome: Contract.AttemptRecord["outcome"] }>(
-      "SELECT outcome FROM attempts WHERE run_id = ? AND work_item_id = ? AND attempt = ?",
-      runId,
-      workItemId,
-      attempt,
-    );
-    return row?.outcome;
-  }
-
-  #endAttempt(
-    state: RunState,
-    workItemId: string,
-    attempt: number,
-    outcome: Contract.AttemptRecord["outcome"],
-    reason?: string,
-  ): void {
-    // A late completion keeps the time its lease expired at as the attempt's end.
-    this.#database.run(
-      `UPDATE attempts SET outcome = ?, reason = ?, ended_at = coalesce(ended_at, ?)
-       WHERE run_id = ? AND work_item_id = ? AND attempt = ?`,
-      outcome,
-      reason ?? null,
-      state.now,
-      state.run.id,
-      workItemId,
-      attempt,
-    );
-  }
-
-  /** Expires every overdue lease of the run: each is a failed attempt. */
-  #expire(state: RunState): void {
-    const overdue = this.#database.all<ItemRow>(
-      `SELECT * FROM work_items WHERE run_id = ? AND status = 'leased' AND lease_expires_at <= ?
-       ORDER BY lease_expires_at, offered_seq`,
-      state.run.id,
-      state.now,
-    );
-    for (const item of overdue) {
-      this.#database.run(
-        `UPDATE attempts SET outcome = 'expired', ended_at = ?
-         WHERE run_id = ? AND work_item_id = ? AND attempt = ?`,
-        item.lease_expires_at,
-        state.run.id,
-        item.id,
-        item.attempt,
-      );
-      this.#emit(state, "work_item.lease_expired", {
-        work_item_id: item.id,
-        agent_tag: item.holder_tag ?? "",
-        attempt: item.attempt,
-      });
-      this.#countFailure(state, item);
-    }
-  }
-
-  /** Counts a failed or expired attempt: the item goes back on offer, or to the dead letters. */
-  #countFailure(state: RunState, item: ItemRow): "offered" | "dead_lettered" {
-    const failures = item.failures + 1;
-    this.#database.run(
-      "UPDATE work_items SET failures = ?, lease_expires_at = NULL WHERE run_id = ? AND id = ?",
-      failures,
-      state.run.id,
-      item.id,
-    );
-    if (failures < state.run.max_attempts) {
-      this.#offer(state, item);
-      return "offered";
-    }
-    this.#database.run(
-      "UPDATE work_items SET status = 'dead_lettered', dead_lettered_at = ? WHERE run_id = ? AND id = ?",
-      state.now,
-      state.run.id,
-      item.id,
-    );
-    this.#emit(state, "work_item.dead_lettered", { work_item_id: item.id, attempts: failures });
-    this.#updateRunStatus(state, item.id);
-    return "dead_lettered";
-  }
-
-  /** Puts an item (back) on offer, at the end of the queue. */
-  #offer(state: RunState, item: Pick<ItemRow, "id" | "kind" | "attempt" | "stage_position">): void {
-    const stage = state.stages[item.stage_position];
-    const event = this.#emit(state, "work_item.offered", {
-      work_item_id: item.id,
-      stage_id: stage?.id ?? "",
-      kind: item.kind,
-      attempt: item.attempt + 1,
-    });
-    this.#database.run(
-      "UPDATE work_items SET status = 'offered', offered_seq = ? WHERE run_id = ? AND id = ?",
-      event.seq,
-      state.run.id,
-      item.id,
-    );
-  }
-
-  /** Blocked while any item is dead-lettered, active again when none is (unless completed). */
-  #updateRunStatus(state: RunState, workItemId: string): void {
-    if (state.run.status === "completed") return;
-    const [row] = this.#database.all<{ count: number }>(
-      "SELECT count(*) AS count FROM work_items WHERE run_id = ? AND status = 'dead_lettered'",
-      state.run.id,
-    );
-    const status: RunStatus = Number(row?.count ?? 0) > 0 ? "blocked" : "active";
-    if (status === state.run.status) return;
-    this.#setRunStatus(state, status);
-    this.#emit(state, status === "blocked" ? "run.blocked" : "run.resumed", {
-      work_item_id: workItemId,
-    });
-  }
-
-  #setRunStatus(state: RunState, status: RunStatus): void {
-    this.#database.run("UPDATE runs SET status = ? WHERE id = ?", status, state.run.id);
-    state.run.status = status;
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // Stages
-
-  /** Activates a stage: creates its items and offers them. */
-  #startStage(state: RunState, position: number): void {
-    const entry = state.stages[position];
-    if (entry === undefined) return;
-    const { stage } = entry;
-    this.#database.run(
-      "UPDATE stages SET status = 'active' WHERE run_id = ? AND position = ?",
-      state.run.id,
-      position,
-    );
-    this.#database.run("UPDATE runs SET current_stage = ? WHERE id = ?", position, state.run.id);
-    entry.status = "active";
-    state.run.current_stage = position;
-    const targets: Array<ArtifactRow | undefined> =
-      stage.kind === "review"
-        ? this.#database.all<ArtifactRow>(
-            "SELECT * FROM artifacts WHERE run_id = ? AND stage_id = ? ORDER BY seq",
-            state.run.id,
-            stage.reviews ?? "",
-          )
-        : Array.from({ length: stage.items ?? 1 }, () => undefined);
-    for (const target of targets) {
-      const item = {
-        id: newId("wi"),
-        kind: target === undefined ? ("task" as const) : ("review" as const),
-        attempt: 0,
-        stage_position: position,
-      };
-      this.#database.run(
-        `INSERT INTO work_items (run_id, id, stage_position, kind, status, attempt, failures, offered_seq,
-           target_artifact_id, target_author_id, target_author_tag)
-         VALUES (?, ?, ?, ?, 'offered', 0, 0, 0, ?, ?, ?)`,
-        state.run.id,
-        item.id,
-        position,
-        item.kind,
-        target?.id ?? null,
-        target?.author_id ?? null,
-        target?.author_tag ?? null,
-      );
-      this.#offer(state, item);
-    }
-  }
-
-  /** After a completion: when the stage has nothing left to do, the next one starts. */
-  #advance(state: RunState, position: number): void {
-    // Whether one item is still open, by index (run, status): counting them read every item of
-    // the run on every completion.
-    const open = this.#database.all(
-      `SELECT 1 FROM work_items WHERE run_id = ? AND status IN ('offered', 'leased', 'dead_lettered')
-         AND stage_position = ? LIMIT 1`,
-      state.run.id,
-      position,
-    );
-    if (open.length > 0) return;
-    const entry = state.stages[position];
-    if (entry === undefined || entry.status === "completed") return;
-    this.#database.run(
-      "UPDATE stages SET status = 'completed' WHERE run_id = ? AND position = ?",
-      state.run.id,
-      position,
-    );
-    entry.status = "completed";
-    this.#emit(state, "stage.completed", { stage_id: entry.id });
-    if (position + 1 < state.stages.length) {
-      this.#startStage(state, position + 1);
-      return;
-    }
-    this.#setRunStatus(state, "completed");
-    this.#emit(state, "run.completed", {});
-  }
-
-  #stageOf(state: RunState, item: ItemRow): Contract.StageInput {
-    const entry = state.stages[item.stage_position];
-    if (entry === undefined) throw new Error(`work item ${item.id} has no stage`);
-    return entry.stage;
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // Completions
-
-  #storeArtifact(
-    { state, item, stage, agent }: Completing,
-    artifact: NonNullable<Contract.CompleteBody["artifact"]>,
-  ): string {
-    const id = newId("art");
-    const reference: ArtifactReference = {
-      artifact_id: id,
-      stage_id: stage.id,
-      author_tag: agent.tag,
-      ...(artifact.title === undefined ? {} : { title: artifact.title }),
-      media_type: artifact.media_type,
-      uri: artifactUri(state.run.id, id),
-    };
-    const event = this.#emit(state, "artifact.created", {
-      work_item_id: item.id,
-      artifact: reference,
-    });
-    this.#database.run(
-      `INSERT INTO artifacts (run_id, id, seq, stage_position, stage_id, work_item_id, author_id, author_tag,
-         title, media_type, content, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      state.run.id,
-      id,
-      event.seq,
-      item.stage_position,
-      stage.id,
-      item.id,
-      agent.agent_id,
-      agent.tag,
-      artifact.title ?? null,
-      artifact.media_type,
-      artifact.content,
-      state.now,
-    );
-    return id;
-  }
-
-  #storeReview(
-    { state, item, stage, agent }: Completing,
-    review: NonNullable<Contract.CompleteBody["review"]>,
-  ): void {
-    const issues: ValidationIssue[] = [];
-    const target = item.target_artifact_id ?? "";
-    if (review.target_artifact_id !== undefined && review.target_artifact_id !== target) {
-      issues.push({
-        path: "/review/target_artifact_id",
-        message: `review.target_artifact_id must be ${target}, the artifact this item reviews, not ${review.target_artifact_id}.`,
-      });
-    }
-    const expected = stage.review_criteria ?? [];
-    const seen = new Set<string>();
-    review.criteria.forEach(({ criterion }, index) => {
-      if (!expected.includes(criterion)) {
-        issues.push({
-          path: `/review/criteria/${index}/criterion`,
-          message: `review.criteria[${index}].criterion "${criterion}" is not a criterion of this review. The criteria are: ${expected.join(", ")}.`,
-        });
-      } else if (seen.has(criterion)) {
-        issues.push({
-          path: `/review/criteria/${index}/criterion`,
-          message: `review.criteria[${index}].criterion "${criterion}" is judged twice. Give one entry per criterion.`,
-        });
-      }
-      seen.add(criterion);
-    });
-    const missing = expected.filter((criterion) => !seen.has(criterion));
-    if (missing.length > 0) {
-      issues.push({
-        path: "/review/criteria",
-        message: `review.criteria has no entry for ${missing.map((name) => `"${name}"`).join(", ")}. Give one entry per criterion of the review context.`,
-      });
-    }
-    if (issues.length > 0) throw invalidCompletion(issues);
-    const feedback: ReviewFeedback = {
-      work_item_id: item.id,
-      target_artifact_id: target,
-      reviewer_tag: agent.tag,
-      verdict: review.verdict,
-      summary: review.summary,
-      criteria: review.criteria,
-    };
-    this.#database.run(
-      "INSERT INTO reviews (run_id, work_item_id, target_artifact_id, feedback, created_at) VALUES (?, ?, ?, ?, ?)",
-      state.run.id,
-      item.id,
-      target,
-      JSON.stringify(feedback),
-      state.now,
-    );
-    this.#emit(state, "review.feedback", { artifact_id: target, feedback });
   }
 
   /**
@@ -1022,94 +224,11 @@ export class SqlStore implements DeliveryStore {
   ): Promise<T> {
     return Promise.resolve(
       this.#write(runId, (state) =>
-        this.#idempotent(state, agent, idempotency, () =>
-          settle(state, this.#item(runId, workItemId)),
+        runIdempotent(this.#database, state, agent, idempotency, () =>
+          settle(state, requireItem(this.#database, runId, workItemId)),
         ),
       ),
     );
-  }
-
-  #idempotent<T>(
-    state: RunState,
-    agent: AgentIdentity,
-    idempotency: IdempotencyKey | undefined,
-    operation: () => T,
-  ): T {
-    if (idempotency === undefined) return operation();
-    const [stored] = this.#database.all<{ request_hash: string; response: string }>(
-      "SELECT request_hash, response FROM idempotency_keys WHERE run_id = ? AND agent_id = ? AND key = ?",
-      state.run.id,
-      agent.agent_id,
-      idempotency.key,
-    );
-    if (stored !== undefined) {
-      if (stored.request_hash === idempotency.requestHash) return JSON.parse(stored.response) as T;
-      throw new DeliveryError({
-        code: "IDEMPOTENCY_KEY_REUSED",
-        message: `Idempotency-Key "${idempotency.key}" was already used for another request. Use a new key for a new request, or resend the first request unchanged.`,
-      });
-    }
-    const response = operation();
-    this.#database.run(
-      "INSERT INTO idempotency_keys (run_id, agent_id, key, request_hash, response) VALUES (?, ?, ?, ?, ?)",
-      state.run.id,
-      agent.agent_id,
-      idempotency.key,
-      idempotency.requestHash,
-      JSON.stringify(response),
-    );
-    return response;
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // Views
-
-  #workItem(state: RunState, item: ItemRow): WorkItem {
-    const { run } = state;
-    const stage = this.#stageOf(state, item);
-    const previous = this.#database
-      .all<ArtifactRow>(
-        "SELECT id, stage_id, author_tag, title, media_type FROM artifacts WHERE run_id = ? AND stage_position < ? ORDER BY stage_position, seq",
-        run.id,
-        item.stage_position,
-      )
-      .map(
-        (artifact): ArtifactReference => ({
-          artifact_id: artifact.id,
-          stage_id: artifact.stage_id,
-          author_tag: artifact.author_tag,
-          ...(artifact.title === null ? {} : { title: artifact.title }),
-          media_type: artifact.media_type,
-          uri: artifactUri(run.id, artifact.id),
-        }),
-      );
-    const fields = {
-      id: item.id,
-      run_id: run.id,
-      stage_id: stage.id,
-      goal: run.goal,
-      constraints: JSON.parse(run.constraints) as string[],
-      stage_context: {
-        stage_description: stage.stage_description,
-        expected_output: stage.expected_output,
-        available_skills: stage.available_skills,
-        ...(stage.background === undefined ? {} : { background: stage.background }),
-      },
-      previous_artifacts: previous,
-      available_skills: stage.available_skills,
-      // The attempt the current (or last) lease holds; on offer, the attempt a claim starts.
-      attempt: item.status === "offered" ? item.attempt + 1 : Math.max(1, item.attempt),
-    };
-    if (item.kind === "task") return { kind: "task", ...fields };
-    return {
-      kind: "review",
-      ...fields,
-      review_context: {
-        target_artifact_id: item.target_artifact_id ?? "",
-        target_author_tag: item.target_author_tag ?? "",
-        review_criteria: stage.review_criteria ?? [],
-      },
-    };
   }
 
   /**
@@ -1118,124 +237,9 @@ export class SqlStore implements DeliveryStore {
    */
   async #currentContextSha256(runId: string, workItemId: string): Promise<string | undefined> {
     const item = this.#write(runId, (state) => {
-      const row = this.#row<ItemRow>("work_items", runId, workItemId);
-      return row === undefined ? undefined : this.#workItem(state, row);
+      const row = findRow<ItemRow>(this.#database, "work_items", runId, workItemId);
+      return row === undefined ? undefined : workItemView(this.#database, state, row);
     });
     return item === undefined ? undefined : runContextSha256(item);
   }
-
-  #attempts(runId: string, workItemId: string): Contract.AttemptRecord[] {
-    return this.#database
-      .all<AttemptRow>(
-        "SELECT attempt, agent_tag, leased_at, ended_at, outcome, reason FROM attempts WHERE run_id = ? AND work_item_id = ? ORDER BY attempt",
-        runId,
-        workItemId,
-      )
-      .map(attemptRecord);
-  }
-
-  #runView(state: RunState): Contract.RunView {
-    const { run } = state;
-    const counts = this.#database.all<{
-      stage_position: number;
-      status: ItemStatus;
-      count: number;
-    }>(
-      "SELECT stage_position, status, count(*) AS count FROM work_items WHERE run_id = ? GROUP BY stage_position, status",
-      run.id,
-    );
-    return {
-      run_id: run.id,
-      status: run.status,
-      goal: run.goal,
-      constraints: JSON.parse(run.constraints) as string[],
-      lease_ms: run.lease_ms,
-      max_attempts: run.max_attempts,
-      created_at: iso(run.created_at),
-      stages: state.stages.map(({ position, status, stage }) => {
-        const tally = { total: 0, offered: 0, leased: 0, completed: 0, dead_lettered: 0 };
-        for (const row of counts) {
-          if (row.stage_position !== position) continue;
-          tally[row.status] += Number(row.count);
-          tally.total += Number(row.count);
-        }
-        return { ...stage, kind: stage.kind ?? "task", status, counts: tally };
-      }),
-    };
-  }
-}
-
-/** An attempt as the contract shows it. */
-function attemptRecord(row: AttemptRow): Contract.AttemptRecord {
-  return {
-    attempt: row.attempt,
-    agent_tag: row.agent_tag,
-    leased_at: iso(row.leased_at),
-    ...(row.ended_at === null ? {} : { ended_at: iso(row.ended_at) }),
-    outcome: row.outcome,
-    ...(row.reason === null ? {} : { reason: row.reason }),
-  };
-}
-
-/** An artifact as the contract shows it. */
-function artifactOf(runId: string, row: ArtifactRow): Artifact {
-  return {
-    id: row.id,
-    run_id: runId,
-    stage_id: row.stage_id,
-    work_item_id: row.work_item_id,
-    author_tag: row.author_tag,
-    ...(row.title === null ? {} : { title: row.title }),
-    media_type: row.media_type,
-    content: row.content,
-    created_at: iso(row.created_at),
-  };
-}
-
-/**
- * A work item with its receipt: `context_sha256`, the hash of the run context (goal, constraints,
- * stage context) it was built from, by protocols' `runContextSha256` — the definition every
- * reader can recompute.
- */
-async function withContextSha256(item: WorkItem): Promise<WorkItem> {
-  return { ...item, context_sha256: await runContextSha256(item) };
-}
-
-/** Where an artifact's content is fetched: `GET /v1/runs/{run_id}/artifacts/{artifact_id}`. */
-export function artifactUri(runId: string, artifactId: string): string {
-  return `/v1/runs/${runId}/artifacts/${artifactId}`;
-}
-
-/** A task item is completed with an artifact, a review item with a review: never both. */
-function completionKindIssues(
-  item: Pick<ItemRow, "id" | "kind">,
-  body: Contract.CompleteBody,
-): ValidationIssue[] {
-  const [wanted, unwanted] =
-    item.kind === "task" ? (["artifact", "review"] as const) : (["review", "artifact"] as const);
-  const issues: ValidationIssue[] = [];
-  if (body[unwanted] !== undefined) {
-    issues.push({
-      path: `/${unwanted}`,
-      message: `Work item ${item.id} is a ${item.kind} item: complete it with ${wanted === "artifact" ? "an artifact" : "a review"}, not ${unwanted === "artifact" ? "an artifact" : "a review"}.`,
-    });
-  }
-  if (body[wanted] === undefined) {
-    issues.push({
-      path: `/${wanted}`,
-      message:
-        wanted === "artifact"
-          ? "artifact is required for a task item: { media_type, content, title? }, what the stage asked for."
-          : "review is required for a review item: { verdict, summary, criteria: [{ criterion, comment, score? }] }.",
-    });
-  }
-  return issues;
-}
-
-function invalidCompletion(issues: ValidationIssue[]): DeliveryError {
-  return new DeliveryError({
-    code: "INVALID_COMPLETION",
-    message: "The completion does not fit the work item. Fix the issues listed.",
-    issues,
-  });
 }

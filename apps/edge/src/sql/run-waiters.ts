@@ -1,0 +1,46 @@
+import type { ChangedOptions } from "../delivery/delivery-store.ts";
+
+/**
+ * The long polls and event streams waiting for a run's next event, in this process: a write that
+ * appends events wakes its run's waiters; closing wakes them all and refuses new waits.
+ */
+export class RunWaiters {
+  readonly #waiters = new Map<string, Set<() => void>>();
+  #closed = false;
+
+  /**
+   * Resolves true when the run is woken, false when the wait times out, is aborted, or the
+   * waiters are closed (at once when they already are, or the signal already aborted).
+   */
+  wait(runId: string, options: ChangedOptions): Promise<boolean> {
+    if (this.#closed || options.signal?.aborted) return Promise.resolve(false);
+    return new Promise<boolean>((resolve) => {
+      const waiters = this.#waiters.get(runId) ?? new Set<() => void>();
+      this.#waiters.set(runId, waiters);
+      const finish = (changed: boolean) => {
+        clearTimeout(timer);
+        options.signal?.removeEventListener("abort", onAbort);
+        waiters.delete(wake);
+        if (waiters.size === 0) this.#waiters.delete(runId);
+        resolve(changed);
+      };
+      const wake = () => finish(!this.#closed);
+      const onAbort = () => finish(false);
+      const timer = setTimeout(() => finish(false), options.timeoutMs);
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      waiters.add(wake);
+    });
+  }
+
+  /** Wakes every wait on the run. */
+  wake(runId: string): void {
+    const waiters = this.#waiters.get(runId);
+    if (waiters !== undefined) for (const wake of [...waiters]) wake();
+  }
+
+  /** Ends every wait (each resolves false) and refuses new ones. */
+  close(): void {
+    this.#closed = true;
+    for (const waiters of [...this.#waiters.values()]) for (const wake of [...waiters]) wake();
+  }
+}
