@@ -31,6 +31,7 @@ export {
   type RateLimiterFactory,
   type RateLimitKeys,
 } from "./http/rate-limit.ts";
+export { artifactUri } from "./sql/artifact-view.ts";
 export { migrate } from "./sql/migrations.ts";
 export type { SqlDatabase, SqlValue } from "./sql/sql-database.ts";
-export { artifactUri, SqlStore, type SqlStoreOptions } from "./sql/sql-store.ts";
+export { SqlStore, type SqlStoreOptions } from "./sql/sql-store.ts";

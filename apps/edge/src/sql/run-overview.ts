@@ -1,9 +1,4 @@
-import {
-  type Artifact,
-  type ReviewFeedback,
-  runContextSha256,
-  type WorkItem,
-} from "@task-context/protocols";
+import type { Artifact, ReviewFeedback, WorkItem } from "@task-context/protocols";
 import type * as Contract from "../contract/schemas.ts";
 import type { RunOverview, WorkItemOverview } from "../delivery/delivery-store.ts";
 import { artifactOf } from "./artifact-view.ts";
@@ -12,7 +7,7 @@ import type { RunState } from "./run-state.ts";
 import { runView } from "./run-view.ts";
 import type { SqlDatabase } from "./sql-database.ts";
 import { type ArtifactRow, type AttemptRow, type ItemRow, iso } from "./sql-rows.ts";
-import { workItemView } from "./work-item-view.ts";
+import { contextReceipts, workItemView } from "./work-item-view.ts";
 
 /** What the run page shows, as one transaction reads it: the rows before any hashing. */
 export interface OverviewRows {
@@ -63,6 +58,7 @@ export function readOverviewRows(database: SqlDatabase, state: RunState): Overvi
 
 /** The run page's overview of the rows read, each work item with its `context_sha256`. */
 export async function runOverview(read: OverviewRows): Promise<RunOverview> {
+  const receipts = contextReceipts();
   const workItems = await Promise.all(
     read.items.map(
       async ({ row, item }): Promise<WorkItemOverview> => ({
@@ -75,7 +71,7 @@ export async function runOverview(read: OverviewRows): Promise<RunOverview> {
         ...(row.status === "leased" && row.lease_expires_at !== null
           ? { lease_expires_at: iso(row.lease_expires_at) }
           : {}),
-        context_sha256: await runContextSha256(item),
+        context_sha256: await receipts(item),
         ...(row.target_artifact_id === null ? {} : { target_artifact_id: row.target_artifact_id }),
         attempts: read.attempts.get(row.id) ?? [],
       }),

@@ -27,9 +27,7 @@ import { runView } from "./run-view.ts";
 import { RunWaiters } from "./run-waiters.ts";
 import type { SqlDatabase } from "./sql-database.ts";
 import type { ItemRow } from "./sql-rows.ts";
-import { withContextSha256, workItemView } from "./work-item-view.ts";
-
-export { artifactUri } from "./artifact-view.ts";
+import { contextReceipts, withContextSha256, workItemView } from "./work-item-view.ts";
 
 /** Options of {@link SqlStore}. */
 export interface SqlStoreOptions {
@@ -81,7 +79,8 @@ export class SqlStore implements DeliveryStore {
         workItemView(this.#database, state, item),
       ),
     );
-    return Promise.all(items.map(withContextSha256));
+    const receipts = contextReceipts();
+    return Promise.all(items.map((item) => withContextSha256(item, receipts)));
   }
 
   async claim(
@@ -132,10 +131,11 @@ export class SqlStore implements DeliveryStore {
 
   async deadLetters(runId: string): Promise<Contract.DeadLetter[]> {
     const letters = this.#write(runId, (state) => listDeadLetters(this.#database, state));
+    const receipts = contextReceipts();
     return Promise.all(
       letters.map(async (letter) => ({
         ...letter,
-        work_item: await withContextSha256(letter.work_item),
+        work_item: await withContextSha256(letter.work_item, receipts),
       })),
     );
   }

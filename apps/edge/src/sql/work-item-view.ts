@@ -1,4 +1,6 @@
-import { type ArtifactReference, runContextSha256, type WorkItem } from "@task-context/protocols";
+import { sha256Hex } from "@task-context/core/internal";
+import type { ArtifactReference, WorkItem } from "@task-context/protocols";
+import { type RunContext, renderRunContext } from "@task-context/protocols/work-item";
 import { artifactUri } from "./artifact-view.ts";
 import { type RunState, stageOf } from "./run-state.ts";
 import type { SqlDatabase } from "./sql-database.ts";
@@ -53,11 +55,34 @@ export function workItemView(database: SqlDatabase, state: RunState, item: ItemR
   };
 }
 
+/** The receipt of a run context: `(item) => its context_sha256`. */
+export type ContextReceipts = (item: RunContext) => Promise<string>;
+
+/**
+ * Receipts of run contexts by protocols' `runContextSha256` (`sha256` of `renderRunContext`) — the
+ * definition every reader can recompute — remembered by their canonical text for one read, so
+ * that the items of a stage, which share one context, are hashed once.
+ */
+export function contextReceipts(): ContextReceipts {
+  const known = new Map<string, Promise<string>>();
+  return (item) => {
+    const text = renderRunContext(item);
+    let receipt = known.get(text);
+    if (receipt === undefined) {
+      receipt = sha256Hex(text);
+      known.set(text, receipt);
+    }
+    return receipt;
+  };
+}
+
 /**
  * A work item with its receipt: `context_sha256`, the hash of the run context (goal, constraints,
- * stage context) it was built from, by protocols' `runContextSha256` — the definition every
- * reader can recompute.
+ * stage context) it was built from.
  */
-export async function withContextSha256(item: WorkItem): Promise<WorkItem> {
-  return { ...item, context_sha256: await runContextSha256(item) };
+export async function withContextSha256(
+  item: WorkItem,
+  receipts: ContextReceipts = contextReceipts(),
+): Promise<WorkItem> {
+  return { ...item, context_sha256: await receipts(item) };
 }
