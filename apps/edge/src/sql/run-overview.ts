@@ -1,20 +1,21 @@
-import type { Artifact, ReviewFeedback, WorkItem } from "@task-context/protocols";
+import type { Artifact, ReviewFeedback } from "@task-context/protocols";
+import type { RunContext } from "@task-context/protocols/work-item";
 import type * as Contract from "../contract/schemas.ts";
 import type { RunOverview, WorkItemOverview } from "../delivery/delivery-store.ts";
 import { artifactOf } from "./artifact-view.ts";
 import { attemptRecord } from "./attempts.ts";
-import type { RunState } from "./run-state.ts";
+import { type RunState, stageOf } from "./run-state.ts";
 import { runView } from "./run-view.ts";
 import type { SqlDatabase } from "./sql-database.ts";
 import { type ArtifactRow, type AttemptRow, type ItemRow, iso } from "./sql-rows.ts";
-import { contextReceipts, workItemView } from "./work-item-view.ts";
+import { contextReceipts, contractAttempt, runContextOf } from "./work-item-view.ts";
 
 /** What the run page shows, as one transaction reads it: the rows before any hashing. */
 export interface OverviewRows {
   /** The run with its stages' counts. */
   run: Contract.RunView;
-  /** Every work item: its row and its view, by stage then offer order. */
-  items: Array<{ row: ItemRow; item: WorkItem }>;
+  /** Every work item: its row, stage, attempt and run context, by stage then offer order. */
+  items: Array<{ row: ItemRow; stageId: string; attempt: number; context: RunContext }>;
   /** Each work item's attempts, first to last, by work item id. */
   attempts: Map<string, Contract.AttemptRecord[]>;
   /** Every artifact, by stage then creation order. */
@@ -40,7 +41,12 @@ export function readOverviewRows(database: SqlDatabase, state: RunState): Overvi
       "SELECT * FROM work_items WHERE run_id = ? ORDER BY stage_position, offered_seq, id",
       runId,
     )
-    .map((row) => ({ row, item: workItemView(database, state, row) }));
+    .map((row) => ({
+      row,
+      stageId: stageOf(state, row).id,
+      attempt: contractAttempt(row),
+      context: runContextOf(state, row),
+    }));
   const artifacts = database
     .all<ArtifactRow>(
       "SELECT * FROM artifacts WHERE run_id = ? ORDER BY stage_position, seq",
@@ -61,17 +67,17 @@ export async function runOverview(read: OverviewRows): Promise<RunOverview> {
   const receipts = contextReceipts();
   const workItems = await Promise.all(
     read.items.map(
-      async ({ row, item }): Promise<WorkItemOverview> => ({
+      async ({ row, stageId, attempt, context }): Promise<WorkItemOverview> => ({
         id: row.id,
-        stage_id: item.stage_id,
+        stage_id: stageId,
         kind: row.kind,
         state: row.status,
-        attempt: item.attempt,
+        attempt,
         ...(row.holder_tag === null ? {} : { holder_tag: row.holder_tag }),
         ...(row.status === "leased" && row.lease_expires_at !== null
           ? { lease_expires_at: iso(row.lease_expires_at) }
           : {}),
-        context_sha256: await receipts(item),
+        context_sha256: await receipts(context),
         ...(row.target_artifact_id === null ? {} : { target_artifact_id: row.target_artifact_id }),
         attempts: read.attempts.get(row.id) ?? [],
       }),

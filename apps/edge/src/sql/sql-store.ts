@@ -27,7 +27,12 @@ import { runView } from "./run-view.ts";
 import { RunWaiters } from "./run-waiters.ts";
 import type { SqlDatabase } from "./sql-database.ts";
 import type { ItemRow } from "./sql-rows.ts";
-import { contextReceipts, withContextSha256, workItemView } from "./work-item-view.ts";
+import {
+  contextReceipts,
+  runContextOf,
+  withContextSha256,
+  workItemView,
+} from "./work-item-view.ts";
 
 /** Options of {@link SqlStore}. */
 export interface SqlStoreOptions {
@@ -232,14 +237,13 @@ export class SqlStore implements DeliveryStore {
   }
 
   /**
-   * The run-context hash of a work item as the run stands now; undefined for an item the run
-   * does not have (the completion then fails with WORK_ITEM_NOT_FOUND).
+   * The run-context hash of a work item; undefined for an item the run does not have (the
+   * completion then fails with WORK_ITEM_NOT_FOUND). A run's context never changes, so this reads
+   * the run, its stages and the item outside the completion's transaction and writes nothing.
    */
   async #currentContextSha256(runId: string, workItemId: string): Promise<string | undefined> {
-    const item = this.#write(runId, (state) => {
-      const row = findRow<ItemRow>(this.#database, "work_items", runId, workItemId);
-      return row === undefined ? undefined : workItemView(this.#database, state, row);
-    });
-    return item === undefined ? undefined : runContextSha256(item);
+    const row = findRow<ItemRow>(this.#database, "work_items", runId, workItemId);
+    if (row === undefined) return undefined;
+    return runContextSha256(runContextOf(loadRunState(this.#database, runId, this.#clock()), row));
   }
 }

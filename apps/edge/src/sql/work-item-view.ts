@@ -6,6 +6,26 @@ import { type RunState, stageOf } from "./run-state.ts";
 import type { SqlDatabase } from "./sql-database.ts";
 import type { ArtifactRow, ItemRow } from "./sql-rows.ts";
 
+/** The attempt the current (or last) lease holds; on offer, the attempt a claim starts. */
+export function contractAttempt(item: ItemRow): number {
+  return item.status === "offered" ? item.attempt + 1 : Math.max(1, item.attempt);
+}
+
+/** What a work item's receipt is the hash of: the run's goal and constraints, its stage's context. */
+export function runContextOf(state: RunState, item: ItemRow): RunContext {
+  const stage = stageOf(state, item);
+  return {
+    goal: state.run.goal,
+    constraints: JSON.parse(state.run.constraints) as string[],
+    stage_context: {
+      stage_description: stage.stage_description,
+      expected_output: stage.expected_output,
+      available_skills: stage.available_skills,
+      ...(stage.background === undefined ? {} : { background: stage.background }),
+    },
+  };
+}
+
 /** A work item as the contract shows it, with the artifacts of the stages before its own. */
 export function workItemView(database: SqlDatabase, state: RunState, item: ItemRow): WorkItem {
   const { run } = state;
@@ -30,18 +50,10 @@ export function workItemView(database: SqlDatabase, state: RunState, item: ItemR
     id: item.id,
     run_id: run.id,
     stage_id: stage.id,
-    goal: run.goal,
-    constraints: JSON.parse(run.constraints) as string[],
-    stage_context: {
-      stage_description: stage.stage_description,
-      expected_output: stage.expected_output,
-      available_skills: stage.available_skills,
-      ...(stage.background === undefined ? {} : { background: stage.background }),
-    },
+    ...runContextOf(state, item),
     previous_artifacts: previous,
     available_skills: stage.available_skills,
-    // The attempt the current (or last) lease holds; on offer, the attempt a claim starts.
-    attempt: item.status === "offered" ? item.attempt + 1 : Math.max(1, item.attempt),
+    attempt: contractAttempt(item),
   };
   if (item.kind === "task") return { kind: "task", ...fields };
   return {
