@@ -22,7 +22,7 @@ export type OperationErrorCode = Exclude<
 
 /** What an error status means, on every operation that can answer it. */
 const statusMeanings: Record<DeliveryErrorStatus, string> = {
-  400: "The request breaks the contract (unknown field, wrong type, bad stage graph): `issues` point at each field",
+  400: "The request breaks the contract (unknown field, wrong type, bad stage graph, text that is not well-formed Unicode in the body, path or query string): `issues` point at each field",
   401: "No token, or a token that is not valid",
   403: "The token may not do this (an agent on an admin endpoint, the admin on an agent's, a reviewer claiming the review of its own artifact)",
   404: "No such run, work item, artifact or schema for this token (another run's token gets 404 too)",
@@ -159,13 +159,16 @@ const errorHeaders: Partial<Record<DeliveryErrorStatus, object>> = {
   },
 };
 
-/** The codes every operation of an audience can answer with, besides its own. */
+/**
+ * The codes every operation of an audience can answer with, besides its own. `INVALID_REQUEST`:
+ * any path or query string can hold bytes that are not UTF-8.
+ */
 const audienceErrors: Record<Audience, readonly OperationErrorCode[]> = {
-  public: ["RATE_LIMITED", "INTERNAL_ERROR"],
-  admin: ["UNAUTHORIZED", "FORBIDDEN", "RATE_LIMITED", "INTERNAL_ERROR"],
-  agent: ["UNAUTHORIZED", "FORBIDDEN", "RATE_LIMITED", "INTERNAL_ERROR"],
-  "admin or agent": ["UNAUTHORIZED", "RATE_LIMITED", "INTERNAL_ERROR"],
-  "admin or view link": ["UNAUTHORIZED", "RATE_LIMITED", "INTERNAL_ERROR"],
+  public: ["INVALID_REQUEST", "RATE_LIMITED", "INTERNAL_ERROR"],
+  admin: ["INVALID_REQUEST", "UNAUTHORIZED", "FORBIDDEN", "RATE_LIMITED", "INTERNAL_ERROR"],
+  agent: ["INVALID_REQUEST", "UNAUTHORIZED", "FORBIDDEN", "RATE_LIMITED", "INTERNAL_ERROR"],
+  "admin or agent": ["INVALID_REQUEST", "UNAUTHORIZED", "RATE_LIMITED", "INTERNAL_ERROR"],
+  "admin or view link": ["INVALID_REQUEST", "UNAUTHORIZED", "RATE_LIMITED", "INTERNAL_ERROR"],
 };
 
 /** Which tokens an audience accepts (OpenAPI security requirements). */

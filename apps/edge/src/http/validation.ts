@@ -1,8 +1,10 @@
 import { checkValue } from "@task-context/protocols/internal";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { uniqueSymbol, validator } from "hono-openapi";
 import type * as z from "zod";
 import { DeliveryError } from "../delivery/delivery-error.ts";
+import { refuseLoneSurrogates } from "./lone-surrogates.ts";
+import { decodeUtf8Body } from "./utf8-body.ts";
 
 const jsonMediaType = /^application\/([\w.-]+\+)?json$/i;
 
@@ -35,12 +37,15 @@ function invalidRequest<Schema extends z.ZodType>(schema: Schema, value: unknown
 /**
  * `value` checked against `schema` (strict), or `INVALID_REQUEST` with an issue per problem, as
  * the routes answer: the MCP tools check their arguments with it (`where`: "tool arguments").
+ * Text that is not well-formed Unicode is refused first, an issue per string (see
+ * {@link refuseLoneSurrogates}).
  */
 export function parseOrRefuse<Schema extends z.ZodType>(
   schema: Schema,
   value: unknown,
   where: string,
 ): z.infer<Schema> {
+  refuseLoneSurrogates(value, where);
   const checked = checkValue(schema, value, { root: where });
   if (checked.valid) return checked.data as z.infer<Schema>;
   throw new DeliveryError({
@@ -51,9 +56,32 @@ export function parseOrRefuse<Schema extends z.ZodType>(
 }
 
 /**
+ * The body's JSON, read as exact UTF-8 text and refused (`INVALID_REQUEST`) when it holds text
+ * that is not well-formed Unicode; the validator then reads the same bytes (Hono keeps them). A
+ * body that cannot be read or is not JSON is left to the validator: malformed JSON.
+ */
+async function readWellFormedJson(c: Context): Promise<void> {
+  let body: ArrayBuffer;
+  try {
+    body = await c.req.arrayBuffer();
+  } catch {
+    return;
+  }
+  let value: unknown;
+  const text = decodeUtf8Body(body);
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return;
+  }
+  refuseLoneSurrogates(value, "request body");
+}
+
+/**
  * Validates the JSON body against `schema` (strict: unknown fields are refused) and documents it
- * in the OpenAPI document; a body not declared as JSON gets 415. Issues carry JSON Pointers and
- * say what to write instead.
+ * in the OpenAPI document; a body not declared as JSON gets 415, one whose text is not
+ * well-formed Unicode (bytes that are not UTF-8, lone surrogates in strings or keys) 400. Issues
+ * carry JSON Pointers and say what to write instead.
  */
 export function jsonBody<Schema extends z.ZodType>(schema: Schema) {
   const validate = validator("json", schema, (result) => {
@@ -61,6 +89,7 @@ export function jsonBody<Schema extends z.ZodType>(schema: Schema) {
   });
   const middleware: typeof validate = async (c, next) => {
     requireJsonMediaType(c.req.header("Content-Type"));
+    await readWellFormedJson(c);
     return validate(c, next);
   };
   // The OpenAPI document reads the request schema from this property.

@@ -1,6 +1,7 @@
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import { DeliveryError } from "../delivery/delivery-error.ts";
 import { requireAgent } from "../http/auth.ts";
+import { utf8Request } from "../http/utf8-body.ts";
 import { anySignal } from "../http/wait.ts";
 import type { App, RouteContext } from "../routes/route-context.ts";
 import { type AgentSession, registerAgentTools } from "./agent-tools.ts";
@@ -64,7 +65,8 @@ export function mcpRoutes(
       signal: anySignal([c.req.raw.signal, context.shutdown]),
       ...(onUnexpectedError === undefined ? {} : { onUnexpectedError }),
     };
-    return handler.fetch(c.req.raw, {
+    // Bytes that are not UTF-8 are refused here (400 INVALID_REQUEST), not replaced by the SDK.
+    return handler.fetch(await utf8Request(c.req.raw), {
       authInfo: {
         token: "agent",
         clientId: agent.agent_id,

@@ -4,6 +4,7 @@ import { operation } from "../contract/openapi.ts";
 import { DeliveryError } from "../delivery/delivery-error.ts";
 import { bearerToken } from "../http/auth.ts";
 import { toDeliveryError } from "../http/error-response.ts";
+import { requireUtf8Url } from "../http/url-text.ts";
 import { renderErrorPage } from "../page/error-page.ts";
 import type { PageAccess } from "../page/items.ts";
 import { newNonce, pageCsp } from "../page/layout.ts";
@@ -21,10 +22,25 @@ const htmlPage = (description: string) => ({
 });
 
 /**
+ * Who may see the page, and the view token its forms and script send (see {@link pageCaller}),
+ * for a path and query string that are percent-encoded UTF-8.
+ */
+async function pageAccess(
+  c: Context,
+  context: RouteContext,
+  runId: string,
+  formToken: string | undefined,
+): Promise<PageAccess & { admin: boolean }> {
+  const access = await pageCaller(c, context, runId, formToken);
+  requireUtf8Url(c);
+  return access;
+}
+
+/**
  * Who may see the page, and the view token its forms and script send: the admin (bearer token;
  * the page gets a fresh one-hour token with requeue rights) or a view link's holder.
  */
-async function pageAccess(
+async function pageCaller(
   c: Context,
   context: RouteContext,
   runId: string,

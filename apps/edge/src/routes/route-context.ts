@@ -12,6 +12,7 @@ import {
   requireRunAccess,
 } from "../http/auth.ts";
 import type { StreamTiming } from "../http/event-stream.ts";
+import { requireUtf8Url } from "../http/url-text.ts";
 import type { ViewTokens } from "../page/view-token.ts";
 
 /** The Hono environment of the app: the authenticated caller of a request. */
@@ -87,7 +88,8 @@ function authorize(
 
 /**
  * One endpoint's documentation and access rule in one middleware: the OpenAPI document reads
- * the operation from it, and it lets through only the callers of its audience.
+ * the operation from it, and it lets through only the callers of its audience, and only with a
+ * path and query string that are percent-encoded UTF-8.
  */
 export function endpoint(
   context: RouteContext,
@@ -95,9 +97,14 @@ export function endpoint(
 ): MiddlewareHandler<AppEnv> {
   const documented = operation(description) as unknown as Record<typeof uniqueSymbol, unknown>;
   const { audience } = description;
-  const check: MiddlewareHandler<AppEnv> =
+  const authorized: MiddlewareHandler<AppEnv> =
     audience === "public"
       ? async (_c, next) => next()
       : authorize(context, audience, description.viewLinks === true);
+  const check: MiddlewareHandler<AppEnv> = (c, next) =>
+    authorized(c, async () => {
+      requireUtf8Url(c);
+      await next();
+    });
   return Object.assign(check, { [uniqueSymbol]: documented[uniqueSymbol] });
 }

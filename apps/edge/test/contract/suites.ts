@@ -10,6 +10,7 @@ import { secretsSuite } from "./secrets.contract.ts";
 import { securitySuite } from "./security.contract.ts";
 import { spec003Suite } from "./spec-003.contract.ts";
 import { stagesSuite } from "./stages.contract.ts";
+import { wellFormedTextSuite } from "./well-formed-text.contract.ts";
 
 /** Every contract suite, against services `start` starts. */
 export function contractSuites(start: StartService): void {
@@ -24,4 +25,5 @@ export function contractSuites(start: StartService): void {
   secretsSuite(start);
   receiptsSuite(start);
   pageSuite(start);
+  wellFormedTextSuite(start);
 }

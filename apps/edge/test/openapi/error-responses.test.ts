@@ -156,9 +156,13 @@ describe("the errors every operation can answer with", () => {
     }
   });
 
-  it("400 for a body that is not valid JSON or an unknown query parameter, 415 for a body that is not JSON", async () => {
+  it("400 for a body that is not valid JSON, an unknown query parameter or a query that is not UTF-8, 415 for a body that is not JSON", async () => {
     for (const target of targets) {
       const token = allowed(target);
+      expect(
+        await send(service, target, values, { token, query: "?text=%FF" }),
+        where(target, "with a query string that is not UTF-8"),
+      ).toBe(400);
       if (target.body !== undefined) {
         expect(
           await send(service, target, values, { token, body: "{" }),
