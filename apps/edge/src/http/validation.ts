@@ -56,25 +56,26 @@ export function parseOrRefuse<Schema extends z.ZodType>(
 }
 
 /**
- * The body's JSON, read as exact UTF-8 text and refused (`INVALID_REQUEST`) when it holds text
- * that is not well-formed Unicode; the validator then reads the same bytes (Hono keeps them). A
- * body that cannot be read or is not JSON is left to the validator: malformed JSON.
+ * The body's JSON, read as exact UTF-8 text, or undefined when the body cannot be read or is not
+ * JSON; text that is not well-formed Unicode (bytes that are not UTF-8, lone surrogates in
+ * strings or keys) is refused with `INVALID_REQUEST`. Hono keeps the bytes for a later reader.
  */
-async function readWellFormedJson(c: Context): Promise<void> {
+export async function wellFormedJson(c: Context): Promise<{ value: unknown } | undefined> {
   let body: ArrayBuffer;
   try {
     body = await c.req.arrayBuffer();
   } catch {
-    return;
+    return undefined;
   }
   let value: unknown;
   const text = decodeUtf8Body(body);
   try {
     value = JSON.parse(text);
   } catch {
-    return;
+    return undefined;
   }
   refuseLoneSurrogates(value, "request body");
+  return { value };
 }
 
 /**
@@ -89,7 +90,8 @@ export function jsonBody<Schema extends z.ZodType>(schema: Schema) {
   });
   const middleware: typeof validate = async (c, next) => {
     requireJsonMediaType(c.req.header("Content-Type"));
-    await readWellFormedJson(c);
+    // A body that cannot be read or is not JSON is the validator's: malformed JSON.
+    await wellFormedJson(c);
     return validate(c, next);
   };
   // The OpenAPI document reads the request schema from this property.

@@ -4,7 +4,7 @@ import { jsonResponse, openApiDocument } from "../contract/openapi.ts";
 import { publishedSchemas } from "../contract/published-schemas.ts";
 import { health, schemaList, validationView } from "../contract/schemas.ts";
 import { DeliveryError } from "../delivery/delivery-error.ts";
-import { requireJsonBody } from "../http/validation.ts";
+import { requireJsonBody, wellFormedJson } from "../http/validation.ts";
 import { type App, endpoint, type RouteContext } from "./route-context.ts";
 
 function schemaName(name: string): SchemaName {
@@ -108,16 +108,14 @@ export function publicRoutes(app: App, context: RouteContext): void {
     requireJsonBody,
     async (c) => {
       const name = schemaName(c.req.param("name"));
-      let value: unknown;
-      try {
-        value = await c.req.json();
-      } catch {
+      const body = await wellFormedJson(c);
+      if (body === undefined) {
         throw new DeliveryError({
           code: "INVALID_REQUEST",
           message: "The request body is not valid JSON. Send the value to check as JSON.",
         });
       }
-      return c.json(validate(name, value));
+      return c.json(validate(name, body.value));
     },
   );
 

@@ -130,6 +130,16 @@ export function wellFormedTextSuite(start: StartService): void {
         expect((await second.complete(task.id, artifactCompletion(1))).status).toBe(200);
       });
 
+      it("POST /v1/validate refuses such text too, rather than calling it valid", async () => {
+        const { agent } = await createRun(service, runInput([taskStage("draft")]));
+        const [offer] = (await (await agent("worker")).poll()).body.offers;
+        const refused = await new Client(service, undefined).post("/v1/validate/work-item.v1", {
+          body: { ...offer, goal: "\ud800" },
+        });
+        expect(refused.status).toBe(400);
+        expect(refused.body).toEqual(refusal("request body", [loneString("/goal", "D800", 0)]));
+      });
+
       it("at most 50 issues, the last saying how many more", async () => {
         const admin = new Client(service, service.adminToken);
         const constraints = Array.from({ length: 60 }, () => "\ud800");
