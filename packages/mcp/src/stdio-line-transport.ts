@@ -109,12 +109,11 @@ export function stdioLineTransport(
     let value: unknown;
     try {
       value = JSON.parse(text);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+    } catch {
       refuse(
         unreadable(
           -32700,
-          `Parse error: the line is not valid JSON (${reason}). Send each message as one line of JSON.`,
+          "Parse error: the line is not valid JSON. Send each message as one line of JSON.",
         ),
       );
       return;

@@ -62,7 +62,11 @@ function v2Client(): { client: V2Client; waiting: Array<(uri: string) => void> }
   return { client, waiting };
 }
 
-/** Connects a client of `generation` through the transport of its own generation. */
+/**
+ * Connects a client of `generation` through the transport of its own generation, and lists the
+ * tools as an agent does first: from then on the client checks every result's structured
+ * content against the tool's output schema (v1 throws `-32602` when it does not match).
+ */
 async function connect(
   generation: Generation,
   transports: { v1: () => V1Stdio | V1Http; v2: () => V2Stdio | V2Http },
@@ -70,10 +74,12 @@ async function connect(
   if (generation === "v1") {
     const { client, waiting } = v1Client();
     await client.connect(transports.v1());
+    await client.listTools();
     return face(client, waiting);
   }
   const { client, waiting } = v2Client();
   await client.connect(transports.v2());
+  await client.listTools();
   return face(client, waiting);
 }
 
