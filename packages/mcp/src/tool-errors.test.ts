@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { schemaNames } from "@task-context/protocols";
 import { lintContextMd } from "@task-context/protocols/context-md";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { markdownFences } from "../../../docs/examples/test/markdown-fences.ts";
 import {
   connectOverHttp,
   connectOverStdio,
@@ -178,4 +179,21 @@ describe.each(Object.keys(TRANSPORTS) as Array<keyof typeof TRANSPORTS>)("over %
       }
     },
   );
+});
+
+describe("the refusal shown in docs/mcp.md", () => {
+  it("is what inject_task_context answers to { prompt: 3 }", async () => {
+    const page = new URL("../../../docs/mcp.md", import.meta.url).pathname;
+    const [shown] = markdownFences(page, "docs/mcp.md").filter(
+      (fence) => fence.check === "tested-by packages/mcp/src/tool-errors.test.ts",
+    );
+    const client = await connectOverStdio("v1", withContext);
+    try {
+      expect(JSON.parse(shown?.body ?? "null")).toEqual(
+        await client.callTool("inject_task_context", { prompt: 3 }),
+      );
+    } finally {
+      await client.close();
+    }
+  });
 });
