@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CONTEXT_MD_TEMPLATE } from "@task-context/protocols/context-md";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { NO_CONTEXT_MD } from "./context-md-refusals.ts";
 import { runCli, temporaryFolder } from "./run-cli.ts";
 
 let folder: ReturnType<typeof temporaryFolder>;
@@ -132,11 +133,10 @@ describe("task-context lint", () => {
     });
   });
 
-  it("exits 2 with a hint when there is no CONTEXT.md", async () => {
+  it("exits 2 with the guiding message and a hint when there is no CONTEXT.md", async () => {
     expect(await runCli(["lint"], { cwd: folder.path })).toEqual({
       stdout: "",
-      stderr:
-        "task-context: cannot read CONTEXT.md: no such file\nhint: create one with `task-context init`\n",
+      stderr: NO_CONTEXT_MD,
       code: 2,
     });
   });
