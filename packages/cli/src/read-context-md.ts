@@ -1,7 +1,7 @@
 import {
   CONTEXT_FILENAME,
-  FileNotFoundError,
   type FileContent,
+  FileNotFoundError,
   NotRegularFileError,
   TaskContextMissingError,
 } from "@task-context/core";
