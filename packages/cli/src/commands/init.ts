@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { CONTEXT_FILENAME } from "@task-context/core";
+import { CONTEXT_FILENAME, NotRegularFileError } from "@task-context/core";
 import { systemErrorCode, thrownMessage } from "@task-context/core/internal";
 import { nodeWorkspace } from "@task-context/core/node";
 import { CONTEXT_MD_TEMPLATE } from "@task-context/protocols/context-md";
@@ -38,6 +38,14 @@ export function addInitCommand(program: Command, { io, exit }: CommandContext): 
             code: "CLI_WRITE_REFUSED",
             message: `${shown} already exists`,
             hint: "edit it, or pass --force to replace it with the template",
+          });
+        }
+        if (NotRegularFileError.isInstance(error)) {
+          throw new CliError({
+            code: "CLI_WRITE_REFUSED",
+            message: `cannot write ${shown}: it is a ${error.kind.replace("-", " ")}`,
+            hint: "move it out of the way, then run `task-context init` again",
+            cause: error,
           });
         }
         throw new CliError({
