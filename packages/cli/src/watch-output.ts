@@ -77,12 +77,15 @@ export function watchOutput(io: CliIo): OutputWatch {
   };
 }
 
+/** The codes of a write whose reader went away: a closed pipe, a socket its peer closed. */
+const READER_GONE = new Set(["EPIPE", "ECONNRESET"]);
+
 /**
- * The error to report for `failure`, or undefined for a closed pipe, which ends quietly with
- * {@link CLOSED_PIPE_EXIT_CODE}.
+ * The error to report for `failure`, or undefined when the reader went away (a closed pipe), which
+ * ends quietly with {@link CLOSED_PIPE_EXIT_CODE}.
  */
 export function outputFailedError(failure: OutputFailure): CliError | undefined {
-  if (failure.code === "EPIPE") return undefined;
+  if (failure.code !== undefined && READER_GONE.has(failure.code)) return undefined;
   return new CliError({
     code: "CLI_OUTPUT_FAILED",
     message: `cannot write to ${failure.stream}${failure.code === undefined ? "" : ` (${failure.code})`}`,

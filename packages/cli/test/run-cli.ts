@@ -22,6 +22,8 @@ export interface CliRunOptions {
   stdin?: string;
   /** A descriptor to give it as stdin instead of a pipe, as `< /dev/zero` does. */
   stdinFd?: number;
+  /** A descriptor to give it as stdout instead of a pipe, as `> /dev/full` does. */
+  stdoutFd?: number;
   env?: Record<string, string | undefined>;
   node?: string;
   /**
@@ -31,8 +33,8 @@ export interface CliRunOptions {
   guardMs?: number;
 }
 
-/** A running binary: its stdin is a pipe unless `stdinFd` was given. */
-export type CliProcess = ChildProcessByStdio<Writable | null, Readable, Readable>;
+/** A running binary: its stdin and stdout are pipes unless `stdinFd`, `stdoutFd` were given. */
+export type CliProcess = ChildProcessByStdio<Writable | null, Readable | null, Readable>;
 
 /**
  * Starts `node dist/cli.js …args`. The environment is the test process's without the variables
@@ -54,7 +56,7 @@ export function spawnCli(args: readonly string[], options: CliRunOptions): CliPr
   const child = spawn(options.node ?? process.execPath, [CLI, ...args], {
     cwd: options.cwd,
     env: env as NodeJS.ProcessEnv,
-    stdio: [options.stdinFd ?? "pipe", "pipe", "pipe"],
+    stdio: [options.stdinFd ?? "pipe", options.stdoutFd ?? "pipe", "pipe"],
   }) as CliProcess;
   child.stdin?.end(options.stdin ?? "");
   return child;
@@ -90,7 +92,7 @@ export async function runCli(args: readonly string[], options: CliRunOptions): P
   const child = spawnCli(args, options);
   let stdout = "";
   let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
     stdout += chunk;
   });
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
@@ -124,14 +126,16 @@ export async function runCliClosingStdout(
   options: CliRunOptions & { guardMs: number; whenClosed?: () => Promise<void> },
 ): Promise<ClosedPipeRun> {
   const child = spawnCli(args, options);
+  const { stdout } = child;
+  if (stdout === null) throw new Error("runCliClosingStdout needs stdout as a pipe, not stdoutFd");
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
     stderr += chunk;
   });
   const exit = ended(child, args, options.guardMs);
   const first = await new Promise<string>((resolve, reject) => {
-    child.stdout.once("data", (chunk: Buffer) => {
-      child.stdout.destroy();
+    stdout.once("data", (chunk: Buffer) => {
+      stdout.destroy();
       resolve(chunk.toString("utf8"));
     });
     exit.then(
