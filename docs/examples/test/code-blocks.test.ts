@@ -28,6 +28,8 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { documentedPages, root } from "./documented-pages.ts";
 import { type Fence, markdownFences } from "./markdown-fences.ts";
+import { pastesOf } from "./page-pastes.ts";
+import { commandsOf } from "./shell-commands.ts";
 
 const fences: Fence[] = documentedPages().flatMap((page) => markdownFences(join(root, page), page));
 const where = (fence: Fence) => `${fence.file}:${fence.line}`;
@@ -69,31 +71,17 @@ const knownPackages = new Set(
   }),
 );
 
-/** The commands of a shell block: continuation lines joined, comments and prompts removed. */
-function commandsOf(fence: Fence): string[] {
-  let lines = fence.body.split("\n");
-  // A transcript (```console, or a shell block whose commands have a `$ ` prompt): its other lines
-  // are the output, shown as prose.
-  if (fence.language === "console" || lines.some((line) => line.startsWith("$ "))) {
-    lines = lines.filter((line) => line.startsWith("$ ")).map((line) => line.slice(2));
-  }
-  const commands: string[] = [];
-  let current = "";
-  for (const line of lines) {
-    current = current === "" ? line : `${current}\n${line}`;
-    const quotes = (current.match(/'/g) ?? []).length;
-    if (current.endsWith("\\") || quotes % 2 === 1) continue;
-    const command = current.replace(/(^|\s)#(\s.*)?$/, "").trim();
-    if (command !== "") commands.push(command);
-    current = "";
-  }
-  return commands;
-}
-
 /** Why `command`, run from `directory` of the repository, is not a command that works, or undefined. */
 function shellProblem(fence: Fence, command: string, directory: string): string | undefined {
   if (/^export \w+=\S+$/.test(command)) return undefined; // sets a variable for what follows
   const bare = command.replace(/^(\w+=\S*\s+)+/, "");
+  // A new ES module project, as getting started sets one up; the paste test runs these.
+  if (bare === "npm init -y" || bare === "npm pkg set type=module") return undefined;
+  if (/^deno run (--allow-[\w-]+(=\S+)? )*\S+\.ts$/.test(bare)) {
+    return pastesOf(fence.file).examples.length > 0
+      ? undefined
+      : "a Deno command line on a page without a complete example for the paste test to run it on";
+  }
   const install = /^npm (?:install|i)(?: (?:-D|--save-dev))? (.+)$/.exec(bare);
   if (install) {
     const unknown = (install[1] ?? "").split(/\s+/).filter((name) => !knownPackages.has(name));
@@ -193,6 +181,18 @@ async function runCheck(fence: Fence): Promise<void> {
       return;
     case "schema":
       return checkSchema(fence, argument as SchemaName);
+    case "output": {
+      // The paste test (scripts/paste-docs.mjs) compares it with what the complete example before
+      // it prints; here, that there is one.
+      const before = pastesOf(fence.file).examples.filter(
+        (example) => example.fence.line < fence.line,
+      );
+      expect(
+        before.length,
+        `${where(fence)}: no complete example before this output`,
+      ).toBeGreaterThan(0);
+      return;
+    }
     case "same-as":
       expect(fence.body, where(fence)).toBe(await VALUES[argument]?.());
       return;
