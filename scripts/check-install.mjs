@@ -2,16 +2,20 @@
 // What a user meets who installs the packages: packs every published package as the registry would
 // receive it, installs the tarballs with npm into fresh projects, and checks
 // - the install size of @task-context/core alone (its tokenizer is an optional peer dependency);
-// - that every entry point of every package imports on the machine's Node (media-tools on Node ≥ 22);
+// - that every entry point of every package imports on the machine's Node (media-tools on Node ≥ 22),
+//   and that media-tools on an older machine Node fails with UNSUPPORTED_RUNTIME, naming Node 22;
 // - that the exact tokenizer, without gpt-tokenizer, fails with an error that says what to install;
 // - that `npx task-context` runs from the installed CLI on the machine's Node;
 // - that every complete example of the docs runs as pasted into a new project (scripts/paste-docs.mjs;
-//   `--pages docs/getting-started.md,README.md` runs only that, for those pages).
+//   `--pages docs/getting-started.md,README.md` runs only that, for those pages);
+// - that every figure the docs copy from a command is within 5 % of what it gives now
+//   (scripts/doc-figures.mjs).
 // Run after `pnpm run build`. Prints a table; exits 1 when a check fails.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
+import { checkFigures } from "./doc-figures.mjs";
 import { installedProject, node24, packPackages, root, run, sizeOf } from "./packed-packages.mjs";
 import { pasteDocs } from "./paste-docs.mjs";
 import { systemNode } from "./system-node.mjs";
@@ -102,6 +106,29 @@ function installChecks(packages, paths) {
     }
   }
 
+  // 2b. a package that needs Node ≥ 22, imported on an older machine Node: one clear error.
+  const machineMajor = Number.parseInt(run(machineNode, ["--version"], all).slice(1), 10);
+  for (const manifest of packages) {
+    if (!manifest.engines?.node?.includes("22") || machineMajor >= 22) continue;
+    const result = spawnSync(
+      machineNode,
+      ["--input-type=module", "-e", `await import(${JSON.stringify(manifest.name)});`],
+      { cwd: all, encoding: "utf8" },
+    );
+    const refusal = result.stderr
+      .split("\n")
+      .find((line) => line.startsWith("UnsupportedRuntimeError: "));
+    check(
+      `import ${manifest.name} on Node ${machineMajor} fails with UNSUPPORTED_RUNTIME`,
+      result.status === 1 &&
+        result.stderr.includes("code: 'UNSUPPORTED_RUNTIME'") &&
+        refusal?.includes("needs Node 22 or later") === true,
+      refusal ??
+        (result.stderr.split("\n").find((line) => line.includes("Error")) ||
+          `exit ${result.status}`),
+    );
+  }
+
   // 3. the CLI, as a user runs it: npx on the machine's Node (first on PATH).
   const onMachineNode = {
     ...process.env,
@@ -140,6 +167,12 @@ try {
   const pasted = await pasteDocs({ work, tarballs, pages: onlyPages });
   rows.push(...pasted.rows);
   failures.push(...pasted.failures);
+  // 5. the figures the docs copy from a command, measured again (scripts/doc-figures.mjs).
+  if (onlyPages === undefined) {
+    const figures = checkFigures({ work });
+    rows.push(...figures.rows);
+    failures.push(...figures.failures);
+  }
 } catch (error) {
   failures.push(error instanceof Error ? error.message : String(error));
 } finally {
