@@ -3,7 +3,8 @@
 //
 // - TypeScript and JavaScript: a region of a type-checked example file, named by `source="…"` on
 //   the fence and kept identical by scripts/sync-examples.mjs (`--check` in CI). The example
-//   files are run by the tests of their package (src/examples.test.ts) or of docs/examples.
+//   files are run by the tests of their package (src/examples.test.ts) or of docs/examples; a
+//   block that shows a whole file also runs as pasted into a new project (scripts/paste-docs.mjs).
 // - JSON: parsed; every object in it shaped like a published format (a work item, an event, a
 //   review, an artifact, a subagent's output) is valid against that format's schema.
 // - YAML, XML and TOML: must say, in `<!-- check: … -->` on the line before the fence, what they
@@ -11,9 +12,9 @@
 //   configuration (docs/mcp.md), whose `tested-by` test parses it and starts the server it names.
 // - Shell: every command is checked here — a package to install exists, a script to run is
 //   defined, a directory to enter exists — except the curl requests of the delivery-service
-//   pages (HTTP_PAGES), which are prose: they need a running service and ids from earlier
-//   answers; the service's contract suites (apps/edge/test/contract/) make the same requests and
-//   check the same answers.
+//   pages (HTTP_PAGES): they need a running service and ids from earlier answers. The
+//   walkthrough's run against the real service in walkthrough.test.ts; the service's contract
+//   suites (apps/edge/test/contract/) make the others' requests and check the same answers.
 // - Text, Markdown and untagged blocks are shown output, not code; where one is a value the code
 //   computes, `<!-- check: same-as … -->` or `<!-- check: excerpt-of … -->` compares it.
 import { existsSync, readFileSync } from "node:fs";
