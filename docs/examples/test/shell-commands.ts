@@ -11,11 +11,19 @@ export function commandsOf(fence: Fence): string[] {
   }
   const commands: string[] = [];
   let current = "";
+  let quoted = false;
   for (const line of lines) {
-    current = current === "" ? line : `${current}\n${line}`;
-    const quotes = (current.match(/'/g) ?? []).length;
-    if (current.endsWith("\\") || quotes % 2 === 1) continue;
-    const command = current.replace(/(^|\s)#(\s.*)?$/, "").trim();
+    // A comment starts at a `#` after a space, outside single quotes, and ends with its line.
+    let code = "";
+    for (let index = 0; index < line.length; index++) {
+      const character = line[index];
+      if (character === "'") quoted = !quoted;
+      if (character === "#" && !quoted && (index === 0 || /\s/.test(line[index - 1] ?? ""))) break;
+      code += character;
+    }
+    current = current === "" ? code : `${current}\n${code}`;
+    if (current.trimEnd().endsWith("\\") || quoted) continue;
+    const command = current.trim();
     if (command !== "") commands.push(command);
     current = "";
   }
