@@ -16,7 +16,7 @@ import { node24, npm, root, sizeOf } from "./packed-packages.mjs";
 /** How far a figure may be from its measurement: ±5 %. */
 export const TOLERANCE = 0.05;
 
-const FIGURE = /<!--\s*figure\s+([\w-]+)\s*-->([\s\S]*?)<!--\s*\/figure\s*-->/g;
+const FIGURE = /(?<!`)<!--\s*figure\s+([\w-]+)\s*-->([\s\S]*?)<!--\s*\/figure\s*-->/g;
 
 function output(command, args, cwd) {
   const result = spawnSync(command, args, {
