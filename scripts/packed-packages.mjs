@@ -52,9 +52,12 @@ export function packPackages(directory) {
   return { manifests, tarballs };
 }
 
-/** npm, quietly: no audit, no funding notes, errors only. */
+/** What npm is told on every call here: no audit, no funding notes, errors only. */
+export const NPM_QUIET = ["--no-audit", "--no-fund", "--loglevel=error"];
+
+/** npm, quietly. */
 export function npm(args, cwd) {
-  return run("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], cwd);
+  return run("npm", [...args, ...NPM_QUIET], cwd);
 }
 
 /** A new ESM project `name` under `work` with `dependencies` (a tarball as `file:<path>`), installed. */

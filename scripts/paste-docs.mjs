@@ -20,11 +20,12 @@ import { documentedPages } from "../docs/examples/test/documented-pages.ts";
 import { markdownFences } from "../docs/examples/test/markdown-fences.ts";
 import { startOpenAiStandIn } from "../docs/examples/test/openai-stand-in.ts";
 import { pastesOf } from "../docs/examples/test/page-pastes.ts";
-import { node24, npm, root } from "./packed-packages.mjs";
+import { NPM_QUIET, node24, root } from "./packed-packages.mjs";
 
 const deno = join(root, "node_modules", "deno", "deno");
-/** A hung example fails with this, rather than hanging the check. */
+/** A hung example fails after this, rather than hanging the check; an npm command after the next. */
 const TIMEOUT_MS = 60_000;
+const INSTALL_TIMEOUT_MS = 600_000;
 
 /** Runs `command` with `args`; never rejects: its exit code, output and any error. */
 function runAsync(command, args, options) {
@@ -32,7 +33,7 @@ function runAsync(command, args, options) {
     execFile(
       command,
       args,
-      { ...options, timeout: TIMEOUT_MS, encoding: "utf8" },
+      { timeout: TIMEOUT_MS, ...options, encoding: "utf8" },
       (error, stdout, stderr) => {
         resolve({
           code: error ? (error.code ?? 1) : 0,
@@ -50,8 +51,63 @@ function why(result) {
   const text = `${result.stderr}\n${result.stdout}`.trim();
   const error = text.split("\n").find((line) => /Error|error:|NotCapable/.test(line));
   return result.killed
-    ? `no exit after ${TIMEOUT_MS / 1000} s`
+    ? "killed: no exit before its timeout"
     : (error ?? text.split("\n")[0] ?? "").slice(0, 300);
+}
+
+/** Why the page cannot be pasted at all, or undefined. */
+function problemOf(paste) {
+  if (paste.examples.length > 0 && !paste.setup.some((words) => /^(install|i)$/.test(words[1]))) {
+    return "complete examples, but no `npm install` line that names their packages";
+  }
+  if (paste.unnamed.length > 0) {
+    return `its examples import ${paste.unnamed.join(", ")}, which no install line names`;
+  }
+  return undefined;
+}
+
+/**
+ * A new project in `directory`, set up with the page's npm commands; undefined, or why it failed.
+ * Our packages are as if published: a name resolves to its tarball, also as a dependency of
+ * another of them (an override with the very spec a direct install writes).
+ */
+async function setUp(paste, directory, tarballs, contextMd) {
+  mkdirSync(directory, { recursive: true });
+  const spec = Object.fromEntries(
+    Object.entries(tarballs).map(([name, path]) => [name, relative(directory, path)]),
+  );
+  const overrides = Object.entries(spec).map(([name, path]) => `overrides[${name}]=file:${path}`);
+  const commands = [
+    ["init", "-y"], // a user's new project (the page may say so too)
+    ["pkg", "set", ...overrides],
+    ...paste.setup.map(([, ...args]) => args.map((word) => spec[word] ?? word)),
+  ];
+  for (const args of commands) {
+    const result = await runAsync("npm", [...args, ...NPM_QUIET], {
+      cwd: directory,
+      timeout: INSTALL_TIMEOUT_MS,
+    });
+    if (result.code !== 0) return `npm ${args.join(" ")}: ${why(result)}`;
+  }
+  writeFileSync(join(directory, "CONTEXT.md"), `${contextMd}\n`);
+  return undefined;
+}
+
+/** At most this many projects are installed at once. */
+const CONCURRENT_INSTALLS = 3;
+
+/** `task` for every item, at most `limit` at once; the results in the items' order. */
+async function inPool(items, limit, task) {
+  const results = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await task(items[index]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }
 
 /**
@@ -69,6 +125,19 @@ export async function pasteDocs({ work, tarballs, pages = documentedPages() }) {
     join(root, "docs/getting-started.md"),
     "docs/getting-started.md",
   ).find((fence) => fence.check === "context-md")?.body;
+  const pastes = pages
+    .map(pastesOf)
+    .filter((paste) => paste.examples.length > 0 || paste.setup.length > 0)
+    .map((paste) => ({
+      ...paste,
+      directory: join(work, "pages", paste.page.replace(/[/.]/g, "-")),
+      problem: problemOf(paste),
+    }));
+  const setUps = await inPool(pastes, CONCURRENT_INSTALLS, (paste) =>
+    paste.problem === undefined
+      ? setUp(paste, paste.directory, tarballs, contextMd)
+      : Promise.resolve(paste.problem),
+  );
   const standIn = await startOpenAiStandIn();
   const env = {
     PATH: `${dirname(node24)}:${process.env.PATH ?? ""}`,
@@ -79,56 +148,14 @@ export async function pasteDocs({ work, tarballs, pages = documentedPages() }) {
     NO_COLOR: "1",
   };
   try {
-    for (const paste of pages.map(pastesOf)) {
-      if (paste.examples.length === 0 && paste.setup.length === 0) continue;
+    for (const [index, paste] of pastes.entries()) {
       const name = `paste ${paste.page}`;
-      if (
-        paste.examples.length > 0 &&
-        !paste.setup.some((words) => /^(install|i)$/.test(words[1]))
-      ) {
-        check(
-          name,
-          false,
-          "complete examples, but no `npm install` line that names their packages",
-        );
+      const directory = paste.directory;
+      if (setUps[index] !== undefined) {
+        check(name, false, setUps[index]);
         continue;
       }
-      if (paste.unnamed.length > 0) {
-        check(
-          name,
-          false,
-          `its examples import ${paste.unnamed.join(", ")}, which no install line names`,
-        );
-        continue;
-      }
-      const directory = join(work, "pages", paste.page.replace(/[/.]/g, "-"));
-      mkdirSync(directory, { recursive: true });
-      // Our packages as if published: a name resolves to its tarball, also as a dependency of
-      // another of them (an override with the very spec a direct install writes).
-      const spec = Object.fromEntries(
-        Object.entries(tarballs).map(([name, path]) => [name, relative(directory, path)]),
-      );
-      try {
-        npm(["init", "-y"], directory); // a user's new project (the page may say so too)
-        npm(
-          [
-            "pkg",
-            "set",
-            ...Object.entries(spec).map(([name, path]) => `overrides[${name}]=file:${path}`),
-          ],
-          directory,
-        );
-        for (const [, ...args] of paste.setup) {
-          npm(
-            args.map((word) => spec[word] ?? word),
-            directory,
-          );
-        }
-      } catch (error) {
-        check(name, false, error.message.split("\n").slice(0, 3).join(" "));
-        continue;
-      }
-      writeFileSync(join(directory, "CONTEXT.md"), `${contextMd}\n`);
+      if (paste.examples.length === 0) check(name, true, "its npm commands");
       for (const example of paste.examples) {
         const where = `${name}:${example.fence.line} (${example.file})`;
         writeFileSync(join(directory, example.file), `${example.fence.body}\n`);
