@@ -84,7 +84,11 @@ describe("a workspace's CONTEXT.md", () => {
     try {
       const result = await client.callTool({ name: "lint_context_md", arguments: {} });
       expect(result.isError).toBe(true);
-      served = (result.content as Array<{ text: string }>)[0]?.text ?? "";
+      expect((result.content as Array<{ text: string }>)[0]?.text).toMatch(
+        /^TASK_CONTEXT_MISSING: /,
+      );
+      served = (result._meta as { "task-context/error": { error: string } })["task-context/error"]
+        .error;
     } finally {
       await client.close();
     }
