@@ -11,7 +11,7 @@ import { cors } from "hono/cors";
 import { DeliveryError } from "./delivery/delivery-error.ts";
 import type { DeliveryStore } from "./delivery/delivery-store.ts";
 import { traceWorkItems } from "./delivery/trace-work-items.ts";
-import { type AuthOptions, bearerToken, createAuthenticator } from "./http/auth.ts";
+import { type AuthOptions, createAuthenticator } from "./http/auth.ts";
 import { errorResponse, toDeliveryError } from "./http/error-response.ts";
 import {
   defaultRateLimit,
@@ -19,6 +19,7 @@ import {
   type RateLimit,
   type RateLimiterFactory,
 } from "./http/rate-limit.ts";
+import { rateLimitRequests } from "./http/rate-limit-middleware.ts";
 import { serviceSecureHeaders } from "./http/secure-headers.ts";
 import { mcpRoutes } from "./mcp/mcp-route.ts";
 import { viewTokens } from "./page/view-token.ts";
@@ -146,22 +147,10 @@ export function createApp(options: AppOptions): App {
       }),
     );
   }
+  const authenticator = createAuthenticator(store, options.auth);
   if (rateLimit !== false) {
     const limited = (options.rateLimiter ?? memoryRateLimiter)(rateLimit, clock);
-    app.use("*", async (c, next) => {
-      const retryAfter = await limited({
-        token: bearerToken(c),
-        address: options.clientAddress?.(c),
-      });
-      if (retryAfter !== undefined) {
-        c.header("Retry-After", String(retryAfter));
-        throw new DeliveryError({
-          code: "RATE_LIMITED",
-          message: `Too many requests from this token or address. Wait ${retryAfter} s (Retry-After) and slow down.`,
-        });
-      }
-      await next();
-    });
+    app.use("*", rateLimitRequests(limited, authenticator, options.clientAddress));
   }
   app.use(
     "*",
@@ -178,7 +167,7 @@ export function createApp(options: AppOptions): App {
 
   const context: RouteContext = {
     store,
-    authenticate: createAuthenticator(store, options.auth),
+    authenticate: authenticator.authenticate,
     timing,
     shutdown: options.signal,
     secrets: requireSecretPolicy("options.secrets", options.secrets),

@@ -14,6 +14,7 @@ import { createNodeHttpServer } from "./node-http/node-http-server.ts";
 import { closingConnection } from "./node-http/unread-body.ts";
 import { openNodeDatabase } from "./node-sqlite.ts";
 import { SqlStore } from "./sql/sql-store.ts";
+import { clientAddress } from "./workers/client-address.ts";
 
 /** What {@link startNodeServer} is started with. */
 export interface NodeServerOptions {
@@ -63,7 +64,8 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     auth: { adminToken: options.adminToken },
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
-    clientAddress: (c) => getConnInfo(c).remote.address,
+    // An IPv6 client by its /64, as on Workers: one client holds a whole /64.
+    clientAddress: (c) => clientAddress(getConnInfo(c).remote.address),
     ...(options.cors === undefined ? {} : { cors: options.cors }),
     ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
     signal: shutdown.signal,
