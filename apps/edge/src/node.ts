@@ -3,16 +3,18 @@
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { serve } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { SecretPolicy } from "@task-context/core";
 import { requireText, requireWholeNumber } from "@task-context/core/internal";
-import { createApp, type Limits } from "./app.ts";
+import { createApp, defaultBodyBytes, type Limits } from "./app.ts";
 import { parseCorsOrigins } from "./http/cors-origins.ts";
 import { parseRateLimit } from "./http/rate-limit.ts";
 import { parseSecretPolicy } from "./http/run-secrets.ts";
+import { createNodeHttpServer } from "./node-http/node-http-server.ts";
+import { closingConnection } from "./node-http/unread-body.ts";
 import { openNodeDatabase } from "./node-sqlite.ts";
 import { SqlStore } from "./sql/sql-store.ts";
+import { clientAddress } from "./workers/client-address.ts";
 
 /** What {@link startNodeServer} is started with. */
 export interface NodeServerOptions {
@@ -43,10 +45,17 @@ export interface NodeServer {
   close(): Promise<void>;
 }
 
+/**
+ * How long the server waits for the unread rest of a request body (within the body limit) after
+ * an early answer, to keep the connection; past it the answer says `Connection: close`.
+ */
+const DRAIN_MS = 1000;
+
 /** Starts the delivery service on Node with an SQLite database. */
 export async function startNodeServer(options: NodeServerOptions): Promise<NodeServer> {
   const host = options.host ?? "127.0.0.1";
   const port = requireWholeNumber("port", options.port ?? 8787, 0, 65_535);
+  const bodyBytes = options.limits?.bodyBytes ?? defaultBodyBytes;
   const database = openNodeDatabase(options.database ?? ".data/task-context.db");
   const store = new SqlStore(database, options.clock === undefined ? {} : { clock: options.clock });
   const shutdown = new AbortController();
@@ -55,7 +64,8 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     auth: { adminToken: options.adminToken },
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
-    clientAddress: (c) => getConnInfo(c).remote.address,
+    // An IPv6 client by its /64, as on Workers: one client holds a whole /64.
+    clientAddress: (c) => clientAddress(getConnInfo(c).remote.address),
     ...(options.cors === undefined ? {} : { cors: options.cors }),
     ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
     signal: shutdown.signal,
@@ -73,16 +83,25 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     }
   }, options.sweepMs ?? 1000);
   sweeper.unref();
-  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    // Once stopping, every answer closes its connection: a client that keeps its connection
-    // busy would otherwise be served until the last resort below, closeAllConnections.
-    const fetch: typeof app.fetch = async (request, env, executionContext) => {
-      const response = await app.fetch(request, env, executionContext);
-      if (shutdown.signal.aborted) response.headers.set("Connection", "close");
-      return response;
-    };
-    const started = serve({ fetch, port, hostname: host }, () => resolve(started));
-    started.once("error", reject);
+  const server = createNodeHttpServer(
+    async (request, env) => {
+      const response = await app.fetch(request, env);
+      // Once stopping, every answer closes its connection: a client that keeps its connection
+      // busy would otherwise be served until the last resort below, closeAllConnections.
+      return shutdown.signal.aborted ? closingConnection(response) : response;
+    },
+    {
+      drain: { maxBytes: bodyBytes, maxMs: DRAIN_MS },
+      hostname: host,
+      onUnexpectedError: options.onUnexpectedError,
+    },
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
   });
   const address = server.address() as AddressInfo;
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -95,14 +114,12 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
         shutdown.abort();
         store.close();
         await new Promise<void>((resolve) => {
-          const force = setTimeout(() => {
-            if ("closeAllConnections" in server) server.closeAllConnections();
-          }, 5000);
+          const force = setTimeout(() => server.closeAllConnections(), 5000);
           server.close(() => {
             clearTimeout(force);
             resolve();
           });
-          if ("closeIdleConnections" in server) server.closeIdleConnections();
+          server.closeIdleConnections();
         });
         database.close();
       })();
