@@ -11,6 +11,7 @@ import { cors } from "hono/cors";
 import { DeliveryError } from "./delivery/delivery-error.ts";
 import type { DeliveryStore } from "./delivery/delivery-store.ts";
 import { traceWorkItems } from "./delivery/trace-work-items.ts";
+import { requireHostNames } from "./http/allowed-hosts.ts";
 import { type AuthOptions, createAuthenticator } from "./http/auth.ts";
 import { errorResponse, toDeliveryError } from "./http/error-response.ts";
 import {
@@ -58,6 +59,13 @@ export interface AppOptions {
   clock?: () => number;
   /** Origins allowed to call the API from a browser; CORS is off without it. */
   cors?: { origins: readonly string[] };
+  /**
+   * Host names (no scheme or port) that requests to `/mcp` may be addressed to, against DNS
+   * rebinding: another `Host` gets 403 `HOST_NOT_ALLOWED`. Default: any (on Workers the platform
+   * routes by host); the Node entry defaults to loopback names. Browser pages may call `/mcp` from
+   * these hosts and from the `cors` origins only.
+   */
+  allowedHosts?: readonly string[];
   /** The client's address, for the per-address rate limit (the runtime knows it). */
   clientAddress?: (c: Context) => string | undefined;
   /**
@@ -180,7 +188,16 @@ export function createApp(options: AppOptions): App {
   eventRoutes(app, context);
   viewLinkRoutes(app, context);
   pageRoutes(app, context);
-  mcpRoutes(app, context, options.onUnexpectedError);
+  const allowedHosts =
+    options.allowedHosts === undefined
+      ? undefined
+      : requireHostNames("options.allowedHosts", options.allowedHosts);
+  mcpRoutes(
+    app,
+    context,
+    { hosts: allowedHosts, corsOrigins: options.cors?.origins ?? [] },
+    options.onUnexpectedError,
+  );
 
   const routes = app.routes
     .filter((route) => route.method !== "ALL")

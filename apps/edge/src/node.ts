@@ -7,9 +7,11 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import type { SecretPolicy } from "@task-context/core";
 import { requireText, requireWholeNumber } from "@task-context/core/internal";
 import { createApp, defaultBodyBytes, type Limits } from "./app.ts";
+import { parseAllowedHosts } from "./http/allowed-hosts.ts";
 import { parseCorsOrigins } from "./http/cors-origins.ts";
 import { parseRateLimit } from "./http/rate-limit.ts";
 import { parseSecretPolicy } from "./http/run-secrets.ts";
+import { defaultAllowedHosts } from "./mcp/dns-rebinding.ts";
 import { createNodeHttpServer } from "./node-http/node-http-server.ts";
 import { closingConnection } from "./node-http/unread-body.ts";
 import { openNodeDatabase } from "./node-sqlite.ts";
@@ -32,6 +34,11 @@ export interface NodeServerOptions {
   sweepMs?: number;
   /** Origins allowed to call the API from a browser; CORS is off without it. */
   cors?: { origins: readonly string[] };
+  /**
+   * Host names `/mcp` answers (DNS-rebinding protection; see `createApp`). Default: the loopback
+   * names, and `host` when it is a specific address.
+   */
+  allowedHosts?: readonly string[];
   onUnexpectedError?: (error: unknown) => void;
   /** Secrets in a new run: `"redact"` (default), `"refuse"` or `"allow"` (see `createApp`). */
   secrets?: SecretPolicy;
@@ -67,6 +74,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     // An IPv6 client by its /64, as on Workers: one client holds a whole /64.
     clientAddress: (c) => clientAddress(getConnInfo(c).remote.address),
     ...(options.cors === undefined ? {} : { cors: options.cors }),
+    allowedHosts: options.allowedHosts ?? defaultAllowedHosts(host),
     ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
     signal: shutdown.signal,
     ...(options.onUnexpectedError === undefined
@@ -145,12 +153,17 @@ export function optionsFromEnvironment(environment: NodeJS.ProcessEnv): NodeServ
     generatedAdminToken: adminToken === undefined || adminToken === "",
     limits: { rateLimit: parseRateLimit(environment.TASK_CONTEXT_RATE_LIMIT) },
     ...optionalCors(parseCorsOrigins(environment.TASK_CONTEXT_CORS_ORIGINS)),
+    ...optionalAllowedHosts(parseAllowedHosts(environment.TASK_CONTEXT_ALLOWED_HOSTS)),
     secrets: parseSecretPolicy("TASK_CONTEXT_SECRETS", environment.TASK_CONTEXT_SECRETS),
   };
 }
 
 function optionalCors(cors: { origins: string[] } | undefined) {
   return cors === undefined ? {} : { cors };
+}
+
+function optionalAllowedHosts(allowedHosts: string[] | undefined) {
+  return allowedHosts === undefined ? {} : { allowedHosts };
 }
 
 async function main(): Promise<void> {
