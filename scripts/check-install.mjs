@@ -2,87 +2,50 @@
 // What a user meets who installs the packages: packs every published package as the registry would
 // receive it, installs the tarballs with npm into fresh projects, and checks
 // - the install size of @task-context/core alone (its tokenizer is an optional peer dependency);
-// - that every entry point of every package imports on the machine's Node (media-tools on Node ≥ 22);
+// - that every entry point of every package imports on the machine's Node (media-tools on Node ≥ 22),
+//   and that media-tools on an older machine Node fails with UNSUPPORTED_RUNTIME, naming Node 22;
 // - that the exact tokenizer, without gpt-tokenizer, fails with an error that says what to install;
-// - that `npx task-context` runs from the installed CLI on the machine's Node.
+// - that `npx task-context` runs from the installed CLI on the machine's Node;
+// - that every complete example of the docs runs as pasted into a new project (scripts/paste-docs.mjs;
+//   `--pages docs/getting-started.md,README.md` runs only that, for those pages);
+// - that every figure the docs copy from a command is within 5 % of what it gives now
+//   (scripts/doc-figures.mjs).
 // Run after `pnpm run build`. Prints a table; exits 1 when a check fails.
 import { spawnSync } from "node:child_process";
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { checkFigures } from "./doc-figures.mjs";
+import { installedProject, node24, packPackages, root, run, sizeOf } from "./packed-packages.mjs";
+import { pasteDocs } from "./paste-docs.mjs";
 import { systemNode } from "./system-node.mjs";
 
-const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const pnpm = join(root, "node_modules", ".bin", "pnpm");
-const node24 = join(root, "node_modules", "node", "bin", "node");
 const machineNode = systemNode();
 const work = mkdtempSync(join(tmpdir(), "task-context-install-"));
 const failures = [];
 const rows = [];
-
-function run(command, args, cwd) {
-  const result = spawnSync(command, args, { cwd, encoding: "utf8", env: { ...process.env } });
-  if (result.status !== 0) {
-    throw new Error(`${command} ${args.join(" ")} failed:\n${result.stderr || result.stdout}`);
-  }
-  return result.stdout;
-}
-
-function sizeOf(path) {
-  const info = statSync(path);
-  if (!info.isDirectory()) return info.size;
-  let total = 0;
-  for (const entry of readdirSync(path)) total += sizeOf(join(path, entry));
-  return total;
-}
+/** `--pages a.md,b.md`: paste only these pages' examples (and skip the other checks). */
+const pagesArgument = process.argv.indexOf("--pages");
+const onlyPages =
+  pagesArgument === -1 ? undefined : (process.argv[pagesArgument + 1] ?? "").split(",");
 
 const megabytes = (bytes) => `${(bytes / 1_048_576).toFixed(2)} MB`;
-
-function project(name, dependencies) {
-  const directory = join(work, name);
-  mkdirSync(directory);
-  writeFileSync(
-    join(directory, "package.json"),
-    JSON.stringify({ name, private: true, type: "module", dependencies }, null, 2),
-  );
-  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], directory);
-  return directory;
-}
 
 function check(name, ok, detail) {
   rows.push(`| ${name} | ${ok ? "ok" : "FAILED"} | ${detail} |`);
   if (!ok) failures.push(`${name}: ${detail}`);
 }
 
-try {
-  const packs = join(work, "packs");
-  mkdirSync(packs);
-  const packages = readdirSync(join(root, "packages"))
-    .map((directory) =>
-      JSON.parse(readFileSync(join(root, "packages", directory, "package.json"), "utf8")),
-    )
-    .filter((manifest) => manifest.private !== true);
-  const tarballs = {};
-  for (const manifest of packages) {
-    const output = run(
-      pnpm,
-      ["--filter", manifest.name, "pack", "--pack-destination", packs],
-      root,
-    );
-    tarballs[manifest.name] = `file:${output.trim().split("\n").at(-1)}`;
-  }
+/** Installs the tarballs (name → path) as a user would, and checks what every user meets. */
+function installChecks(packages, paths) {
+  const tarballs = Object.fromEntries(
+    Object.entries(paths).map(([name, path]) => [name, `file:${path}`]),
+  );
 
   // 1. core alone: no tokenizer vocabulary unless asked for.
-  const alone = project("core-alone", { "@task-context/core": tarballs["@task-context/core"] });
+  const alone = installedProject(work, "core-alone", {
+    "@task-context/core": tarballs["@task-context/core"],
+  });
   const coreSize = sizeOf(join(alone, "node_modules"));
   check("@task-context/core alone, installed", coreSize < 1_048_576, megabytes(coreSize));
   const probe = `
@@ -116,7 +79,7 @@ try {
     for (const [peer, range] of Object.entries(manifest.peerDependencies ?? {}))
       peers[peer] = range;
   }
-  const all = project("all-packages", { ...tarballs, ...peers });
+  const all = installedProject(work, "all-packages", { ...tarballs, ...peers });
   rows.push(
     `| all packages and their peers, installed | | ${megabytes(sizeOf(join(all, "node_modules")))} |`,
   );
@@ -141,6 +104,29 @@ try {
           : (result.stderr.split("\n").find((line) => line.includes("Error")) ?? result.stderr),
       );
     }
+  }
+
+  // 2b. a package that needs Node ≥ 22, imported on an older machine Node: one clear error.
+  const machineMajor = Number.parseInt(run(machineNode, ["--version"], all).slice(1), 10);
+  for (const manifest of packages) {
+    if (!manifest.engines?.node?.includes("22") || machineMajor >= 22) continue;
+    const result = spawnSync(
+      machineNode,
+      ["--input-type=module", "-e", `await import(${JSON.stringify(manifest.name)});`],
+      { cwd: all, encoding: "utf8" },
+    );
+    const refusal = result.stderr
+      .split("\n")
+      .find((line) => line.startsWith("UnsupportedRuntimeError: "));
+    check(
+      `import ${manifest.name} on Node ${machineMajor} fails with UNSUPPORTED_RUNTIME`,
+      result.status === 1 &&
+        result.stderr.includes("code: 'UNSUPPORTED_RUNTIME'") &&
+        refusal?.includes("needs Node 22 or later") === true,
+      refusal ??
+        (result.stderr.split("\n").find((line) => line.includes("Error")) ||
+          `exit ${result.status}`),
+    );
   }
 
   // 3. the CLI, as a user runs it: npx on the machine's Node (first on PATH).
@@ -172,6 +158,21 @@ try {
     lint.status === 0 && JSON.parse(lint.stdout || "{}").ok === true,
     lint.status === 0 ? "CONTEXT.md ok" : lint.stderr || lint.stdout,
   );
+}
+
+try {
+  const { manifests, tarballs } = packPackages(join(work, "packs"));
+  if (onlyPages === undefined) installChecks(manifests, tarballs);
+  // 4. the docs' examples, pasted into new projects as a user would (scripts/paste-docs.mjs).
+  const pasted = await pasteDocs({ work, tarballs, pages: onlyPages });
+  rows.push(...pasted.rows);
+  failures.push(...pasted.failures);
+  // 5. the figures the docs copy from a command, measured again (scripts/doc-figures.mjs).
+  if (onlyPages === undefined) {
+    const figures = checkFigures({ work });
+    rows.push(...figures.rows);
+    failures.push(...figures.failures);
+  }
 } catch (error) {
   failures.push(error instanceof Error ? error.message : String(error));
 } finally {

@@ -9,6 +9,8 @@
 // The examples are ordinary TypeScript files in each package's `examples/` folder, type-checked
 // with the package. A fence names a region of one (`#name`), or the whole file, shown without its
 // leading comment lines and region markers. The path is relative to the file that holds the fence.
+// On a Markdown page, a whole file is a complete example (scripts/paste-docs.mjs runs it as a user
+// would paste it), and a region is an excerpt, which the block's first line says (excerptLine).
 // `node scripts/sync-examples.mjs` rewrites the fences; `--check` reports fences that differ, and
 // fails on them. Both also fail on a TypeScript or JavaScript fence without `source="…"`: an
 // example nothing compiles can rot (UNCHECKED lists the few that are allowed, and why).
@@ -81,6 +83,15 @@ function regionsOf(path) {
   return regions;
 }
 
+/**
+ * The first line of a fragment on a Markdown page: a fence that names a region (`#name`) shows
+ * part of an example and does not run alone, and the reader sees so, and where the whole example
+ * is. A fence that names a whole file is a complete example, run as pasted by
+ * scripts/paste-docs.mjs.
+ */
+const excerptLine = (examples) =>
+  `// Excerpt from ${relative(root, examples)}, which has the whole example and its imports.`;
+
 const problems = [];
 let rewritten = 0;
 let fences = 0;
@@ -128,7 +139,9 @@ for (const file of filesUnder(root)) {
       continue;
     }
     const linePrefix = prefix.includes("*") ? prefix.replace(/\*\s?$/, "* ") : prefix;
-    const wanted = body.map((code) => (code === "" ? linePrefix.trimEnd() : linePrefix + code));
+    // On a page, a region is a fragment, and says so in its first line (see EXCERPT).
+    const shown = file.endsWith(".md") && region !== "" ? [excerptLine(examples), ...body] : body;
+    const wanted = shown.map((code) => (code === "" ? linePrefix.trimEnd() : linePrefix + code));
     const current = lines.slice(index + 1, end);
     if (current.join("\n") !== wanted.join("\n")) {
       const named = region === "" ? "" : `#${region}`;

@@ -2,7 +2,6 @@
 // prompt to a model will do; here, fetch and an OpenAI-compatible Chat Completions endpoint.
 import { injectTaskContext, loadTaskContext } from "@task-context/core";
 
-//#region firstInjectedCall
 const context = await loadTaskContext("."); // ./CONTEXT.md, at most 10 000 characters
 if (context.warning) console.warn(context.warning); // e.g. it was truncated: shorten it
 
@@ -26,4 +25,3 @@ const response = await fetch(`${baseUrl}/chat/completions`, {
 });
 const completion = (await response.json()) as { choices: { message: { content: string } }[] };
 console.log(completion.choices[0]?.message.content);
-//#endregion

@@ -1,4 +1,7 @@
 import { defineConfig } from "tsdown";
 import { sharedBuildOptions } from "../../tsdown.shared.ts";
 
-export default defineConfig({ ...sharedBuildOptions, entry: ["src/index.ts"] });
+export default defineConfig({
+  ...sharedBuildOptions,
+  entry: ["src/index.ts", "src/index.node.ts"],
+});

@@ -36,9 +36,14 @@ if (work_item !== undefined && lease !== undefined) {
       idempotency_key: `${work_item.id}-${lease.attempt}`,
     },
   });
-  // A refusal (LEASE_LOST, ALREADY_COMPLETED, …) is a tool error: isError, the contract's body.
-  const answer = done.structuredContent as { code?: string; status?: string };
-  console.log(work_item.id, done.isError === true ? answer.code : answer.status);
+  // A refusal (LEASE_LOST, ALREADY_COMPLETED, …) is a tool error: isError, and the contract's
+  // error body { error, code, issues? } in _meta["task-context/error"].
+  if (done.isError === true) {
+    const refusal = done._meta?.["task-context/error"] as { code: string; error: string };
+    console.log(work_item.id, refusal.code);
+  } else {
+    console.log(work_item.id, (done.structuredContent as { status: string }).status);
+  }
 }
 //#endregion
 console.log(JSON.parse((context.contents[0] as { text: string }).text).goal);

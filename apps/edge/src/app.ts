@@ -8,11 +8,11 @@ import {
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
-import { secureHeaders } from "hono/secure-headers";
 import { DeliveryError } from "./delivery/delivery-error.ts";
 import type { DeliveryStore } from "./delivery/delivery-store.ts";
 import { traceWorkItems } from "./delivery/trace-work-items.ts";
-import { type AuthOptions, bearerToken, createAuthenticator } from "./http/auth.ts";
+import { requireHostNames } from "./http/allowed-hosts.ts";
+import { type AuthOptions, createAuthenticator } from "./http/auth.ts";
 import { errorResponse, toDeliveryError } from "./http/error-response.ts";
 import {
   defaultRateLimit,
@@ -20,6 +20,8 @@ import {
   type RateLimit,
   type RateLimiterFactory,
 } from "./http/rate-limit.ts";
+import { rateLimitRequests } from "./http/rate-limit-middleware.ts";
+import { serviceSecureHeaders } from "./http/secure-headers.ts";
 import { mcpRoutes } from "./mcp/mcp-route.ts";
 import { viewTokens } from "./page/view-token.ts";
 import { eventRoutes } from "./routes/events.ts";
@@ -57,6 +59,13 @@ export interface AppOptions {
   clock?: () => number;
   /** Origins allowed to call the API from a browser; CORS is off without it. */
   cors?: { origins: readonly string[] };
+  /**
+   * Host names (no scheme or port) that requests to `/mcp` may be addressed to, against DNS
+   * rebinding: another `Host` gets 403 `HOST_NOT_ALLOWED`. Default: any (on Workers the platform
+   * routes by host); the Node entry defaults to loopback names. Browser pages may call `/mcp` from
+   * these hosts and from the `cors` origins only.
+   */
+  allowedHosts?: readonly string[];
   /** The client's address, for the per-address rate limit (the runtime knows it). */
   clientAddress?: (c: Context) => string | undefined;
   /**
@@ -77,7 +86,8 @@ export interface AppOptions {
   secrets?: SecretPolicy;
 }
 
-const MIB = 1024 * 1024;
+/** The default largest request body: 1 MiB. */
+export const defaultBodyBytes = 1024 * 1024;
 
 /**
  * The delivery service as a Hono app: the HTTP contract over a {@link DeliveryStore}. It knows no
@@ -98,7 +108,11 @@ export function createApp(options: AppOptions): App {
   const { limits = {}, clock = Date.now } = options;
   // Every claim, completion and failure, over HTTP and /mcp alike, in its delivery span.
   const store = traceWorkItems(options.store);
-  const bodyBytes = requireWholeNumber("options.limits.bodyBytes", limits.bodyBytes ?? MIB, 1);
+  const bodyBytes = requireWholeNumber(
+    "options.limits.bodyBytes",
+    limits.bodyBytes ?? defaultBodyBytes,
+    1,
+  );
   const timing = {
     keepAliveMs: requireWholeNumber("options.limits.keepAliveMs", limits.keepAliveMs ?? 15_000, 1),
     recheckMs: requireWholeNumber("options.limits.recheckMs", limits.recheckMs ?? 1000, 1),
@@ -123,18 +137,7 @@ export function createApp(options: AppOptions): App {
     return errorResponse(c, failure);
   });
 
-  app.use(
-    "*",
-    secureHeaders({
-      // A page sets its own policy (with its script's nonce); everything else gets this one.
-      overwrite: false,
-      contentSecurityPolicy: {
-        defaultSrc: ["'none'"],
-        styleSrc: ["'unsafe-inline'"],
-        frameAncestors: ["'none'"],
-      },
-    }),
-  );
+  app.use("*", serviceSecureHeaders);
   if (options.cors !== undefined) {
     app.use(
       "*",
@@ -152,22 +155,10 @@ export function createApp(options: AppOptions): App {
       }),
     );
   }
+  const authenticator = createAuthenticator(store, options.auth);
   if (rateLimit !== false) {
     const limited = (options.rateLimiter ?? memoryRateLimiter)(rateLimit, clock);
-    app.use("*", async (c, next) => {
-      const retryAfter = await limited({
-        token: bearerToken(c),
-        address: options.clientAddress?.(c),
-      });
-      if (retryAfter !== undefined) {
-        c.header("Retry-After", String(retryAfter));
-        throw new DeliveryError({
-          code: "RATE_LIMITED",
-          message: `Too many requests from this token or address. Wait ${retryAfter} s (Retry-After) and slow down.`,
-        });
-      }
-      await next();
-    });
+    app.use("*", rateLimitRequests(limited, authenticator, options.clientAddress));
   }
   app.use(
     "*",
@@ -184,7 +175,7 @@ export function createApp(options: AppOptions): App {
 
   const context: RouteContext = {
     store,
-    authenticate: createAuthenticator(store, options.auth),
+    authenticate: authenticator.authenticate,
     timing,
     shutdown: options.signal,
     secrets: requireSecretPolicy("options.secrets", options.secrets),
@@ -197,7 +188,16 @@ export function createApp(options: AppOptions): App {
   eventRoutes(app, context);
   viewLinkRoutes(app, context);
   pageRoutes(app, context);
-  mcpRoutes(app, context, options.onUnexpectedError);
+  const allowedHosts =
+    options.allowedHosts === undefined
+      ? undefined
+      : requireHostNames("options.allowedHosts", options.allowedHosts);
+  mcpRoutes(
+    app,
+    context,
+    { hosts: allowedHosts, corsOrigins: options.cors?.origins ?? [] },
+    options.onUnexpectedError,
+  );
 
   const routes = app.routes
     .filter((route) => route.method !== "ALL")

@@ -23,6 +23,7 @@ export type {
 export { newAgentToken, newId, parseAgentToken } from "./delivery/ids.ts";
 export type { AuthOptions, Caller } from "./http/auth.ts";
 export {
+  type AuthenticatedToken,
   defaultRateLimit,
   memoryRateLimiter,
   parseRateLimit,

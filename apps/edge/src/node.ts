@@ -3,16 +3,20 @@
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { serve } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { SecretPolicy } from "@task-context/core";
 import { requireText, requireWholeNumber } from "@task-context/core/internal";
-import { createApp, type Limits } from "./app.ts";
+import { createApp, defaultBodyBytes, type Limits } from "./app.ts";
+import { parseAllowedHosts } from "./http/allowed-hosts.ts";
 import { parseCorsOrigins } from "./http/cors-origins.ts";
 import { parseRateLimit } from "./http/rate-limit.ts";
 import { parseSecretPolicy } from "./http/run-secrets.ts";
+import { defaultAllowedHosts } from "./mcp/dns-rebinding.ts";
+import { createNodeHttpServer } from "./node-http/node-http-server.ts";
+import { closingConnection } from "./node-http/unread-body.ts";
 import { openNodeDatabase } from "./node-sqlite.ts";
 import { SqlStore } from "./sql/sql-store.ts";
+import { clientAddress } from "./workers/client-address.ts";
 
 /** What {@link startNodeServer} is started with. */
 export interface NodeServerOptions {
@@ -30,6 +34,11 @@ export interface NodeServerOptions {
   sweepMs?: number;
   /** Origins allowed to call the API from a browser; CORS is off without it. */
   cors?: { origins: readonly string[] };
+  /**
+   * Host names `/mcp` answers (DNS-rebinding protection; see `createApp`). Default: the loopback
+   * names, and `host` when it is a specific address.
+   */
+  allowedHosts?: readonly string[];
   onUnexpectedError?: (error: unknown) => void;
   /** Secrets in a new run: `"redact"` (default), `"refuse"` or `"allow"` (see `createApp`). */
   secrets?: SecretPolicy;
@@ -43,10 +52,17 @@ export interface NodeServer {
   close(): Promise<void>;
 }
 
+/**
+ * How long the server waits for the unread rest of a request body (within the body limit) after
+ * an early answer, to keep the connection; past it the answer says `Connection: close`.
+ */
+const DRAIN_MS = 1000;
+
 /** Starts the delivery service on Node with an SQLite database. */
 export async function startNodeServer(options: NodeServerOptions): Promise<NodeServer> {
   const host = options.host ?? "127.0.0.1";
   const port = requireWholeNumber("port", options.port ?? 8787, 0, 65_535);
+  const bodyBytes = options.limits?.bodyBytes ?? defaultBodyBytes;
   const database = openNodeDatabase(options.database ?? ".data/task-context.db");
   const store = new SqlStore(database, options.clock === undefined ? {} : { clock: options.clock });
   const shutdown = new AbortController();
@@ -55,8 +71,10 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     auth: { adminToken: options.adminToken },
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
-    clientAddress: (c) => getConnInfo(c).remote.address,
+    // An IPv6 client by its /64, as on Workers: one client holds a whole /64.
+    clientAddress: (c) => clientAddress(getConnInfo(c).remote.address),
     ...(options.cors === undefined ? {} : { cors: options.cors }),
+    allowedHosts: options.allowedHosts ?? defaultAllowedHosts(host),
     ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
     signal: shutdown.signal,
     ...(options.onUnexpectedError === undefined
@@ -73,16 +91,25 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     }
   }, options.sweepMs ?? 1000);
   sweeper.unref();
-  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    // Once stopping, every answer closes its connection: a client that keeps its connection
-    // busy would otherwise be served until the last resort below, closeAllConnections.
-    const fetch: typeof app.fetch = async (request, env, executionContext) => {
-      const response = await app.fetch(request, env, executionContext);
-      if (shutdown.signal.aborted) response.headers.set("Connection", "close");
-      return response;
-    };
-    const started = serve({ fetch, port, hostname: host }, () => resolve(started));
-    started.once("error", reject);
+  const server = createNodeHttpServer(
+    async (request, env) => {
+      const response = await app.fetch(request, env);
+      // Once stopping, every answer closes its connection: a client that keeps its connection
+      // busy would otherwise be served until the last resort below, closeAllConnections.
+      return shutdown.signal.aborted ? closingConnection(response) : response;
+    },
+    {
+      drain: { maxBytes: bodyBytes, maxMs: DRAIN_MS },
+      hostname: host,
+      onUnexpectedError: options.onUnexpectedError,
+    },
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
   });
   const address = server.address() as AddressInfo;
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -95,14 +122,12 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
         shutdown.abort();
         store.close();
         await new Promise<void>((resolve) => {
-          const force = setTimeout(() => {
-            if ("closeAllConnections" in server) server.closeAllConnections();
-          }, 5000);
+          const force = setTimeout(() => server.closeAllConnections(), 5000);
           server.close(() => {
             clearTimeout(force);
             resolve();
           });
-          if ("closeIdleConnections" in server) server.closeIdleConnections();
+          server.closeIdleConnections();
         });
         database.close();
       })();
@@ -128,12 +153,17 @@ export function optionsFromEnvironment(environment: NodeJS.ProcessEnv): NodeServ
     generatedAdminToken: adminToken === undefined || adminToken === "",
     limits: { rateLimit: parseRateLimit(environment.TASK_CONTEXT_RATE_LIMIT) },
     ...optionalCors(parseCorsOrigins(environment.TASK_CONTEXT_CORS_ORIGINS)),
+    ...optionalAllowedHosts(parseAllowedHosts(environment.TASK_CONTEXT_ALLOWED_HOSTS)),
     secrets: parseSecretPolicy("TASK_CONTEXT_SECRETS", environment.TASK_CONTEXT_SECRETS),
   };
 }
 
 function optionalCors(cors: { origins: string[] } | undefined) {
   return cors === undefined ? {} : { cors };
+}
+
+function optionalAllowedHosts(allowedHosts: string[] | undefined) {
+  return allowedHosts === undefined ? {} : { allowedHosts };
 }
 
 async function main(): Promise<void> {

@@ -3,7 +3,8 @@
 //
 // - TypeScript and JavaScript: a region of a type-checked example file, named by `source="…"` on
 //   the fence and kept identical by scripts/sync-examples.mjs (`--check` in CI). The example
-//   files are run by the tests of their package (src/examples.test.ts) or of docs/examples.
+//   files are run by the tests of their package (src/examples.test.ts) or of docs/examples; a
+//   block that shows a whole file also runs as pasted into a new project (scripts/paste-docs.mjs).
 // - JSON: parsed; every object in it shaped like a published format (a work item, an event, a
 //   review, an artifact, a subagent's output) is valid against that format's schema.
 // - YAML, XML and TOML: must say, in `<!-- check: … -->` on the line before the fence, what they
@@ -11,9 +12,9 @@
 //   configuration (docs/mcp.md), whose `tested-by` test parses it and starts the server it names.
 // - Shell: every command is checked here — a package to install exists, a script to run is
 //   defined, a directory to enter exists — except the curl requests of the delivery-service
-//   pages (HTTP_PAGES), which are prose: they need a running service and ids from earlier
-//   answers; the service's contract suites (apps/edge/test/contract/) make the same requests and
-//   check the same answers.
+//   pages (HTTP_PAGES): they need a running service and ids from earlier answers. The
+//   walkthrough's run against the real service in walkthrough.test.ts; the service's contract
+//   suites (apps/edge/test/contract/) make the others' requests and check the same answers.
 // - Text, Markdown and untagged blocks are shown output, not code; where one is a value the code
 //   computes, `<!-- check: same-as … -->` or `<!-- check: excerpt-of … -->` compares it.
 import { existsSync, readFileSync } from "node:fs";
@@ -28,6 +29,8 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { documentedPages, root } from "./documented-pages.ts";
 import { type Fence, markdownFences } from "./markdown-fences.ts";
+import { pastesOf } from "./page-pastes.ts";
+import { commandsOf } from "./shell-commands.ts";
 
 const fences: Fence[] = documentedPages().flatMap((page) => markdownFences(join(root, page), page));
 const where = (fence: Fence) => `${fence.file}:${fence.line}`;
@@ -69,31 +72,17 @@ const knownPackages = new Set(
   }),
 );
 
-/** The commands of a shell block: continuation lines joined, comments and prompts removed. */
-function commandsOf(fence: Fence): string[] {
-  let lines = fence.body.split("\n");
-  // A transcript (```console, or a shell block whose commands have a `$ ` prompt): its other lines
-  // are the output, shown as prose.
-  if (fence.language === "console" || lines.some((line) => line.startsWith("$ "))) {
-    lines = lines.filter((line) => line.startsWith("$ ")).map((line) => line.slice(2));
-  }
-  const commands: string[] = [];
-  let current = "";
-  for (const line of lines) {
-    current = current === "" ? line : `${current}\n${line}`;
-    const quotes = (current.match(/'/g) ?? []).length;
-    if (current.endsWith("\\") || quotes % 2 === 1) continue;
-    const command = current.replace(/(^|\s)#(\s.*)?$/, "").trim();
-    if (command !== "") commands.push(command);
-    current = "";
-  }
-  return commands;
-}
-
 /** Why `command`, run from `directory` of the repository, is not a command that works, or undefined. */
 function shellProblem(fence: Fence, command: string, directory: string): string | undefined {
   if (/^export \w+=\S+$/.test(command)) return undefined; // sets a variable for what follows
   const bare = command.replace(/^(\w+=\S*\s+)+/, "");
+  // A new ES module project, as getting started sets one up; the paste test runs these.
+  if (bare === "npm init -y" || bare === "npm pkg set type=module") return undefined;
+  if (/^deno run (--allow-[\w-]+(=\S+)? )*\S+\.ts$/.test(bare)) {
+    return pastesOf(fence.file).examples.length > 0
+      ? undefined
+      : "a Deno command line on a page without a complete example for the paste test to run it on";
+  }
   const install = /^npm (?:install|i)(?: (?:-D|--save-dev))? (.+)$/.exec(bare);
   if (install) {
     const unknown = (install[1] ?? "").split(/\s+/).filter((name) => !knownPackages.has(name));
@@ -193,6 +182,18 @@ async function runCheck(fence: Fence): Promise<void> {
       return;
     case "schema":
       return checkSchema(fence, argument as SchemaName);
+    case "output": {
+      // The paste test (scripts/paste-docs.mjs) compares it with what the complete example before
+      // it prints; here, that there is one.
+      const before = pastesOf(fence.file).examples.filter(
+        (example) => example.fence.line < fence.line,
+      );
+      expect(
+        before.length,
+        `${where(fence)}: no complete example before this output`,
+      ).toBeGreaterThan(0);
+      return;
+    }
     case "same-as":
       expect(fence.body, where(fence)).toBe(await VALUES[argument]?.());
       return;

@@ -4,15 +4,13 @@
 // received, so the test sees exactly what reached the model.
 import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { splitTaskContext } from "@task-context/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { markdownFences } from "./markdown-fences.ts";
+import { type OpenAiStandIn, startOpenAiStandIn } from "./openai-stand-in.ts";
 
 const run = promisify(execFile);
 const example = fileURLToPath(new URL("../first-injected-call.ts", import.meta.url));
@@ -21,52 +19,14 @@ const fences = markdownFences(gettingStarted, "docs/getting-started.md");
 const contextMd = `${fences.find((fence) => fence.check === "context-md")?.body}\n`;
 const shownPrompt = fences.find((fence) => fence.check === "same-as injected-prompt")?.body;
 
-/** What the stand-in received: one entry per request. */
-const received: {
-  method: string | undefined;
-  url: string | undefined;
-  authorization: string | undefined;
-  body: unknown;
-}[] = [];
-let server: Server;
-let baseUrl: string;
-
-async function bodyOf(request: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString("utf8"));
-}
+let standIn: OpenAiStandIn;
 
 beforeAll(async () => {
-  server = createServer(async (request, response) => {
-    const body = (await bodyOf(request)) as { messages: { content: string }[] };
-    received.push({
-      method: request.method,
-      url: request.url,
-      authorization: request.headers.authorization,
-      body,
-    });
-    const { context } = splitTaskContext(body.messages[0]?.content ?? "");
-    const answer = `Received ${context?.length ?? 0} characters of task context.`;
-    response.setHeader("Content-Type", "application/json");
-    response.end(
-      JSON.stringify({
-        id: "chatcmpl-docs",
-        object: "chat.completion",
-        created: 0,
-        model: "gpt-5-mini",
-        choices: [
-          { index: 0, message: { role: "assistant", content: answer }, finish_reason: "stop" },
-        ],
-      }),
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  standIn = await startOpenAiStandIn();
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await standIn.close();
 });
 
 /** Runs the example in a new directory holding `files`; returns its output and the requests. */
@@ -74,13 +34,17 @@ async function runExample(files: Record<string, string>) {
   const directory = await mkdtemp(join(tmpdir(), "task-context-docs-"));
   try {
     for (const [name, text] of Object.entries(files)) await writeFile(join(directory, name), text);
-    received.length = 0;
+    standIn.received.length = 0;
     const result = await run(
       process.execPath,
       ["--conditions=@task-context/source", "--no-warnings", example],
       {
         cwd: directory,
-        env: { PATH: process.env.PATH, OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: "sk-docs-test" },
+        env: {
+          PATH: process.env.PATH,
+          OPENAI_BASE_URL: standIn.baseUrl,
+          OPENAI_API_KEY: "sk-docs-test",
+        },
       },
     ).then(
       ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
@@ -95,7 +59,7 @@ async function runExample(files: Record<string, string>) {
 describe("getting started, step 3: the first injected call", () => {
   it("sends the CONTEXT.md of step 2 and the request, exactly as the page shows", async () => {
     const result = await runExample({ "CONTEXT.md": contextMd });
-    expect(received).toEqual([
+    expect(standIn.received).toEqual([
       {
         method: "POST",
         url: "/v1/chat/completions",
@@ -120,12 +84,12 @@ describe("getting started, step 3: the first injected call", () => {
       `CONTEXT.md was truncated from ${long.trim().length} to 10000 characters (limit 10000). Consider shortening it.\n`,
     );
     expect(result.stdout).toBe("Received 10000 characters of task context.\n");
-    expect(received).toHaveLength(1);
+    expect(standIn.received).toHaveLength(1);
   });
 
   it("sends nothing and fails with the guiding message when there is no CONTEXT.md", async () => {
     const result = await runExample({});
-    expect(received).toEqual([]);
+    expect(standIn.received).toEqual([]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
       "CONTEXT.md not found in workspace. Before using multimodal tools or spawning subagents, create a CONTEXT.md file with task context. See system prompt for instructions.\nThere is no CONTEXT.md at the workspace root.",

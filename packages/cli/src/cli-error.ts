@@ -7,19 +7,30 @@ const symbol = Symbol.for(marker);
 export type CliErrorCode =
   /** The command line is wrong: an unknown command or option, a missing or bad argument. */
   | "CLI_USAGE"
-  /** A file (or stdin) could not be read. */
+  /** A file (or stdin) could not be read: missing, not a file, or refused by the workspace rules. */
   | "CLI_UNREADABLE_INPUT"
+  /** A file (or stdin) is larger than the input limit (16 MiB); reading stopped there. */
+  | "CLI_INPUT_TOO_LARGE"
   /** A file would be overwritten, or could not be written. */
   | "CLI_WRITE_REFUSED"
   /** The command needs a newer Node than the one running it. */
   | "CLI_NODE_TOO_OLD"
   /** The delivery service could not be reached or refused the request. */
-  | "CLI_SERVICE";
+  | "CLI_SERVICE"
+  /** Stdout or stderr could not be written (other than a closed pipe, which ends quietly). */
+  | "CLI_OUTPUT_FAILED";
+
+/** The codes that exit 2 unless told otherwise: the command line, or its input, is at fault. */
+const EXIT_2_CODES: ReadonlySet<CliErrorCode> = new Set([
+  "CLI_USAGE",
+  "CLI_UNREADABLE_INPUT",
+  "CLI_INPUT_TOO_LARGE",
+]);
 
 /**
  * A failure the `task-context` command reports as one line (`task-context: …`) and a hint
- * (`hint: …`), with the exit code it ends with: 2 for usage errors and unreadable input, 1 for
- * the rest.
+ * (`hint: …`), with the exit code it ends with: 2 for usage errors and input that could not be
+ * read (or is over the limit), 1 for the rest.
  */
 export class CliError extends TaskContextError<CliErrorCode> {
   protected readonly [symbol] = true;
@@ -44,7 +55,7 @@ export class CliError extends TaskContextError<CliErrorCode> {
   }) {
     super({ code, message, cause });
     this.hint = hint;
-    this.exitCode = exitCode ?? (code === "CLI_USAGE" || code === "CLI_UNREADABLE_INPUT" ? 2 : 1);
+    this.exitCode = exitCode ?? (EXIT_2_CODES.has(code) ? 2 : 1);
   }
 
   /** True for a {@link CliError} from any bundled copy. */

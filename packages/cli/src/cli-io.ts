@@ -5,6 +5,13 @@ export interface OutputStream {
   write(text: string): unknown;
   /** True when the stream is a terminal: colour is used only then. */
   isTTY?: boolean;
+  /**
+   * Where the stream reports a failed write (`EPIPE` when the reader of a pipe went away): the
+   * command then stops quietly instead of crashing. Streams without it are not watched.
+   */
+  on?(event: "error", listener: (error: Error) => void): unknown;
+  /** Removes a listener added with `on`. */
+  off?(event: "error", listener: (error: Error) => void): unknown;
 }
 
 /** Where the command reads and writes: the process's streams, or a test's. */

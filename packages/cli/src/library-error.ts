@@ -1,4 +1,4 @@
-import { TaskContextError } from "@task-context/core";
+import { TaskContextError, TaskContextMissingError, WorkspaceIoError } from "@task-context/core";
 import { CliError } from "./cli-error.ts";
 
 /** What to do about each library error code the CLI can meet. */
@@ -10,21 +10,47 @@ const HINTS: Record<string, string> = {
   INVALID_CONTEXT_LIMITS:
     "fix .sage/config/context-limits.yaml (`task-context validate .sage/config/context-limits.yaml` shows where)",
   INVALID_ARGUMENT: "check the input file against the shape in docs/cli.md",
-  WORKSPACE_ESCAPE: "keep every path inside the workspace folder",
+  WORKSPACE_ESCAPE:
+    "keep the folder's files as plain files inside it, not links to files elsewhere (copy them in)",
+  NOT_A_REGULAR_FILE:
+    "make it a plain file inside the folder: workspace files are never symbolic links, FIFOs or devices",
+  WORKSPACE_IO_ERROR: "check the folder's permissions",
 };
 
+/** The hint for a CONTEXT.md that is there but not a plain file. */
+const NOT_A_PLAIN_CONTEXT_MD =
+  "make CONTEXT.md a plain file inside the folder, not a symbolic link, FIFO or device (`task-context init --force` writes the template)";
+
+/** Codes of a workspace file that could not be read at all: the input is at fault (exit 2). */
+const UNREADABLE = new Set(["FILE_NOT_FOUND", "NOT_A_REGULAR_FILE", "WORKSPACE_ESCAPE"]);
+
+/** Whether the library refused to read a workspace file, rather than read it and found it wrong. */
+function couldNotRead(error: TaskContextError): boolean {
+  if (TaskContextMissingError.isInstance(error)) {
+    return error.reason === "not-found" || error.reason === "not-a-regular-file";
+  }
+  if (WorkspaceIoError.isInstance(error)) return error.operation === "read";
+  return UNREADABLE.has(error.code);
+}
+
 /**
- * A library's {@link TaskContextError} as the CLI's one-line error with a hint (exit 1: the input
- * was read and found wrong); anything else is returned unchanged.
+ * A library's {@link TaskContextError} as the CLI's one-line error with a hint; anything else is
+ * returned unchanged. Exit 2 when a workspace file could not be read (missing, not a plain file,
+ * out of the folder) and for an id given on the command line; exit 1 when the input was read and
+ * found wrong.
  */
 export function explainLibraryError(error: unknown): unknown {
   if (CliError.isInstance(error) || !TaskContextError.isInstance(error)) return error;
+  const unreadable = couldNotRead(error);
+  const notPlain =
+    TaskContextMissingError.isInstance(error) && error.reason === "not-a-regular-file";
   return new CliError({
-    code: "CLI_USAGE",
-    // An id given on the command line is a usage error; everything else was read and found wrong.
-    exitCode: error.code === "INVALID_TASK_ID" ? 2 : 1,
+    code: unreadable ? "CLI_UNREADABLE_INPUT" : "CLI_USAGE",
+    exitCode: unreadable || error.code === "INVALID_TASK_ID" ? 2 : 1,
     message: error.message.replace(/\.?\s*\n\s*/g, ". ").replace(/\.$/, ""),
-    hint: HINTS[error.code] ?? "see docs/errors-and-warnings.md for this error's code",
+    hint: notPlain
+      ? NOT_A_PLAIN_CONTEXT_MD
+      : (HINTS[error.code] ?? "see docs/errors-and-warnings.md for this error's code"),
     cause: error,
   });
 }

@@ -1,8 +1,9 @@
-import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { systemErrorCode, thrownMessage } from "@task-context/core/internal";
+import { thrownMessage } from "@task-context/core/internal";
 import { CliError } from "./cli-error.ts";
 import type { CliIo } from "./cli-io.ts";
+import { BoundedBytes } from "./input-limit.ts";
+import { readPath } from "./read-path.ts";
 
 /** A file's text, and the name to show for it (`<stdin>` for `-`). */
 export interface InputText {
@@ -10,79 +11,28 @@ export interface InputText {
   text: string;
 }
 
-/** Largest input read: a context file is kilobytes; this keeps a wrong argument from eating memory. */
-export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
+/** Bytes as UTF-8 text without a BOM (invalid bytes become U+FFFD). */
+export function inputText(bytes: Uint8Array): string {
+  return new TextDecoder().decode(bytes).replace(/^\uFEFF/, "");
+}
 
-/** Reads all of stdin as UTF-8. */
+/** Reads stdin as UTF-8, up to the input limit: past it, reading stops and the input is refused. */
 export async function readStdin(io: CliIo): Promise<string> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  const bytes = new BoundedBytes("<stdin>");
+  // Leaving the loop early (over the limit) stops reading: the stream is destroyed.
   for await (const chunk of io.stdin) {
-    const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
-    size += bytes.length;
-    if (size > MAX_INPUT_BYTES) {
-      throw new CliError({
-        code: "CLI_UNREADABLE_INPUT",
-        message: `stdin has more than ${MAX_INPUT_BYTES} bytes`,
-        hint: "pass a smaller input",
-      });
-    }
-    chunks.push(bytes);
+    bytes.add(typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk);
   }
-  return new TextDecoder().decode(Buffer.concat(chunks)).replace(/^\uFEFF/, "");
+  return inputText(bytes.bytes());
 }
 
-/** How a missing file is named and what the hint says, when the caller knows better. */
-export interface InputDisplay {
-  name: string;
-  hint: string;
-}
-
-/** Reads `path` (relative to the working directory) or stdin for `-`, as UTF-8 without a BOM. */
-export async function readInput(
-  io: CliIo,
-  path: string,
-  display?: InputDisplay,
-): Promise<InputText> {
+/**
+ * Reads `path` (relative to the working directory), or stdin for `-`, as UTF-8 without a BOM:
+ * never more than the input limit (see `readPath` for what a path may name).
+ */
+export async function readInput(io: CliIo, path: string): Promise<InputText> {
   if (path === "-") return { name: "<stdin>", text: await readStdin(io) };
-  const name = display?.name ?? path;
-  try {
-    const bytes = await readFile(resolve(io.cwd, path));
-    if (bytes.length > MAX_INPUT_BYTES) {
-      throw new CliError({
-        code: "CLI_UNREADABLE_INPUT",
-        message: `${name} has ${bytes.length} bytes, more than the ${MAX_INPUT_BYTES} read`,
-        hint: "pass a smaller file",
-      });
-    }
-    return { name, text: new TextDecoder().decode(bytes).replace(/^\uFEFF/, "") };
-  } catch (error) {
-    if (CliError.isInstance(error)) throw error;
-    throw unreadable(name, error, display?.hint);
-  }
-}
-
-/** The error for a file that could not be read: what the system said, and what to check. */
-export function unreadable(
-  path: string,
-  error: unknown,
-  hint = "check the path, or pass - to read from stdin",
-): CliError {
-  const code = systemErrorCode(error);
-  const reason =
-    code === "ENOENT"
-      ? "no such file"
-      : code === "EISDIR"
-        ? "it is a directory"
-        : code === "EACCES"
-          ? "permission denied"
-          : thrownMessage(error, "unknown error");
-  return new CliError({
-    code: "CLI_UNREADABLE_INPUT",
-    message: `cannot read ${path}: ${reason}`,
-    hint,
-    cause: error,
-  });
+  return { name: path, text: inputText(await readPath(resolve(io.cwd, path), path)) };
 }
 
 /** Parses JSON input, or fails with a usage-grade error naming the file and the position. */

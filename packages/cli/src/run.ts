@@ -11,6 +11,7 @@ import { addSageCommand } from "./commands/sage-generate.ts";
 import { addServeCommand } from "./commands/serve.ts";
 import { addValidateCommand } from "./commands/validate.ts";
 import { VERSION } from "./version.ts";
+import { CLOSED_PIPE_EXIT_CODE, outputFailedError, watchOutput } from "./watch-output.ts";
 
 /** The width help text is wrapped to, whatever the terminal: help reads the same everywhere. */
 const HELP_WIDTH = 100;
@@ -40,11 +41,15 @@ export function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join("\n")}\n`;
 }
 
-/** Builds the `task-context` program, its commands writing to `io`; `exit` receives each action's code. */
+/**
+ * Builds the `task-context` program, its commands writing to `io`; `exit` receives each action's
+ * code; `outputClosed` stops long-running commands when their output's reader goes away.
+ */
 export function createProgram(
   io: CliIo,
   exit: (code: ExitCode) => void,
   argv: readonly string[] = [],
+  outputClosed: AbortSignal = new AbortController().signal,
 ): Command {
   const program = configureCommand(new Command("task-context"), io)
     .description(
@@ -65,7 +70,7 @@ export function createProgram(
         "task-context mcp .",
       )}\nDocs: https://github.com/task-context/task-context/blob/main/docs/cli.md\n`,
     );
-  const context = { io, exit, debug: argv.includes("--debug") };
+  const context = { io, exit, debug: argv.includes("--debug"), outputClosed };
   addInitCommand(program, context);
   addLintCommand(program, context);
   addValidateCommand(program, context);
@@ -84,6 +89,11 @@ export interface CommandContext {
   exit: (code: ExitCode) => void;
   /** Whether `--debug` was given: errors print their stack. */
   debug: boolean;
+  /**
+   * Aborted when stdout or stderr fails, above all when the reader of a pipe went away
+   * (`… | head -1`): a command that loops or streams stops there, and the run ends quietly.
+   */
+  outputClosed: AbortSignal;
 }
 
 /** Rewords commander's usage errors into the CLI's shape: what is wrong, then what to do. */
@@ -133,7 +143,8 @@ export function reportError(io: CliIo, error: unknown, debug: boolean): number {
 /**
  * Runs the `task-context` command line `argv` (without `node` and the script) against `io` and
  * resolves to the exit code: 0 success, 1 checked and found wrong, 2 usage error or unreadable
- * input. Never throws; errors are printed to `io.stderr`.
+ * input, 141 when the reader of its output went away (a closed pipe: nothing is printed, as for a
+ * program ended by SIGPIPE). Never throws; errors are printed to `io.stderr`.
  *
  * @example
  * ```ts source="../examples/run.ts"
@@ -149,6 +160,25 @@ export function reportError(io: CliIo, error: unknown, debug: boolean): number {
  * ```
  */
 export async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  const debug = argv.includes("--debug");
+  const output = watchOutput(io);
+  const exitCode = await runProgram(argv, io, debug, output.closed);
+  const failure = await output.settle();
+  if (failure === undefined) return exitCode;
+  // The output failed: what the command would have said cannot be trusted to have arrived.
+  const error = outputFailedError(failure);
+  if (error === undefined) return CLOSED_PIPE_EXIT_CODE;
+  if (failure.stream === "stdout") reportError(io, error, debug);
+  return error.exitCode;
+}
+
+/** Parses `argv` and runs its command; resolves to the exit code, errors printed. */
+async function runProgram(
+  argv: readonly string[],
+  io: CliIo,
+  debug: boolean,
+  outputClosed: AbortSignal,
+): Promise<number> {
   let exitCode = 0;
   const program = createProgram(
     io,
@@ -156,12 +186,14 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       exitCode = code ?? 0;
     },
     argv,
+    outputClosed,
   );
-  const debug = argv.includes("--debug");
   try {
     await program.parseAsync([...argv], { from: "user" });
     return exitCode;
   } catch (error) {
+    // Whatever the command met after its output failed, `run` reports the failure instead.
+    if (outputClosed.aborted) return 1;
     if (error instanceof CommanderError) {
       if (error.exitCode === 0) return 0;
       if (error.code === "commander.helpDisplayed") return 0;

@@ -1,7 +1,8 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CONTEXT_MD_TEMPLATE } from "@task-context/protocols/context-md";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { NO_CONTEXT_MD } from "./context-md-refusals.ts";
 import { runCli, temporaryFolder } from "./run-cli.ts";
 
 let folder: ReturnType<typeof temporaryFolder>;
@@ -51,6 +52,22 @@ describe("task-context init", () => {
     const forced = await runCli(["init", "--force"], { cwd: folder.path });
     expect(forced.code).toBe(0);
     expect(readFileSync(join(folder.path, "CONTEXT.md"), "utf8")).toBe(CONTEXT_MD_TEMPLATE);
+  });
+
+  it("--force replaces a symbolic link without writing through it, and refuses a folder in the way", async () => {
+    mkdirSync(join(folder.path, "linked"));
+    writeFileSync(join(folder.path, "outside.md"), GOOD);
+    symlinkSync(join(folder.path, "outside.md"), join(folder.path, "linked/CONTEXT.md"));
+    expect((await runCli(["init", "linked", "--force"], { cwd: folder.path })).code).toBe(0);
+    expect(lstatSync(join(folder.path, "linked/CONTEXT.md")).isFile()).toBe(true);
+    expect(readFileSync(join(folder.path, "outside.md"), "utf8")).toBe(GOOD);
+    mkdirSync(join(folder.path, "blocked/CONTEXT.md"), { recursive: true });
+    expect(await runCli(["init", "blocked", "--force"], { cwd: folder.path })).toEqual({
+      stdout: "",
+      stderr:
+        "task-context: cannot write blocked/CONTEXT.md: it is a directory\nhint: move it out of the way, then run `task-context init` again\n",
+      code: 1,
+    });
   });
 
   it("has --help with examples", async () => {
@@ -132,11 +149,10 @@ describe("task-context lint", () => {
     });
   });
 
-  it("exits 2 with a hint when there is no CONTEXT.md", async () => {
+  it("exits 2 with the guiding message and a hint when there is no CONTEXT.md", async () => {
     expect(await runCli(["lint"], { cwd: folder.path })).toEqual({
       stdout: "",
-      stderr:
-        "task-context: cannot read CONTEXT.md: no such file\nhint: create one with `task-context init`\n",
+      stderr: NO_CONTEXT_MD,
       code: 2,
     });
   });

@@ -81,6 +81,44 @@ describe("task-context mcp [dir]", () => {
     });
   });
 
+  it("answers every request written before stdin closes, then exits 0", async () => {
+    // printf '<initialize>\n<tools/call>\n' | task-context mcp <dir>
+    const lines = [
+      {
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "printf", version: "1.0.0" },
+        },
+      },
+      { id: 2, method: "tools/call", params: { name: "get_task_context", arguments: {} } },
+      {
+        id: 3,
+        method: "tools/call",
+        params: { name: "inject_task_context", arguments: { prompt: "Draw." } },
+      },
+    ].map((request) => JSON.stringify({ jsonrpc: "2.0", ...request }));
+    const run = await runCli(["mcp", folder.path], {
+      cwd: folder.path,
+      stdin: `${lines.join("\n")}\n`,
+    });
+    const answers = run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(answers.map((answer) => [answer.id, "result" in answer])).toEqual([
+      [1, true],
+      [2, true],
+      [3, true],
+    ]);
+    expect(answers[2].result.content).toEqual([
+      { type: "text", text: injectTaskContext("Draw.", CONTEXT.trim()) },
+    ]);
+    expect([run.stderr, run.code]).toEqual(["", 0]);
+  });
+
   it("stops on SIGTERM with exit 0 while a client is connected", async () => {
     const child = spawn(process.execPath, [CLI, "mcp"], { cwd: folder.path });
     const exited = new Promise((resolve) => {
@@ -151,8 +189,9 @@ describe("task-context mcp --secrets", () => {
       });
       expect(result).toMatchObject({
         isError: true,
-        _meta: { "task-context/code": "SECRET_IN_CONTEXT" },
+        _meta: { "task-context/error": { code: "SECRET_IN_CONTEXT" } },
       });
+      expect(result.structuredContent).toBeUndefined();
       expect(JSON.stringify(result)).not.toContain(token);
     } finally {
       await refusing.close();

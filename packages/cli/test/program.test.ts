@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
+import { NO_CONTEXT_MD } from "./context-md-refusals.ts";
 import { runCli, temporaryFolder } from "./run-cli.ts";
 
 const folder = temporaryFolder();
@@ -90,9 +91,7 @@ describe("task-context", () => {
 
   it("prints a stack trace only with --debug", async () => {
     const plain = await runCli(["lint", "missing"], { cwd });
-    expect(plain.stderr).toBe(
-      "task-context: cannot read missing/CONTEXT.md: no such file\nhint: create one with `task-context init`\n",
-    );
+    expect(plain.stderr).toBe(NO_CONTEXT_MD);
     const debug = await runCli(["lint", "missing", "--debug"], { cwd });
     expect(debug.code).toBe(2);
     expect(debug.stderr.startsWith(plain.stderr)).toBe(true);

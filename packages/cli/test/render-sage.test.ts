@@ -4,6 +4,7 @@ import { loadTaskContext } from "@task-context/core";
 import { nodeWorkspace } from "@task-context/core/node";
 import { runContextSha256 } from "@task-context/protocols";
 import { afterAll, describe, expect, it } from "vitest";
+import { NO_CONTEXT_MD } from "./context-md-refusals.ts";
 import { runCli, temporaryFolder } from "./run-cli.ts";
 
 const folder = temporaryFolder();
@@ -204,12 +205,11 @@ receipt: sha256 a386ef2520b9a62c50b4eebc879b613767d1215509e968c84b1e92b14d8280a4
     });
   });
 
-  it("fails with the guiding message and a hint when there is no CONTEXT.md, exit 1", async () => {
+  it("fails with the guiding message and a hint when there is no CONTEXT.md, exit 2", async () => {
     expect(await runCli(["render", "--for", "image-tool", "nowhere"], { cwd })).toEqual({
       stdout: "",
-      stderr:
-        "task-context: CONTEXT.md not found in workspace. Before using multimodal tools or spawning subagents, create a CONTEXT.md file with task context. See system prompt for instructions. There is no CONTEXT.md at the workspace root\nhint: write one with `task-context init`\n",
-      code: 1,
+      stderr: NO_CONTEXT_MD,
+      code: 2,
     });
   });
 

@@ -1,7 +1,8 @@
-import { spawn } from "node:child_process";
+import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 
 /** The built binary every test runs. */
@@ -17,16 +18,29 @@ export interface CliRun {
 /** How to run it: where, with what on stdin, which extra environment, which Node. */
 export interface CliRunOptions {
   cwd: string;
+  /** The text written to its stdin (default none); ignored with `stdinFd`. */
   stdin?: string;
+  /** A descriptor to give it as stdin instead of a pipe, as `< /dev/zero` does. */
+  stdinFd?: number;
+  /** A descriptor to give it as stdout instead of a pipe, as `> /dev/full` does. */
+  stdoutFd?: number;
   env?: Record<string, string | undefined>;
   node?: string;
+  /**
+   * For input that could hang it: kill it when it has not ended after this many ms, and fail
+   * with "blocked" (default: no guard).
+   */
+  guardMs?: number;
 }
 
+/** A running binary: its stdin and stdout are pipes unless `stdinFd`, `stdoutFd` were given. */
+export type CliProcess = ChildProcessByStdio<Writable | null, Readable | null, Readable>;
+
 /**
- * Runs `node dist/cli.js …args` to its end. The environment is the test process's without the
- * variables that change colour or the service's address, plus `env`.
+ * Starts `node dist/cli.js …args`. The environment is the test process's without the variables
+ * that change colour or the service's address, plus `env`.
  */
-export function runCli(args: readonly string[], options: CliRunOptions): Promise<CliRun> {
+export function spawnCli(args: readonly string[], options: CliRunOptions): CliProcess {
   const env: Record<string, string | undefined> = { ...process.env };
   for (const name of [
     "NO_COLOR",
@@ -42,25 +56,93 @@ export function runCli(args: readonly string[], options: CliRunOptions): Promise
   const child = spawn(options.node ?? process.execPath, [CLI, ...args], {
     cwd: options.cwd,
     env: env as NodeJS.ProcessEnv,
-    stdio: ["pipe", "pipe", "pipe"],
+    stdio: [options.stdinFd ?? "pipe", options.stdoutFd ?? "pipe", "pipe"],
+  }) as CliProcess;
+  child.stdin?.end(options.stdin ?? "");
+  return child;
+}
+
+/**
+ * Resolves with the exit code once `child` has ended and its streams closed; with `guardMs`,
+ * kills it and rejects with "blocked" when it runs longer.
+ */
+export function ended(
+  child: CliProcess,
+  args: readonly string[],
+  guardMs?: number,
+): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    const guard =
+      guardMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            child.kill("SIGKILL");
+            reject(new Error(`blocked: task-context ${args.join(" ")} ran over ${guardMs} ms`));
+          }, guardMs);
+    child.once("error", reject);
+    child.once("close", (code) => {
+      clearTimeout(guard);
+      resolve(code);
+    });
   });
+}
+
+/** Runs `node dist/cli.js …args` to its end (see {@link spawnCli}). */
+export async function runCli(args: readonly string[], options: CliRunOptions): Promise<CliRun> {
+  const child = spawnCli(args, options);
   let stdout = "";
   let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
     stdout += chunk;
   });
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
     stderr += chunk;
   });
-  child.stdin.end(options.stdin ?? "");
-  return new Promise((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ stdout, stderr, code }));
-  });
+  const code = await ended(child, args, options.guardMs);
+  return { stdout, stderr, code };
 }
 
 /** A fresh temporary folder, removed by the returned function. */
 export function temporaryFolder(): { path: string; remove: () => void } {
   const path = mkdtempSync(join(tmpdir(), "task-context-cli-"));
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/** How a run ended whose stdout the reader closed after the first chunk, as `… | head -1` does. */
+export interface ClosedPipeRun {
+  /** The first chunk it printed, the only one read. */
+  first: string;
+  stderr: string;
+  code: number | null;
+}
+
+/**
+ * Runs `node dist/cli.js …args`, reads the first chunk of its stdout and closes the reading
+ * end: its next write finds the pipe closed. `whenClosed` runs then (to make a streaming
+ * command write again). Kills it and fails with "blocked" after `guardMs`.
+ */
+export async function runCliClosingStdout(
+  args: readonly string[],
+  options: CliRunOptions & { guardMs: number; whenClosed?: () => Promise<void> },
+): Promise<ClosedPipeRun> {
+  const child = spawnCli(args, options);
+  const { stdout } = child;
+  if (stdout === null) throw new Error("runCliClosingStdout needs stdout as a pipe, not stdoutFd");
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  const exit = ended(child, args, options.guardMs);
+  const first = await new Promise<string>((resolve, reject) => {
+    stdout.once("data", (chunk: Buffer) => {
+      stdout.destroy();
+      resolve(chunk.toString("utf8"));
+    });
+    exit.then(
+      () => reject(new Error(`task-context ${args.join(" ")} ended before printing`)),
+      reject,
+    );
+  });
+  await options.whenClosed?.();
+  return { first, stderr, code: await exit };
 }

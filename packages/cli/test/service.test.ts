@@ -2,7 +2,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, runCli, temporaryFolder } from "./run-cli.ts";
+import { CLI, runCli, runCliClosingStdout, temporaryFolder } from "./run-cli.ts";
 
 const folder = temporaryFolder();
 const cwd = folder.path;
@@ -206,6 +206,28 @@ describe("task-context run", () => {
 
     const json = await runCli(["run", "status", runId, "--json"], { cwd, env: service() });
     expect(JSON.parse(json.stdout)).toMatchObject({ run_id: runId, status: "completed" });
+  });
+
+  it("stops streaming events, connection and all, when the reader of its output goes away: exit 141", async () => {
+    const created = await runCli(["run", "create", "run.json", "--agent", "writer"], {
+      cwd,
+      env: service(),
+    });
+    const [runId = "", writerLine = ""] = created.stdout.split("\n");
+    const writer = writerLine.slice("agent writer: ".length);
+    const events = await runCliClosingStdout(["run", "events", runId], {
+      cwd,
+      env: service(),
+      guardMs: 20_000,
+      // New events after the reader went away: the next line written finds the pipe closed.
+      whenClosed: async () => {
+        await call("/v1/inbox/claim-next", writer, {});
+      },
+    });
+    expect(events.first.split("\n")[0]).toBe(
+      `1 run.created goal=Launch Lumen stage_ids=["draft","review"]`,
+    );
+    expect({ stderr: events.stderr, code: events.code }).toEqual({ stderr: "", code: 141 });
   });
 
   it("prints the service's error and code with a hint, exit 1", async () => {

@@ -8,7 +8,7 @@ await loadTaskContext(notes);
 //#endregion
 
 //#region nodeWorkspace
-const workspace = nodeWorkspace("/srv/agents/run-42");
+const workspace = nodeWorkspace("."); // a directory: here the current one
 const context = await loadTaskContext(workspace);
 await workspace.writeFile("notes/summary.md", "Done."); // atomic, never outside the root
 //#endregion

@@ -1,4 +1,5 @@
 import { describeArgument, requireText } from "./arguments.ts";
+import { shortHash } from "./context-changed-warning.ts";
 import { ArgumentError } from "./errors/argument-error.ts";
 
 /**
@@ -34,11 +35,6 @@ export interface CheckReceiptOptions {
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
-
-/** The first 12 digits of a hash, as warnings show it (the result carries it whole). */
-function shortHash(sha256: string): string {
-  return `${sha256.slice(0, 12)}…`;
-}
 
 /**
  * Compares the context hash a recipient quotes — or the hash a delivery was made with — with the

@@ -6,6 +6,7 @@ export {
   type ReceiptStatus,
 } from "./check-receipt.ts";
 export { CONTEXT_FILENAME, CONTEXT_MISSING_MESSAGE, DEFAULT_MAX_CHARS } from "./constants.ts";
+export { type ContextChangedOptions, contextChangedWarning } from "./context-changed-warning.ts";
 export {
   type ContextTool,
   type ContextToolDefinition,

@@ -1,5 +1,5 @@
 // The official MCP client talks to the workspace server in memory: the same requests an MCP host
-// sends over stdio. Run by src/examples.test.ts.
+// sends over stdio. Run by src/examples.test.ts; docs/mcp.md and the README show it whole.
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { memoryWorkspace } from "@task-context/core";
 import { createTaskContextServer } from "@task-context/mcp";
@@ -17,7 +17,6 @@ console.log(result.structuredContent);
 // { content: "We are building Lumen, a note-taking app.", sha256: "…", truncated: false, originalLength: 41 }
 //#endregion
 
-//#region injectTaskContext
 const injected = await client.callTool({
   name: "inject_task_context",
   arguments: { prompt: "Draw the app's icon." },
@@ -29,8 +28,5 @@ console.log(text);
 //
 // [Request]
 // Draw the app's icon.
-//#endregion
 
 await client.close();
-
-export { injected, result };

@@ -1,4 +1,4 @@
-import { type McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import type { McpServer } from "@modelcontextprotocol/server";
 import type { ContextChanges } from "./context-changes.ts";
 import { CONTEXT_MD_URI } from "./resource-uris.ts";
 
@@ -6,7 +6,9 @@ import { CONTEXT_MD_URI } from "./resource-uris.ts";
  * Wires CONTEXT.md change notifications into one server instance.
  *
  * - 2025-era connections (`era: "legacy"`): `resources/subscribe` to the CONTEXT.md URI starts
- *   listening to `changes`; `resources/unsubscribe` stops. Nothing is sent unsolicited.
+ *   listening to `changes`; `resources/unsubscribe` stops. Nothing is sent unsolicited. A
+ *   subscription to any other URI is accepted (`{}`, as the protocol's examples do) and never
+ *   notifies: CONTEXT.md is the one resource the server watches.
  * - 2026-07-28 connections (`era: "modern"`): the instance listens while it is connected, and the
  *   serving entry delivers each update only on the `subscriptions/listen` streams that asked for it.
  *
@@ -32,14 +34,7 @@ export function wireContextSubscriptions(
   };
 
   server.server.setRequestHandler("resources/subscribe", (request) => {
-    if (request.params.uri !== CONTEXT_MD_URI) {
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `Only ${CONTEXT_MD_URI} can be subscribed to: it is the one resource that changes while you work. Read the others again when you need them.`,
-        { uri: request.params.uri },
-      );
-    }
-    start();
+    if (request.params.uri === CONTEXT_MD_URI) start();
     return {};
   });
   server.server.setRequestHandler("resources/unsubscribe", (request) => {

@@ -16,6 +16,7 @@ import {
   GET_TASK_CONTEXT_RESULT,
   MISSING_MESSAGE,
   SAGE_XML,
+  toolRefusal,
 } from "./test-support/fixtures.ts";
 
 const clients: Client[] = [];
@@ -179,40 +180,45 @@ describe("createTaskContextServer: tools", () => {
       ["inject_task_context", { prompt: "Draw." }],
       ["lint_context_md", {}],
     ] as const) {
-      expect(await client.callTool({ name, arguments: args })).toEqual({
-        content: [{ type: "text", text: MISSING_MESSAGE }],
-        isError: true,
-        _meta: { "task-context/code": "TASK_CONTEXT_MISSING" },
-      });
+      expect(await client.callTool({ name, arguments: args })).toEqual(
+        toolRefusal("TASK_CONTEXT_MISSING", MISSING_MESSAGE),
+      );
     }
   });
 
   it("returns a tool error with the issues for malformed arguments", async () => {
     const client = await connect();
+    const notAString =
+      'prompt must be a string, not the number 3. Quote it to make it a string: "3".';
     expect(
       await client.callTool({ name: "inject_task_context", arguments: { prompt: 3 } }),
-    ).toEqual({
-      content: [
-        {
-          type: "text",
-          text: "Input validation error: Invalid arguments for tool inject_task_context: prompt: Invalid input: expected string, received number",
-        },
-      ],
-      isError: true,
-    });
+    ).toEqual(
+      toolRefusal(
+        "INVALID_ARGUMENT",
+        `Invalid arguments for inject_task_context: ${notAString} Call inject_task_context again with arguments that match its input schema.`,
+        [{ path: "/prompt", message: notAString }],
+      ),
+    );
     const unknownSchema = await client.callTool({
       name: "validate",
       arguments: { schema: "nope.v9", document: {} },
     });
-    expect(unknownSchema.isError).toBe(true);
-    expect(unknownSchema.content).toEqual([
-      {
-        type: "text",
-        text: expect.stringMatching(
-          /^Input validation error: Invalid arguments for tool validate: schema: Invalid option: expected one of "context-block\.v1"\|/,
-        ),
+    expect(unknownSchema).toMatchObject({
+      isError: true,
+      _meta: {
+        "task-context/error": {
+          code: "INVALID_ARGUMENT",
+          issues: [
+            {
+              path: "/schema",
+              message: expect.stringMatching(
+                /^schema must be one of "context-block\.v1", .* not the string "nope\.v9"\.$/,
+              ),
+            },
+          ],
+        },
       },
-    ]);
+    });
   });
 
   it("returns a tool error for oversized arguments, before reading anything", async () => {
@@ -221,25 +227,27 @@ describe("createTaskContextServer: tools", () => {
       name: "inject_task_context",
       arguments: { prompt: "x".repeat(MAX_TEXT_ARGUMENT_CHARS + 1) },
     });
-    expect(result).toEqual({
-      content: [
-        {
-          type: "text",
-          text: "Input validation error: Invalid arguments for tool inject_task_context: prompt: prompt must have at most 1000000 characters; send a shorter prompt",
-        },
-      ],
-      isError: true,
-    });
+    const tooLong = "prompt must have at most 1000000 characters, not 1000001.";
+    expect(result).toEqual(
+      toolRefusal(
+        "INVALID_ARGUMENT",
+        `Invalid arguments for inject_task_context: ${tooLong} Call inject_task_context again with arguments that match its input schema.`,
+        [{ path: "/prompt", message: tooLong }],
+      ),
+    );
     const document = await client.callTool({
       name: "validate",
       arguments: { schema: "work-item.v1", document: { padding: "é".repeat(600_000) } },
     });
-    expect(document.content).toEqual([
-      {
-        type: "text",
-        text: "Input validation error: Invalid arguments for tool validate: document: document must be at most 1048576 bytes as JSON; check a smaller document",
-      },
-    ]);
+    const tooBig =
+      "document: document must be at most 1048576 bytes as JSON; check a smaller document.";
+    expect(document).toEqual(
+      toolRefusal(
+        "INVALID_ARGUMENT",
+        `Invalid arguments for validate: ${tooBig} Call validate again with arguments that match its input schema.`,
+        [{ path: "/document", message: tooBig }],
+      ),
+    );
   });
 
   it("answers an unknown tool with the protocol's error", async () => {
@@ -366,10 +374,19 @@ describe("createTaskContextServer: the with_task_context prompt", () => {
   it("refuses a missing request argument with the protocol's error", async () => {
     const client = await connect();
     const refused = await protocolError(client.getPrompt({ name: "with_task_context" }));
-    expect(refused.code).toBe(-32602);
-    expect(refused.message).toBe(
-      "Invalid arguments for prompt with_task_context: request: Invalid input: expected string, received undefined",
-    );
+    expect(refused).toEqual({
+      code: -32602,
+      message:
+        "Invalid arguments for prompt with_task_context: request is required: a string, what you want done.",
+      data: {
+        issues: [
+          {
+            path: "/arguments/request",
+            message: "request is required: a string, what you want done.",
+          },
+        ],
+      },
+    });
   });
 
   it("fails with the spec's guiding message when CONTEXT.md is missing", async () => {

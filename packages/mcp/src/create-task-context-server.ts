@@ -12,6 +12,7 @@ import { wireContextSubscriptions } from "./context-subscriptions.ts";
 import { registerGetTaskContextTool } from "./get-task-context-tool.ts";
 import { registerInjectTaskContextTool } from "./inject-task-context-tool.ts";
 import { registerLintContextMdTool } from "./lint-context-md-tool.ts";
+import { guardRequestParams } from "./request-params-guard.ts";
 import { registerSageDocumentResource } from "./sage-document-resource.ts";
 import { SERVER_NAME, SERVER_VERSION } from "./server-info.ts";
 import { type TaskContextLoader, taskContextLoader } from "./task-context-loader.ts";
@@ -44,10 +45,14 @@ function requireProjectPath(projectPath: unknown): string | undefined {
  *   Context Protocol v1 block from `docs/project.json` + `docs/CONVENTIONS.md`
  *   (`task-context://workspace/context-block`);
  * - tools: `get_task_context`, `inject_task_context`, `validate`, `lint_context_md`, each with an
- *   output schema and `structuredContent`; a missing CONTEXT.md is a tool error (`isError: true`)
- *   with the spec's guiding message;
+ *   output schema and `structuredContent`; a refusal (a missing CONTEXT.md, invalid arguments) is
+ *   a tool error (`isError: true`) whose text is `<CODE>: <message>` and whose
+ *   `_meta["task-context/error"]` is `{ error, code, issues? }`;
  * - the prompt `with_task_context` (argument `request`);
  * - with `changes`, `notifications/resources/updated` for CONTEXT.md when it changes.
+ *
+ * Requests with malformed params (`resources/read` without `uri`, `prompts/get` with
+ * `arguments: [1, 2]`) are answered `-32602 Invalid params` with a sentence per problem.
  *
  * Each call builds one instance for one connection: pass it as the factory of the SDK's
  * `serveStdio` or `createMcpHandler` (see `serveStdio` of `@task-context/mcp/stdio` for a
@@ -84,8 +89,13 @@ export function buildTaskContextServer(
   requireObject("options", options);
   const workspace = requireWorkspace("options.workspace", options.workspace);
   const { maxChars, maxTokens, tokenizer, secrets, projectPath, changes, era = "legacy" } = options;
-  const subscribable =
-    requireOptionalBoolean("options.subscribable", options.subscribable) ?? changes !== undefined;
+  // A 2025-era instance without `changes` has no resources/subscribe to serve: it never
+  // advertises one. `subscribable` is for 2026-07-28 instances served per request, whose updates
+  // the HTTP handler's notifier delivers on subscriptions/listen streams.
+  const perRequestSubscriptions =
+    requireOptionalBoolean("options.subscribable", options.subscribable) === true &&
+    era === "modern";
+  const subscribable = changes !== undefined || perRequestSubscriptions;
   const loadOptions = requireLoadOptions({ maxChars, maxTokens, tokenizer, secrets }, "options.");
   const checkedProjectPath = requireProjectPath(projectPath);
   if (changes !== undefined && typeof changes?.subscribe !== "function") {
@@ -120,6 +130,7 @@ export function buildTaskContextServer(
     },
   );
   traceDeliveries(server);
+  guardRequestParams(server);
   const load = tracedLoader(
     wrapLoader(taskContextLoader(workspace, loadOptions)),
     loadOptions.tokenizer,

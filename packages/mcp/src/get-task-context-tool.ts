@@ -1,7 +1,9 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import * as z from "zod";
+import { checkedToolCall } from "./checked-tool-call.ts";
+import { publishedSchema } from "./published-schema.ts";
 import { contextFacts, type TaskContextLoader } from "./task-context-loader.ts";
-import { toolError, toolResult } from "./tool-results.ts";
+import { toolResult } from "./tool-results.ts";
 
 /** The structured result of `get_task_context`. */
 export const taskContextOutputSchema = z.object({
@@ -31,22 +33,18 @@ export function registerGetTaskContextTool(server: McpServer, load: TaskContextL
       title: "Get the task context",
       description:
         "Returns the task context of this workspace (CONTEXT.md: what we are building, key terms, brand rules, conventions), bounded as it is delivered to every recipient, with its sha256 and a warning when it was cut. Read it before starting work; follow it.",
-      inputSchema,
+      inputSchema: publishedSchema(inputSchema),
       outputSchema: taskContextOutputSchema,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    async () => {
-      try {
-        const context = await load();
-        const facts = contextFacts(context);
-        const text =
-          facts.warning === undefined
-            ? [context.content]
-            : [context.content, `Warning: ${facts.warning}`];
-        return toolResult(text, { content: context.content, ...facts });
-      } catch (error) {
-        return toolError(error);
-      }
-    },
+    checkedToolCall("get_task_context", inputSchema, async () => {
+      const context = await load();
+      const facts = contextFacts(context);
+      const text =
+        facts.warning === undefined
+          ? [context.content]
+          : [context.content, `Warning: ${facts.warning}`];
+      return toolResult(text, { content: context.content, ...facts });
+    }),
   );
 }

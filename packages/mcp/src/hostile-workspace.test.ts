@@ -20,7 +20,7 @@ import { nodeWorkspace } from "@task-context/core/node";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CONTEXT_MD_URI, createTaskContextServer } from "./index.ts";
 import { connectInMemory, protocolError } from "./test-support/connect.ts";
-import { SAGE_XML } from "./test-support/fixtures.ts";
+import { SAGE_XML, toolRefusal } from "./test-support/fixtures.ts";
 
 let root: string;
 let outside: string;
@@ -61,11 +61,9 @@ async function expectRefusedEverywhere(refusal: { message: string; code: string 
     ["get_task_context", {}],
     ["inject_task_context", { prompt: "Draw." }],
   ] as const) {
-    expect(await connected.callTool({ name, arguments: args })).toEqual({
-      content: [{ type: "text", text: refusal.message }],
-      isError: true,
-      _meta: { "task-context/code": refusal.code },
-    });
+    expect(await connected.callTool({ name, arguments: args })).toEqual(
+      toolRefusal(refusal.code, refusal.message),
+    );
   }
   expect(await protocolError(connected.readResource({ uri: CONTEXT_MD_URI }))).toEqual({
     code: -32602,
@@ -127,11 +125,9 @@ describe("a hostile workspace on disk", () => {
       const refusal = await coreRefusal();
       expect(refusal.message).toMatch(/is not a regular file/);
       const connected = await expectRefusedEverywhere(refusal);
-      expect(await connected.callTool({ name: "lint_context_md", arguments: {} })).toEqual({
-        content: [{ type: "text", text: refusal.message }],
-        isError: true,
-        _meta: { "task-context/code": "TASK_CONTEXT_MISSING" },
-      });
+      expect(await connected.callTool({ name: "lint_context_md", arguments: {} })).toEqual(
+        toolRefusal("TASK_CONTEXT_MISSING", refusal.message),
+      );
     } finally {
       stopGuard();
     }

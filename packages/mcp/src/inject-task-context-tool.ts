@@ -1,9 +1,11 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import { injectTaskContext } from "@task-context/core";
 import * as z from "zod";
+import { checkedToolCall } from "./checked-tool-call.ts";
+import { publishedSchema } from "./published-schema.ts";
 import { contextFacts, type TaskContextLoader } from "./task-context-loader.ts";
 import { textArgument } from "./text-argument.ts";
-import { toolError, toolResult } from "./tool-results.ts";
+import { toolResult } from "./tool-results.ts";
 
 /** The structured result of `inject_task_context`. */
 export const injectedPromptOutputSchema = z.object({
@@ -30,23 +32,19 @@ export function registerInjectTaskContextTool(server: McpServer, load: TaskConte
       title: "Inject the task context into a prompt",
       description:
         "Prepends the task context to a prompt you are about to send to another model (an image, audio or video model, another agent): returns exactly the text to send, [Task Context] … [Request] …. Send the text unchanged.",
-      inputSchema,
+      inputSchema: publishedSchema(inputSchema),
       outputSchema: injectedPromptOutputSchema,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    async ({ prompt }) => {
-      try {
-        const context = await load();
-        const { sha256, warning } = contextFacts(context);
-        const text = injectTaskContext(prompt, context.content);
-        return toolResult(warning === undefined ? [text] : [text, `Warning: ${warning}`], {
-          text,
-          sha256,
-          ...(warning !== undefined && { warning }),
-        });
-      } catch (error) {
-        return toolError(error);
-      }
-    },
+    checkedToolCall("inject_task_context", inputSchema, async ({ prompt }) => {
+      const context = await load();
+      const { sha256, warning } = contextFacts(context);
+      const text = injectTaskContext(prompt, context.content);
+      return toolResult(warning === undefined ? [text] : [text, `Warning: ${warning}`], {
+        text,
+        sha256,
+        ...(warning !== undefined && { warning }),
+      });
+    }),
   );
 }

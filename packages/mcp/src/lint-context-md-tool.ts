@@ -9,9 +9,11 @@ import {
 import { decodeUtf8 } from "@task-context/core/internal";
 import { lintContextMd } from "@task-context/protocols/context-md";
 import * as z from "zod";
+import { checkedToolCall } from "./checked-tool-call.ts";
 import { MAX_LINT_BYTES } from "./limits.ts";
+import { publishedSchema } from "./published-schema.ts";
 import { textArgument } from "./text-argument.ts";
-import { toolError, toolResult } from "./tool-results.ts";
+import { toolResult } from "./tool-results.ts";
 
 /** The structured result of `lint_context_md`. */
 export const lintOutputSchema = z.object({
@@ -71,17 +73,12 @@ export function registerLintContextMdTool(
       title: "Lint CONTEXT.md",
       description:
         "Checks the workspace's CONTEXT.md (or a draft given as text) for what recipients need: not empty, within the delivered limit, the template's sections, no placeholders left, no secrets. Fix the errors before delegating.",
-      inputSchema,
+      inputSchema: publishedSchema(inputSchema),
       outputSchema: lintOutputSchema,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    async ({ text }) => {
-      let source: string;
-      try {
-        source = text ?? (await readContextMd(workspace));
-      } catch (error) {
-        return toolError(error);
-      }
+    checkedToolCall("lint_context_md", inputSchema, async ({ text }) => {
+      const source = text ?? (await readContextMd(workspace));
       const result = lintContextMd(source, { maxChars });
       const summary =
         result.issues.length === 0
@@ -93,6 +90,6 @@ export function registerLintContextMdTool(
               )
               .join("\n");
       return toolResult([summary], { ok: result.ok, issues: result.issues });
-    },
+    }),
   );
 }

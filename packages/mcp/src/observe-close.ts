@@ -1,4 +1,5 @@
-import type { JSONRPCMessage, MessageExtraInfo, Transport } from "@modelcontextprotocol/server";
+import type { Transport } from "@modelcontextprotocol/server";
+import { wrapTransport } from "./wrap-transport.ts";
 
 /**
  * Wraps a transport so that its end can be awaited: `closed` resolves once the transport closes
@@ -10,25 +11,5 @@ export function observeClose(inner: Transport): { transport: Transport; closed: 
   const closed = new Promise<void>((resolve) => {
     resolveClosed = resolve;
   });
-  const transport: Transport = {
-    start: () => inner.start(),
-    send: (message, options) => inner.send(message, options),
-    close: () => inner.close(),
-    setProtocolVersion: (version) => inner.setProtocolVersion?.(version),
-    setSupportedProtocolVersions: (versions) => inner.setSupportedProtocolVersions?.(versions),
-    get sessionId() {
-      return inner.sessionId;
-    },
-  };
-  inner.onmessage = ((message: JSONRPCMessage, extra?: MessageExtraInfo) =>
-    transport.onmessage?.(message, extra)) as Transport["onmessage"];
-  inner.onerror = (error) => transport.onerror?.(error);
-  inner.onclose = () => {
-    try {
-      transport.onclose?.();
-    } finally {
-      resolveClosed();
-    }
-  };
-  return { transport, closed };
+  return { transport: wrapTransport(inner, { closed: () => resolveClosed() }), closed };
 }

@@ -3,6 +3,7 @@ import { ArgumentError, memoryWorkspace } from "@task-context/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { CONTEXT_MD_URI, createTaskContextServer, type TaskContextServerOptions } from "./index.ts";
 import { connectInMemory } from "./test-support/connect.ts";
+import { toolRefusal } from "./test-support/fixtures.ts";
 
 // A fake token, assembled here so that no literal in the repository looks like a live one.
 const TOKEN = `ghp_${"Lumen2Key0".repeat(4)}`;
@@ -57,11 +58,7 @@ describe("the MCP server and secrets in CONTEXT.md", () => {
       ["get_task_context", {}],
     ] as const) {
       const result = await client.callTool({ name, arguments: args });
-      expect(result).toEqual({
-        content: [{ type: "text", text: REFUSED }],
-        isError: true,
-        _meta: { "task-context/code": "SECRET_IN_CONTEXT" },
-      });
+      expect(result).toEqual(toolRefusal("SECRET_IN_CONTEXT", REFUSED));
     }
   });
 

@@ -1,10 +1,8 @@
 import { lstat, readdir, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
+import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/server";
-import {
-  StdioServerTransport,
-  serveStdio as serveSdkStdio,
-} from "@modelcontextprotocol/server/stdio";
+import { serveStdio as serveSdkStdio } from "@modelcontextprotocol/server/stdio";
 import {
   ArgumentError,
   CONTEXT_FILENAME,
@@ -17,6 +15,7 @@ import { taskIdSchema } from "@task-context/protocols";
 import { buildTaskContextServer, createTaskContextServer } from "./create-task-context-server.ts";
 import { fingerprintedLoader } from "./fingerprinted-loader.ts";
 import { observeClose } from "./observe-close.ts";
+import { stdioLineTransport } from "./stdio-line-transport.ts";
 import type { TaskContextLoader } from "./task-context-loader.ts";
 import { type TaskContextWatcher, watchTaskContext } from "./watch-task-context.ts";
 
@@ -34,7 +33,14 @@ export interface ServeStdioOptions {
   secrets?: SecretPolicy | undefined;
   /** Quiet milliseconds that end a burst of changes to CONTEXT.md (default 50). */
   debounceMs?: number | undefined;
-  /** The transport to serve on (default: this process's stdin and stdout). */
+  /** Where the client's messages are read (default: this process's stdin). */
+  input?: Readable | undefined;
+  /** Where the answers are written (default: this process's stdout). */
+  output?: Writable | undefined;
+  /**
+   * Another transport to serve on instead of `input` and `output` (the promises below are then
+   * that transport's own).
+   */
   transport?: Transport | undefined;
   /** Called with errors that happen outside any request (reporting only). */
   onerror?: ((error: Error) => void) | undefined;
@@ -96,6 +102,11 @@ async function requireDirectory(directory: string): Promise<string> {
  * eras, and CONTEXT.md change notifications from one directory watch. What `task-context mcp
  * [dir]` runs.
  *
+ * Every request read before stdin ends is answered before the connection closes (a client may
+ * write its requests and close stdin at once). A message over 10 MiB, a line that is not JSON
+ * and one that is not JSON-RPC are each answered with a JSON-RPC error (`-32600`, `-32700`,
+ * `id: null` when it has no readable id), and the next line is served as usual.
+ *
  * @throws {ArgumentError} when `directory` is not an existing directory or an option is invalid.
  *
  * @example
@@ -110,6 +121,8 @@ export async function serveStdio(options: ServeStdioOptions): Promise<TaskContex
   requireText("directory", options.directory, "the workspace directory, a non-empty path");
   const directory = await requireDirectory(options.directory);
   const { maxChars, maxTokens, tokenizer, secrets, transport, onerror } = options;
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
   const workspace = nodeWorkspace(directory);
   const watcher = watchTaskContext(directory, { debounceMs: options.debounceMs ?? 50 });
   const serverOptions = {
@@ -130,7 +143,7 @@ export async function serveStdio(options: ServeStdioOptions): Promise<TaskContex
     cachedLoad ??= fingerprintedLoader(load, join(directory, CONTEXT_FILENAME));
     return cachedLoad;
   };
-  const observed = observeClose(transport ?? new StdioServerTransport());
+  const observed = observeClose(transport ?? stdioLineTransport(input, output));
   const handle = serveSdkStdio(
     (context) => buildTaskContextServer({ ...serverOptions, era: context.era }, reuseLoads),
     { transport: observed.transport, ...(onerror !== undefined && { onerror }) },

@@ -12,11 +12,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Client } from "@modelcontextprotocol/client";
-import { loadTaskContext } from "@task-context/core";
+import { loadTaskContext, TaskContextError } from "@task-context/core";
 import { nodeWorkspace } from "@task-context/core/node";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CONTEXT_BLOCK_URI, CONTEXT_MD_URI } from "./index.ts";
-import { CONTEXT, GET_TASK_CONTEXT_RESULT, SAGE_XML } from "./test-support/fixtures.ts";
+import {
+  CONTEXT,
+  GET_TASK_CONTEXT_RESULT,
+  SAGE_XML,
+  toolRefusal,
+} from "./test-support/fixtures.ts";
 import { BIN, collectUpdates, connectStdio } from "./test-support/stdio-client.ts";
 
 let directory: string;
@@ -128,12 +133,13 @@ describe("task-context-mcp over stdio (the built bin, spawned)", () => {
       rmSync(join(directory, "CONTEXT.md"));
       symlinkSync(join(outside, "secret.md"), join(directory, "CONTEXT.md"));
       const core = await loadTaskContext(nodeWorkspace(directory)).catch(
-        (error: Error) => error.message,
+        (error: TaskContextError) => error,
       );
+      expect(TaskContextError.isInstance(core)).toBe(true);
+      const { code, message } = core as TaskContextError;
       const client = await connect();
       const result = await client.callTool({ name: "get_task_context", arguments: {} });
-      expect(result.isError).toBe(true);
-      expect(result.content).toEqual([{ type: "text", text: core }]);
+      expect(result).toEqual(toolRefusal(code, message));
       expect(JSON.stringify(result)).not.toContain("the secret");
     } finally {
       rmSync(outside, { recursive: true, force: true });
@@ -182,11 +188,13 @@ describe("task-context-mcp over stdio (the built bin, spawned)", () => {
     await subscription.close();
   });
 
-  it("refuses to subscribe to anything but CONTEXT.md", async () => {
+  it("accepts a subscription to another resource, and never notifies for it", async () => {
     const client = await connect();
-    await expect(client.subscribeResource({ uri: CONTEXT_BLOCK_URI })).rejects.toThrow(
-      `Only ${CONTEXT_MD_URI} can be subscribed to`,
-    );
+    const updates = collectUpdates(client);
+    expect(await client.subscribeResource({ uri: CONTEXT_BLOCK_URI })).toEqual({});
+    writeFileSync(join(directory, "CONTEXT.md"), "changed");
+    await sleep(SETTLE_MS);
+    expect(updates.uris).toEqual([]);
   });
 
   it("exits with 2 and says why when the directory does not exist", () => {

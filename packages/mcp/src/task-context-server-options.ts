@@ -33,10 +33,12 @@ export interface TaskContextServerOptions {
    */
   changes?: ContextChanges | undefined;
   /**
-   * Advertise `resources: { subscribe: true }` without `changes`: for per-request serving
-   * (`createMcpHandler`), where the instance lives for one request and the handler's notifier
-   * delivers the updates (`handler.notify.resourceUpdated(CONTEXT_MD_URI)` when the file
-   * changes). Default: whether `changes` is given.
+   * Advertise `resources: { subscribe: true }` without `changes`, on a 2026-07-28 instance
+   * (`era: "modern"`) served per request (`createMcpHandler`): the handler's notifier delivers
+   * the updates on `subscriptions/listen` streams
+   * (`handler.notify.resourceUpdated(CONTEXT_MD_URI)` when the file changes). Ignored on a
+   * 2025-era instance: without `changes` it has no `resources/subscribe` to serve, so it never
+   * advertises one (`createTaskContextHttpHandler` of `@task-context/mcp/http` serves both eras).
    */
   subscribable?: boolean | undefined;
   /**

@@ -2,25 +2,32 @@ import type { CallToolResult, McpServer } from "@modelcontextprotocol/server";
 import { GEN_AI_ATTRIBUTES, type Tokenizer } from "@task-context/core";
 import { currentDelivery, thrownMessage, traceDelivery } from "@task-context/core/internal";
 import type { TaskContextLoader } from "./task-context-loader.ts";
+import { TOOL_ERROR_META_KEY, type ToolErrorBody } from "./tool-results.ts";
 
 const TRACER = "@task-context/mcp";
 
 type Handler = (...args: unknown[]) => unknown;
 
-/** The `task-context/code` of a tool error, and its text, for the span. */
+/** The code and message of a tool error (`_meta["task-context/error"]`), for the span. */
 function toolFailure(result: CallToolResult): { code: string; message: string } {
-  const code = result._meta?.["task-context/code"];
+  const body = result._meta?.[TOOL_ERROR_META_KEY] as Partial<ToolErrorBody> | undefined;
   const text = result.content.find((part) => part.type === "text");
   return {
-    code: typeof code === "string" ? code : "tool_error",
-    message: text?.type === "text" ? text.text : "The tool reported an error.",
+    code: typeof body?.code === "string" ? body.code : "tool_error",
+    message:
+      typeof body?.error === "string"
+        ? body.error
+        : text?.type === "text"
+          ? text.text
+          : "The tool reported an error.",
   };
 }
 
 /**
  * Makes every tool and resource registered on `server` from now on run inside a delivery span:
  * `tools/call {tool}` and `resources/read` (the OpenTelemetry MCP conventions' server spans).
- * A tool result with `isError` marks its span failed with the result's `task-context/code`.
+ * A tool result with `isError` marks its span failed with the code of its
+ * `_meta["task-context/error"]`.
  */
 export function traceDeliveries(server: McpServer): void {
   const registerTool = server.registerTool.bind(server) as (...args: unknown[]) => unknown;

@@ -3,7 +3,9 @@ import { type SchemaName, schemaNames, validate } from "@task-context/protocols"
 import { parseContextBlock } from "@task-context/protocols/context-block";
 import { InvalidSubagentContextError, parseSubagentContext } from "@task-context/protocols/sage";
 import * as z from "zod";
+import { checkedToolCall } from "./checked-tool-call.ts";
 import { MAX_DOCUMENT_BYTES } from "./limits.ts";
+import { publishedSchema } from "./published-schema.ts";
 import { toolResult } from "./tool-results.ts";
 
 const issueSchema = z.object({
@@ -100,11 +102,11 @@ export function registerValidateTool(server: McpServer): void {
     {
       title: "Validate a document against a task-context schema",
       description: `Checks a document against one of task-context's published schemas (${schemaNames.join(", ")}) and returns every problem with its JSON Pointer and what to write instead. A context-block.v1 document may be given as its <context> text, a subagent-context.v1 document as its XML.`,
-      inputSchema,
+      inputSchema: publishedSchema(inputSchema),
       outputSchema: validationOutputSchema,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    async ({ schema, document }) => {
+    checkedToolCall("validate", inputSchema, async ({ schema, document }) => {
       const result =
         (typeof document === "string" ? validateText(schema, document) : undefined) ??
         validate(schema, document);
@@ -117,6 +119,6 @@ export function registerValidateTool(server: McpServer): void {
             ),
           ].join("\n");
       return toolResult([summary], { valid: result.valid, issues: result.issues });
-    },
+    }),
   );
 }

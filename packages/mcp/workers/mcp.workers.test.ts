@@ -5,7 +5,12 @@ import { memoryWorkspace } from "@task-context/core";
 import { describe, expect, it } from "vitest";
 import { createTaskContextServer } from "../src/index.ts";
 import { connectToHandler } from "../src/test-support/connect.ts";
-import { CONTEXT, GET_TASK_CONTEXT_RESULT, MISSING_MESSAGE } from "../src/test-support/fixtures.ts";
+import {
+  CONTEXT,
+  GET_TASK_CONTEXT_RESULT,
+  MISSING_MESSAGE,
+  toolRefusal,
+} from "../src/test-support/fixtures.ts";
 
 async function connect(files: Record<string, string>) {
   const workspace = memoryWorkspace(files);
@@ -39,8 +44,9 @@ describe("the workspace server on Cloudflare Workers (workerd)", () => {
   it("validates a document and returns the missing-CONTEXT.md tool error", async () => {
     const { client, handler } = await connect({});
     const missing = await client.callTool({ name: "get_task_context", arguments: {} });
-    expect(missing.isError).toBe(true);
-    expect(missing.content).toEqual([{ type: "text", text: MISSING_MESSAGE }]);
+    // The 2026-07-28 revision adds the server's identity to _meta; the refusal is the same.
+    expect(missing).toMatchObject(toolRefusal("TASK_CONTEXT_MISSING", MISSING_MESSAGE));
+    expect(missing.structuredContent).toBeUndefined();
     const checked = await client.callTool({
       name: "validate",
       arguments: { schema: "context-block.v1", document: { version: 1 } },

@@ -4,7 +4,7 @@ import { nodeWorkspace } from "@task-context/core/node";
 import { createMediaTools } from "@task-context/media-tools";
 
 const { read_media } = createMediaTools({
-  workspace: nodeWorkspace("/srv/agents/run-42"),
+  workspace: nodeWorkspace("."),
   models: { understanding: openai("gpt-5-mini") },
 });
 

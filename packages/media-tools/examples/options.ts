@@ -5,7 +5,7 @@ import { createMediaTools } from "@task-context/media-tools";
 import { generateText, stepCountIs } from "ai";
 
 const tools = createMediaTools({
-  workspace: nodeWorkspace("/srv/agents/run-42"),
+  workspace: nodeWorkspace("."),
   models: {
     understanding: openai("gpt-5-mini"),
     image: openai.image("gpt-image-1"),

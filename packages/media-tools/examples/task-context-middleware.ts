@@ -7,7 +7,8 @@ import { generateText, streamText, wrapLanguageModel } from "ai";
 //#region taskContextMiddleware
 const model = wrapLanguageModel({
   model: openai("gpt-5-mini"),
-  middleware: taskContextMiddleware({ workspace: nodeWorkspace("/srv/agents/run-42") }),
+  // the workspace is the current directory, which holds CONTEXT.md
+  middleware: taskContextMiddleware({ workspace: nodeWorkspace(".") }),
 });
 
 const { text, warnings } = await generateText({ model, prompt: "Name three headlines." });

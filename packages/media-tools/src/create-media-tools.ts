@@ -167,7 +167,7 @@ type Run<Input, Output> = (
  * @example
  * ```ts source="../examples/agent.ts#createMediaTools"
  * const { read_media, generate_media } = createMediaTools({
- *   workspace: nodeWorkspace("/srv/agents/run-42"),
+ *   workspace: nodeWorkspace("."),
  *   models: {
  *     understanding: openai("gpt-5-mini"), // images, video, PDFs, text (and audio without `transcription`)
  *     image: openai.image("gpt-image-1"),

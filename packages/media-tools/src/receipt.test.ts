@@ -1,6 +1,6 @@
 // Receipts: every media tool's success result carries contextSha256, the hash of the task
 // context it sent, equal to what loadTaskContext reports; a CONTEXT.md rewritten during the
-// external call makes the result stale. The middleware's receipt: task-context-middleware.test.ts.
+// external call tells the agent that its CONTEXT.md changed. The middleware's receipt: task-context-middleware.test.ts.
 import { loadTaskContext, memoryWorkspace } from "@task-context/core";
 import type { Tool } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
@@ -61,11 +61,12 @@ describe("media tool receipts", () => {
     });
   });
 
-  it("warns that the context was stale when CONTEXT.md changed during the external call", async () => {
+  /** understand_image over a workspace whose CONTEXT.md becomes `rewritten` during the call. */
+  async function understandWhileRewriting(rewritten: string) {
     const workspace = memoryWorkspace({ "CONTEXT.md": "Old brand rules.", ...MEDIA });
     const understanding = new MockLanguageModelV4({
       doGenerate: async () => {
-        await workspace.writeFile("CONTEXT.md", "New brand rules.");
+        await workspace.writeFile("CONTEXT.md", rewritten);
         return {
           content: [{ type: "text", text: "An answer." }],
           finishReason: { unified: "stop", raw: "stop" },
@@ -79,7 +80,13 @@ describe("media tool receipts", () => {
       path: "media/screenshot.png",
       prompt: "Header?",
     });
-    const sent = "71b8df4a3ab13b9c29da5849a6075e3700b222fee1969fe93b9eb23107fb718d";
+    return { workspace, result };
+  }
+
+  const sent = "71b8df4a3ab13b9c29da5849a6075e3700b222fee1969fe93b9eb23107fb718d";
+
+  it("tells the agent that its CONTEXT.md changed during the external call", async () => {
+    const { workspace, result } = await understandWhileRewriting("New brand rules.");
     const now = (await loadTaskContext(workspace)).sha256;
     expect(result).toEqual({
       success: true,
@@ -89,7 +96,18 @@ describe("media tool receipts", () => {
       size: PNG.length,
       text: "An answer.",
       contextSha256: sent,
-      warning: `Stale context: understand_image worked from context sha256 ${sent.slice(0, 12)}…, but the current context is sha256 ${now.slice(0, 12)}…; check its result against the current context.`,
+      warning: `Your CONTEXT.md changed while understand_image ran: it worked from the CONTEXT.md with sha256 ${sent.slice(0, 12)}…, yours is now sha256 ${now.slice(0, 12)}…. Check its result against your current CONTEXT.md, or run it again so that it works from the current one.`,
+    });
+  });
+
+  it("tells the agent when its CONTEXT.md was emptied during the external call", async () => {
+    const { result } = await understandWhileRewriting("  \n"); // whitespace only: no context
+    expect(result).toMatchObject({
+      success: true,
+      text: "An answer.",
+      contextSha256: sent,
+      warning:
+        "Your CONTEXT.md was removed or became unusable while understand_image ran: it worked from the CONTEXT.md with sha256 71b8df4a3ab1…. Recreate CONTEXT.md before you spawn subagents or use multimodal tools again, and check this result against the task as it is now.",
     });
   });
 });

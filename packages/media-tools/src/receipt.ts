@@ -1,11 +1,11 @@
-import { checkReceipt, loadTaskContext, type TaskContext } from "@task-context/core";
+import { contextChangedWarning, loadTaskContext, type TaskContext } from "@task-context/core";
 import type { MediaRuntime } from "./media-runtime.ts";
 
 /**
  * A tool's output with its receipt: `contextSha256`, the hash of the CONTEXT.md content sent
- * with the request, and, when CONTEXT.md no longer delivers that content once the external call
- * is done (it was rewritten while a video rendered), core's stale-receipt warning after the
- * output's own. CONTEXT.md removed meanwhile adds nothing: the result was made with what was sent.
+ * with the request, and, when the agent's CONTEXT.md no longer delivers that content once the
+ * external call is done (it was rewritten, or removed, while a video rendered), core's
+ * context-changed warning after the output's own: it tells the agent it was its CONTEXT.md.
  */
 export async function withReceipt<Output extends { warning?: string }>(
   runtime: MediaRuntime,
@@ -14,9 +14,11 @@ export async function withReceipt<Output extends { warning?: string }>(
   output: Output,
 ): Promise<Output & { contextSha256: string }> {
   const now = await loadTaskContext(runtime.workspace, { ...runtime.context, required: false });
-  const stale = now.found
-    ? checkReceipt({ quoted: delivered.sha256, current: now.sha256, recipient: tool }).warning
-    : undefined;
+  const stale = contextChangedWarning({
+    recipient: tool,
+    given: delivered.sha256,
+    current: now.found ? now.sha256 : undefined,
+  });
   const warning = [output.warning, stale].filter((text) => text !== undefined).join(" ");
   return {
     ...output,

@@ -2,6 +2,7 @@
 import { validate } from "@task-context/protocols";
 import { type WorkItem, workItemSchema } from "@task-context/protocols/work-item";
 
+//#region checkWorkItem
 async function nextWorkItem(inbox: string): Promise<WorkItem | undefined> {
   const response = await fetch(inbox);
   const body: unknown = await response.json();
@@ -16,3 +17,4 @@ async function nextWorkItem(inbox: string): Promise<WorkItem | undefined> {
 const workItem = await nextWorkItem("https://delivery.example/inbox");
 if (workItem?.kind === "review") console.log(workItem.review_context.review_criteria);
 // for the review shown above: ["creativity", "logic", "readability"]
+//#endregion

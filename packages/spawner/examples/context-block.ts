@@ -3,6 +3,7 @@ import { type SubagentRunner, spawnSubagents } from "@task-context/spawner";
 
 declare const runner: SubagentRunner;
 
+//#region contextBlock
 await spawnSubagents(
   "/srv/agents/run-42",
   [
@@ -26,3 +27,4 @@ await spawnSubagents(
   },
 );
 // The runner receives "<context>\nversion: 1\nproject:\n  path: /srv/lumen\n…</context>\n\nImplement US-003: …"
+//#endregion

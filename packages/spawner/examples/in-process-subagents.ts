@@ -9,6 +9,7 @@ declare function runMyAgent(request: {
   signal: AbortSignal;
 }): Promise<{ summary: string; files: string[] }>;
 
+//#region inProcessSubagents
 const controller = new AbortController();
 const results = await spawnSubagents(
   "/srv/agents/run-42", // the parent's workspace: a directory, or any Workspace
@@ -40,3 +41,4 @@ const results = await spawnSubagents(
   },
 );
 for (const result of results) if (result.warning) console.warn(result.id, result.warning);
+//#endregion

@@ -1,11 +1,16 @@
 // Spawning subagents that inherit the parent's CONTEXT.md, with an in-process runner.
 import { functionRunner, spawnSubagents } from "@task-context/spawner";
 
-declare function runMyAgent(prompt: string, signal: AbortSignal): Promise<string>;
+// Your agent: a model call with tools that work in the subagent's own directory. Here, a stand-in
+// that answers at once.
+async function runMyAgent(prompt: string, signal: AbortSignal): Promise<string> {
+  signal.throwIfAborted();
+  return `Done: ${prompt}`;
+}
 
 //#region spawnSubagents
 const results = await spawnSubagents(
-  "/srv/agents/run-42", // the parent's workspace, which holds CONTEXT.md
+  ".", // the parent's workspace, which holds CONTEXT.md: here the current directory
   [
     { id: "export-1", subagentType: "implement", prompt: "Add Markdown export to the note menu." },
     {
@@ -15,7 +20,7 @@ const results = await spawnSubagents(
     },
   ],
   {
-    workspacesRoot: "/srv/agents/run-42/subagents",
+    // each subagent works in {workspacesRoot}/{id}; default: a new temporary directory
     runner: functionRunner(async ({ prompt, signal }) => ({
       status: "success",
       summary: await runMyAgent(prompt, signal),

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { checkReceipt } from "@task-context/core";
+import { checkReceipt, contextChangedWarning } from "@task-context/core";
 import {
   describeArgument,
   graphemeBoundaryAtOrBefore,
@@ -185,26 +185,28 @@ async function runPrepared(
 
 /**
  * The subagent's receipt checked against the parent's CONTEXT.md as it is now, as a warning;
- * undefined when current. The receipt is the hash the subagent quoted (`context-sha256`) or,
- * without one, the hash of what it was given: so a parent CONTEXT.md that changed during the run
- * and a subagent that says it worked from other context read the same.
+ * undefined when current. When the parent's CONTEXT.md changed or vanished during the run, the
+ * warning says so (it is the parent's own file); a subagent that quoted the hash of yet other
+ * context also gets core's stale-receipt sentence.
  */
 async function receiptWarning(
   parent: ParentContext,
   id: string,
   quoted: string | undefined,
 ): Promise<string | undefined> {
+  const given = parent.context.sha256;
+  const recipient = `subagent ${JSON.stringify(id)}`;
   try {
     const current = await parent.currentSha256();
-    if (current === undefined)
-      return "The parent's CONTEXT.md was removed while this subagent ran.";
-    return checkReceipt({
-      quoted: quoted ?? parent.context.sha256,
-      current,
-      recipient: `subagent ${JSON.stringify(id)}`,
-    }).warning;
+    const quotedOther =
+      quoted !== undefined && quoted.toLowerCase() !== given && current !== undefined
+        ? checkReceipt({ quoted, current, recipient }).warning
+        : undefined;
+    const sentences = [contextChangedWarning({ recipient, given, current }), quotedOther];
+    const warning = sentences.filter((sentence) => sentence !== undefined).join(" ");
+    return warning === "" ? undefined : warning;
   } catch (error) {
-    return `Could not check whether the parent's CONTEXT.md changed during the run: ${thrownMessage(error, describeArgument(error))}`;
+    return `Could not check whether your CONTEXT.md changed while ${recipient} ran: ${thrownMessage(error, describeArgument(error))}`;
   }
 }
 

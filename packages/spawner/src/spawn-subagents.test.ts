@@ -246,7 +246,7 @@ describe("spawnSubagents: read-only context and integrity", () => {
     expect(results.map((result) => [result.contextSha256, result.warning])).toEqual(
       ["a", "b"].map((id) => [
         sha256(CONTEXT),
-        `Stale context: subagent "${id}" worked from context sha256 ${sha256(CONTEXT).slice(0, 12)}…, but the current context is sha256 ${sha256(changed).slice(0, 12)}…; check its result against the current context.`,
+        `Your CONTEXT.md changed while subagent "${id}" ran: it worked from the CONTEXT.md with sha256 ${sha256(CONTEXT).slice(0, 12)}…, yours is now sha256 ${sha256(changed).slice(0, 12)}…. Check its result against your current CONTEXT.md, or run it again so that it works from the current one.`,
       ]),
     );
   });
@@ -258,7 +258,38 @@ describe("spawnSubagents: read-only context and integrity", () => {
     });
     const [result] = await spawn([task("a")], { runner });
     expect(result?.status).toBe("success");
-    expect(result?.warning).toBe("The parent's CONTEXT.md was removed while this subagent ran.");
+    expect(result?.warning).toBe(
+      `Your CONTEXT.md was removed or became unusable while subagent "a" ran: it worked from the CONTEXT.md with sha256 ${sha256(CONTEXT).slice(0, 12)}…. Recreate CONTEXT.md before you spawn subagents or use multimodal tools again, and check this result against the task as it is now.`,
+    );
+  });
+
+  it("tells the parent both that its CONTEXT.md changed and that the subagent quoted other context", async () => {
+    const parentFile = join(fixture.parent, "CONTEXT.md");
+    const changed = `${CONTEXT}New brand colour: teal.`;
+    const yesterday = sha256("# Task context\nWe are building Lumen, a to-do app.");
+    const { runner } = recordingRunner(async () => {
+      await writeFile(parentFile, changed);
+      return { ...success(), "context-sha256": yesterday };
+    });
+    const [result] = await spawn([task("a")], { runner });
+    expect(result?.warning).toBe(
+      `Your CONTEXT.md changed while subagent "a" ran: it worked from the CONTEXT.md with sha256 ${sha256(CONTEXT).slice(0, 12)}…, yours is now sha256 ${sha256(changed).slice(0, 12)}…. Check its result against your current CONTEXT.md, or run it again so that it works from the current one. Stale context: subagent "a" worked from context sha256 ${yesterday.slice(0, 12)}…, but the current context is sha256 ${sha256(changed).slice(0, 12)}…; check its result against the current context.`,
+    );
+  });
+
+  it("tells the parent when its CONTEXT.md became unusable (a symbolic link out of the workspace) during the run", async () => {
+    const parentFile = join(fixture.parent, "CONTEXT.md");
+    const outside = join(fixture.base, "outside.md");
+    await writeFile(outside, CONTEXT);
+    const { runner } = recordingRunner(async () => {
+      await rm(parentFile);
+      await symlink(outside, parentFile);
+      return success();
+    });
+    const [result] = await spawn([task("a")], { runner });
+    expect(result?.warning).toBe(
+      `Your CONTEXT.md was removed or became unusable while subagent "a" ran: it worked from the CONTEXT.md with sha256 ${sha256(CONTEXT).slice(0, 12)}…. Recreate CONTEXT.md before you spawn subagents or use multimodal tools again, and check this result against the task as it is now.`,
+    );
   });
 
   it("gives every subagent and result the receipt of CONTEXT.md: loadTaskContext's sha256", async () => {

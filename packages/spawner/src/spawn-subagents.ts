@@ -86,7 +86,7 @@ function prepareWorkspacesRoot(options: SpawnOptions, tasks: readonly PlannedTas
  * @example
  * ```ts source="../examples/spawn-subagents.ts#spawnSubagents"
  * const results = await spawnSubagents(
- *   "/srv/agents/run-42", // the parent's workspace, which holds CONTEXT.md
+ *   ".", // the parent's workspace, which holds CONTEXT.md: here the current directory
  *   [
  *     { id: "export-1", subagentType: "implement", prompt: "Add Markdown export to the note menu." },
  *     {
@@ -96,7 +96,7 @@ function prepareWorkspacesRoot(options: SpawnOptions, tasks: readonly PlannedTas
  *     },
  *   ],
  *   {
- *     workspacesRoot: "/srv/agents/run-42/subagents",
+ *     // each subagent works in {workspacesRoot}/{id}; default: a new temporary directory
  *     runner: functionRunner(async ({ prompt, signal }) => ({
  *       status: "success",
  *       summary: await runMyAgent(prompt, signal),

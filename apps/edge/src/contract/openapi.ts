@@ -73,6 +73,10 @@ const errorExamples: Record<
     error:
       "Only the admin token may do this. Agents claim, heartbeat, complete and fail work items.",
   },
+  HOST_NOT_ALLOWED: {
+    error:
+      'Host "evil.example.com" is not allowed on /mcp: this service answers MCP requests addressed to localhost, 127.0.0.1, [::1] only (protection against DNS rebinding). To serve it under another name, add the name to TASK_CONTEXT_ALLOWED_HOSTS.',
+  },
   SELF_REVIEW: {
     error:
       "Work item wi_k33683fe0010vazf9amv7aw60q reviews your own artifact art_r04nrkd4cy0qpbhxyh41w9z3z3: another agent must review it. Claim another item.",

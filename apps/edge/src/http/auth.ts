@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import { DeliveryError, runNotFound } from "../delivery/delivery-error.ts";
 import type { AgentIdentity, DeliveryStore } from "../delivery/delivery-store.ts";
 import { constantTimeEqual, parseAgentToken } from "../delivery/ids.ts";
+import type { AuthenticatedToken } from "./rate-limit.ts";
 
 /**
  * Who sent a request: the admin or an agent, from its bearer token; or a viewer, from a view
@@ -28,14 +29,29 @@ export function bearerToken(c: Context): string | undefined {
 
 const unauthorized = (message: string) => new DeliveryError({ code: "UNAUTHORIZED", message });
 
+/** Who a request's bearer token authenticates, once per request. */
+export interface Authenticator {
+  /** The caller of the request; 401 `UNAUTHORIZED` without a token or with one that is not valid. */
+  authenticate(c: Context): Promise<Caller>;
+  /**
+   * The request's token if it authenticates (its SHA-256 and caller), otherwise undefined: what
+   * the rate limit counts a token by. Never throws for a bad token.
+   */
+  authenticatedToken(c: Context): Promise<AuthenticatedToken | undefined>;
+}
+
 /**
  * Resolves the caller of a request: the admin, or an agent of one run. Tokens are compared as
  * SHA-256 hashes in constant time; an agent token names its run and agent, so its stored hash is
- * read by key.
+ * read by key. Each request is authenticated once, however many times it is asked (the rate
+ * limit, then the route).
  */
-export function createAuthenticator(store: DeliveryStore, { adminToken }: AuthOptions) {
+export function createAuthenticator(
+  store: DeliveryStore,
+  { adminToken }: AuthOptions,
+): Authenticator {
   const adminHash = sha256Hex(adminToken);
-  return async (c: Context): Promise<Caller> => {
+  const verify = async (c: Context): Promise<AuthenticatedToken> => {
     const token = bearerToken(c);
     if (token === undefined) {
       throw unauthorized(
@@ -43,7 +59,8 @@ export function createAuthenticator(store: DeliveryStore, { adminToken }: AuthOp
       );
     }
     const hash = await sha256Hex(token);
-    if (constantTimeEqual(hash, await adminHash)) return { role: "admin" };
+    if (constantTimeEqual(hash, await adminHash))
+      return { sha256: hash, caller: { role: "admin" } };
     const parsed = parseAgentToken(token);
     const agent =
       parsed === undefined ? undefined : await store.findAgent(parsed.runId, parsed.agentId);
@@ -53,10 +70,28 @@ export function createAuthenticator(store: DeliveryStore, { adminToken }: AuthOp
       );
     }
     return {
-      role: "agent",
-      runId: parsed.runId,
-      agent: { agent_id: agent.agent_id, tag: agent.tag },
+      sha256: hash,
+      caller: {
+        role: "agent",
+        runId: parsed.runId,
+        agent: { agent_id: agent.agent_id, tag: agent.tag },
+      },
     };
+  };
+  const verified = new WeakMap<Context, Promise<AuthenticatedToken>>();
+  const once = (c: Context) => {
+    let outcome = verified.get(c);
+    if (outcome === undefined) {
+      outcome = verify(c);
+      outcome.catch(() => {}); // whoever asks sees the refusal; nobody has to ask
+      verified.set(c, outcome);
+    }
+    return outcome;
+  };
+  return {
+    authenticate: async (c) => (await once(c)).caller,
+    authenticatedToken: async (c) =>
+      bearerToken(c) === undefined ? undefined : once(c).catch(() => undefined),
   };
 }
 

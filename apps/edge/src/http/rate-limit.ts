@@ -1,4 +1,5 @@
 import { ArgumentError } from "@task-context/core";
+import type { Caller } from "./auth.ts";
 
 /** How many requests one token, and one address, may send per window. */
 export interface RateLimit {
@@ -29,10 +30,26 @@ export function parseRateLimit(text: string | undefined): RateLimit | false {
 }
 
 /**
- * Fixed-window counters in memory, one per key (a token, an address). Old windows are dropped as
- * new ones start, so memory stays bounded by the keys seen in one window.
+ * The most keys one limiter counts in a window (about 2 MB of memory). Keys are fixed-size
+ * hashes of tokens and client addresses, so the table is bounded in keys and in bytes.
  */
-export function createRateLimiter({ requests, windowMs }: RateLimit, clock: () => number) {
+export const defaultMaxKeys = 10_000;
+
+/** The key every new key counts under once the table is full, until the window ends. */
+export const overflowKey = "overflow";
+
+/**
+ * Fixed-window counters in memory, one per key (a token's hash, an address), at most `maxKeys`
+ * of them: once that many keys are counted in a window, every new key counts in one shared
+ * overflow bucket with the same limit until the window ends. A flood of new keys is thus limited
+ * as one client, and never resets or bypasses the count of a key already counted. Old windows
+ * are dropped as new ones start.
+ */
+export function createRateLimiter(
+  { requests, windowMs }: RateLimit,
+  clock: () => number,
+  maxKeys = defaultMaxKeys,
+) {
   let windowStart = 0;
   let counts = new Map<string, number>();
   /** Counts a request for each key; the seconds to wait when one is over its limit. */
@@ -44,17 +61,28 @@ export function createRateLimiter({ requests, windowMs }: RateLimit, clock: () =
     }
     let over = false;
     for (const key of keys) {
-      const count = (counts.get(key) ?? 0) + 1;
-      counts.set(key, count);
+      const counted = counts.has(key) || counts.size < maxKeys ? key : overflowKey;
+      const count = (counts.get(counted) ?? 0) + 1;
+      counts.set(counted, count);
       if (count > requests) over = true;
     }
     return over ? Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)) : undefined;
   };
 }
 
-/** What a request is counted as: its bearer token and its client's address, when known. */
+/** A bearer token that authenticated: its SHA-256 (hex), never the token itself, and whose it is. */
+export interface AuthenticatedToken {
+  sha256: string;
+  caller: Caller;
+}
+
+/**
+ * What a request is counted as: its client's address (when known), and its bearer token only
+ * once the token has authenticated — a token that does not authenticate counts as its address
+ * alone, so made-up tokens never create keys.
+ */
 export interface RateLimitKeys {
-  token: string | undefined;
+  token: AuthenticatedToken | undefined;
   address: string | undefined;
 }
 
@@ -71,13 +99,19 @@ export type RateLimiter = (keys: RateLimitKeys) => Promise<number | undefined>;
  */
 export type RateLimiterFactory = (limit: RateLimit, clock: () => number) => RateLimiter;
 
+/** The key of an authenticated token: fixed-size, whatever the token's length. */
+export const tokenKey = (token: AuthenticatedToken) => `token:${token.sha256}`;
+
+/** The key of a client address. */
+export const addressKey = (address: string) => `address:${address}`;
+
 /** Counts in this process's (or isolate's) memory, per token and per address: the default. */
 export const memoryRateLimiter: RateLimiterFactory = (limit, clock) => {
   const limited = createRateLimiter(limit, clock);
   return async ({ token, address }) => {
     const keys = [
-      ...(token === undefined ? [] : [`token:${token}`]),
-      ...(address === undefined ? [] : [`address:${address}`]),
+      ...(token === undefined ? [] : [tokenKey(token)]),
+      ...(address === undefined ? [] : [addressKey(address)]),
     ];
     return keys.length === 0 ? undefined : limited(keys);
   };

@@ -52,14 +52,3 @@ export function decodeUtf8Body(body: ArrayBuffer): string {
     });
   }
 }
-
-/**
- * `request` with its body checked to be UTF-8 (a new request with the same bytes, since the
- * check reads the body), or `INVALID_REQUEST`: for handlers that read the body themselves.
- */
-export async function utf8Request(request: Request): Promise<Request> {
-  if (request.body === null) return request;
-  const body = await request.arrayBuffer();
-  decodeUtf8Body(body);
-  return new Request(request, { body });
-}

@@ -1,10 +1,12 @@
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import { DeliveryError } from "../delivery/delivery-error.ts";
 import { requireAgent } from "../http/auth.ts";
-import { utf8Request } from "../http/utf8-body.ts";
+import { decodeUtf8Body } from "../http/utf8-body.ts";
 import { anySignal } from "../http/wait.ts";
 import type { App, RouteContext } from "../routes/route-context.ts";
 import { type AgentSession, registerAgentTools } from "./agent-tools.ts";
+import { type McpAllowedNames, requireAllowedHost } from "./dns-rebinding.ts";
+import { malformedParamsAnswer } from "./params-guard.ts";
 import { registerRunContext } from "./run-context.ts";
 
 /** The MCP server's name and version in its `initialize` answer. */
@@ -24,6 +26,30 @@ export function agentMcpServer(session: AgentSession): McpServer {
 const sessionKey = "task-context.session";
 
 /**
+ * The request's JSON-RPC message checked before the SDK reads it: the answer to malformed params
+ * (see `malformedParamsAnswer`), or the request to hand on (its body is read here once, so a new
+ * request carries it). A body that is not UTF-8 is `INVALID_REQUEST`.
+ */
+async function guardParams(request: Request): Promise<Response | Request> {
+  // Bytes that are not UTF-8 are refused here (400 INVALID_REQUEST), not replaced.
+  const text = decodeUtf8Body(await request.arrayBuffer());
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    message = undefined; // The SDK answers -32700 Parse error.
+  }
+  const answer = malformedParamsAnswer(message);
+  if (answer !== undefined) return Response.json(answer);
+  return new Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: text,
+    signal: request.signal,
+  });
+}
+
+/**
  * `/mcp`: the agent's side of the contract over MCP (Streamable HTTP, stateless: a fresh server
  * per request, no session to keep, so any instance — a Worker included — answers any request).
  * The agent token authenticates as on the HTTP routes (same 401/403 JSON answers, rate limits
@@ -33,6 +59,7 @@ const sessionKey = "task-context.session";
 export function mcpRoutes(
   app: App,
   context: RouteContext,
+  allowed: McpAllowedNames,
   onUnexpectedError: ((error: unknown) => void) | undefined,
 ): void {
   const handler = createMcpHandler(
@@ -48,6 +75,7 @@ export function mcpRoutes(
     // service's failure; a tool's unexpected failure reaches `onUnexpectedError` (toolError).
   );
   app.all("/mcp", async (c) => {
+    requireAllowedHost(c, allowed);
     const { runId, agent } = requireAgent(await context.authenticate(c));
     if (c.req.method !== "POST") {
       // Stateless: no session whose stream a GET would open or a DELETE would end.
@@ -65,8 +93,9 @@ export function mcpRoutes(
       signal: anySignal([c.req.raw.signal, context.shutdown]),
       ...(onUnexpectedError === undefined ? {} : { onUnexpectedError }),
     };
-    // Bytes that are not UTF-8 are refused here (400 INVALID_REQUEST), not replaced by the SDK.
-    return handler.fetch(await utf8Request(c.req.raw), {
+    const guarded = await guardParams(c.req.raw);
+    if (guarded instanceof Response) return guarded;
+    return handler.fetch(guarded, {
       authInfo: {
         token: "agent",
         clientId: agent.agent_id,

@@ -2,6 +2,12 @@ import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { ErrorBody } from "../contract/schemas.ts";
 import { toDeliveryError } from "../http/error-response.ts";
 
+/**
+ * The `_meta` key of a tool error's body, `_meta["task-context/error"]`: the same key as the
+ * workspace MCP server's (@task-context/mcp), so one client reads both.
+ */
+export const TOOL_ERROR_META_KEY = "task-context/error";
+
 /** A tool's answer: the contract's JSON as `structuredContent`, and the same JSON as text. */
 export function toolResult(value: object): CallToolResult {
   return {
@@ -11,10 +17,12 @@ export function toolResult(value: object): CallToolResult {
 }
 
 /**
- * Any failure of a tool as a tool error (`isError: true`): its content names the code and the
- * message (`LEASE_LOST: …`), its `structuredContent` is the contract's error body
- * `{ error, code, issues? }`, the same as the HTTP answer's. An unexpected failure is
- * `INTERNAL_ERROR`, never with its message (see `toDeliveryError`).
+ * Any failure of a tool as a tool error (`isError: true`) in the one shape of task-context's MCP
+ * servers: the text `<CODE>: <message>` for the model, and `_meta["task-context/error"]` = the
+ * contract's error body `{ error, code, issues? }`, the same as the HTTP answer's, for a program.
+ * No `structuredContent`: a tool's output schema describes its successes, and clients check
+ * structured content against it even on errors. An unexpected failure is `INTERNAL_ERROR`, never
+ * with its message (see `toDeliveryError`).
  */
 export function toolError(
   error: unknown,
@@ -30,6 +38,6 @@ export function toolError(
   return {
     isError: true,
     content: [{ type: "text", text: `${failure.code}: ${failure.message}` }],
-    structuredContent: body,
+    _meta: { [TOOL_ERROR_META_KEY]: body },
   };
 }

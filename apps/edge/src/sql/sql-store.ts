@@ -169,7 +169,8 @@ export class SqlStore implements DeliveryStore {
   }
 
   async changed(runId: string, after: number, options: ChangedOptions): Promise<boolean> {
-    if ((await this.lastSeq(runId)) > after) return true;
+    // Looked at and waited for in one step: a write in between would wake no one.
+    if (this.#write(runId, (state) => state.run.last_seq) > after) return true;
     return this.#waiters.wait(runId, options);
   }
 

@@ -1,5 +1,6 @@
 import { requireText } from "@task-context/core/internal";
 import { createApp, type Limits } from "../app.ts";
+import { parseAllowedHosts } from "../http/allowed-hosts.ts";
 import { parseCorsOrigins } from "../http/cors-origins.ts";
 import { parseRateLimit } from "../http/rate-limit.ts";
 import { parseSecretPolicy } from "../http/run-secrets.ts";
@@ -29,6 +30,7 @@ export function createRouter(env: WorkerEnv, options: RouterOptions = {}): App {
   const adminToken = requireText("TASK_CONTEXT_ADMIN_TOKEN", env.TASK_CONTEXT_ADMIN_TOKEN);
   const store = options.store ?? new DurableObjectStore(env.RUNS);
   const cors = parseCorsOrigins(env.TASK_CONTEXT_CORS_ORIGINS);
+  const allowedHosts = parseAllowedHosts(env.TASK_CONTEXT_ALLOWED_HOSTS);
   return createApp({
     store,
     auth: { adminToken },
@@ -40,6 +42,7 @@ export function createRouter(env: WorkerEnv, options: RouterOptions = {}): App {
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     clientAddress: (c) => clientAddress(c.req.header("CF-Connecting-IP")),
     ...(cors === undefined ? {} : { cors }),
+    ...(allowedHosts === undefined ? {} : { allowedHosts }),
     rateLimiter: workersRateLimiter(store, env.ADDRESS_RATE_LIMITER),
     secrets: parseSecretPolicy("TASK_CONTEXT_SECRETS", env.TASK_CONTEXT_SECRETS),
     onUnexpectedError: (error) => console.error("unexpected error:", error),

@@ -18,6 +18,11 @@ export interface WorkerEnv {
   TASK_CONTEXT_RATE_LIMIT?: string;
   /** Origins allowed to call the API from a browser, comma-separated; CORS is off without it. */
   TASK_CONTEXT_CORS_ORIGINS?: string;
+  /**
+   * Host names /mcp answers, comma-separated (DNS-rebinding protection); without it, any host
+   * the platform routes to the Worker.
+   */
+  TASK_CONTEXT_ALLOWED_HOSTS?: string;
   /** Secrets in a new run's goal, constraints and stages: `redact` (default), `refuse` or `allow`. */
   TASK_CONTEXT_SECRETS?: string;
 }

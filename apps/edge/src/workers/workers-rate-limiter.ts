@@ -1,6 +1,9 @@
-import { sha256Hex } from "@task-context/core/internal";
-import { parseAgentToken } from "../delivery/ids.ts";
-import { createRateLimiter, type RateLimiterFactory } from "../http/rate-limit.ts";
+import {
+  addressKey,
+  createRateLimiter,
+  type RateLimiterFactory,
+  tokenKey,
+} from "../http/rate-limit.ts";
 import type { DurableObjectStore } from "./durable-object-store.ts";
 
 /**
@@ -11,13 +14,15 @@ const BINDING_RETRY_AFTER_SECONDS = 60;
 
 /**
  * Where the Worker counts requests:
- * - an agent token in its run's Durable Object (`RunObject.hit`), exactly and by
- *   `TASK_CONTEXT_RATE_LIMIT`: every request of a token goes to that object anyway, and the
- *   object is what a runaway agent would overload;
- * - a client address, and any other token (the admin's), with the Rate Limiting binding when it
- *   is bound: no object owns an address, and the binding counts across the isolates of a
- *   location without a round trip; otherwise in this isolate's memory (a best effort: there are
- *   many isolates).
+ * - an agent token (one that authenticated) in its run's Durable Object (`RunObject.hit`),
+ *   exactly and by `TASK_CONTEXT_RATE_LIMIT`: every request of a token goes to that object
+ *   anyway, and the object is what a runaway agent would overload;
+ * - a client address, and the admin token, with the Rate Limiting binding when it is bound: no
+ *   object owns an address, and the binding counts across the isolates of a location without a
+ *   round trip; otherwise in this isolate's memory (a best effort: there are many isolates),
+ *   bounded as on Node.
+ * Tokens are counted by their SHA-256, never as sent, and only once they authenticate: a made-up
+ * token counts as its address alone and reaches no run's object.
  */
 export function workersRateLimiter(
   store: DurableObjectStore,
@@ -31,15 +36,13 @@ export function workersRateLimiter(
       return success ? undefined : BINDING_RETRY_AFTER_SECONDS;
     };
     return async ({ token, address }) => {
-      const agent = token === undefined ? undefined : parseAgentToken(token);
-      const tokenKey = token === undefined ? undefined : `token:${await sha256Hex(token)}`;
       const waits = await Promise.all([
-        tokenKey === undefined
+        token === undefined
           ? undefined
-          : agent === undefined
-            ? count(tokenKey)
-            : store.object(agent.runId).hit(tokenKey, limit),
-        address === undefined ? undefined : count(`address:${address}`),
+          : token.caller.role === "agent"
+            ? store.object(token.caller.runId).hit(tokenKey(token), limit)
+            : count(tokenKey(token)),
+        address === undefined ? undefined : count(addressKey(address)),
       ]);
       const over = waits.filter((wait) => wait !== undefined);
       return over.length === 0 ? undefined : Math.max(...over);

@@ -38,19 +38,29 @@ export async function mcpClient(
   return client;
 }
 
-/** A tool's answer as the suite reads it. */
+/**
+ * A tool's answer as the suite reads it: `structured` is a success's `structuredContent`, or an
+ * error's body in `_meta["task-context/error"]` (an error has no `structuredContent`: it would
+ * not match the tool's output schema).
+ */
 export interface ToolAnswer {
   isError: boolean;
   structured: Record<string, unknown>;
   text: string;
 }
 
-export async function call(client: McpClient, name: string, args: object): Promise<ToolAnswer> {
+export async function call(client: McpClient, name: string, args: unknown): Promise<ToolAnswer> {
   const result = await client.callTool({ name, arguments: args as Record<string, unknown> });
   const [first] = result.content as { type: string; text: string }[];
+  const isError = result.isError === true;
+  if (isError && result.structuredContent !== undefined) {
+    throw new Error(`${name}: a tool error carries structuredContent`);
+  }
   return {
-    isError: result.isError === true,
-    structured: result.structuredContent as Record<string, unknown>,
+    isError,
+    structured: (isError
+      ? result._meta?.["task-context/error"]
+      : result.structuredContent) as Record<string, unknown>,
     text: first?.text ?? "",
   };
 }
@@ -336,6 +346,64 @@ export function mcpSuite(start: StartService): void {
       expect((key.structured.issues as { path: string }[]).map((issue) => issue.path)).toEqual([
         "/idempotency_key",
       ]);
+    });
+
+    it("malformed params get -32602 with a readable message; tool arguments that are not an object, INVALID_REQUEST", async () => {
+      const fixture = await run();
+      const raw = new Client(service, (await fixture.agent("raw")).token);
+      const rpc = async (id: number, method: string, params: unknown) => {
+        const answer = await raw.request("POST", "/mcp", {
+          body: { jsonrpc: "2.0", id, method, params },
+          headers: {
+            Accept: "application/json, text/event-stream",
+            "MCP-Protocol-Version": "2025-11-25",
+          },
+        });
+        expect(answer.status).toBe(200);
+        return answer.body;
+      };
+      expect(await rpc(1, "resources/read", {})).toEqual({
+        jsonrpc: "2.0",
+        id: 1,
+        error: {
+          code: -32602,
+          message: expect.stringMatching(/^Invalid params for resources\/read: /),
+          data: { issues: [{ path: "/uri", message: expect.stringContaining("uri") }] },
+        },
+      });
+      const noName = (await rpc(2, "tools/call", { arguments: {} })) as {
+        error: { code: number; data: { issues: { path: string }[] } };
+      };
+      expect([noName.error.code, noName.error.data.issues.map((issue) => issue.path)]).toEqual([
+        -32602,
+        ["/name"],
+      ]);
+      expect(await rpc(3, "tools/call", { name: "heartbeat", arguments: [1, 2] })).toEqual({
+        jsonrpc: "2.0",
+        id: 3,
+        result: {
+          isError: true,
+          content: [
+            {
+              type: "text",
+              text: "INVALID_REQUEST: The tool arguments do not match the contract. Fix the issues listed.",
+            },
+          ],
+          _meta: {
+            "task-context/error": {
+              error: "The tool arguments do not match the contract. Fix the issues listed.",
+              code: "INVALID_REQUEST",
+              issues: [
+                {
+                  path: "",
+                  message:
+                    'Expected an object of named arguments (such as { "work_item_id": "wi_…", "attempt": 1 }), got an array.',
+                },
+              ],
+            },
+          },
+        },
+      });
     });
 
     it("an unknown tool is a protocol error, not a tool result", async () => {

@@ -9,6 +9,14 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { validate } from "@task-context/protocols";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type BodyShape,
+  earlyErrorFixture,
+  earlyErrors,
+  oneConnectionAgent,
+  sendWithAgent,
+  sendWithFetch,
+} from "../node/early-errors.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const adminToken = "smoke-admin-token-0123456789abcdef";
@@ -152,6 +160,34 @@ describe("wrangler dev", () => {
     expect(invalid.body).toEqual(validate("work-item.v1", { kind: "chore" }));
     expect(invalid.body.valid).toBe(false);
   });
+
+  // The same table as the Node server's (test/node/keep-alive-after-errors.test.ts), on workerd
+  // over a socket: whatever workerd does with the unread body, the client's next request works.
+  for (const shape of ["content-length", "chunked"] satisfies BodyShape[]) {
+    it(`keeps fetch's and a node:http Agent's next request working after every early error, body sent ${shape}`, async () => {
+      const rows = earlyErrors(await earlyErrorFixture(base, adminToken));
+      const healthz = { method: "GET", path: "/healthz", headers: {}, bytes: 0 };
+      for (const row of rows) {
+        const seen = await sendWithFetch(base, row, shape);
+        expect([row.name, seen.status, JSON.parse(seen.body).code]).toEqual([
+          row.name,
+          row.status,
+          row.code,
+        ]);
+        const next = await sendWithFetch(base, healthz, "content-length");
+        expect([row.name, next.status]).toEqual([row.name, 200]);
+        const agent = oneConnectionAgent();
+        try {
+          const refused = await sendWithAgent(agent, base, row, shape);
+          expect([row.name, refused.status]).toEqual([row.name, row.status]);
+          const after = await sendWithAgent(agent, base, healthz, "content-length");
+          expect([row.name, after.status]).toEqual([row.name, 200]);
+        } finally {
+          agent.destroy();
+        }
+      }
+    }, 60_000);
+  }
 
   it("refuses code generation from strings, as production Workers do", async () => {
     const refused = {

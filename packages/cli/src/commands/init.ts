@@ -1,7 +1,8 @@
-import { mkdir, rename, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { CONTEXT_FILENAME } from "@task-context/core";
+import { CONTEXT_FILENAME, NotRegularFileError } from "@task-context/core";
 import { systemErrorCode, thrownMessage } from "@task-context/core/internal";
+import { nodeWorkspace } from "@task-context/core/node";
 import { CONTEXT_MD_TEMPLATE } from "@task-context/protocols/context-md";
 import { Command } from "commander";
 import { CliError } from "../cli-error.ts";
@@ -21,16 +22,15 @@ export function addInitCommand(program: Command, { io, exit }: CommandContext): 
     .action(async (dir: string | undefined, options: { force?: boolean }) => {
       const directory = workspaceDirectory(io.cwd, dir);
       const shown = shownContextPath(dir);
-      const target = join(directory, CONTEXT_FILENAME);
       try {
         await mkdir(directory, { recursive: true });
         if (options.force === true) {
-          // A whole file or none: write beside it, then rename over it.
-          const temporary = `${target}.${process.pid}.tmp`;
-          await writeFile(temporary, CONTEXT_MD_TEMPLATE, { flag: "wx" });
-          await rename(temporary, target);
+          // Through the workspace rules: a whole file or none, renamed over whatever is there
+          // (a symbolic link or a FIFO included), never written through a link.
+          await nodeWorkspace(directory).writeFile(CONTEXT_FILENAME, CONTEXT_MD_TEMPLATE);
         } else {
-          await writeFile(target, CONTEXT_MD_TEMPLATE, { flag: "wx" });
+          // Exclusive creation: never over an existing name, a dangling symbolic link included.
+          await writeFile(join(directory, CONTEXT_FILENAME), CONTEXT_MD_TEMPLATE, { flag: "wx" });
         }
       } catch (error) {
         if (systemErrorCode(error) === "EEXIST") {
@@ -38,6 +38,14 @@ export function addInitCommand(program: Command, { io, exit }: CommandContext): 
             code: "CLI_WRITE_REFUSED",
             message: `${shown} already exists`,
             hint: "edit it, or pass --force to replace it with the template",
+          });
+        }
+        if (NotRegularFileError.isInstance(error)) {
+          throw new CliError({
+            code: "CLI_WRITE_REFUSED",
+            message: `cannot write ${shown}: it is a ${error.kind.replace("-", " ")}`,
+            hint: "move it out of the way, then run `task-context init` again",
+            cause: error,
           });
         }
         throw new CliError({

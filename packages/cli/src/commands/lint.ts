@@ -1,8 +1,8 @@
-import { join } from "node:path";
-import { CONTEXT_FILENAME, DEFAULT_MAX_CHARS } from "@task-context/core";
+import { DEFAULT_MAX_CHARS } from "@task-context/core";
 import { type ContextMdIssue, lintContextMd } from "@task-context/protocols/context-md";
 import { Command, InvalidArgumentError } from "commander";
 import { colorsFor } from "../cli-io.ts";
+import { readContextMd } from "../read-context-md.ts";
 import { readInput } from "../read-input.ts";
 import { type CommandContext, configureCommand, examples } from "../run.ts";
 import { shownContextPath, workspaceDirectory } from "../workspace-paths.ts";
@@ -42,14 +42,13 @@ export function addLintCommand(program: Command, { io, exit }: CommandContext): 
       ),
     )
     .action(async (dir: string | undefined, options: { maxChars?: number; json?: boolean }) => {
-      const path = dir === "-" ? "-" : join(workspaceDirectory(io.cwd, dir), CONTEXT_FILENAME);
       const shown = dir === "-" ? "<stdin>" : shownContextPath(dir);
-      const input = await readInput(io, path, {
-        name: shown,
-        hint: "create one with `task-context init`",
-      });
+      const text =
+        dir === "-"
+          ? (await readInput(io, "-")).text
+          : await readContextMd(workspaceDirectory(io.cwd, dir), shown);
       const result = lintContextMd(
-        input.text,
+        text,
         options.maxChars === undefined ? {} : { maxChars: options.maxChars },
       );
       if (options.json === true) {
@@ -77,7 +76,7 @@ export function addLintCommand(program: Command, { io, exit }: CommandContext): 
       const infos = count("info");
       const summary =
         result.issues.length === 0
-          ? `${shown}: no problems (${input.text.length} characters)`
+          ? `${shown}: no problems (${text.length} characters)`
           : `${shown}: ${plural(errors, "error")}, ${plural(warnings, "warning")}, ${plural(infos, "info")}`;
       io.stdout.write(`${errors > 0 ? colors.red(summary) : colors.green(summary)}\n`);
       exit(result.ok ? 0 : 1);

@@ -57,10 +57,7 @@ ${examples("task-context mcp", "task-context mcp agents/launch --max-chars 4000"
         );
       }
       // Loaded here: every other command starts without the MCP SDK.
-      const [{ serveStdio }, { StdioServerTransport }] = await Promise.all([
-        import("@task-context/mcp/stdio"),
-        import("@modelcontextprotocol/server/stdio"),
-      ]);
+      const { serveStdio } = await import("@task-context/mcp/stdio");
       const directory = workspaceDirectory(io.cwd, dir);
       if (!(await stat(directory).catch(() => undefined))?.isDirectory()) {
         throw new CliError({
@@ -73,7 +70,8 @@ ${examples("task-context mcp", "task-context mcp agents/launch --max-chars 4000"
         directory,
         maxChars: options.maxChars,
         secrets: options.secrets,
-        transport: new StdioServerTransport(io.stdin, io.stdout),
+        input: io.stdin,
+        output: io.stdout,
         onerror: (error) => io.stderr.write(`task-context mcp: ${error.message}\n`),
       });
       const stopListening = io.onSignal?.(() => void server.close());

@@ -6,6 +6,7 @@ import {
   memoryWorkspace,
   type TaskContext,
   type Tokenizer,
+  type Workspace,
 } from "@task-context/core";
 import { nodeWorkspace } from "@task-context/core/node";
 import {
@@ -92,6 +93,22 @@ class Report {
     const { contextSha256, parts } = this;
     return `${JSON.stringify({ recipient, contextSha256, parts }, null, 2)}\n`;
   }
+}
+
+/**
+ * The workspace `generateContext` works in for a rendering: the folder's limits file is read
+ * from disk through `nodeWorkspace` (the same bound and refusals as `sage generate`), everything
+ * else is read and written in memory, so nothing is written to disk.
+ */
+function readOnlyLimits(directory: string): Workspace {
+  const disk = nodeWorkspace(directory);
+  const memory = memoryWorkspace();
+  return {
+    description: disk.description,
+    readFile: (path, options) =>
+      path === CONTEXT_LIMITS_PATH ? disk.readFile(path, options) : memory.readFile(path, options),
+    writeFile: (path, data) => memory.writeFile(path, data),
+  };
 }
 
 /** The truncation report of a loaded CONTEXT.md. */
@@ -249,14 +266,7 @@ ${examples(
             ? { description: options.prompt ?? `The ${subagentType} task.` }
             : parseJsonInput(await readText(options.input))
         ) as TaskData;
-        // The parent's limits file, if any, in a memory workspace: nothing is written to disk.
-        const sageWorkspace = memoryWorkspace();
-        try {
-          const limits = await nodeWorkspace(directory).readFile(CONTEXT_LIMITS_PATH);
-          await sageWorkspace.writeFile(CONTEXT_LIMITS_PATH, limits.bytes);
-        } catch {
-          // No limits file: the built-in limits apply, as for the spawner.
-        }
+        const sageWorkspace = readOnlyLimits(directory);
         const generated = await generateContext(
           { taskId: options.task, subagentType, taskData },
           { workspace: sageWorkspace, tokenizer },

@@ -106,7 +106,7 @@ function parseTtl(value: string): number {
 }
 
 /** `task-context run create|status|events|view`: talk to a running delivery service. */
-export function addRunCommands(program: Command, { io, exit }: CommandContext): void {
+export function addRunCommands(program: Command, { io, exit, outputClosed }: CommandContext): void {
   const run = configureCommand(new Command("run"), io)
     .description("create a run, show its status, follow its events on a running delivery service")
     .addHelpCommand(false)
@@ -226,7 +226,8 @@ ${examples("task-context run events run_01JD…", "task-context run events run_0
               `${options.json === true ? JSON.stringify(event) : describeEvent(event)}\n`,
             );
           },
-          stop.signal,
+          // Ctrl-C, or nobody reading the lines any more (`… | head -1`): the stream closes.
+          AbortSignal.any([stop.signal, outputClosed]),
         );
       } finally {
         stopListening?.();

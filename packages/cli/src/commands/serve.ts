@@ -17,7 +17,10 @@ function port(value: string): number {
  * `task-context serve`: the delivery service on Node with embedded SQLite, until SIGINT or
  * SIGTERM. Prints `listening on http://HOST:PORT` and the admin token.
  */
-export function addServeCommand(program: Command, { io, exit }: CommandContext): void {
+export function addServeCommand(
+  program: Command,
+  { io, exit, outputClosed }: CommandContext,
+): void {
   const command = configureCommand(new Command("serve"), io)
     .description(`start the delivery service on Node (≥ ${SERVICE_NODE}) with embedded SQLite`)
     .option("--port <port>", "TCP port, 0 for any free one (default: $PORT or 8787)", port)
@@ -41,8 +44,10 @@ ${examples(
     .action(async (options: { port?: number; host?: string; db?: string }) => {
       // Listening before the server starts: a signal that comes early still stops it cleanly.
       let stopListening: (() => void) | undefined;
-      const stopSignal = new Promise<string>((resolveSignal) => {
+      const stopSignal = new Promise<string | undefined>((resolveSignal) => {
         stopListening = io.onSignal?.(resolveSignal);
+        // Its output's reader went away (`… | head -1`): it stops as on a signal, quietly.
+        outputClosed.addEventListener("abort", () => resolveSignal(undefined), { once: true });
       });
       try {
         const service = await loadNodeService("serve");
@@ -72,7 +77,7 @@ ${examples(
         );
         io.stdout.write(`database: ${database}\n`);
         const signal = await stopSignal;
-        io.stdout.write(`${signal}: stopping\n`);
+        if (signal !== undefined) io.stdout.write(`${signal}: stopping\n`);
         await server.close();
         exit(0);
       } finally {

@@ -20,7 +20,10 @@ interface FileFailure extends FileVerdict {
  * `task-context validate <file…>`: context blocks, Sage XML, limits files and JSON documents
  * against the published schemas; exit 0 valid, 1 invalid, 2 could not read.
  */
-export function addValidateCommand(program: Command, { io, exit, debug }: CommandContext): void {
+export function addValidateCommand(
+  program: Command,
+  { io, exit, debug, outputClosed }: CommandContext,
+): void {
   const command = configureCommand(new Command("validate"), io)
     .description(
       "validate context blocks, Sage XML, limits files, work items and artifacts against the published schemas",
@@ -59,6 +62,8 @@ ${examples(
       const verdicts: FileVerdict[] = [];
       let worst = 0;
       for (const file of files) {
+        // Nobody reads the verdicts any more (`… | head -1`): stop, as `run` ends quietly.
+        if (outputClosed.aborted) break;
         let verdict: FileVerdict;
         try {
           const input = await readInput(io, file);

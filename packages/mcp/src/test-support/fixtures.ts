@@ -24,3 +24,19 @@ export const GET_TASK_CONTEXT_RESULT = {
     originalLength: CONTEXT.length,
   },
 };
+
+/**
+ * A tool refusal in the one shape of task-context's MCP servers: the text `<CODE>: <message>` and
+ * `_meta["task-context/error"]` = `{ error, code, issues? }`, no structuredContent.
+ */
+export function toolRefusal(
+  code: string,
+  error: string,
+  issues?: Array<{ path: string; message: string }>,
+) {
+  return {
+    content: [{ type: "text", text: `${code}: ${error}` }],
+    isError: true,
+    _meta: { "task-context/error": { error, code, ...(issues && { issues }) } },
+  };
+}

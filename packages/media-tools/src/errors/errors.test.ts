@@ -8,6 +8,7 @@ import {
   ModelNotConfiguredError,
   ProviderError,
   UnsupportedMediaTypeError,
+  UnsupportedRuntimeError,
 } from "../index.ts";
 import { formatBytes } from "./file-too-large-error.ts";
 
@@ -47,6 +48,11 @@ describe("media tool errors", () => {
         new MediaToolAbortedError({ tool: "generate_image", reason: undefined }),
         "ABORTED",
         MediaToolAbortedError,
+      ],
+      [
+        new UnsupportedRuntimeError({ nodeVersion: "20.20.2" }),
+        "UNSUPPORTED_RUNTIME",
+        UnsupportedRuntimeError,
       ],
     ] as const;
     for (const [error, code, type] of errors) {

@@ -7,7 +7,8 @@ export type MediaToolErrorCode =
   | "MODEL_NOT_CONFIGURED"
   | "PROVIDER_ERROR"
   | "TIMEOUT"
-  | "ABORTED";
+  | "ABORTED"
+  | "UNSUPPORTED_RUNTIME";
 
 const marker = "task-context.error.MediaToolError";
 const symbol = Symbol.for(marker);

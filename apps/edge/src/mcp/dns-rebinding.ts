@@ -1,0 +1,62 @@
+import {
+  localhostAllowedHostnames,
+  validateHostHeader,
+  validateOriginHeader,
+} from "@modelcontextprotocol/server";
+import type { Context } from "hono";
+import { DeliveryError } from "../delivery/delivery-error.ts";
+
+/** Which hosts and browser origins may reach `/mcp`. */
+export interface McpAllowedNames {
+  /**
+   * Host names (no port) a request may be addressed to; undefined: any (on Workers, the platform
+   * routes a request to the Worker by its host, so a host that reached it is the Worker's).
+   */
+  hosts: readonly string[] | undefined;
+  /** The origins of `cors`, whose pages may call too. */
+  corsOrigins: readonly string[];
+}
+
+const refused = (message: string) => new DeliveryError({ code: "HOST_NOT_ALLOWED", message });
+
+/**
+ * The DNS-rebinding check of `/mcp`, with the MCP SDK's own validators
+ * (`validateHostHeader`, `validateOriginHeader`): a `Host` that is not an allowed name, or a
+ * browser's `Origin` whose host is neither an allowed host (a page of the service itself) nor
+ * one of the CORS origins', is refused with 403 `HOST_NOT_ALLOWED`, before the token is checked.
+ * A request without `Origin` (every client that is not a browser page) passes that part.
+ */
+export function requireAllowedHost(c: Context, allowed: McpAllowedNames): void {
+  const hostHeader = c.req.header("Host");
+  if (allowed.hosts !== undefined) {
+    const host = validateHostHeader(hostHeader, [...allowed.hosts]);
+    if (!host.ok) {
+      const named =
+        host.errorCode === "missing_host"
+          ? "The request has no Host header"
+          : `Host ${JSON.stringify(host.hostname ?? host.hostHeader)} is not allowed on /mcp`;
+      throw refused(
+        `${named}: this service answers MCP requests addressed to ${allowed.hosts.join(", ")} only (protection against DNS rebinding). To serve it under another name, add the name to TASK_CONTEXT_ALLOWED_HOSTS.`,
+      );
+    }
+  }
+  const ownHost = new URL(c.req.url).hostname;
+  const originHosts = [
+    ...(allowed.hosts ?? [ownHost]),
+    ...allowed.corsOrigins.map((origin) => new URL(origin).hostname),
+  ];
+  const origin = validateOriginHeader(c.req.header("Origin"), originHosts);
+  if (!origin.ok) {
+    throw refused(
+      `Origin ${JSON.stringify(c.req.header("Origin"))} is not allowed on /mcp: a browser page may call it only from this service's own host or from an origin in TASK_CONTEXT_CORS_ORIGINS (protection against DNS rebinding).`,
+    );
+  }
+}
+
+/** The hosts a Node server on `listening` answers MCP requests for by default: loopback names, and that address when it is a specific one. */
+export function defaultAllowedHosts(listening: string): string[] {
+  const loopback = localhostAllowedHostnames();
+  const own = listening.includes(":") ? `[${listening}]` : listening;
+  const wildcard = listening === "0.0.0.0" || listening === "::" || listening === "";
+  return wildcard || loopback.includes(own) ? loopback : [...loopback, own.toLowerCase()];
+}
