@@ -37,7 +37,7 @@ function* filesUnder(directory) {
  */
 const UNCHECKED = new Set([
   // The TSDoc of createApp: apps/edge has no examples file for it yet.
-  'apps/edge/src/app.ts:const store = new SqlStore(openNodeDatabase(":memory:")); // Node; a Durable Object\'s on Workers',
+  'packages/server/src/app.ts:const store = new SqlStore(openNodeDatabase(":memory:")); // Node; a Durable Object\'s on Workers',
   // A conformance suite's shape, shown to contributors; the conformance files it describes are checked.
   'runtime-tests/README.md:import { injectTaskContext } from "@task-context/core";',
 ]);

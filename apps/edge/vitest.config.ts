@@ -1,13 +1,7 @@
-import { configDefaults, defineConfig, mergeConfig } from "vitest/config";
-import shared from "../../vitest.shared.ts";
+import { defineConfig } from "vitest/config";
 
-export default mergeConfig(
-  shared,
-  defineConfig({
-    test: {
-      include: ["test/**/*.test.ts", "src/**/*.test.ts"],
-      // Inside workerd: vitest.workers.config.ts; in chromium: vitest.browser.config.ts.
-      exclude: [...configDefaults.exclude, "test/workers/**", "test/browser/**"],
-    },
-  }),
-);
+// The deployable app as a user has it: @task-context/server from its built dist/ (no source
+// condition), wrangler bundling the Worker, node running the Node entry.
+export default defineConfig({
+  test: { include: ["test/**/*.test.ts"], testTimeout: 120_000, hookTimeout: 120_000 },
+});

@@ -14,7 +14,7 @@
 //   defined, a directory to enter exists — except the curl requests of the delivery-service
 //   pages (HTTP_PAGES): they need a running service and ids from earlier answers. The
 //   walkthrough's run against the real service in walkthrough.test.ts; the service's contract
-//   suites (apps/edge/test/contract/) make the others' requests and check the same answers.
+//   suites (packages/server/test/contract/) make the others' requests and check the same answers.
 // - Text, Markdown and untagged blocks are shown output, not code; where one is a value the code
 //   computes, `<!-- check: same-as … -->` or `<!-- check: excerpt-of … -->` compares it.
 import { existsSync, readFileSync } from "node:fs";
@@ -48,6 +48,7 @@ const HTTP_PAGES = new Set([
   "docs/delivery-service-contract.md",
   "docs/delivery-service.md",
   "apps/edge/README.md",
+  "packages/server/README.md",
 ]);
 
 function packageJson(directory: string): Record<string, Record<string, string> | undefined> {

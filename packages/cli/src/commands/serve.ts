@@ -51,14 +51,7 @@ ${examples(
       });
       try {
         const service = await loadNodeService("serve");
-        const generated = !io.env.TASK_CONTEXT_ADMIN_TOKEN;
-        const { generatedAdminToken: _generated, ...settings } = service.optionsFromEnvironment({
-          ...io.env,
-          // Generated here, so that the service's own fallback never prints it.
-          TASK_CONTEXT_ADMIN_TOKEN: generated
-            ? randomBytes(32).toString("base64url")
-            : io.env.TASK_CONTEXT_ADMIN_TOKEN,
-        });
+        const { generatedAdminToken: generated, ...settings } = service.settingsFromEnv(io.env);
         const database = options.db ?? settings.database ?? ".data/task-context.db";
         const server = await service.startNodeServer({
           ...settings,

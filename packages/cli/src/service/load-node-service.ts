@@ -18,7 +18,7 @@ export function nodeAtLeast(version: string, minimum: string): boolean {
 export async function loadNodeService(
   command: string,
   version = process.versions.node,
-): Promise<typeof import("@task-context/edge/node")> {
+): Promise<typeof import("@task-context/server/node")> {
   if (!nodeAtLeast(version, SERVICE_NODE)) {
     throw new CliError({
       code: "CLI_NODE_TOO_OLD",
@@ -26,5 +26,5 @@ export async function loadNodeService(
       hint: `install Node ${SERVICE_NODE} or later (Node 24 is the current LTS); every other command works on Node 20`,
     });
   }
-  return import("@task-context/edge/node");
+  return import("@task-context/server/node");
 }

@@ -1,0 +1,238 @@
+// Throughput of the delivery service on Node with SQLite on a file: claim-next → complete cycles
+// per second and the latency of each request at 1, 16 and 64 concurrent agents, against bare
+// Hono routes on the same server stack answering the same JSON, measured in the same run in
+// alternating rounds. The service (src/main.ts, the `task-context-server` bin) and the baseline each
+// run in their own process; this process only generates the load.
+// Run: `pnpm --filter @task-context/server run bench` (BENCH_PROFILE=<folder> writes the service's CPU
+// profile there).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { median } from "@task-context/bench-kit";
+import type { ClaimView, RunView } from "../src/contract/schemas.ts";
+import { startServerProcess } from "../test/checker/server-process.ts";
+import { benchAdminToken, benchRun, completeBody } from "./cycle.ts";
+import { type Answer, httpClient } from "./http-client.ts";
+
+const adminToken = benchAdminToken;
+const now = () => performance.now();
+const folder = mkdtempSync(join(tmpdir(), "task-context-edge-bench-"));
+const profile = process.env.BENCH_PROFILE;
+
+const expectStatus = (answer: Answer, status: number, what: string) => {
+  if (answer.status !== status) throw new Error(`${what}: ${answer.status} ${answer.text}`);
+  return answer;
+};
+
+/** A server under load: the service, or the bare routes. */
+interface Target {
+  name: string;
+  client: ReturnType<typeof httpClient>;
+  /** Tokens of `agents` agents, with `items` items on offer to them. */
+  prepare(agents: number, items: number): Promise<string[]>;
+  claim(token: string): Promise<{ id: string; attempt: number }>;
+  complete(token: string, lease: { id: string; attempt: number }): Promise<void>;
+}
+
+const ours = await startServerProcess({
+  database: join(folder, "bench.db"),
+  adminToken,
+  now,
+  nodeOptions: profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profile}`],
+});
+const service: Target = {
+  name: "service",
+  client: httpClient(ours.url(), 64),
+  async prepare(agents, items) {
+    const created = await this.client.send("POST", "/v1/runs", adminToken, benchRun(items));
+    const { run_id } = JSON.parse(expectStatus(created, 201, "create a run").text) as RunView;
+    const tokens: string[] = [];
+    for (let index = 0; index < agents; index++) {
+      const added = await this.client.send("POST", `/v1/runs/${run_id}/agents`, adminToken, {
+        tag: `agent-${index}`,
+      });
+      tokens.push(
+        (JSON.parse(expectStatus(added, 201, "add an agent").text) as { token: string }).token,
+      );
+    }
+    return tokens;
+  },
+  async claim(token) {
+    const answer = await this.client.send("POST", "/v1/inbox/claim-next", token);
+    const claim = JSON.parse(expectStatus(answer, 200, "claim-next").text) as ClaimView;
+    return { id: claim.work_item.id, attempt: claim.lease.attempt };
+  },
+  async complete(token, lease) {
+    const path = `/v1/work-items/${lease.id}/complete`;
+    expectStatus(
+      await this.client.send("POST", path, token, completeBody(lease.attempt)),
+      200,
+      "complete",
+    );
+  },
+};
+
+// One cycle on the service gives the JSON the bare routes answer with.
+const [sampleToken = ""] = await service.prepare(1, 1);
+const sampleClaim = await service.client.send("POST", "/v1/inbox/claim-next", sampleToken);
+const sampleLease = JSON.parse(sampleClaim.text) as ClaimView;
+const sampleCompletion = await service.client.send(
+  "POST",
+  `/v1/work-items/${sampleLease.work_item.id}/complete`,
+  sampleToken,
+  completeBody(1),
+);
+const bareServer = await startServerProcess({
+  database: ":memory:",
+  adminToken,
+  now,
+  entry: fileURLToPath(new URL("bare-server.ts", import.meta.url)),
+  environment: {
+    BARE_SAMPLES: JSON.stringify({
+      claim: sampleLease,
+      completion: JSON.parse(sampleCompletion.text),
+    }),
+  },
+});
+const bare: Target = {
+  name: "bare",
+  client: httpClient(bareServer.url(), 64),
+  async prepare(agents) {
+    return Array.from({ length: agents }, (_, index) => `bare-${index}`);
+  },
+  async claim(token) {
+    const answer = await this.client.send("POST", "/claim-next", token);
+    const claim = JSON.parse(expectStatus(answer, 200, "bare claim-next").text) as ClaimView;
+    if (answer.text.length !== sampleClaim.text.length) throw new Error("the bare claim differs");
+    return { id: claim.work_item.id, attempt: claim.lease.attempt };
+  },
+  async complete(token, lease) {
+    const answer = await this.client.send("POST", "/complete", token, completeBody(lease.attempt));
+    expectStatus(answer, 200, "bare complete");
+  },
+};
+
+type Phase = "cycle" | "claim-next" | "complete";
+
+/** `count` cycles (or claims, or completions of leases claimed beforehand) by `agents` agents. */
+async function round(target: Target, phase: Phase, agents: number, count: number) {
+  const tokens = await target.prepare(agents, count);
+  const leases = tokens.map(() => [] as Array<{ id: string; attempt: number }>);
+  if (phase === "complete") {
+    await Promise.all(
+      tokens.map(async (token, index) => {
+        for (let next = index; next < count; next += agents) {
+          leases[index]?.push(await target.claim(token));
+        }
+      }),
+    );
+  }
+  const latencies = { claim: [] as number[], complete: [] as number[] };
+  let started = 0;
+  const start = now();
+  await Promise.all(
+    tokens.map(async (token, index) => {
+      if (phase === "complete") {
+        for (const lease of leases[index] ?? []) {
+          const before = now();
+          await target.complete(token, lease);
+          latencies.complete.push(now() - before);
+        }
+        return;
+      }
+      while (started < count) {
+        started += 1;
+        const before = now();
+        const lease = await target.claim(token);
+        const claimed = now();
+        latencies.claim.push(claimed - before);
+        if (phase === "cycle") {
+          await target.complete(token, lease);
+          latencies.complete.push(now() - claimed);
+        }
+      }
+    }),
+  );
+  return { perSecond: count / ((now() - start) / 1000), latencies };
+}
+
+const percentile = (values: number[], fraction: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
+};
+const ms = (value: number) => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
+const latency = (values: number[]) =>
+  `${ms(percentile(values, 0.5))} / ${ms(percentile(values, 0.99))}`;
+
+const levels = [
+  { agents: 1, count: 300 },
+  { agents: 16, count: 1500 },
+  { agents: 64, count: 3000 },
+];
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+const phases: Phase[] = ["cycle", "claim-next", "complete"];
+const cycleRows: string[] = [];
+const requestRows: string[] = [];
+
+try {
+  for (const { agents, count } of levels) {
+    const results = new Map<string, Array<Awaited<ReturnType<typeof round>>>>();
+    for (const phase of phases) {
+      await round(service, phase, agents, Math.min(count, 200));
+      await round(bare, phase, agents, Math.min(count, 200));
+    }
+    for (let index = 0; index < rounds; index++) {
+      for (const phase of phases) {
+        // Alternate which goes first, so that neither always follows the other.
+        const order = index % 2 === 0 ? [service, bare] : [bare, service];
+        for (const target of order) {
+          const key = `${target.name} ${phase}`;
+          results.set(key, [
+            ...(results.get(key) ?? []),
+            await round(target, phase, agents, count),
+          ]);
+        }
+      }
+    }
+    const rate = (key: string) =>
+      median((results.get(key) ?? []).map((result) => result.perSecond));
+    const pooled = (key: string, kind: "claim" | "complete") =>
+      (results.get(key) ?? []).flatMap((result) => result.latencies[kind]);
+    const cycles = { service: rate("service cycle"), bare: rate("bare cycle") };
+    cycleRows.push(
+      `| ${agents} | ${cycles.service.toFixed(0)} | ${cycles.bare.toFixed(0)} | ${((100 * cycles.service) / cycles.bare).toFixed(0)} % | ${latency(pooled("service cycle", "claim"))} | ${latency(pooled("service cycle", "complete"))} | ${latency(pooled("bare cycle", "claim"))} | ${latency(pooled("bare cycle", "complete"))} |`,
+    );
+    for (const phase of ["claim-next", "complete"] as const) {
+      const service = rate(`service ${phase}`);
+      const baseline = rate(`bare ${phase}`);
+      const kind = phase === "claim-next" ? "claim" : "complete";
+      requestRows.push(
+        `| ${agents} | ${phase} | ${service.toFixed(0)} | ${baseline.toFixed(0)} | ${((100 * service) / baseline).toFixed(0)} % | ${latency(pooled(`service ${phase}`, kind))} | ${latency(pooled(`bare ${phase}`, kind))} |`,
+      );
+    }
+  }
+} finally {
+  service.client.close();
+  bare.client.close();
+  await ours.stop();
+  await bareServer.stop();
+  rmSync(folder, { recursive: true, force: true });
+}
+
+console.log(
+  `JSON: claim-next answer ${sampleClaim.text.length} B, complete request ${JSON.stringify(completeBody(1)).length} B, answer ${sampleCompletion.text.length} B; medians of ${rounds} alternating rounds; latency p50 / p99 pooled over the rounds.\n`,
+);
+console.log(
+  "| agents | service cycles/s | bare cycles/s | service ÷ bare | service claim-next p50 / p99 | service complete p50 / p99 | bare claim-next p50 / p99 | bare complete p50 / p99 |",
+);
+console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+for (const row of cycleRows) console.log(row);
+console.log(
+  "\nEach request alone (claim-next: items on offer; complete: leases claimed beforehand):\n",
+);
+console.log(
+  "| agents | request | service req/s | bare req/s | service ÷ bare (target ≥ 50 %) | service p50 / p99 | bare p50 / p99 |",
+);
+console.log("| ---: | --- | ---: | ---: | ---: | ---: | ---: |");
+for (const row of requestRows) console.log(row);

@@ -1,0 +1,231 @@
+import { ArgumentError, type SecretPolicy } from "@task-context/core";
+import {
+  requireObject,
+  requireSecretPolicy,
+  requireText,
+  requireWholeNumber,
+} from "@task-context/core/internal";
+import { type Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
+import { DeliveryError } from "./delivery/delivery-error.ts";
+import type { DeliveryStore } from "./delivery/delivery-store.ts";
+import { traceWorkItems } from "./delivery/trace-work-items.ts";
+import { requireHostNames } from "./http/allowed-hosts.ts";
+import { type AuthOptions, createAuthenticator } from "./http/auth.ts";
+import { errorResponse, toDeliveryError } from "./http/error-response.ts";
+import {
+  defaultRateLimit,
+  memoryRateLimiter,
+  type RateLimit,
+  type RateLimiterFactory,
+} from "./http/rate-limit.ts";
+import { rateLimitRequests } from "./http/rate-limit-middleware.ts";
+import { serviceSecureHeaders } from "./http/secure-headers.ts";
+import { mcpRoutes } from "./mcp/mcp-route.ts";
+import { viewTokens } from "./page/view-token.ts";
+import { eventRoutes } from "./routes/events.ts";
+import { inboxRoutes } from "./routes/inbox.ts";
+import { pageRoutes } from "./routes/page.ts";
+import { publicRoutes } from "./routes/public.ts";
+import type { App, AppEnv, RouteContext } from "./routes/route-context.ts";
+import { runRoutes } from "./routes/runs.ts";
+import { viewLinkRoutes } from "./routes/view-links.ts";
+import { workItemRoutes } from "./routes/work-items.ts";
+
+/** Limits of the service; each has a default. */
+export interface Limits {
+  /** The largest request body, in bytes (default 1 MiB); larger ones get 413 before any handler. */
+  bodyBytes?: number;
+  /** Requests per window per token and per address (default 1200 per minute); `false`: none. */
+  rateLimit?: RateLimit | false;
+  /** The event stream sends a keep-alive comment at least this often (default 15 000 ms). */
+  keepAliveMs?: number;
+  /** Long polls and streams look at the run at least this often (default 1000 ms). */
+  recheckMs?: number;
+}
+
+/** What {@link createApp} is built from. */
+export interface AppOptions {
+  /** Where runs live: an `SqlStore`, or a store that forwards to each run's own storage. */
+  store: DeliveryStore;
+  /** The admin token. */
+  auth: AuthOptions;
+  limits?: Limits;
+  /**
+   * Milliseconds since the epoch (default `Date.now`): rate-limit windows, long-poll deadlines
+   * and keep-alives. Give the store the same clock.
+   */
+  clock?: () => number;
+  /** Origins allowed to call the API from a browser; CORS is off without it. */
+  cors?: { origins: readonly string[] };
+  /**
+   * Host names (no scheme or port) that requests to `/mcp` may be addressed to, against DNS
+   * rebinding: another `Host` gets 403 `HOST_NOT_ALLOWED`. Default: any (on Workers the platform
+   * routes by host); the Node entry defaults to loopback names. Browser pages may call `/mcp` from
+   * these hosts and from the `cors` origins only.
+   */
+  allowedHosts?: readonly string[];
+  /** The client's address, for the per-address rate limit (the runtime knows it). */
+  clientAddress?: (c: Context) => string | undefined;
+  /**
+   * Where requests are counted against `limits.rateLimit` (default: in this process's memory).
+   * Workers count an agent token in its run's Durable Object.
+   */
+  rateLimiter?: RateLimiterFactory;
+  /** Aborts when the server stops: long polls answer at once and event streams end. */
+  signal?: AbortSignal;
+  /** Told about every error that became a 500 (the answer never carries it). */
+  onUnexpectedError?: (error: unknown) => void;
+  /**
+   * What happens to secrets (API keys, tokens, private keys, passwords in URLs, …) in a new run's
+   * goal, constraints and stage contexts, which every agent of the run receives: `"redact"` (the
+   * default) stores `[redacted: <kind>]` in their place and answers with a `warning`, `"refuse"`
+   * answers 422 `SECRET_IN_CONTEXT`, `"allow"` stores them as sent.
+   */
+  secrets?: SecretPolicy;
+}
+
+/** The default largest request body: 1 MiB. */
+export const defaultBodyBytes = 1024 * 1024;
+
+/**
+ * The delivery service as a Hono app: the HTTP contract over a {@link DeliveryStore}. It knows no
+ * runtime; `src/node.ts` serves it on Node with SQLite, `src/workers.ts` on Workers.
+ *
+ * @example
+ * ```ts
+ * const store = new SqlStore(openNodeDatabase(":memory:")); // Node; a Durable Object's on Workers
+ * const app = createApp({ store, auth: { adminToken: "a long random secret" } });
+ * const health = await app.request("/healthz"); // 200 { "status": "ok" }
+ * ```
+ */
+export function createApp(options: AppOptions): App {
+  requireObject("options", options);
+  requireObject("options.store", options.store);
+  requireObject("options.auth", options.auth);
+  requireText("options.auth.adminToken", options.auth.adminToken);
+  const { limits = {}, clock = Date.now } = options;
+  // Every claim, completion and failure, over HTTP and /mcp alike, in its delivery span.
+  const store = traceWorkItems(options.store);
+  const bodyBytes = requireWholeNumber(
+    "options.limits.bodyBytes",
+    limits.bodyBytes ?? defaultBodyBytes,
+    1,
+  );
+  const timing = {
+    keepAliveMs: requireWholeNumber("options.limits.keepAliveMs", limits.keepAliveMs ?? 15_000, 1),
+    recheckMs: requireWholeNumber("options.limits.recheckMs", limits.recheckMs ?? 1000, 1),
+    clock,
+  };
+  const rateLimit = limits.rateLimit ?? defaultRateLimit;
+  if (rateLimit !== false) {
+    requireWholeNumber("options.limits.rateLimit.requests", rateLimit.requests, 1);
+    requireWholeNumber("options.limits.rateLimit.windowMs", rateLimit.windowMs, 1);
+  }
+  if (options.cors !== undefined && !Array.isArray(options.cors.origins)) {
+    throw new ArgumentError({
+      argument: "options.cors.origins",
+      message: "expected an array of origins such as https://app.example.",
+    });
+  }
+
+  const app: App = new Hono<AppEnv>();
+  app.onError((error, c) => {
+    const failure = toDeliveryError(error);
+    if (failure.code === "INTERNAL_ERROR") options.onUnexpectedError?.(error);
+    return errorResponse(c, failure);
+  });
+
+  app.use("*", serviceSecureHeaders);
+  if (options.cors !== undefined) {
+    app.use(
+      "*",
+      cors({
+        origin: [...options.cors.origins],
+        // MCP-Protocol-Version: what an MCP client in a browser sends to /mcp after initialize.
+        allowHeaders: [
+          "Authorization",
+          "Content-Type",
+          "Idempotency-Key",
+          "Last-Event-ID",
+          "MCP-Protocol-Version",
+        ],
+        exposeHeaders: ["Retry-After"],
+      }),
+    );
+  }
+  const authenticator = createAuthenticator(store, options.auth);
+  if (rateLimit !== false) {
+    const limited = (options.rateLimiter ?? memoryRateLimiter)(rateLimit, clock);
+    app.use("*", rateLimitRequests(limited, authenticator, options.clientAddress));
+  }
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: bodyBytes,
+      onError: () => {
+        throw new DeliveryError({
+          code: "PAYLOAD_TOO_LARGE",
+          message: `The request body is larger than ${bodyBytes} bytes. Send less (store large content elsewhere and reference it).`,
+        });
+      },
+    }),
+  );
+
+  const context: RouteContext = {
+    store,
+    authenticate: authenticator.authenticate,
+    timing,
+    shutdown: options.signal,
+    secrets: requireSecretPolicy("options.secrets", options.secrets),
+    viewTokens: viewTokens(options.auth.adminToken),
+  };
+  publicRoutes(app, context);
+  runRoutes(app, context);
+  inboxRoutes(app, context);
+  workItemRoutes(app, context);
+  eventRoutes(app, context);
+  viewLinkRoutes(app, context);
+  pageRoutes(app, context);
+  const allowedHosts =
+    options.allowedHosts === undefined
+      ? undefined
+      : requireHostNames("options.allowedHosts", options.allowedHosts);
+  mcpRoutes(
+    app,
+    context,
+    { hosts: allowedHosts, corsOrigins: options.cors?.origins ?? [] },
+    options.onUnexpectedError,
+  );
+
+  const routes = app.routes
+    .filter((route) => route.method !== "ALL")
+    .map((route) => ({
+      method: route.method,
+      pattern: new RegExp(`^${route.path.replace(/:[^/]+/g, "[^/]+")}$`),
+    }));
+  app.notFound((c) => {
+    const allowed = [
+      ...new Set(routes.filter((route) => route.pattern.test(c.req.path)).map((r) => r.method)),
+    ];
+    if (allowed.length > 0) {
+      c.header("Allow", allowed.join(", "));
+      return errorResponse(
+        c,
+        new DeliveryError({
+          code: "METHOD_NOT_ALLOWED",
+          message: `${c.req.method} is not allowed on ${c.req.path}. Use ${allowed.join(" or ")}.`,
+        }),
+      );
+    }
+    return errorResponse(
+      c,
+      new DeliveryError({
+        code: "NOT_FOUND",
+        message: `No endpoint ${c.req.method} ${c.req.path}. See /docs or /v1/openapi.json for the contract.`,
+      }),
+    );
+  });
+  return app;
+}

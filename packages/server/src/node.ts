@@ -1,0 +1,224 @@
+/**
+ * The delivery service on Node: embedded SQLite (node:sqlite, Node ≥ 22.18), a node:http server,
+ * settings from the environment, graceful shutdown.
+ *
+ * ```ts source="../examples/node-server.ts#startNodeServer"
+ * const { generatedAdminToken, ...settings } = settingsFromEnv(process.env);
+ * const server = await startNodeServer({ ...settings, port: 0, database: ":memory:" });
+ * console.log(`listening on ${server.url}`);
+ * if (generatedAdminToken) console.log(`admin token: ${settings.adminToken}`);
+ * ```
+ *
+ * @module
+ */
+import { randomBytes } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { getConnInfo } from "@hono/node-server/conninfo";
+import type { SecretPolicy } from "@task-context/core";
+import { requireText, requireWholeNumber } from "@task-context/core/internal";
+import { createApp, defaultBodyBytes, type Limits } from "./app.ts";
+import { parseAllowedHosts } from "./http/allowed-hosts.ts";
+import { parseCorsOrigins } from "./http/cors-origins.ts";
+import { parseRateLimit } from "./http/rate-limit.ts";
+import { parseSecretPolicy } from "./http/run-secrets.ts";
+import { defaultAllowedHosts } from "./mcp/dns-rebinding.ts";
+import { createNodeHttpServer } from "./node-http/node-http-server.ts";
+import { closingConnection } from "./node-http/unread-body.ts";
+import { openNodeDatabase } from "./node-sqlite.ts";
+import { SqlStore } from "./sql/sql-store.ts";
+import { clientAddress } from "./workers/client-address.ts";
+
+export { type NodeSqlDatabase, openNodeDatabase } from "./node-sqlite.ts";
+
+/** What {@link startNodeServer} is started with. */
+export interface NodeServerOptions {
+  /** TCP port; 0 picks a free one (default 8787). */
+  port?: number;
+  /** Address to listen on (default 127.0.0.1). */
+  host?: string;
+  /** SQLite file, or `:memory:` (default `.data/task-context.db`). */
+  database?: string;
+  adminToken: string;
+  limits?: Limits;
+  /** Milliseconds since the epoch (tests move it). */
+  clock?: () => number;
+  /** How often overdue leases are expired in the background (default 1000 ms). */
+  sweepMs?: number;
+  /** Origins allowed to call the API from a browser; CORS is off without it. */
+  cors?: { origins: readonly string[] };
+  /**
+   * Host names `/mcp` answers (DNS-rebinding protection; see `createApp`). Default: the loopback
+   * names, and `host` when it is a specific address.
+   */
+  allowedHosts?: readonly string[];
+  onUnexpectedError?: (error: unknown) => void;
+  /** Secrets in a new run: `"redact"` (default), `"refuse"` or `"allow"` (see `createApp`). */
+  secrets?: SecretPolicy;
+}
+
+/** A running server. */
+export interface NodeServer {
+  /** `http://HOST:PORT`. */
+  url: string;
+  /** Stops accepting, answers long polls, ends streams, closes the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * How long the server waits for the unread rest of a request body (within the body limit) after
+ * an early answer, to keep the connection; past it the answer says `Connection: close`.
+ */
+const DRAIN_MS = 1000;
+
+/** Starts the delivery service on Node with an SQLite database. */
+export async function startNodeServer(options: NodeServerOptions): Promise<NodeServer> {
+  const host = options.host ?? "127.0.0.1";
+  const port = requireWholeNumber("port", options.port ?? 8787, 0, 65_535);
+  const bodyBytes = options.limits?.bodyBytes ?? defaultBodyBytes;
+  const database = openNodeDatabase(options.database ?? ".data/task-context.db");
+  const store = new SqlStore(database, options.clock === undefined ? {} : { clock: options.clock });
+  const shutdown = new AbortController();
+  const app = createApp({
+    store,
+    auth: { adminToken: options.adminToken },
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    // An IPv6 client by its /64, as on Workers: one client holds a whole /64.
+    clientAddress: (c) => clientAddress(getConnInfo(c).remote.address),
+    ...(options.cors === undefined ? {} : { cors: options.cors }),
+    allowedHosts: options.allowedHosts ?? defaultAllowedHosts(host),
+    ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
+    signal: shutdown.signal,
+    ...(options.onUnexpectedError === undefined
+      ? {}
+      : { onUnexpectedError: options.onUnexpectedError }),
+  });
+  // Expiry is also evaluated by every query; the sweep only makes expiries visible on streams
+  // and to long polls of runs nobody touches.
+  const sweeper = setInterval(() => {
+    try {
+      store.expireAllLeases();
+    } catch (error) {
+      options.onUnexpectedError?.(error);
+    }
+  }, options.sweepMs ?? 1000);
+  sweeper.unref();
+  const server = createNodeHttpServer(
+    async (request, env) => {
+      const response = await app.fetch(request, env);
+      // Once stopping, every answer closes its connection: a client that keeps its connection
+      // busy would otherwise be served until the last resort below, closeAllConnections.
+      return shutdown.signal.aborted ? closingConnection(response) : response;
+    },
+    {
+      drain: { maxBytes: bodyBytes, maxMs: DRAIN_MS },
+      hostname: host,
+      onUnexpectedError: options.onUnexpectedError,
+    },
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    close() {
+      closing ??= (async () => {
+        clearInterval(sweeper);
+        shutdown.abort();
+        store.close();
+        await new Promise<void>((resolve) => {
+          const force = setTimeout(() => server.closeAllConnections(), 5000);
+          server.close(() => {
+            clearTimeout(force);
+            resolve();
+          });
+          server.closeIdleConnections();
+        });
+        database.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** {@link NodeServerOptions} read from the environment, and whether the admin token was generated. */
+export interface NodeSettings extends NodeServerOptions {
+  /** True when `TASK_CONTEXT_ADMIN_TOKEN` was unset or empty and `adminToken` is a new random one. */
+  generatedAdminToken: boolean;
+}
+
+/**
+ * The server's settings from the environment: `PORT`, `HOST`, `TASK_CONTEXT_DB`,
+ * `TASK_CONTEXT_ADMIN_TOKEN` (generated when unset), `TASK_CONTEXT_RATE_LIMIT`,
+ * `TASK_CONTEXT_CORS_ORIGINS`, `TASK_CONTEXT_ALLOWED_HOSTS` and `TASK_CONTEXT_SECRETS`. Throws an
+ * `ArgumentError` naming the variable when one is malformed.
+ */
+export function settingsFromEnv(
+  environment: Readonly<Record<string, string | undefined>>,
+): NodeSettings {
+  const port = environment.PORT === undefined ? 8787 : Number(environment.PORT);
+  const adminToken = environment.TASK_CONTEXT_ADMIN_TOKEN;
+  return {
+    port: requireWholeNumber("PORT", port, 0, 65_535),
+    host: environment.HOST === undefined ? "127.0.0.1" : requireText("HOST", environment.HOST),
+    database: environment.TASK_CONTEXT_DB || ".data/task-context.db",
+    adminToken:
+      adminToken === undefined || adminToken === ""
+        ? randomBytes(32).toString("base64url")
+        : adminToken,
+    generatedAdminToken: adminToken === undefined || adminToken === "",
+    limits: { rateLimit: parseRateLimit(environment.TASK_CONTEXT_RATE_LIMIT) },
+    ...optionalCors(parseCorsOrigins(environment.TASK_CONTEXT_CORS_ORIGINS)),
+    ...optionalAllowedHosts(parseAllowedHosts(environment.TASK_CONTEXT_ALLOWED_HOSTS)),
+    secrets: parseSecretPolicy("TASK_CONTEXT_SECRETS", environment.TASK_CONTEXT_SECRETS),
+  };
+}
+
+function optionalCors(cors: { origins: string[] } | undefined) {
+  return cors === undefined ? {} : { cors };
+}
+
+function optionalAllowedHosts(allowedHosts: string[] | undefined) {
+  return allowedHosts === undefined ? {} : { allowedHosts };
+}
+
+/**
+ * Runs the service as a process does: settings from `environment`, the generated admin token
+ * (when none was set) and the address printed, SIGTERM and SIGINT stop it cleanly (exit 0).
+ * `task-context-server` and apps/edge's Node entry are this call.
+ */
+export async function runFromEnv(
+  environment: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<NodeServer> {
+  const { generatedAdminToken, ...settings } = settingsFromEnv(environment);
+  const server = await startNodeServer({
+    ...settings,
+    onUnexpectedError: (error) => console.error("unexpected error:", error),
+  });
+  if (generatedAdminToken) {
+    console.log(
+      `TASK_CONTEXT_ADMIN_TOKEN was not set; this run's admin token: ${settings.adminToken}`,
+    );
+  }
+  console.log(`listening on ${server.url}`);
+  const stop = (signal: string) => {
+    console.log(`${signal}: stopping`);
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error("could not stop cleanly:", error);
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGTERM", () => stop("SIGTERM"));
+  process.once("SIGINT", () => stop("SIGINT"));
+  return server;
+}

@@ -1,0 +1,204 @@
+// A real `wrangler dev` (local, no account): the Worker as a user configures it
+// (test/smoke/wrangler.jsonc: no aliases) and wrangler bundles it from this package's built
+// ./workers entry, on wrangler's own workerd with the production compatibility flags, over a
+// socket. Its entry is test/smoke/worker.ts (the entry re-exported, plus a code-generation probe).
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { validate } from "@task-context/protocols";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type BodyShape,
+  earlyErrorFixture,
+  earlyErrors,
+  oneConnectionAgent,
+  sendWithAgent,
+  sendWithFetch,
+} from "../node/early-errors.ts";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const adminToken = "smoke-admin-token-0123456789abcdef";
+const admin = { Authorization: `Bearer ${adminToken}`, "Content-Type": "application/json" };
+
+/** A port nobody listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address !== null
+          ? resolve(address.port)
+          : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+describe("wrangler dev", () => {
+  let child: ChildProcess | undefined;
+  let output = "";
+  let base = "";
+  const state = mkdtempSync(join(tmpdir(), "task-context-edge-wrangler-"));
+
+  beforeAll(async () => {
+    const port = await freePort();
+    child = spawn(
+      process.execPath,
+      [
+        join(root, "node_modules/wrangler/bin/wrangler.js"),
+        "dev",
+        "--config=test/smoke/wrangler.jsonc",
+        "--ip=127.0.0.1",
+        `--port=${port}`,
+        `--var=TASK_CONTEXT_ADMIN_TOKEN:${adminToken}`,
+        `--persist-to=${state}`,
+        "--show-interactive-dev-session=false",
+      ],
+      {
+        cwd: root,
+        env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1", CI: "1" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    const started = child;
+    started.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    started.stderr?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`blocked: not ready:\n${output}`)), 90_000);
+      const check = () => {
+        if (/Ready on http:\/\/127\.0\.0\.1:\d+/.test(output)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      started.stdout?.on("data", check);
+      started.stderr?.on("data", check);
+      started.once("exit", (code) => {
+        clearTimeout(timer);
+        reject(new Error(`wrangler dev exited (${code}):\n${output}`));
+      });
+    });
+    base = `http://127.0.0.1:${port}`;
+  }, 120_000);
+
+  afterAll(async () => {
+    const running = child;
+    if (running !== undefined && running.exitCode === null) {
+      const exited = new Promise((resolve) => running.once("exit", resolve));
+      running.kill("SIGTERM");
+      await exited;
+    }
+    rmSync(state, { recursive: true, force: true });
+  });
+
+  const call = async (path: string, init: RequestInit = {}) => {
+    const response = await fetch(`${base}${path}`, init);
+    const text = await response.text();
+    return { status: response.status, body: text === "" ? undefined : JSON.parse(text) };
+  };
+
+  it("creates a run, completes its item and validates a schema", async () => {
+    const created = await call("/v1/runs", {
+      method: "POST",
+      headers: admin,
+      body: JSON.stringify({
+        goal: "Ship the edge service",
+        constraints: [],
+        stages: [
+          {
+            id: "draft",
+            stage_description: "Write it",
+            expected_output: "Markdown",
+            available_skills: ["write_file"],
+          },
+        ],
+      }),
+    });
+    expect(created.status).toBe(201);
+    const runId: string = created.body.run_id;
+    const added = await call(`/v1/runs/${runId}/agents`, {
+      method: "POST",
+      headers: admin,
+      body: JSON.stringify({ tag: "writer" }),
+    });
+    const agent = { Authorization: `Bearer ${added.body.token}` };
+    const claimed = await call("/v1/inbox/claim-next", { method: "POST", headers: agent });
+    expect(claimed.status).toBe(200);
+    const done = await call(`/v1/work-items/${claimed.body.work_item.id}/complete`, {
+      method: "POST",
+      headers: { ...agent, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        attempt: 1,
+        artifact: { media_type: "text/markdown", content: "# Done" },
+      }),
+    });
+    expect([done.status, done.body.status]).toEqual([200, "completed"]);
+    const run = await call(`/v1/runs/${runId}`, { headers: admin });
+    expect(run.body.status).toBe("completed");
+    const artifact = await call(`/v1/runs/${runId}/artifacts/${done.body.artifact_id}`, {
+      headers: admin,
+    });
+    expect(artifact.body.content).toBe("# Done");
+
+    const valid = await call("/v1/validate/work-item.v1", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(claimed.body.work_item),
+    });
+    expect(valid).toEqual({ status: 200, body: { valid: true, issues: [] } });
+    const invalid = await call("/v1/validate/work-item.v1", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ kind: "chore" }),
+    });
+    expect(invalid.body).toEqual(validate("work-item.v1", { kind: "chore" }));
+    expect(invalid.body.valid).toBe(false);
+  });
+
+  // The same table as the Node server's (test/node/keep-alive-after-errors.test.ts), on workerd
+  // over a socket: whatever workerd does with the unread body, the client's next request works.
+  for (const shape of ["content-length", "chunked"] satisfies BodyShape[]) {
+    it(`keeps fetch's and a node:http Agent's next request working after every early error, body sent ${shape}`, async () => {
+      const rows = earlyErrors(await earlyErrorFixture(base, adminToken));
+      const healthz = { method: "GET", path: "/healthz", headers: {}, bytes: 0 };
+      for (const row of rows) {
+        const seen = await sendWithFetch(base, row, shape);
+        expect([row.name, seen.status, JSON.parse(seen.body).code]).toEqual([
+          row.name,
+          row.status,
+          row.code,
+        ]);
+        const next = await sendWithFetch(base, healthz, "content-length");
+        expect([row.name, next.status]).toEqual([row.name, 200]);
+        const agent = oneConnectionAgent();
+        try {
+          const refused = await sendWithAgent(agent, base, row, shape);
+          expect([row.name, refused.status]).toEqual([row.name, row.status]);
+          const after = await sendWithAgent(agent, base, healthz, "content-length");
+          expect([row.name, after.status]).toEqual([row.name, 200]);
+        } finally {
+          agent.destroy();
+        }
+      }
+    }, 60_000);
+  }
+
+  it("refuses code generation from strings, as production Workers do", async () => {
+    const refused = {
+      allowed: false,
+      name: "EvalError",
+      message: "Code generation from strings disallowed for this context",
+    };
+    expect(await call("/__smoke/code-generation")).toEqual({
+      status: 200,
+      body: { function: refused, eval: refused },
+    });
+  });
+});
