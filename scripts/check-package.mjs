@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Checks the built package in the current directory the way its users will consume it:
 // publint (package.json and exports), are-the-types-wrong (types for every resolution mode), the
-// metadata a registry page links to, and README links that work there too.
+// metadata a registry page links to, the publish settings, and README links that work there too.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 
@@ -21,6 +21,12 @@ for (const field of ["repository", "homepage", "bugs", "license", "engines"]) {
 }
 if (manifest.repository?.directory === undefined) {
   problems.push('package.json "repository" has no "directory": links from the registry page break');
+}
+// The release workflow publishes every package with provenance (CONTRIBUTING.md, "Releasing").
+if (manifest.publishConfig?.access !== "public" || manifest.publishConfig?.provenance !== true) {
+  problems.push(
+    'package.json needs "publishConfig": { "access": "public", "provenance": true }: the release workflow publishes every package public, with provenance',
+  );
 }
 
 // The registry shows README.md without the repository around it: a relative link must name a file
