@@ -9,6 +9,7 @@ export default defineConfig({
     "src/node.ts",
     "src/o200k.ts",
     "src/internal.ts",
+    "src/tracing.ts",
     "src/sha256.ts",
     "src/sha256.node.ts",
   ],

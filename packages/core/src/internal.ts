@@ -1,7 +1,8 @@
 /**
  * Helpers the task-context packages share, for their own use: argument checks, error-code
- * extraction, hashing, line and grapheme arithmetic, the delivery spans. Not part of the public API: names and
- * signatures may change in any release.
+ * extraction, hashing, line and grapheme arithmetic. Not part of the public API: names and
+ * signatures may change in any release. It never loads `@opentelemetry/api`: the delivery spans
+ * are behind `@task-context/core/tracing`.
  *
  * @internal
  * @module
@@ -33,13 +34,5 @@ export {
 } from "./secrets/secret-policy.ts";
 export { systemErrorCode } from "./system-error-code.ts";
 export { thrownMessage } from "./thrown-message.ts";
-export {
-  currentDelivery,
-  type DeliveredContext,
-  type DeliverySpan,
-  type DeliverySpanOptions,
-  errorTypeOf,
-  traceDelivery,
-} from "./tracing/trace-delivery.ts";
 export { decodeUtf8, encodeUtf8 } from "./utf8.ts";
 export { parseWorkspacePath } from "./workspace-path.ts";

@@ -1,6 +1,7 @@
 import type { CallToolResult, McpServer } from "@modelcontextprotocol/server";
 import { GEN_AI_ATTRIBUTES, type Tokenizer } from "@task-context/core";
-import { currentDelivery, thrownMessage, traceDelivery } from "@task-context/core/internal";
+import { thrownMessage } from "@task-context/core/internal";
+import { currentDelivery, traceDelivery } from "@task-context/core/tracing";
 import type { TaskContextLoader } from "./task-context-loader.ts";
 import { TOOL_ERROR_META_KEY, type ToolErrorBody } from "./tool-results.ts";
 

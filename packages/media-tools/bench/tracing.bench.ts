@@ -4,7 +4,7 @@
 // alternating rounds of the same run. Run: `pnpm run bench` here after `pnpm run build`.
 import { compareAlternating, microseconds } from "@task-context/bench-kit";
 import { loadTaskContext, memoryWorkspace } from "@task-context/core";
-import { traceDelivery } from "@task-context/core/internal";
+import { traceDelivery } from "@task-context/core/tracing";
 import { createMediaTools } from "@task-context/media-tools";
 import { recordSpans } from "@task-context/trace-kit";
 import { imageModel, PNG } from "../src/test-support/fixtures.ts";

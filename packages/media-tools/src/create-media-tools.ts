@@ -5,7 +5,8 @@ import {
   TaskContextError,
   type ToolContext,
 } from "@task-context/core";
-import { type DeliverySpan, describeArgument } from "@task-context/core/internal";
+import { describeArgument } from "@task-context/core/internal";
+import type { DeliverySpan } from "@task-context/core/tracing";
 import type { Tool, ToolExecutionOptions } from "ai";
 import type { z } from "zod";
 import { withDeadline } from "./call-deadline.ts";

@@ -1,5 +1,5 @@
 import { GEN_AI_ATTRIBUTES } from "@task-context/core";
-import { type DeliverySpan, traceDelivery } from "@task-context/core/internal";
+import { type DeliverySpan, traceDelivery } from "@task-context/core/tracing";
 
 /** The instrumentation scope of the media tools' and the middleware's spans. */
 export const MEDIA_TOOLS_TRACER = "@task-context/media-tools";

@@ -1,5 +1,5 @@
 import { GEN_AI_ATTRIBUTES, type TaskContext, type Tokenizer } from "@task-context/core";
-import { traceDelivery } from "@task-context/core/internal";
+import { traceDelivery } from "@task-context/core/tracing";
 import { MEDIA_TOOLS_TRACER } from "./trace-media-tool.ts";
 
 /** What the span needs to know of the wrapped model. */

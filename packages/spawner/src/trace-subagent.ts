@@ -1,5 +1,5 @@
 import { GEN_AI_ATTRIBUTES } from "@task-context/core";
-import { traceDelivery } from "@task-context/core/internal";
+import { traceDelivery } from "@task-context/core/tracing";
 import type { PlannedTask } from "./check-spawn-arguments.ts";
 import type { SpawnRun } from "./run-subagent.ts";
 import type { SubagentResult } from "./subagent-result.ts";

@@ -6,7 +6,7 @@ import {
   memoryWorkspace,
   type Tokenizer,
 } from "@task-context/core";
-import { currentDelivery, traceDelivery } from "@task-context/core/internal";
+import { currentDelivery, traceDelivery } from "@task-context/core/tracing";
 import { recordSpans, type SpanRecorder } from "@task-context/trace-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 

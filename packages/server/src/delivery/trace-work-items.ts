@@ -1,5 +1,5 @@
 import { DELIVERY_ATTRIBUTES, GEN_AI_ATTRIBUTES } from "@task-context/core";
-import { type DeliverySpan, traceDelivery } from "@task-context/core/internal";
+import { type DeliverySpan, traceDelivery } from "@task-context/core/tracing";
 import type { AgentIdentity, DeliveryStore } from "./delivery-store.ts";
 
 /** The attributes of a work item's span beyond the common delivery ones. */
