@@ -14,7 +14,7 @@
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { getConnInfo } from "@hono/node-server/conninfo";
-import type { SecretPolicy } from "@task-context/core";
+import { ArgumentError, type SecretPolicy } from "@task-context/core";
 import { requireText, requireWholeNumber } from "@task-context/core/internal";
 import { createApp, defaultBodyBytes, type Limits } from "./app.ts";
 import { parseAllowedHosts } from "./http/allowed-hosts.ts";
@@ -24,11 +24,16 @@ import { parseSecretPolicy } from "./http/run-secrets.ts";
 import { defaultAllowedHosts } from "./mcp/dns-rebinding.ts";
 import { createNodeHttpServer } from "./node-http/node-http-server.ts";
 import { closingConnection } from "./node-http/unread-body.ts";
-import { openNodeDatabase } from "./node-sqlite.ts";
+import { type Durability, openNodeDatabase } from "./node-sqlite.ts";
 import { SqlStore } from "./sql/sql-store.ts";
 import { clientAddress } from "./workers/client-address.ts";
 
-export { type NodeSqlDatabase, openNodeDatabase } from "./node-sqlite.ts";
+export {
+  type Durability,
+  type NodeDatabaseOptions,
+  type NodeSqlDatabase,
+  openNodeDatabase,
+} from "./node-sqlite.ts";
 
 /** What {@link startNodeServer} is started with. */
 export interface NodeServerOptions {
@@ -38,6 +43,12 @@ export interface NodeServerOptions {
   host?: string;
   /** SQLite file, or `:memory:` (default `.data/task-context.db`). */
   database?: string;
+  /**
+   * What a committed operation survives (default `"process"`): a crash of the process, or with
+   * `"machine"` also a crash of the machine (each group commit flushed to disk before it is
+   * answered). See {@link Durability}.
+   */
+  durability?: Durability;
   adminToken: string;
   limits?: Limits;
   /** Milliseconds since the epoch (tests move it). */
@@ -75,8 +86,15 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   const host = options.host ?? "127.0.0.1";
   const port = requireWholeNumber("port", options.port ?? 8787, 0, 65_535);
   const bodyBytes = options.limits?.bodyBytes ?? defaultBodyBytes;
-  const database = openNodeDatabase(options.database ?? ".data/task-context.db");
-  const store = new SqlStore(database, options.clock === undefined ? {} : { clock: options.clock });
+  const database = openNodeDatabase(
+    options.database ?? ".data/task-context.db",
+    options.durability === undefined ? {} : { durability: options.durability },
+  );
+  // Group commit: the requests read in one turn of the event loop share one transaction.
+  const store = new SqlStore(database, {
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    schedule: setImmediate,
+  });
   const shutdown = new AbortController();
   const app = createApp({
     store,
@@ -96,11 +114,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   // Expiry is also evaluated by every query; the sweep only makes expiries visible on streams
   // and to long polls of runs nobody touches.
   const sweeper = setInterval(() => {
-    try {
-      store.expireAllLeases();
-    } catch (error) {
-      options.onUnexpectedError?.(error);
-    }
+    store.expireAllLeases().catch((error: unknown) => options.onUnexpectedError?.(error));
   }, options.sweepMs ?? 1000);
   sweeper.unref();
   const server = createNodeHttpServer(
@@ -169,6 +183,7 @@ export function settingsFromEnv(
     port: requireWholeNumber("PORT", port, 0, 65_535),
     host: environment.HOST === undefined ? "127.0.0.1" : requireText("HOST", environment.HOST),
     database: environment.TASK_CONTEXT_DB || ".data/task-context.db",
+    durability: parseDurability(environment.TASK_CONTEXT_DURABILITY),
     adminToken:
       adminToken === undefined || adminToken === ""
         ? randomBytes(32).toString("base64url")
@@ -179,6 +194,16 @@ export function settingsFromEnv(
     ...optionalAllowedHosts(parseAllowedHosts(environment.TASK_CONTEXT_ALLOWED_HOSTS)),
     secrets: parseSecretPolicy("TASK_CONTEXT_SECRETS", environment.TASK_CONTEXT_SECRETS),
   };
+}
+
+/** `TASK_CONTEXT_DURABILITY`: `process` (default) or `machine`. */
+function parseDurability(value: string | undefined): Durability {
+  if (value === undefined || value === "") return "process";
+  if (value === "process" || value === "machine") return value;
+  throw new ArgumentError({
+    argument: "TASK_CONTEXT_DURABILITY",
+    message: `expected "process" (a commit survives a crash of the process) or "machine" (each commit is on disk before its answer), got ${JSON.stringify(value)}.`,
+  });
 }
 
 function optionalCors(cors: { origins: string[] } | undefined) {

@@ -13,6 +13,10 @@ export interface SqlDatabase {
   run(sql: string, ...params: SqlValue[]): { changes: number };
   /** Runs one query and returns every row as a plain object. */
   all<Row>(sql: string, ...params: SqlValue[]): Row[];
-  /** Runs `fn` in a transaction: all of its writes, or none when it throws. */
+  /**
+   * Runs `fn` in a transaction: all of its writes, or none when it throws. Called inside another
+   * transaction, it is a savepoint: when `fn` throws, its writes are undone and the outer
+   * transaction goes on.
+   */
   transaction<T>(fn: () => T): T;
 }

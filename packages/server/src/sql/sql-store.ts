@@ -38,32 +38,53 @@ import {
 export interface SqlStoreOptions {
   /** The time in milliseconds since the epoch; tests move it instead of sleeping. */
   clock?: () => number;
+  /**
+   * Group commit: the operations that arrive before `schedule` calls back share one transaction
+   * (each in its own savepoint, so one that fails undoes only its own writes), and each is
+   * answered after that commit. On Node, `setImmediate`: the requests read in one turn of the
+   * event loop commit together, which shares the commit's cost (its flush to disk, with
+   * `durability: "machine"`) and writes each page they touch once. Without it, every operation
+   * commits on its own (a Durable Object, whose storage coalesces writes itself).
+   */
+  schedule?: (flush: () => void) => void;
+}
+
+/** An operation waiting for the next group commit. */
+interface Pending {
+  apply: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
 }
 
 /**
- * The delivery store over a synchronous SQL database: every operation is one transaction, so a
- * completion, its artifact or review feedback, its events and the next stage's offers are
- * written together or not at all. One store holds any number of runs (Node), or the one run of a
- * Durable Object (Workers).
+ * The delivery store over a synchronous SQL database: every operation is one transaction (or one
+ * savepoint of a group commit), so a completion, its artifact or review feedback, its events and
+ * the next stage's offers are written together or not at all. One store holds any number of runs
+ * (Node), or the one run of a Durable Object (Workers).
  */
 export class SqlStore implements DeliveryStore {
   readonly #database: SqlDatabase;
   readonly #clock: () => number;
   readonly #waiters = new RunWaiters();
+  readonly #schedule: ((flush: () => void) => void) | undefined;
+  #pending: Pending[] = [];
+  /** Runs whose events a transaction in progress appended: woken once it commits. */
+  #appended = new Set<string>();
 
-  constructor(database: SqlDatabase, { clock = Date.now }: SqlStoreOptions = {}) {
+  constructor(database: SqlDatabase, { clock = Date.now, schedule }: SqlStoreOptions = {}) {
     this.#database = database;
     this.#clock = clock;
+    this.#schedule = schedule;
     migrate(database);
   }
 
   async createRun(runId: string, input: Contract.CreateRunInput): Promise<Contract.RunView> {
     checkStageGraph(input.stages);
-    const view = this.#database.transaction(() =>
-      insertRun(this.#database, runId, input, this.#clock),
-    );
-    this.#waiters.wake(runId);
-    return view;
+    return this.#commit(() => {
+      const view = insertRun(this.#database, runId, input, this.#clock);
+      this.#appended.add(runId);
+      return view;
+    });
   }
 
   async getRun(runId: string): Promise<Contract.RunView> {
@@ -71,7 +92,7 @@ export class SqlStore implements DeliveryStore {
   }
 
   async addAgent(runId: string, agent: StoredAgent): Promise<void> {
-    this.#write(runId, (state) => insertAgent(this.#database, state, agent));
+    await this.#write(runId, (state) => insertAgent(this.#database, state, agent));
   }
 
   async findAgent(runId: string, agentId: string): Promise<StoredAgent | undefined> {
@@ -79,7 +100,7 @@ export class SqlStore implements DeliveryStore {
   }
 
   async offers(runId: string, agent: AgentIdentity, limit: number): Promise<WorkItem[]> {
-    const items = this.#write(runId, (state) =>
+    const items = await this.#write(runId, (state) =>
       itemsOnOffer(this.#database, state, agent, limit).map((item) =>
         workItemView(this.#database, state, item),
       ),
@@ -93,7 +114,7 @@ export class SqlStore implements DeliveryStore {
     agent: AgentIdentity,
     workItemId: string | undefined,
   ): Promise<Contract.ClaimView | undefined> {
-    const claim = this.#write(runId, (state) =>
+    const claim = await this.#write(runId, (state) =>
       claimItem(this.#database, state, agent, workItemId),
     );
     return claim === undefined
@@ -135,7 +156,7 @@ export class SqlStore implements DeliveryStore {
   }
 
   async deadLetters(runId: string): Promise<Contract.DeadLetter[]> {
-    const letters = this.#write(runId, (state) => listDeadLetters(this.#database, state));
+    const letters = await this.#write(runId, (state) => listDeadLetters(this.#database, state));
     const receipts = contextReceipts();
     return Promise.all(
       letters.map(async (letter) => ({
@@ -146,7 +167,7 @@ export class SqlStore implements DeliveryStore {
   }
 
   async requeue(runId: string, workItemId: string): Promise<WorkItem> {
-    const requeued = this.#write(runId, (state) =>
+    const requeued = await this.#write(runId, (state) =>
       requeueDeadLetter(this.#database, state, workItemId),
     );
     return withContextSha256(requeued);
@@ -157,7 +178,9 @@ export class SqlStore implements DeliveryStore {
   }
 
   async overview(runId: string): Promise<RunOverview> {
-    return runOverview(this.#write(runId, (state) => readOverviewRows(this.#database, state)));
+    return runOverview(
+      await this.#write(runId, (state) => readOverviewRows(this.#database, state)),
+    );
   }
 
   async events(runId: string, after: number, limit: number): Promise<Contract.EventPage> {
@@ -169,19 +192,24 @@ export class SqlStore implements DeliveryStore {
   }
 
   async changed(runId: string, after: number, options: ChangedOptions): Promise<boolean> {
-    // Looked at and waited for in one step: a write in between would wake no one.
-    if (this.#write(runId, (state) => state.run.last_seq) > after) return true;
+    // Looked at and waited for in one step, not in a group commit: a write in between would
+    // wake no one.
+    const lastSeq = this.#database.transaction(() =>
+      this.#apply(runId, (state) => state.run.last_seq),
+    );
+    this.#wakeAppended();
+    if (lastSeq > after) return true;
     return this.#waiters.wait(runId, options);
   }
 
   async expireLeases(runId: string): Promise<void> {
-    this.#write(runId, () => undefined);
+    await this.#write(runId, () => undefined);
   }
 
   /** Expires the overdue leases of every run (a Node timer calls it). */
-  expireAllLeases(): void {
+  async expireAllLeases(): Promise<void> {
     for (const runId of runsWithOverdueLeases(this.#database, this.#clock())) {
-      this.#write(runId, () => undefined);
+      await this.#write(runId, () => undefined);
     }
   }
 
@@ -196,25 +224,78 @@ export class SqlStore implements DeliveryStore {
   }
 
   // -------------------------------------------------------------------------------------------
-  // One transaction per operation
+  // One transaction per operation, or one savepoint of a group commit
 
   /**
-   * Runs `operation` in a transaction on the run's current state, after expiring its overdue
-   * leases; wakes the run's waiters when events were appended.
+   * Runs `operation` on the run's current state, after expiring its overdue leases, in its own
+   * transaction or the next group commit; answers once that has committed.
    */
-  #write<T>(runId: string, operation: (state: RunState) => T): T {
-    let before = 0;
-    let after = 0;
-    const result = this.#database.transaction(() => {
-      const state = loadRunState(this.#database, runId, this.#clock());
-      before = state.run.last_seq;
-      expireOverdueLeases(this.#database, state);
-      const value = operation(state);
-      after = state.run.last_seq;
-      return value;
+  #write<T>(runId: string, operation: (state: RunState) => T): Promise<T> {
+    return this.#commit(() => this.#apply(runId, operation));
+  }
+
+  /** Loads the run, expires its overdue leases and runs `operation`; notes appended events. */
+  #apply<T>(runId: string, operation: (state: RunState) => T): T {
+    const state = loadRunState(this.#database, runId, this.#clock());
+    const before = state.run.last_seq;
+    expireOverdueLeases(this.#database, state);
+    const value = operation(state);
+    if (state.run.last_seq > before) this.#appended.add(runId);
+    return value;
+  }
+
+  /** Commits `apply` in its own transaction, or queues it for the next group commit. */
+  #commit<T>(apply: () => T): Promise<T> {
+    if (this.#schedule === undefined) {
+      try {
+        return Promise.resolve(this.#database.transaction(apply));
+      } catch (error) {
+        this.#appended.clear();
+        return Promise.reject(error);
+      } finally {
+        this.#wakeAppended();
+      }
+    }
+    return new Promise<T>((resolve, reject) => {
+      if (this.#pending.length === 0) this.#schedule?.(() => this.#flush());
+      this.#pending.push({ apply, resolve: resolve as (value: unknown) => void, reject });
     });
-    if (after > before) this.#waiters.wake(runId);
-    return result;
+  }
+
+  /** One group commit: every pending operation in its own savepoint of one transaction. */
+  #flush(): void {
+    const pending = this.#pending;
+    this.#pending = [];
+    const outcomes: Array<{ value: unknown } | { error: unknown }> = [];
+    try {
+      this.#database.transaction(() => {
+        for (const operation of pending) {
+          try {
+            outcomes.push({ value: this.#database.transaction(operation.apply) });
+          } catch (error) {
+            outcomes.push({ error });
+          }
+        }
+      });
+    } catch (error) {
+      // The commit itself failed: nothing of the group is written.
+      this.#appended.clear();
+      for (const operation of pending) operation.reject(error);
+      return;
+    }
+    this.#wakeAppended();
+    pending.forEach((operation, index) => {
+      const outcome = outcomes[index] as { value: unknown } | { error: unknown };
+      if ("error" in outcome) operation.reject(outcome.error);
+      else operation.resolve(outcome.value);
+    });
+  }
+
+  /** Wakes the waiters of the runs that committed transactions appended events to. */
+  #wakeAppended(): void {
+    const runs = [...this.#appended];
+    this.#appended.clear();
+    for (const runId of runs) this.#waiters.wake(runId);
   }
 
   /**
@@ -228,11 +309,9 @@ export class SqlStore implements DeliveryStore {
     idempotency: IdempotencyKey | undefined,
     settle: (state: RunState, item: ItemRow) => T,
   ): Promise<T> {
-    return Promise.resolve(
-      this.#write(runId, (state) =>
-        runIdempotent(this.#database, state, agent, idempotency, () =>
-          settle(state, requireItem(this.#database, runId, workItemId)),
-        ),
+    return this.#write(runId, (state) =>
+      runIdempotent(this.#database, state, agent, idempotency, () =>
+        settle(state, requireItem(this.#database, runId, workItemId)),
       ),
     );
   }

@@ -11,12 +11,13 @@ describe("src/main.ts (task-context-server) and settingsFromEnv", () => {
   const folder = temporaryFolder();
   afterEach(() => folder.remove());
 
-  it("reads PORT, HOST, TASK_CONTEXT_DB, TASK_CONTEXT_ADMIN_TOKEN, TASK_CONTEXT_RATE_LIMIT, TASK_CONTEXT_CORS_ORIGINS and TASK_CONTEXT_SECRETS", () => {
+  it("reads PORT, HOST, TASK_CONTEXT_DB, TASK_CONTEXT_DURABILITY, TASK_CONTEXT_ADMIN_TOKEN, TASK_CONTEXT_RATE_LIMIT, TASK_CONTEXT_CORS_ORIGINS and TASK_CONTEXT_SECRETS", () => {
     expect(
       settingsFromEnv({
         PORT: "9000",
         HOST: "0.0.0.0",
         TASK_CONTEXT_DB: ":memory:",
+        TASK_CONTEXT_DURABILITY: "machine",
         TASK_CONTEXT_ADMIN_TOKEN: "secret",
         TASK_CONTEXT_RATE_LIMIT: "10/1",
         TASK_CONTEXT_CORS_ORIGINS: " https://app.example.com, http://localhost:5173 ,",
@@ -26,6 +27,7 @@ describe("src/main.ts (task-context-server) and settingsFromEnv", () => {
       port: 9000,
       host: "0.0.0.0",
       database: ":memory:",
+      durability: "machine",
       adminToken: "secret",
       generatedAdminToken: false,
       limits: { rateLimit: { requests: 10, windowMs: 1000 } },
@@ -56,6 +58,10 @@ describe("src/main.ts (task-context-server) and settingsFromEnv", () => {
         /Invalid TASK_CONTEXT_RATE_LIMIT/,
       );
     }
+    expect(() => settingsFromEnv({ TASK_CONTEXT_DURABILITY: "disk" })).toThrow(
+      'Invalid TASK_CONTEXT_DURABILITY: expected "process" (a commit survives a crash of the process) or "machine" (each commit is on disk before its answer), got "disk".',
+    );
+    expect(settingsFromEnv({}).durability).toBe("process");
     expect(() => settingsFromEnv({ TASK_CONTEXT_SECRETS: "hide" })).toThrow(
       'Invalid TASK_CONTEXT_SECRETS: expected "redact", "refuse" or "allow", got "hide".',
     );

@@ -17,7 +17,8 @@ const adminToken = "test-admin-token-0123456789abcdef";
 export const inProcess: StartService = async (options = {}) => {
   const clock = manualClock();
   const database = openNodeDatabase(":memory:");
-  const store = new SqlStore(database, { clock: clock.now });
+  // Group commit, as on Node: the requests of one turn of the event loop share a transaction.
+  const store = new SqlStore(database, { clock: clock.now, schedule: setImmediate });
   const shutdown = new AbortController();
   const app = createApp({
     store,

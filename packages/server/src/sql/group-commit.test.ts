@@ -1,0 +1,153 @@
+import { describe, expect, it } from "vitest";
+import { newId } from "../delivery/ids.ts";
+import { openNodeDatabase } from "../node-sqlite.ts";
+import type { SqlDatabase } from "./sql-database.ts";
+import { SqlStore } from "./sql-store.ts";
+
+const input = {
+  goal: "g",
+  constraints: [],
+  stages: [
+    { id: "s", stage_description: "d", expected_output: "o", available_skills: [], items: 4 },
+  ],
+};
+const artifact = { media_type: "text/plain", content: "done" };
+
+/** A database that counts its outermost transactions and can be told to fail the next commit. */
+function countingDatabase() {
+  const database = openNodeDatabase(":memory:");
+  let depth = 0;
+  const counts = { transactions: 0, failNextCommit: false };
+  const counting: SqlDatabase = {
+    exec: (sql) => database.exec(sql),
+    run: (sql, ...params) => database.run(sql, ...params),
+    all: (sql, ...params) => database.all(sql, ...params),
+    transaction: (fn) => {
+      if (depth === 0) counts.transactions++;
+      depth++;
+      try {
+        return database.transaction(() => {
+          const result = fn();
+          if (depth === 1 && counts.failNextCommit) {
+            counts.failNextCommit = false;
+            throw new Error("disk I/O error");
+          }
+          return result;
+        });
+      } finally {
+        depth--;
+      }
+    },
+  };
+  return { database, counting, counts };
+}
+
+/** A store with group commit (setImmediate, as on Node), a run with 4 items and one agent. */
+async function groupedStore() {
+  const { database, counting, counts } = countingDatabase();
+  const store = new SqlStore(counting, { schedule: setImmediate });
+  const runId = newId("run");
+  await store.createRun(runId, input);
+  const agent = { agent_id: newId("agt"), tag: "a" };
+  await store.addAgent(runId, { ...agent, token_hash: "h" });
+  return { database, store, counts, runId, agent };
+}
+
+describe("SqlStore's group commit", () => {
+  it("commits the operations of one turn of the event loop in one transaction, each answered", async () => {
+    const { store, counts, runId, agent } = await groupedStore();
+    counts.transactions = 0;
+    const claims = await Promise.all([1, 2, 3].map(() => store.claim(runId, agent, undefined)));
+    expect(counts.transactions).toBe(1);
+    const ids = claims.map((claim) => claim?.work_item.id);
+    expect(new Set(ids).size).toBe(3);
+    counts.transactions = 0;
+    const completions = await Promise.all(
+      claims.map((claim) =>
+        store.complete(runId, agent, claim?.work_item.id ?? "", { attempt: 1, artifact }),
+      ),
+    );
+    expect(counts.transactions).toBe(1);
+    expect(completions.map((completion) => completion.status)).toEqual([
+      "completed",
+      "completed",
+      "completed",
+    ]);
+  });
+
+  it("undoes only the writes of an operation that fails; the others of its group commit", async () => {
+    const { store, counts, runId, agent } = await groupedStore();
+    const claim = await store.claim(runId, agent, undefined);
+    const id = claim?.work_item.id ?? "";
+    counts.transactions = 0;
+    const [completed, twice, other] = await Promise.allSettled([
+      store.complete(runId, agent, id, { attempt: 1, artifact }),
+      store.complete(runId, agent, id, { attempt: 1, artifact }),
+      store.claim(runId, agent, undefined),
+    ]);
+    expect(counts.transactions).toBe(1);
+    expect(completed).toMatchObject({ status: "fulfilled", value: { status: "completed" } });
+    expect(twice).toMatchObject({ status: "rejected", reason: { code: "ALREADY_COMPLETED" } });
+    expect(other).toMatchObject({ status: "fulfilled", value: { lease: { attempt: 1 } } });
+    const page = await store.events(runId, 0, 100);
+    expect(page.events.filter((event) => event.type === "work_item.completed")).toHaveLength(1);
+  });
+
+  it("rejects every operation of a group whose commit fails, and writes none of them", async () => {
+    const { store, counts, runId, agent } = await groupedStore();
+    const before = await store.lastSeq(runId);
+    counts.failNextCommit = true;
+    const outcomes = await Promise.allSettled([
+      store.claim(runId, agent, undefined),
+      store.claim(runId, agent, undefined),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["rejected", "rejected"]);
+    expect(outcomes[0]).toMatchObject({ reason: { message: "disk I/O error" } });
+    expect(await store.lastSeq(runId)).toBe(before);
+    const offered = await store.offers(runId, agent, 10);
+    expect(offered).toHaveLength(4);
+  });
+
+  it("wakes a run's waiters only once the group that appended its events has committed", async () => {
+    const { store, runId, agent } = await groupedStore();
+    const seq = await store.lastSeq(runId);
+    const woken = store.changed(runId, seq, { timeoutMs: 5000 });
+    let answered = false;
+    void woken.then(() => {
+      answered = true;
+    });
+    const claimed = store.claim(runId, agent, undefined);
+    await Promise.resolve();
+    expect(answered).toBe(false);
+    await claimed;
+    expect(await woken).toBe(true);
+  });
+});
+
+describe("openNodeDatabase's nested transactions", () => {
+  it("are savepoints: a nested one that throws undoes its own writes, the outer commits", () => {
+    const database = openNodeDatabase(":memory:");
+    database.exec("CREATE TABLE t (v TEXT)");
+    database.transaction(() => {
+      database.run("INSERT INTO t (v) VALUES ('outer')");
+      expect(() =>
+        database.transaction(() => {
+          database.run("INSERT INTO t (v) VALUES ('inner')");
+          throw new Error("refused");
+        }),
+      ).toThrow("refused");
+      database.transaction(() => database.run("INSERT INTO t (v) VALUES ('kept')"));
+    });
+    expect(database.all<{ v: string }>("SELECT v FROM t ORDER BY rowid")).toEqual([
+      { v: "outer" },
+      { v: "kept" },
+    ]);
+    database.close();
+  });
+
+  it("refuses a durability it does not know", () => {
+    expect(() => openNodeDatabase(":memory:", { durability: "disk" as never })).toThrow(
+      'Invalid durability: expected "process" or "machine", got "disk".',
+    );
+  });
+});
