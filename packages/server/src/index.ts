@@ -35,7 +35,7 @@ export {
   type RateLimiterFactory,
   type RateLimitKeys,
 } from "./http/rate-limit.ts";
-export { artifactUri } from "./sql/artifact-view.ts";
-export { migrate } from "./sql/migrations.ts";
+export { migrate } from "./sql/schema.ts";
 export type { SqlDatabase, SqlValue } from "./sql/sql-database.ts";
 export { SqlStore, type SqlStoreOptions } from "./sql/sql-store.ts";
+export { artifactUri } from "./sql/views.ts";

@@ -12,6 +12,7 @@ import type {
   HeartbeatView,
   RunView,
 } from "../contract/schemas.ts";
+import type { ItemStatus } from "./rules.ts";
 
 /** The agent a request acts for, once its token is checked. */
 export interface AgentIdentity {
@@ -39,7 +40,7 @@ export interface WorkItemOverview {
   id: string;
   stage_id: string;
   kind: "task" | "review";
-  state: "offered" | "leased" | "completed" | "dead_lettered";
+  state: ItemStatus;
   /** The work item's `attempt`: the current (or last) lease's; on offer, the one a claim starts. */
   attempt: number;
   /** The agent holding the lease (leased), or the last one that did. */

@@ -9,30 +9,43 @@ import type {
   StoredAgent,
 } from "../delivery/delivery-store.ts";
 import { checkStageGraph } from "../delivery/stage-graph.ts";
-import { insertAgent, readAgent } from "./agents.ts";
-import { readArtifact } from "./artifacts.ts";
-import { completeItem } from "./completion.ts";
-import { listDeadLetters, requeueDeadLetter } from "./dead-letters.ts";
-import { failItem } from "./failures.ts";
-import { runIdempotent } from "./idempotency.ts";
-import { expireOverdueLeases, nextLeaseExpiry, runsWithOverdueLeases } from "./lease-expiry.ts";
-import { claimItem, renewLease } from "./leases.ts";
-import { migrate } from "./migrations.ts";
-import { itemsOnOffer } from "./offers.ts";
-import { insertRun } from "./run-creation.ts";
-import { eventPage } from "./run-events.ts";
-import { readOverviewRows, runOverview } from "./run-overview.ts";
-import { findRow, loadRunState, type RunState, requireItem } from "./run-state.ts";
-import { runView } from "./run-view.ts";
-import { RunWaiters } from "./run-waiters.ts";
+import { emitEvent, eventPage, RunWaiters, saveLastSeq } from "./events.ts";
+import {
+  insertAgent,
+  insertRun,
+  loadRunState,
+  type RunState,
+  readAgent,
+  type StageDefinitions,
+} from "./runs.ts";
+import { type ItemRow, migrate } from "./schema.ts";
 import type { SqlDatabase } from "./sql-database.ts";
-import type { ItemRow } from "./sql-rows.ts";
 import {
   contextReceipts,
+  listDeadLetters,
+  readArtifact,
+  readOverviewRows,
   runContextOf,
+  runOverview,
+  runView,
   withContextSha256,
   workItemView,
-} from "./work-item-view.ts";
+} from "./views.ts";
+import {
+  claimItem,
+  completeItem,
+  expireOverdueLeases,
+  failItem,
+  findItem,
+  itemsOnOffer,
+  nextLeaseExpiry,
+  renewLease,
+  requeueDeadLetter,
+  requireItem,
+  runIdempotent,
+  runsWithOverdueLeases,
+  startStage,
+} from "./work-items.ts";
 
 /** Options of {@link SqlStore}. */
 export interface SqlStoreOptions {
@@ -48,6 +61,9 @@ export interface SqlStoreOptions {
    */
   schedule?: (flush: () => void) => void;
 }
+
+/** How many agents a store remembers (about 200 bytes each). */
+const AGENTS_REMEMBERED = 10_000;
 
 /** An operation waiting for the next group commit. */
 interface Pending {
@@ -67,6 +83,8 @@ export class SqlStore implements DeliveryStore {
   readonly #clock: () => number;
   readonly #waiters = new RunWaiters();
   readonly #schedule: ((flush: () => void) => void) | undefined;
+  readonly #stages: StageDefinitions = new Map();
+  readonly #agents = new Map<string, StoredAgent>();
   #pending: Pending[] = [];
   /** Runs whose events a transaction in progress appended: woken once it commits. */
   #appended = new Set<string>();
@@ -81,9 +99,15 @@ export class SqlStore implements DeliveryStore {
   async createRun(runId: string, input: Contract.CreateRunInput): Promise<Contract.RunView> {
     checkStageGraph(input.stages);
     return this.#commit(() => {
-      const view = insertRun(this.#database, runId, input, this.#clock);
-      this.#appended.add(runId);
-      return view;
+      insertRun(this.#database, runId, input, this.#clock());
+      return this.#apply(runId, (state) => {
+        emitEvent(this.#database, state, "run.created", {
+          goal: input.goal,
+          stage_ids: input.stages.map((stage) => stage.id),
+        });
+        startStage(this.#database, state, 0);
+        return runView(this.#database, state);
+      });
     });
   }
 
@@ -96,7 +120,18 @@ export class SqlStore implements DeliveryStore {
   }
 
   async findAgent(runId: string, agentId: string): Promise<StoredAgent | undefined> {
-    return readAgent(this.#database, runId, agentId);
+    // Every agent request looks its agent up; an agent never changes once added, so the agents
+    // found are remembered (the most recent AGENTS_REMEMBERED), never the ids that are not.
+    const key = `${runId} ${agentId}`;
+    const known = this.#agents.get(key);
+    if (known !== undefined) return known;
+    const agent = readAgent(this.#database, runId, agentId);
+    if (agent === undefined) return undefined;
+    if (this.#agents.size >= AGENTS_REMEMBERED) {
+      this.#agents.delete(this.#agents.keys().next().value as string);
+    }
+    this.#agents.set(key, agent);
+    return agent;
   }
 
   async offers(runId: string, agent: AgentIdentity, limit: number): Promise<WorkItem[]> {
@@ -236,10 +271,11 @@ export class SqlStore implements DeliveryStore {
 
   /** Loads the run, expires its overdue leases and runs `operation`; notes appended events. */
   #apply<T>(runId: string, operation: (state: RunState) => T): T {
-    const state = loadRunState(this.#database, runId, this.#clock());
+    const state = loadRunState(this.#database, runId, this.#clock(), this.#stages);
     const before = state.run.last_seq;
     expireOverdueLeases(this.#database, state);
     const value = operation(state);
+    saveLastSeq(this.#database, state, before);
     if (state.run.last_seq > before) this.#appended.add(runId);
     return value;
   }
@@ -322,8 +358,9 @@ export class SqlStore implements DeliveryStore {
    * the run, its stages and the item outside the completion's transaction and writes nothing.
    */
   async #currentContextSha256(runId: string, workItemId: string): Promise<string | undefined> {
-    const row = findRow<ItemRow>(this.#database, "work_items", runId, workItemId);
+    const row = findItem(this.#database, runId, workItemId);
     if (row === undefined) return undefined;
-    return runContextSha256(runContextOf(loadRunState(this.#database, runId, this.#clock()), row));
+    const state = loadRunState(this.#database, runId, this.#clock(), this.#stages);
+    return runContextSha256(runContextOf(state, row));
   }
 }

@@ -1,0 +1,112 @@
+// A run's events: appended with the run's next seq in the transaction that makes the change, read
+// a page at a time, and waited for by long polls and event streams.
+import type { CollaborationEvent } from "@task-context/protocols";
+import type * as Contract from "../contract/schemas.ts";
+import type { ChangedOptions } from "../delivery/delivery-store.ts";
+import { newId } from "../delivery/ids.ts";
+import type { RunState } from "./runs.ts";
+import { iso } from "./schema.ts";
+import type { SqlDatabase } from "./sql-database.ts";
+
+/** An event without the fields every event has. */
+export type EventFields<Type extends CollaborationEvent["type"]> = Omit<
+  Extract<CollaborationEvent, { type: Type }>,
+  "type" | "id" | "seq" | "run_id" | "at"
+>;
+
+/**
+ * Appends an event with the run's next `seq` and moves the state's `last_seq`; the store writes
+ * the run's `last_seq` once per operation ({@link saveLastSeq}).
+ */
+export function emitEvent<Type extends CollaborationEvent["type"]>(
+  database: SqlDatabase,
+  state: RunState,
+  type: Type,
+  fields: EventFields<Type>,
+): CollaborationEvent {
+  const seq = state.run.last_seq + 1;
+  const event = {
+    type,
+    id: newId("evt"),
+    seq,
+    run_id: state.run.id,
+    at: iso(state.now),
+    ...fields,
+  } as unknown as CollaborationEvent;
+  database.run(
+    "INSERT INTO events (run_id, seq, body) VALUES (?, ?, ?)",
+    state.run.id,
+    seq,
+    JSON.stringify(event),
+  );
+  state.run.last_seq = seq;
+  return event;
+}
+
+/** Writes the run's `last_seq` when the operation on `state` appended events since `before`. */
+export function saveLastSeq(database: SqlDatabase, state: RunState, before: number): void {
+  if (state.run.last_seq === before) return;
+  database.run("UPDATE runs SET last_seq = ? WHERE id = ?", state.run.last_seq, state.run.id);
+}
+
+/** The run's events with `seq` greater than `after`, at most `limit`. */
+export function eventPage(
+  database: SqlDatabase,
+  runId: string,
+  after: number,
+  limit: number,
+): Contract.EventPage {
+  const rows = database.all<{ seq: number; body: string }>(
+    "SELECT seq, body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+    runId,
+    after,
+    limit,
+  );
+  const events = rows.map((row) => JSON.parse(row.body) as CollaborationEvent);
+  return { events, next_after: rows.at(-1)?.seq ?? after };
+}
+
+/**
+ * The long polls and event streams waiting for a run's next event, in this process: a write that
+ * appends events wakes its run's waiters; closing wakes them all and refuses new waits.
+ */
+export class RunWaiters {
+  readonly #waiters = new Map<string, Set<() => void>>();
+  #closed = false;
+
+  /**
+   * Resolves true when the run is woken, false when the wait times out, is aborted, or the
+   * waiters are closed (at once when they already are, or the signal already aborted).
+   */
+  wait(runId: string, options: ChangedOptions): Promise<boolean> {
+    if (this.#closed || options.signal?.aborted) return Promise.resolve(false);
+    return new Promise<boolean>((resolve) => {
+      const waiters = this.#waiters.get(runId) ?? new Set<() => void>();
+      this.#waiters.set(runId, waiters);
+      const finish = (changed: boolean) => {
+        clearTimeout(timer);
+        options.signal?.removeEventListener("abort", onAbort);
+        waiters.delete(wake);
+        if (waiters.size === 0) this.#waiters.delete(runId);
+        resolve(changed);
+      };
+      const wake = () => finish(!this.#closed);
+      const onAbort = () => finish(false);
+      const timer = setTimeout(() => finish(false), options.timeoutMs);
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      waiters.add(wake);
+    });
+  }
+
+  /** Wakes every wait on the run. */
+  wake(runId: string): void {
+    const waiters = this.#waiters.get(runId);
+    if (waiters !== undefined) for (const wake of [...waiters]) wake();
+  }
+
+  /** Ends every wait (each resolves false) and refuses new ones. */
+  close(): void {
+    this.#closed = true;
+    for (const waiters of [...this.#waiters.values()]) for (const wake of [...waiters]) wake();
+  }
+}

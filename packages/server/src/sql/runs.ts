@@ -1,0 +1,157 @@
+// Runs, their stages and their agents: creating them and reading what every operation on a run
+// starts from.
+import { ArgumentError } from "@task-context/core";
+import type * as Contract from "../contract/schemas.ts";
+import { DeliveryError, runNotFound } from "../delivery/delivery-error.ts";
+import type { StoredAgent } from "../delivery/delivery-store.ts";
+import type { RunRow } from "./schema.ts";
+import type { SqlDatabase } from "./sql-database.ts";
+
+/** A stage of a run: its position, id and definition (never changed once the run exists). */
+export interface StageDefinition {
+  position: number;
+  id: string;
+  stage: Contract.StageInput;
+}
+
+/** What one operation on a run reads once: the run and its stages, at `now`. */
+export interface RunState {
+  run: RunRow;
+  stages: Array<StageDefinition & { status: Contract.StageView["status"] }>;
+  now: number;
+}
+
+/**
+ * The stage definitions of the runs a store has read, by run id: a run's stages never change, so
+ * each run's are read and parsed once (for the most recent RUNS_REMEMBERED runs).
+ */
+export type StageDefinitions = Map<string, readonly StageDefinition[]>;
+
+const RUNS_REMEMBERED = 1000;
+
+/**
+ * Reads a run at `now`, with its stages; `RUN_NOT_FOUND` for a run the database does not hold.
+ * A stage's status follows from the run's current stage: the ones before it are completed, it
+ * is active (completed once the run is), the ones after it are pending.
+ */
+export function loadRunState(
+  database: SqlDatabase,
+  runId: string,
+  now: number,
+  definitions: StageDefinitions,
+): RunState {
+  const [run] = database.all<RunRow>("SELECT * FROM runs WHERE id = ?", runId);
+  if (run === undefined) throw runNotFound(runId);
+  let stages = definitions.get(runId);
+  if (stages === undefined) {
+    stages = database
+      .all<{ position: number; id: string; definition: string }>(
+        "SELECT position, id, definition FROM stages WHERE run_id = ? ORDER BY position",
+        runId,
+      )
+      .map(({ position, id, definition }) => ({
+        position,
+        id,
+        stage: JSON.parse(definition) as Contract.StageInput,
+      }));
+    if (definitions.size >= RUNS_REMEMBERED) {
+      definitions.delete(definitions.keys().next().value as string);
+    }
+    definitions.set(runId, stages);
+  }
+  return {
+    run: { ...run },
+    stages: stages.map((stage) => ({ ...stage, status: stageStatus(run, stage.position) })),
+    now,
+  };
+}
+
+function stageStatus(run: RunRow, position: number): Contract.StageView["status"] {
+  if (position < run.current_stage) return "completed";
+  if (position > run.current_stage) return "pending";
+  return run.status === "completed" ? "completed" : "active";
+}
+
+/** The definition of the stage a work item belongs to. */
+export function stageOf(
+  state: RunState,
+  item: { id: string; stage_position: number },
+): Contract.StageInput {
+  const entry = state.stages[item.stage_position];
+  if (entry === undefined) throw new Error(`work item ${item.id} has no stage`);
+  return entry.stage;
+}
+
+/**
+ * Writes a new run and its stages (its first stage current, nothing on offer yet); an
+ * `INVALID_ARGUMENT` error for an id that exists. The stage graph is checked by the caller.
+ */
+export function insertRun(
+  database: SqlDatabase,
+  runId: string,
+  input: Contract.CreateRunInput,
+  now: number,
+): void {
+  if (database.all("SELECT 1 FROM runs WHERE id = ?", runId).length > 0) {
+    throw new ArgumentError({
+      argument: "runId",
+      message: `expected the id of a new run, got ${runId}, which exists. Make one with newId("run").`,
+    });
+  }
+  database.run(
+    `INSERT INTO runs (id, goal, constraints, lease_ms, max_attempts, status, current_stage, last_seq, created_at)
+     VALUES (?, ?, ?, ?, ?, 'active', 0, 0, ?)`,
+    runId,
+    input.goal,
+    JSON.stringify(input.constraints),
+    input.lease_ms ?? 60_000,
+    input.max_attempts ?? 5,
+    now,
+  );
+  input.stages.forEach((stage, position) => {
+    const kind = stage.kind ?? "task";
+    const definition =
+      kind === "task" ? { ...stage, kind, items: stage.items ?? 1 } : { ...stage, kind };
+    database.run(
+      "INSERT INTO stages (run_id, position, id, definition, status) VALUES (?, ?, ?, ?, 'pending')",
+      runId,
+      position,
+      stage.id,
+      JSON.stringify(definition),
+    );
+  });
+}
+
+/** Adds an agent to the run; `AGENT_TAG_TAKEN` when another agent of the run has its tag. */
+export function insertAgent(database: SqlDatabase, state: RunState, agent: StoredAgent): void {
+  const runId = state.run.id;
+  const taken = database.all("SELECT 1 FROM agents WHERE run_id = ? AND tag = ?", runId, agent.tag);
+  if (taken.length > 0) {
+    throw new DeliveryError({
+      code: "AGENT_TAG_TAKEN",
+      message: `The run already has an agent tagged "${agent.tag}". Choose another tag.`,
+    });
+  }
+  database.run(
+    "INSERT INTO agents (run_id, id, tag, token_hash, created_at) VALUES (?, ?, ?, ?, ?)",
+    runId,
+    agent.agent_id,
+    agent.tag,
+    agent.token_hash,
+    state.now,
+  );
+}
+
+/** The agent with that id in the run, or undefined. */
+export function readAgent(
+  database: SqlDatabase,
+  runId: string,
+  agentId: string,
+): StoredAgent | undefined {
+  const [agent] = database.all<StoredAgent>(
+    "SELECT id AS agent_id, tag, token_hash FROM agents WHERE run_id = ? AND id = ?",
+    runId,
+    agentId,
+  );
+  return agent === undefined ? undefined : { ...agent };
+}

@@ -1,0 +1,295 @@
+// The read views: runs, work items, artifacts, attempts, dead letters and the run page's overview
+// as the contract shows them, with the receipts (context_sha256) of the run contexts.
+import { sha256Hex } from "@task-context/core/internal";
+import type {
+  Artifact,
+  ArtifactReference,
+  ReviewFeedback,
+  WorkItem,
+} from "@task-context/protocols";
+import { type RunContext, renderRunContext } from "@task-context/protocols/work-item";
+import type * as Contract from "../contract/schemas.ts";
+import { DeliveryError } from "../delivery/delivery-error.ts";
+import type { RunOverview, WorkItemOverview } from "../delivery/delivery-store.ts";
+import { type ItemStatus, itemStatus, shownAttempt } from "../delivery/rules.ts";
+import { type RunState, stageOf } from "./runs.ts";
+import { type ArtifactRow, type AttemptRow, type ItemRow, iso } from "./schema.ts";
+import type { SqlDatabase } from "./sql-database.ts";
+
+/** Where an artifact's content is fetched: `GET /v1/runs/{run_id}/artifacts/{artifact_id}`. */
+export function artifactUri(runId: string, artifactId: string): string {
+  return `/v1/runs/${runId}/artifacts/${artifactId}`;
+}
+
+/** An artifact as the contract shows it. */
+export function artifactOf(runId: string, row: ArtifactRow): Artifact {
+  return {
+    id: row.id,
+    run_id: runId,
+    stage_id: row.stage_id,
+    work_item_id: row.work_item_id,
+    author_tag: row.author_tag,
+    ...(row.title === null ? {} : { title: row.title }),
+    media_type: row.media_type,
+    content: row.content,
+    created_at: iso(row.created_at),
+  };
+}
+
+/** A run's artifact with its content; `ARTIFACT_NOT_FOUND` for an id the run does not have. */
+export function readArtifact(database: SqlDatabase, runId: string, artifactId: string): Artifact {
+  const [row] = database.all<ArtifactRow>(
+    "SELECT * FROM artifacts WHERE run_id = ? AND id = ?",
+    runId,
+    artifactId,
+  );
+  if (row === undefined) {
+    throw new DeliveryError({
+      code: "ARTIFACT_NOT_FOUND",
+      message: `The run has no artifact ${artifactId}. Take artifact ids from work items' previous_artifacts or from artifact.created events.`,
+    });
+  }
+  return artifactOf(runId, row);
+}
+
+/** The run as the contract shows it: its stages with their items counted by status. */
+export function runView(database: SqlDatabase, state: RunState): Contract.RunView {
+  const { run } = state;
+  const counts = database.all<{
+    stage_position: number;
+    status: ItemStatus;
+    count: number;
+  }>(
+    "SELECT stage_position, status, count(*) AS count FROM work_items WHERE run_id = ? GROUP BY stage_position, status",
+    run.id,
+  );
+  return {
+    run_id: run.id,
+    status: run.status,
+    goal: run.goal,
+    constraints: JSON.parse(run.constraints) as string[],
+    lease_ms: run.lease_ms,
+    max_attempts: run.max_attempts,
+    created_at: iso(run.created_at),
+    stages: state.stages.map(({ position, status, stage }) => {
+      const tally = { total: 0, offered: 0, leased: 0, completed: 0, dead_lettered: 0 };
+      for (const row of counts) {
+        if (row.stage_position !== position) continue;
+        tally[row.status] += Number(row.count);
+        tally.total += Number(row.count);
+      }
+      return { ...stage, kind: stage.kind ?? "task", status, counts: tally };
+    }),
+  };
+}
+
+/** What a work item's receipt is the hash of: the run's goal and constraints, its stage's context. */
+export function runContextOf(state: RunState, item: ItemRow): RunContext {
+  const stage = stageOf(state, item);
+  return {
+    goal: state.run.goal,
+    constraints: JSON.parse(state.run.constraints) as string[],
+    stage_context: {
+      stage_description: stage.stage_description,
+      expected_output: stage.expected_output,
+      available_skills: stage.available_skills,
+      ...(stage.background === undefined ? {} : { background: stage.background }),
+    },
+  };
+}
+
+/** A work item as the contract shows it, with the artifacts of the stages before its own. */
+export function workItemView(database: SqlDatabase, state: RunState, item: ItemRow): WorkItem {
+  const { run } = state;
+  const stage = stageOf(state, item);
+  const previous = database
+    .all<ArtifactRow>(
+      "SELECT id, stage_id, author_tag, title, media_type FROM artifacts WHERE run_id = ? AND stage_position < ? ORDER BY stage_position, seq",
+      run.id,
+      item.stage_position,
+    )
+    .map(
+      (artifact): ArtifactReference => ({
+        artifact_id: artifact.id,
+        stage_id: artifact.stage_id,
+        author_tag: artifact.author_tag,
+        ...(artifact.title === null ? {} : { title: artifact.title }),
+        media_type: artifact.media_type,
+        uri: artifactUri(run.id, artifact.id),
+      }),
+    );
+  const fields = {
+    id: item.id,
+    run_id: run.id,
+    stage_id: stage.id,
+    ...runContextOf(state, item),
+    previous_artifacts: previous,
+    available_skills: stage.available_skills,
+    attempt: shownAttempt(item),
+  };
+  if (item.kind === "task") return { kind: "task", ...fields };
+  return {
+    kind: "review",
+    ...fields,
+    review_context: {
+      target_artifact_id: item.target_artifact_id ?? "",
+      target_author_tag: item.target_author_tag ?? "",
+      review_criteria: stage.review_criteria ?? [],
+    },
+  };
+}
+
+/** The receipt of a run context: `(item) => its context_sha256`. */
+export type ContextReceipts = (item: RunContext) => Promise<string>;
+
+/**
+ * Receipts of run contexts by protocols' `runContextSha256` (`sha256` of `renderRunContext`) — the
+ * definition every reader can recompute — remembered by their canonical text for one read, so
+ * that the items of a stage, which share one context, are hashed once.
+ */
+export function contextReceipts(): ContextReceipts {
+  const known = new Map<string, Promise<string>>();
+  return (item) => {
+    const text = renderRunContext(item);
+    let receipt = known.get(text);
+    if (receipt === undefined) {
+      receipt = sha256Hex(text);
+      known.set(text, receipt);
+    }
+    return receipt;
+  };
+}
+
+/**
+ * A work item with its receipt: `context_sha256`, the hash of the run context (goal, constraints,
+ * stage context) it was built from.
+ */
+export async function withContextSha256(
+  item: WorkItem,
+  receipts: ContextReceipts = contextReceipts(),
+): Promise<WorkItem> {
+  return { ...item, context_sha256: await receipts(item) };
+}
+
+/** A work item's attempts, first to last, as the contract shows them. */
+export function readAttempts(
+  database: SqlDatabase,
+  runId: string,
+  workItemId: string,
+): Contract.AttemptRecord[] {
+  return database
+    .all<AttemptRow>(
+      "SELECT attempt, agent_tag, leased_at, ended_at, outcome, reason FROM attempts WHERE run_id = ? AND work_item_id = ? ORDER BY attempt",
+      runId,
+      workItemId,
+    )
+    .map(attemptRecord);
+}
+
+/** An attempt as the contract shows it. */
+export function attemptRecord(row: AttemptRow): Contract.AttemptRecord {
+  return {
+    attempt: row.attempt,
+    agent_tag: row.agent_tag,
+    leased_at: iso(row.leased_at),
+    ...(row.ended_at === null ? {} : { ended_at: iso(row.ended_at) }),
+    outcome: row.outcome,
+    ...(row.reason === null ? {} : { reason: row.reason }),
+  };
+}
+
+/** The run's dead-lettered items with their attempts, oldest first (before `context_sha256`). */
+export function listDeadLetters(database: SqlDatabase, state: RunState): Contract.DeadLetter[] {
+  const runId = state.run.id;
+  return database
+    .all<ItemRow>(
+      `SELECT * FROM work_items WHERE run_id = ? AND status = '${itemStatus.deadLettered}' ORDER BY dead_lettered_at, offered_seq`,
+      runId,
+    )
+    .map((item) => ({
+      work_item: workItemView(database, state, item),
+      dead_lettered_at: iso(item.dead_lettered_at ?? state.now),
+      attempts: readAttempts(database, runId, item.id),
+    }));
+}
+
+/** What the run page shows, as one transaction reads it: the rows before any hashing. */
+export interface OverviewRows {
+  /** The run with its stages' counts. */
+  run: Contract.RunView;
+  /** Every work item: its row, stage, attempt and run context, by stage then offer order. */
+  items: Array<{ row: ItemRow; stageId: string; attempt: number; context: RunContext }>;
+  /** Each work item's attempts, first to last, by work item id. */
+  attempts: Map<string, Contract.AttemptRecord[]>;
+  /** Every artifact, by stage then creation order. */
+  artifacts: Artifact[];
+  /** Every review's feedback, oldest first. */
+  reviews: ReviewFeedback[];
+}
+
+/** Reads the run, its work items, attempts, artifacts and reviews at one instant. */
+export function readOverviewRows(database: SqlDatabase, state: RunState): OverviewRows {
+  const runId = state.run.id;
+  const attempts = new Map<string, Contract.AttemptRecord[]>();
+  for (const row of database.all<AttemptRow & { work_item_id: string }>(
+    "SELECT work_item_id, attempt, agent_tag, leased_at, ended_at, outcome, reason FROM attempts WHERE run_id = ? ORDER BY work_item_id, attempt",
+    runId,
+  )) {
+    const list = attempts.get(row.work_item_id) ?? [];
+    list.push(attemptRecord(row));
+    attempts.set(row.work_item_id, list);
+  }
+  const items = database
+    .all<ItemRow>(
+      "SELECT * FROM work_items WHERE run_id = ? ORDER BY stage_position, offered_seq, id",
+      runId,
+    )
+    .map((row) => ({
+      row,
+      stageId: stageOf(state, row).id,
+      attempt: shownAttempt(row),
+      context: runContextOf(state, row),
+    }));
+  const artifacts = database
+    .all<ArtifactRow>(
+      "SELECT * FROM artifacts WHERE run_id = ? ORDER BY stage_position, seq",
+      runId,
+    )
+    .map((row) => artifactOf(runId, row));
+  const reviews = database
+    .all<{ feedback: string }>(
+      "SELECT feedback FROM reviews WHERE run_id = ? ORDER BY created_at, work_item_id",
+      runId,
+    )
+    .map((row) => JSON.parse(row.feedback) as ReviewFeedback);
+  return { run: runView(database, state), items, attempts, artifacts, reviews };
+}
+
+/** The run page's overview of the rows read, each work item with its `context_sha256`. */
+export async function runOverview(read: OverviewRows): Promise<RunOverview> {
+  const receipts = contextReceipts();
+  const workItems = await Promise.all(
+    read.items.map(
+      async ({ row, stageId, attempt, context }): Promise<WorkItemOverview> => ({
+        id: row.id,
+        stage_id: stageId,
+        kind: row.kind,
+        state: row.status,
+        attempt,
+        ...(row.holder_tag === null ? {} : { holder_tag: row.holder_tag }),
+        ...(row.status === itemStatus.leased && row.lease_expires_at !== null
+          ? { lease_expires_at: iso(row.lease_expires_at) }
+          : {}),
+        context_sha256: await receipts(context),
+        ...(row.target_artifact_id === null ? {} : { target_artifact_id: row.target_artifact_id }),
+        attempts: read.attempts.get(row.id) ?? [],
+      }),
+    ),
+  );
+  return {
+    run: read.run,
+    work_items: workItems,
+    artifacts: read.artifacts,
+    reviews: read.reviews,
+  };
+}
