@@ -1,21 +1,9 @@
 // An admin script: creates a run with a task stage and a review stage, adds three agents and
 // prints their tokens, which the service shows this once.
-import { call } from "./client.ts";
-
-const adminToken = process.env.TASK_CONTEXT_ADMIN_TOKEN ?? "change-me";
+import { admin } from "./client.ts";
 
 //#region createRun
-interface Run {
-  run_id: string;
-  status: "active" | "blocked" | "completed";
-}
-interface Agent {
-  agent_id: string;
-  tag: string;
-  token: string;
-}
-
-const run = await call<Run>(adminToken, "POST", "/v1/runs", {
+const run = await admin.createRun({
   goal: "Publish an article about edge runtimes",
   constraints: ["At most 1200 words", "No vendor comparisons"],
   lease_ms: 120_000, // a claim holds an item 2 minutes without a heartbeat
@@ -41,7 +29,7 @@ const run = await call<Run>(adminToken, "POST", "/v1/runs", {
 });
 
 for (const tag of ["writer-1", "writer-2", "critic-1"]) {
-  const agent = await call<Agent>(adminToken, "POST", `/v1/runs/${run.run_id}/agents`, { tag });
+  const agent = await admin.addAgent(run.run_id, { tag });
   console.log(`${agent.tag}\t${agent.token}`);
 }
 //#endregion

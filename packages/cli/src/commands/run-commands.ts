@@ -1,10 +1,11 @@
 import type { CollaborationEvent } from "@task-context/protocols/work-item";
+import type { AgentCreated, CreateRunInput } from "@task-context/server/client";
 import { Command } from "commander";
 import { usageError } from "../cli-error.ts";
 import type { CliIo } from "../cli-io.ts";
 import { parseJsonInput, readInput } from "../read-input.ts";
 import { type CommandContext, configureCommand, examples } from "../run.ts";
-import { followEvents, requestJson, type ServiceTarget } from "../service/service-client.ts";
+import { followEvents, type ServiceTarget, withService } from "../service/service-client.ts";
 
 /** The service's default address. */
 const DEFAULT_URL = "http://127.0.0.1:8787";
@@ -38,25 +39,6 @@ function withServiceOptions(command: Command): Command {
       "the admin token (default: $TASK_CONTEXT_TOKEN or $TASK_CONTEXT_ADMIN_TOKEN)",
     )
     .option("--json", "print JSON");
-}
-
-/** A run as `GET /v1/runs/{id}` answers it (the fields the CLI shows). */
-interface RunAnswer {
-  run_id: string;
-  goal: string;
-  status: string;
-  stages: Array<{
-    id: string;
-    kind: string;
-    status: string;
-    counts: {
-      total: number;
-      offered: number;
-      leased: number;
-      completed: number;
-      dead_lettered: number;
-    };
-  }>;
 }
 
 /** Columns padded to their widest cell. */
@@ -143,18 +125,14 @@ export function addRunCommands(program: Command, { io, exit, outputClosed }: Com
     .action(async (file: string, options: ServiceOptions & { agent: string[] }) => {
       const target = targetOf(io, options);
       const body = parseJsonInput(await readInput(io, file));
-      const created = await requestJson<RunAnswer>(target, "POST", "/v1/runs", body);
-      const agents: Array<{ agent_id: string; tag: string; token: string }> = [];
-      for (const tag of options.agent) {
-        agents.push(
-          await requestJson(
-            target,
-            "POST",
-            `/v1/runs/${encodeURIComponent(created.run_id)}/agents`,
-            { tag },
-          ),
-        );
-      }
+      // The service checks the body against the contract and names what is wrong.
+      const { created, agents } = await withService(target, async (client) => {
+        const created = await client.createRun(body as CreateRunInput);
+        const agents: AgentCreated[] = [];
+        for (const tag of options.agent)
+          agents.push(await client.addAgent(created.run_id, { tag }));
+        return { created, agents };
+      });
       if (options.json === true) {
         io.stdout.write(`${JSON.stringify({ run: created, agents }, null, 2)}\n`);
       } else {
@@ -173,11 +151,7 @@ export function addRunCommands(program: Command, { io, exit, outputClosed }: Com
       examples("task-context run status run_01JD…", "task-context run status run_01JD… --json"),
     )
     .action(async (runId: string, options: ServiceOptions) => {
-      const answer = await requestJson<RunAnswer>(
-        targetOf(io, options),
-        "GET",
-        `/v1/runs/${encodeURIComponent(runId)}`,
-      );
+      const answer = await withService(targetOf(io, options), (client) => client.getRun(runId));
       if (options.json === true) {
         io.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
         exit(0);
@@ -257,12 +231,7 @@ ${examples("task-context run view run_01JD…", "task-context run view run_01JD�
           ...(options.ttl === undefined ? {} : { ttl_seconds: parseTtl(options.ttl) }),
           ...(options.canRequeue === true ? { can_requeue: true } : {}),
         };
-        const link = await requestJson<{ url: string; expires_at: string; can_requeue: boolean }>(
-          target,
-          "POST",
-          `/v1/runs/${encodeURIComponent(runId)}/view-links`,
-          body,
-        );
+        const link = await withService(target, (client) => client.createViewLink(runId, body));
         io.stdout.write(
           options.json === true ? `${JSON.stringify(link, null, 2)}\n` : `${link.url}\n`,
         );

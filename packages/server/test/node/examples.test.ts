@@ -1,7 +1,9 @@
 // The documentation's client examples, run as a user runs them: separate processes against the
 // Node server on a socket. create-run.ts prints the agents' tokens; the test's agents work the run
-// through; follow-events.ts prints every event and returns when the run completes.
+// through; follow-events.ts prints every event and returns when the run completes. typed-client.ts
+// starts its own server.
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -106,6 +108,16 @@ describe("the delivery service's examples", () => {
     expect(events.at(-1)?.type).toBe("run.completed");
     const followed = await example("follow-events.ts", url, service.adminToken, runId);
     expect(followed).toBe(events.map((event) => `${event.seq} ${event.type}\n`).join(""));
+  });
+
+  it("typed-client.ts, the README's, works a run through with the client and prints what the README shows", {
+    timeout: 20_000,
+  }, async () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const shown = /## A typed client[\s\S]*?<!-- check: output -->\n```text\n([\s\S]*?)```/.exec(
+      readme,
+    );
+    expect(await exampleWith("typed-client.ts", {})).toBe(shown?.[1]);
   });
 
   it("mcp-agent.ts reads the run's context, claims and completes an item over MCP", {
