@@ -117,6 +117,12 @@ function shellProblem(fence: Fence, command: string, directory: string): string 
     const script = args[0] === "run" ? args[1] : args[0];
     return (script ?? "") in rootScripts ? undefined : `no root script "${script}"`;
   }
+  // wrangler, the tool a Worker is deployed with (a dependency of the deployable app), and the
+  // service's own command.
+  if (/^npx wrangler (dev|deploy|secret put)\b/.test(bare) && knownPackages.has("wrangler")) {
+    return undefined;
+  }
+  if (/^npx task-context-server$/.test(bare)) return undefined;
   const cli = /^(?:npx (?:@task-context\/cli|task-context)|task-context) (\S+)/.exec(bare);
   if (cli) {
     const commands = [

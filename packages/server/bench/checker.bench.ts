@@ -3,7 +3,7 @@
 // completions, 2 s leases, items poisoned until dead-lettered and requeued, stale completions,
 // and the server killed (SIGKILL) and stopped (SIGTERM) mid-run. Reports what the checker proved
 // and how long a crashed lease took to be delivered again. Exits 1 when the checker finds a problem.
-// Run: `pnpm --filter @task-context/server run bench` (CHECKER_SEED=<n> for another seed).
+// Run: `pnpm --filter ./packages/server run bench` (CHECKER_SEED=<n> for another seed).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

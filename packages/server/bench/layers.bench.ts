@@ -2,7 +2,7 @@
 // store alone (SqlStore on an SQLite file), the app over it (Hono through app.request), and the
 // floor of the store's cost — two SQLite write transactions of one small row each, on the same
 // kind of file (WAL, synchronous=NORMAL). Alternating rounds, medians.
-// Run: `pnpm --filter @task-context/server run bench`.
+// Run: `pnpm --filter ./packages/server run bench`.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -2,7 +2,7 @@
 // stages, 100 items, 50 artifacts, 150 events) against `GET /v1/runs/{run_id}` (the run's JSON
 // view, the cheapest read of the same run) and the events as one JSON page, through app.request
 // on an in-memory store. Alternating rounds, medians.
-// Run: `pnpm --filter @task-context/server run bench`.
+// Run: `pnpm --filter ./packages/server run bench`.
 import { compareAlternating, microseconds } from "@task-context/bench-kit";
 import { createApp } from "../src/app.ts";
 import type { ClaimView } from "../src/contract/schemas.ts";

@@ -3,7 +3,7 @@
 // Hono routes on the same server stack answering the same JSON, measured in the same run in
 // alternating rounds. The service (src/main.ts, the `task-context-server` bin) and the baseline each
 // run in their own process; this process only generates the load.
-// Run: `pnpm --filter @task-context/server run bench` (BENCH_PROFILE=<folder> writes the service's CPU
+// Run: `pnpm --filter ./packages/server run bench` (BENCH_PROFILE=<folder> writes the service's CPU
 // profile there).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

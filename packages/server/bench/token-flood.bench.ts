@@ -4,7 +4,7 @@
 // default rate limit (1200 per minute), in alternating rounds. The figure is what the server
 // still holds after the requests (RSS and V8 heap after a full garbage collection): a limiter
 // that keeps every token it sees grows by the tokens' size.
-// Run: `pnpm --filter @task-context/server run bench`.
+// Run: `pnpm --filter ./packages/server run bench`.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
