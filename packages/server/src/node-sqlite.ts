@@ -5,6 +5,15 @@ import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlit
 import { ArgumentError } from "@task-context/core";
 import type { SqlDatabase, SqlValue } from "./sql/sql-database.ts";
 
+/** Begin, commit and roll back: of a transaction, and of a savepoint inside one. */
+const topLevel = ["BEGIN IMMEDIATE", "COMMIT", "ROLLBACK"] as const;
+const nested = [
+  "SAVEPOINT nested",
+  "RELEASE nested",
+  "ROLLBACK TO nested",
+  "RELEASE nested",
+] as const;
+
 /** A {@link SqlDatabase} that can be closed. */
 export interface NodeSqlDatabase extends SqlDatabase {
   /** Closes the database; committed transactions are on disk (WAL). */
@@ -68,19 +77,18 @@ export function openNodeDatabase(
       return prepare(sql).all(...(params as SQLInputValue[])) as Row[];
     },
     transaction(fn) {
-      // Inside a transaction, a savepoint: its writes are undone alone when fn throws.
-      const [begin, commit, rollback] = inTransaction
-        ? ["SAVEPOINT nested", "RELEASE nested", "ROLLBACK TO nested; RELEASE nested"]
-        : ["BEGIN IMMEDIATE", "COMMIT", "ROLLBACK"];
+      // Inside a transaction, a savepoint: its writes are undone alone when fn throws. The
+      // statements are prepared once: a group commit runs one savepoint per operation.
       const outermost = !inTransaction;
-      database.exec(begin);
+      const [begin, commit, ...rollback] = outermost ? topLevel : nested;
+      prepare(begin).run();
       inTransaction = true;
       try {
         const result = fn();
-        database.exec(commit);
+        prepare(commit).run();
         return result;
       } catch (error) {
-        database.exec(rollback);
+        for (const statement of rollback) prepare(statement).run();
         throw error;
       } finally {
         if (outermost) inTransaction = false;

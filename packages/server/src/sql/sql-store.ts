@@ -65,6 +65,15 @@ export interface SqlStoreOptions {
 /** How many agents a store remembers (about 200 bytes each). */
 const AGENTS_REMEMBERED = 10_000;
 
+/** A copy of a run's state that the operations on the original do not change. */
+function copyRunState(state: RunState): RunState {
+  return {
+    run: { ...state.run },
+    stages: state.stages.map((stage) => ({ ...stage })),
+    now: state.now,
+  };
+}
+
 /** An operation waiting for the next group commit. */
 interface Pending {
   apply: () => unknown;
@@ -86,8 +95,10 @@ export class SqlStore implements DeliveryStore {
   readonly #stages: StageDefinitions = new Map();
   readonly #agents = new Map<string, StoredAgent>();
   #pending: Pending[] = [];
-  /** Runs whose events a transaction in progress appended: woken once it commits. */
+  /** Runs whose events a committing transaction appended: woken once it has committed. */
   #appended = new Set<string>();
+  /** The runs the transaction in progress has loaded, with the `last_seq` they had then. */
+  readonly #loaded = new Map<string, { state: RunState; committedSeq: number }>();
 
   constructor(database: SqlDatabase, { clock = Date.now, schedule }: SqlStoreOptions = {}) {
     this.#database = database;
@@ -229,9 +240,7 @@ export class SqlStore implements DeliveryStore {
   async changed(runId: string, after: number, options: ChangedOptions): Promise<boolean> {
     // Looked at and waited for in one step, not in a group commit: a write in between would
     // wake no one.
-    const lastSeq = this.#database.transaction(() =>
-      this.#apply(runId, (state) => state.run.last_seq),
-    );
+    const lastSeq = this.#transaction(() => this.#apply(runId, (state) => state.run.last_seq));
     this.#wakeAppended();
     if (lastSeq > after) return true;
     return this.#waiters.wait(runId, options);
@@ -269,24 +278,58 @@ export class SqlStore implements DeliveryStore {
     return this.#commit(() => this.#apply(runId, operation));
   }
 
-  /** Loads the run, expires its overdue leases and runs `operation`; notes appended events. */
+  /**
+   * Runs `operation` on the run's state in the transaction in progress: loaded, and its overdue
+   * leases expired, by the transaction's first operation on the run; shared by the others, which
+   * see its writes. When `operation` throws, the state is as it was before it (its savepoint
+   * undoes its writes).
+   */
   #apply<T>(runId: string, operation: (state: RunState) => T): T {
-    const state = loadRunState(this.#database, runId, this.#clock(), this.#stages);
-    const before = state.run.last_seq;
-    expireOverdueLeases(this.#database, state);
-    const value = operation(state);
-    saveLastSeq(this.#database, state, before);
-    if (state.run.last_seq > before) this.#appended.add(runId);
-    return value;
+    const loaded = this.#loaded.get(runId);
+    const before = loaded === undefined ? undefined : copyRunState(loaded.state);
+    try {
+      let state = loaded?.state;
+      if (state === undefined) {
+        state = loadRunState(this.#database, runId, this.#clock(), this.#stages);
+        this.#loaded.set(runId, { state, committedSeq: state.run.last_seq });
+        expireOverdueLeases(this.#database, state);
+      }
+      return operation(state);
+    } catch (error) {
+      if (loaded === undefined) this.#loaded.delete(runId);
+      else loaded.state = before as RunState;
+      throw error;
+    }
+  }
+
+  /**
+   * Runs `fn` in a transaction and, before it commits, writes each loaded run's `last_seq` once
+   * and notes the runs whose waiters to wake once it has committed.
+   */
+  #transaction<T>(fn: () => T): T {
+    try {
+      return this.#database.transaction(() => {
+        const result = fn();
+        for (const [runId, { state, committedSeq }] of this.#loaded) {
+          saveLastSeq(this.#database, state, committedSeq);
+          if (state.run.last_seq > committedSeq) this.#appended.add(runId);
+        }
+        return result;
+      });
+    } catch (error) {
+      this.#appended.clear();
+      throw error;
+    } finally {
+      this.#loaded.clear();
+    }
   }
 
   /** Commits `apply` in its own transaction, or queues it for the next group commit. */
   #commit<T>(apply: () => T): Promise<T> {
     if (this.#schedule === undefined) {
       try {
-        return Promise.resolve(this.#database.transaction(apply));
+        return Promise.resolve(this.#transaction(apply));
       } catch (error) {
-        this.#appended.clear();
         return Promise.reject(error);
       } finally {
         this.#wakeAppended();
@@ -304,7 +347,7 @@ export class SqlStore implements DeliveryStore {
     this.#pending = [];
     const outcomes: Array<{ value: unknown } | { error: unknown }> = [];
     try {
-      this.#database.transaction(() => {
+      this.#transaction(() => {
         for (const operation of pending) {
           try {
             outcomes.push({ value: this.#database.transaction(operation.apply) });
@@ -315,7 +358,6 @@ export class SqlStore implements DeliveryStore {
       });
     } catch (error) {
       // The commit itself failed: nothing of the group is written.
-      this.#appended.clear();
       for (const operation of pending) operation.reject(error);
       return;
     }

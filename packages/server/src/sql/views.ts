@@ -102,22 +102,25 @@ export function runContextOf(state: RunState, item: ItemRow): RunContext {
 export function workItemView(database: SqlDatabase, state: RunState, item: ItemRow): WorkItem {
   const { run } = state;
   const stage = stageOf(state, item);
-  const previous = database
-    .all<ArtifactRow>(
-      "SELECT id, stage_id, author_tag, title, media_type FROM artifacts WHERE run_id = ? AND stage_position < ? ORDER BY stage_position, seq",
-      run.id,
-      item.stage_position,
-    )
-    .map(
-      (artifact): ArtifactReference => ({
-        artifact_id: artifact.id,
-        stage_id: artifact.stage_id,
-        author_tag: artifact.author_tag,
-        ...(artifact.title === null ? {} : { title: artifact.title }),
-        media_type: artifact.media_type,
-        uri: artifactUri(run.id, artifact.id),
-      }),
-    );
+  // The first stage has no earlier artifacts to look for.
+  const earlier =
+    item.stage_position === 0
+      ? []
+      : database.all<ArtifactRow>(
+          "SELECT id, stage_id, author_tag, title, media_type FROM artifacts WHERE run_id = ? AND stage_position < ? ORDER BY stage_position, seq",
+          run.id,
+          item.stage_position,
+        );
+  const previous = earlier.map(
+    (artifact): ArtifactReference => ({
+      artifact_id: artifact.id,
+      stage_id: artifact.stage_id,
+      author_tag: artifact.author_tag,
+      ...(artifact.title === null ? {} : { title: artifact.title }),
+      media_type: artifact.media_type,
+      uri: artifactUri(run.id, artifact.id),
+    }),
+  );
   const fields = {
     id: item.id,
     run_id: run.id,
