@@ -93,6 +93,30 @@ describe("SqlStore's group commit", () => {
     expect(page.events.filter((event) => event.type === "work_item.completed")).toHaveLength(1);
   });
 
+  it("restores a run's shared state when an operation fails after the group's first look at it", async () => {
+    const { database } = countingDatabase();
+    let now = 1_000_000;
+    const store = new SqlStore(database, { clock: () => now, schedule: setImmediate });
+    const runId = newId("run");
+    await store.createRun(runId, { ...input, lease_ms: 1000 });
+    const agent = { agent_id: newId("agt"), tag: "a" };
+    await store.addAgent(runId, { ...agent, token_hash: "h" });
+    await store.claim(runId, agent, undefined);
+    now += 2000;
+    // The first operation of the group expires the lease (events appended), then fails: its
+    // savepoint undoes both; the second expires it again and claims.
+    const [missing, claimed] = await Promise.allSettled([
+      store.claim(runId, agent, "wi_missing"),
+      store.claim(runId, agent, undefined),
+    ]);
+    expect(missing).toMatchObject({ status: "rejected", reason: { code: "WORK_ITEM_NOT_FOUND" } });
+    expect(claimed).toMatchObject({ status: "fulfilled" });
+    const { events } = await store.events(runId, 0, 100);
+    expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
+    expect(events.filter((event) => event.type === "work_item.lease_expired")).toHaveLength(1);
+    expect(await store.lastSeq(runId)).toBe(events.length);
+  });
+
   it("rejects every operation of a group whose commit fails, and writes none of them", async () => {
     const { store, counts, runId, agent } = await groupedStore();
     const before = await store.lastSeq(runId);
