@@ -13,15 +13,8 @@ import type { RunObject } from "./run-object.ts";
  * object, so garbage never creates one. The methods the store list (`storeMethods`) forwards as
  * `"run"` are generated from it; the others are written out here.
  */
-// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface below declares the methods its static block defines.
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface below declares the methods defineRunMethods defines.
 export class DurableObjectStore implements DeliveryStore {
-  static {
-    // Every "run" method of the store list: the same call on the run's object.
-    defineRunMethods(DurableObjectStore, (store, method, runId, args) =>
-      unwrap(callMethod(store.object(runId), method, args) as Promise<Outcome<unknown>>),
-    );
-  }
-
   readonly #runs: DurableObjectNamespace<RunObject>;
 
   constructor(runs: DurableObjectNamespace<RunObject>) {
@@ -70,5 +63,8 @@ export class DurableObjectStore implements DeliveryStore {
   }
 }
 
-/** The generated methods, which the class's static block defines. */
+/** The generated methods: every "run" method of the store list, the same call on the run's object. */
 export interface DurableObjectStore extends Pick<DeliveryStore, RunMethod> {}
+defineRunMethods(DurableObjectStore, (store, method, runId, args) =>
+  unwrap(callMethod(store.object(runId), method, args) as Promise<Outcome<unknown>>),
+);

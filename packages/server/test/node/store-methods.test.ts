@@ -46,13 +46,6 @@ describe("the store's methods", () => {
 
 /** A store made of generated forwarders only: each run method calls `target`'s. */
 class Forwarder {
-  static {
-    defineRunMethods(Forwarder, (forwarder, method, runId, args) => {
-      forwarder.calls.push({ method, runId, args });
-      return callMethod(forwarder.target, method, args);
-    });
-  }
-
   readonly calls: { method: RunMethod; runId: string; args: unknown[] }[] = [];
   readonly target: object;
 
@@ -60,6 +53,10 @@ class Forwarder {
     this.target = target;
   }
 }
+defineRunMethods(Forwarder, (forwarder, method, runId, args) => {
+  forwarder.calls.push({ method, runId, args });
+  return callMethod(forwarder.target, method, args);
+});
 
 /** A {@link Forwarder} with the generated methods' types (the Workers classes merge them in). */
 const forwarderTo = (target: object) =>
