@@ -1,7 +1,8 @@
 /**
  * The task-context delivery service, runtime-agnostic: the Hono app (`createApp`), the store
  * interface (`DeliveryStore`) and its SQL implementation over a small synchronous SQL interface,
- * the migrations, the contract's zod schemas and types, and its OpenAPI document.
+ * the migrations, the contract's zod schemas and types, its OpenAPI document, and the settings
+ * every runtime reads from its environment (`settingsFromEnv`).
  * `@task-context/server/node` runs it on Node with SQLite; `@task-context/server/workers` on
  * Cloudflare Workers with a Durable Object per run.
  *
@@ -35,6 +36,12 @@ export {
   type RateLimiterFactory,
   type RateLimitKeys,
 } from "./http/rate-limit.ts";
+export {
+  type ServiceEnv,
+  type ServiceSettings,
+  type SettingsFromEnvOptions,
+  settingsFromEnv,
+} from "./settings.ts";
 export { migrate } from "./sql/schema.ts";
 export type { SqlDatabase, SqlValue } from "./sql/sql-database.ts";
 export { SqlStore, type SqlStoreOptions } from "./sql/sql-store.ts";

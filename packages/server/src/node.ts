@@ -11,20 +11,16 @@
  *
  * @module
  */
-import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { ArgumentError, type SecretPolicy } from "@task-context/core";
 import { requireText, requireWholeNumber } from "@task-context/core/internal";
 import { createApp, defaultBodyBytes, type Limits } from "./app.ts";
-import { parseAllowedHosts } from "./http/allowed-hosts.ts";
-import { parseCorsOrigins } from "./http/cors-origins.ts";
-import { parseRateLimit } from "./http/rate-limit.ts";
-import { parseSecretPolicy } from "./http/run-secrets.ts";
 import { defaultAllowedHosts } from "./mcp/dns-rebinding.ts";
 import { createNodeHttpServer } from "./node-http/node-http-server.ts";
 import { closingConnection } from "./node-http/unread-body.ts";
 import { type Durability, openNodeDatabase } from "./node-sqlite.ts";
+import { type ServiceEnv, settingsFromEnv as serviceSettingsFromEnv } from "./settings.ts";
 import { SqlStore } from "./sql/sql-store.ts";
 import { clientAddress } from "./workers/client-address.ts";
 
@@ -162,37 +158,47 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   };
 }
 
+/**
+ * The variables of the Node entry: those every runtime reads ({@link ServiceEnv}), and where
+ * the server listens and keeps its database.
+ */
+export interface NodeEnv extends ServiceEnv {
+  /** TCP port, 0 for any free one (default 8787). */
+  PORT?: string | undefined;
+  /** Address to listen on (default 127.0.0.1). */
+  HOST?: string | undefined;
+  /** SQLite file, or `:memory:` (default `.data/task-context.db`). */
+  TASK_CONTEXT_DB?: string | undefined;
+  /** What a commit survives: `process` (default) or `machine` (see {@link Durability}). */
+  TASK_CONTEXT_DURABILITY?: string | undefined;
+}
+
 /** {@link NodeServerOptions} read from the environment, and whether the admin token was generated. */
 export interface NodeSettings extends NodeServerOptions {
+  port: number;
+  host: string;
+  database: string;
+  durability: Durability;
   /** True when `TASK_CONTEXT_ADMIN_TOKEN` was unset or empty and `adminToken` is a new random one. */
   generatedAdminToken: boolean;
 }
 
 /**
- * The server's settings from the environment: `PORT`, `HOST`, `TASK_CONTEXT_DB`,
- * `TASK_CONTEXT_ADMIN_TOKEN` (generated when unset), `TASK_CONTEXT_RATE_LIMIT`,
- * `TASK_CONTEXT_CORS_ORIGINS`, `TASK_CONTEXT_ALLOWED_HOSTS` and `TASK_CONTEXT_SECRETS`. Throws an
- * `ArgumentError` naming the variable when one is malformed.
+ * The server's settings from the environment: `PORT`, `HOST`, `TASK_CONTEXT_DB` and
+ * `TASK_CONTEXT_DURABILITY`, read here,
+ * and the variables of every runtime — `TASK_CONTEXT_ADMIN_TOKEN` (generated when unset),
+ * `TASK_CONTEXT_RATE_LIMIT`, `TASK_CONTEXT_CORS_ORIGINS`, `TASK_CONTEXT_ALLOWED_HOSTS` and
+ * `TASK_CONTEXT_SECRETS` — read by the main entry's `settingsFromEnv`, which this extends. Throws
+ * an `ArgumentError` naming the variable when one is malformed.
  */
-export function settingsFromEnv(
-  environment: Readonly<Record<string, string | undefined>>,
-): NodeSettings {
+export function settingsFromEnv(environment: Readonly<NodeEnv>): NodeSettings {
   const port = environment.PORT === undefined ? 8787 : Number(environment.PORT);
-  const adminToken = environment.TASK_CONTEXT_ADMIN_TOKEN;
   return {
     port: requireWholeNumber("PORT", port, 0, 65_535),
     host: environment.HOST === undefined ? "127.0.0.1" : requireText("HOST", environment.HOST),
     database: environment.TASK_CONTEXT_DB || ".data/task-context.db",
     durability: parseDurability(environment.TASK_CONTEXT_DURABILITY),
-    adminToken:
-      adminToken === undefined || adminToken === ""
-        ? randomBytes(32).toString("base64url")
-        : adminToken,
-    generatedAdminToken: adminToken === undefined || adminToken === "",
-    limits: { rateLimit: parseRateLimit(environment.TASK_CONTEXT_RATE_LIMIT) },
-    ...optionalCors(parseCorsOrigins(environment.TASK_CONTEXT_CORS_ORIGINS)),
-    ...optionalAllowedHosts(parseAllowedHosts(environment.TASK_CONTEXT_ALLOWED_HOSTS)),
-    secrets: parseSecretPolicy("TASK_CONTEXT_SECRETS", environment.TASK_CONTEXT_SECRETS),
+    ...serviceSettingsFromEnv(environment, { generateAdminToken: true }),
   };
 }
 
@@ -204,14 +210,6 @@ function parseDurability(value: string | undefined): Durability {
     argument: "TASK_CONTEXT_DURABILITY",
     message: `expected "process" (a commit survives a crash of the process) or "machine" (each commit is on disk before its answer), got ${JSON.stringify(value)}.`,
   });
-}
-
-function optionalCors(cors: { origins: string[] } | undefined) {
-  return cors === undefined ? {} : { cors };
-}
-
-function optionalAllowedHosts(allowedHosts: string[] | undefined) {
-  return allowedHosts === undefined ? {} : { allowedHosts };
 }
 
 /**

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import { Command, InvalidArgumentError } from "commander";
 import { type CommandContext, configureCommand, examples } from "../run.ts";
@@ -52,7 +51,7 @@ ${examples(
       try {
         const service = await loadNodeService("serve");
         const { generatedAdminToken: generated, ...settings } = service.settingsFromEnv(io.env);
-        const database = options.db ?? settings.database ?? ".data/task-context.db";
+        const database = options.db ?? settings.database;
         const server = await service.startNodeServer({
           ...settings,
           ...(options.port === undefined ? {} : { port: options.port }),

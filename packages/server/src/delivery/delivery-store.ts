@@ -85,6 +85,9 @@ export interface ChangedOptions {
  * current attempt of a lease may heartbeat, complete or fail (an expired lease nobody else claimed
  * may still complete); lease expiry is evaluated whenever a run is read or changed, not only by a
  * timer; every state change appends one event with the run's next `seq`, in the same transaction.
+ *
+ * A method added here is added to `storeMethods` too (store-methods.ts: how a store that keeps
+ * each run apart forwards it), or the list is a type error.
  */
 export interface DeliveryStore {
   /**

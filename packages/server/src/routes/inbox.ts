@@ -1,6 +1,5 @@
 import { jsonResponse } from "../contract/openapi.ts";
 import { claimNextQuery, claimView, offersView, pollQuery } from "../contract/schemas.ts";
-import { requireAgent } from "../http/auth.ts";
 import { queryParameters } from "../http/validation.ts";
 import { anySignal, waitFor } from "../http/wait.ts";
 import { type App, endpoint, type RouteContext } from "./route-context.ts";
@@ -23,7 +22,7 @@ export function inboxRoutes(app: App, context: RouteContext): void {
     }),
     queryParameters(pollQuery),
     async (c) => {
-      const { runId, agent } = requireAgent(c.var.caller);
+      const { runId, agent } = c.var.caller;
       const { wait = 0, limit = 10 } = c.req.valid("query");
       const signal = anySignal([c.req.raw.signal, context.shutdown]);
       const offers = await waitFor(store, runId, wait * 1000, timing, signal, async () => {
@@ -51,7 +50,7 @@ export function inboxRoutes(app: App, context: RouteContext): void {
     }),
     queryParameters(claimNextQuery),
     async (c) => {
-      const { runId, agent } = requireAgent(c.var.caller);
+      const { runId, agent } = c.var.caller;
       const { wait = 0 } = c.req.valid("query");
       const signal = anySignal([c.req.raw.signal, context.shutdown]);
       const claim = await waitFor(store, runId, wait * 1000, timing, signal, () =>

@@ -62,6 +62,31 @@ export async function viewerOf(
   });
 }
 
+/** The caller a route of `audience` is given, checked once, by its {@link endpoint}. */
+export type CallerOf<A extends Audience> = A extends "admin"
+  ? Extract<Caller, { role: "admin" }>
+  : A extends "agent"
+    ? Extract<Caller, { role: "agent" }>
+    : Caller;
+
+/**
+ * What a route of `audience` adds to the app's environment: `c.var.caller`, the checked caller
+ * (none for a public route).
+ */
+export type AudienceEnv<A extends Audience> = A extends "public"
+  ? AppEnv
+  : { Variables: { caller: CallerOf<A> } };
+
+/**
+ * The caller if it belongs to `audience`, the one place a route's role is checked: 403
+ * `FORBIDDEN` for an agent on an admin route and for the admin (or a viewer) on an agent's.
+ */
+function admit<A extends Exclude<Audience, "public">>(caller: Caller, audience: A): CallerOf<A> {
+  if (audience === "admin") requireAdmin(caller);
+  if (audience === "agent") requireAgent(caller);
+  return caller as CallerOf<A>;
+}
+
 /**
  * Authenticates the request and checks that its caller may use the route: its own run only (a
  * `run_id` in the path of another run is "not found"), then the audience's role.
@@ -79,9 +104,7 @@ function authorize(
         ? await viewerOf(context, view, runId)
         : await context.authenticate(c);
     if (runId !== undefined) requireRunAccess(caller, runId);
-    if (audience === "admin") requireAdmin(caller);
-    if (audience === "agent") requireAgent(caller);
-    c.set("caller", caller);
+    c.set("caller", admit(caller, audience));
     await next();
   };
 }
@@ -89,22 +112,26 @@ function authorize(
 /**
  * One endpoint's documentation and access rule in one middleware: the OpenAPI document reads
  * the operation from it, and it lets through only the callers of its audience, and only with a
- * path and query string that are percent-encoded UTF-8.
+ * path and query string that are percent-encoded UTF-8. The route's handler finds the caller,
+ * typed by the audience, in `c.var.caller` (an agent route reads its run and agent there): the
+ * role is checked here and nowhere else.
  */
-export function endpoint(
+export function endpoint<const A extends Audience>(
   context: RouteContext,
-  description: Parameters<typeof operation>[0],
-): MiddlewareHandler<AppEnv> {
+  description: Parameters<typeof operation>[0] & { audience: A },
+): MiddlewareHandler<AudienceEnv<A>> {
   const documented = operation(description) as unknown as Record<typeof uniqueSymbol, unknown>;
   const { audience } = description;
   const authorized: MiddlewareHandler<AppEnv> =
     audience === "public"
       ? async (_c, next) => next()
-      : authorize(context, audience, description.viewLinks === true);
+      : authorize(context, audience as Exclude<Audience, "public">, description.viewLinks === true);
   const check: MiddlewareHandler<AppEnv> = (c, next) =>
     authorized(c, async () => {
       requireUtf8Url(c);
       await next();
     });
-  return Object.assign(check, { [uniqueSymbol]: documented[uniqueSymbol] });
+  return Object.assign(check as unknown as MiddlewareHandler<AudienceEnv<A>>, {
+    [uniqueSymbol]: documented[uniqueSymbol],
+  });
 }

@@ -1,6 +1,5 @@
 import type { Context } from "hono";
-import type * as z from "zod";
-import { jsonResponse, type operation } from "../contract/openapi.ts";
+import { jsonResponse } from "../contract/openapi.ts";
 import {
   claimView,
   completeBody,
@@ -11,8 +10,7 @@ import {
   heartbeatView,
 } from "../contract/schemas.ts";
 import { DeliveryError } from "../delivery/delivery-error.ts";
-import type { AgentIdentity, IdempotencyKey } from "../delivery/delivery-store.ts";
-import { requireAgent } from "../http/auth.ts";
+import type { IdempotencyKey } from "../delivery/delivery-store.ts";
 import { idempotencyKeyOf, idempotencyKeyPattern } from "../http/idempotency.ts";
 import { jsonBody } from "../http/validation.ts";
 import { type App, endpoint, type RouteContext } from "./route-context.ts";
@@ -66,17 +64,20 @@ export function workItemRoutes(app: App, context: RouteContext): void {
       errors: ["WORK_ITEM_NOT_FOUND", "SELF_REVIEW", "NOT_ON_OFFER", "PAYLOAD_TOO_LARGE"],
     }),
     async (c) => {
-      const { runId, agent } = requireAgent(c.var.caller);
+      const { runId, agent } = c.var.caller;
       return c.json(await store.claim(runId, agent, c.req.param("id")));
     },
   );
 
-  leaseRoute(context, app, "heartbeat", {
-    describe: {
+  app.post(
+    "/v1/work-items/:id/heartbeat",
+    endpoint(context, {
       id: "heartbeat",
       summary: "Extend the lease of the current attempt",
       description:
         "The lease runs `lease_ms` from now again. Only the current attempt may heartbeat: another gets `LEASE_LOST` and should stop working on the item.",
+      tag: "work items",
+      audience: "agent",
       responses: { 200: jsonResponse(heartbeatView, "The lease's new expiry") },
       errors: [
         "INVALID_REQUEST",
@@ -86,18 +87,25 @@ export function workItemRoutes(app: App, context: RouteContext): void {
         "PAYLOAD_TOO_LARGE",
         "UNSUPPORTED_MEDIA_TYPE",
       ],
+    }),
+    jsonBody(heartbeatBody),
+    async (c) => {
+      const { runId, agent } = c.var.caller;
+      const { attempt } = c.req.valid("json");
+      return c.json(await store.heartbeat(runId, agent, c.req.param("id"), attempt));
     },
-    schema: heartbeatBody,
-    idempotent: false,
-    act: (runId, agent, id, { attempt }) => store.heartbeat(runId, agent, id, attempt),
-  });
+  );
 
-  leaseRoute(context, app, "complete", {
-    describe: {
+  app.post(
+    "/v1/work-items/:id/complete",
+    endpoint(context, {
       id: "completeWorkItem",
       summary: "Complete a work item: an artifact for a task item, a review for a review item",
       description:
         "Only the current attempt may complete (or an expired one nobody else claimed since). A review's criteria must be exactly the review stage's; the feedback is linked to the reviewed artifact and emitted as a review.feedback event in the same transaction.",
+      tag: "work items",
+      audience: "agent",
+      parameters: [idempotencyHeader],
       responses: { 200: jsonResponse(completionView, "Completed") },
       errors: [
         "INVALID_REQUEST",
@@ -109,17 +117,27 @@ export function workItemRoutes(app: App, context: RouteContext): void {
         "PAYLOAD_TOO_LARGE",
         "UNSUPPORTED_MEDIA_TYPE",
       ],
+    }),
+    jsonBody(completeBody),
+    async (c) => {
+      const { runId, agent } = c.var.caller;
+      const workItemId = c.req.param("id");
+      const body = c.req.valid("json");
+      const key = await idempotencyKey(c, "complete", workItemId, body);
+      return c.json(await store.complete(runId, agent, workItemId, body, key));
     },
-    schema: completeBody,
-    act: (runId, agent, id, body, key) => store.complete(runId, agent, id, body, key),
-  });
+  );
 
-  leaseRoute(context, app, "fail", {
-    describe: {
+  app.post(
+    "/v1/work-items/:id/fail",
+    endpoint(context, {
       id: "failWorkItem",
       summary: "Give up the current attempt: back on offer, or dead-lettered after max_attempts",
       description:
         "Only the current attempt may fail. The item goes back on offer with the next attempt, or to the dead letters (the run becomes `blocked`) when it has had `max_attempts`.",
+      tag: "work items",
+      audience: "agent",
+      parameters: [idempotencyHeader],
       responses: { 200: jsonResponse(failureView, "Where the item went") },
       errors: [
         "INVALID_REQUEST",
@@ -130,51 +148,14 @@ export function workItemRoutes(app: App, context: RouteContext): void {
         "PAYLOAD_TOO_LARGE",
         "UNSUPPORTED_MEDIA_TYPE",
       ],
-    },
-    schema: failBody,
-    act: (runId, agent, id, body, key) => store.fail(runId, agent, id, body, key),
-  });
-}
-
-/** `POST /v1/work-items/{id}/{action}`: an agent acts on its lease with a JSON body. */
-function leaseRoute<Schema extends z.ZodType, View>(
-  context: RouteContext,
-  app: App,
-  action: string,
-  {
-    describe,
-    schema,
-    idempotent = true,
-    act,
-  }: {
-    describe: Omit<Parameters<typeof operation>[0], "tag" | "audience">;
-    schema: Schema;
-    /** Whether the action takes an Idempotency-Key (default true). */
-    idempotent?: boolean;
-    act: (
-      runId: string,
-      agent: AgentIdentity,
-      workItemId: string,
-      body: z.infer<Schema>,
-      idempotency: IdempotencyKey | undefined,
-    ) => Promise<View>;
-  },
-): void {
-  app.post(
-    `/v1/work-items/:id/${action}`,
-    endpoint(context, {
-      ...describe,
-      tag: "work items",
-      audience: "agent",
-      ...(idempotent ? { parameters: [idempotencyHeader] } : {}),
     }),
-    jsonBody(schema),
+    jsonBody(failBody),
     async (c) => {
-      const { runId, agent } = requireAgent(c.var.caller);
-      const body = c.req.valid("json") as z.infer<Schema>;
+      const { runId, agent } = c.var.caller;
       const workItemId = c.req.param("id");
-      const key = idempotent ? await idempotencyKey(c, action, workItemId, body) : undefined;
-      return c.json((await act(runId, agent, workItemId, body, key)) as object);
+      const body = c.req.valid("json");
+      const key = await idempotencyKey(c, "fail", workItemId, body);
+      return c.json(await store.fail(runId, agent, workItemId, body, key));
     },
   );
 }

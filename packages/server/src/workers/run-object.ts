@@ -1,10 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
 import { ArgumentError } from "@task-context/core";
-import type { Artifact, WorkItem } from "@task-context/protocols";
 import type * as Contract from "../contract/schemas.ts";
 import { runNotFound } from "../delivery/delivery-error.ts";
-import type { DeliveryStore, RunOverview, StoredAgent } from "../delivery/delivery-store.ts";
+import type { DeliveryStore, StoredAgent } from "../delivery/delivery-store.ts";
 import { checkStageGraph } from "../delivery/stage-graph.ts";
+import { callMethod, defineRunMethods, type RunMethod } from "../delivery/store-methods.ts";
 import { createRateLimiter, type RateLimit } from "../http/rate-limit.ts";
 import type { SqlDatabase } from "../sql/sql-database.ts";
 import { SqlStore } from "../sql/sql-store.ts";
@@ -18,16 +18,27 @@ const MAX_WAIT_MS = 30_000;
 /**
  * One run, in its own Durable Object with SQLite storage: an {@link SqlStore} over
  * `ctx.storage.sql`, reached with `RUNS.idFromName(runId)`. Its methods are the `DeliveryStore`'s,
- * called over Workers RPC, and answer an {@link Outcome}. Each change runs synchronously inside
- * (one transaction, no `await` until it is committed), so no other call interleaves with it; only
- * waits (`changed`) let other calls in.
+ * called over Workers RPC, and answer an {@link Outcome}: those the store list (`storeMethods`)
+ * forwards as `"run"` are generated from it, the others are written out here. Each change runs
+ * synchronously inside (one transaction, no `await` until it is committed), so no other call
+ * interleaves with it; only waits (`changed`) let other calls in.
  *
  * Nothing is written for an id that is not a run: the tables are created by `createRun` only, and
  * every other method answers `RUN_NOT_FOUND` while there are none. An alarm is kept at the
  * earliest lease expiry and sweeps expired leases (alarms are at-least-once; every query checks
  * expiry too, so a late or repeated alarm changes nothing).
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface below declares the methods its static block defines.
 export class RunObject extends DurableObject<WorkerEnv> {
+  static {
+    // Every "run" method of the store list: the same call on the run's store, once it exists.
+    // In the class's body, to reach #call (kept off RPC, as every # member is).
+    // biome-ignore lint/complexity/noThisInStatic: the class's name here would name the class expression in bundles.
+    defineRunMethods(this, (object, method, runId, args) =>
+      object.#call(runId, (store) => callMethod(store, method, args) as Promise<unknown>),
+    );
+  }
+
   readonly #database: SqlDatabase;
   #store: SqlStore | undefined;
   /** The lease expiry the alarm is set for (undefined: none), or null when not known. */
@@ -62,66 +73,8 @@ export class RunObject extends DurableObject<WorkerEnv> {
     });
   }
 
-  async getRun(runId: string): Promise<Outcome<Contract.RunView>> {
-    return this.#call(runId, (store) => store.getRun(runId));
-  }
-
-  async addAgent(runId: string, agent: StoredAgent): Promise<Outcome<void>> {
-    return this.#call(runId, (store) => store.addAgent(runId, agent));
-  }
-
   async findAgent(runId: string, agentId: string): Promise<Outcome<StoredAgent | undefined>> {
     return outcome(async () => this.#open()?.findAgent(runId, agentId));
-  }
-
-  async offers(...args: Parameters<DeliveryStore["offers"]>): Promise<Outcome<WorkItem[]>> {
-    return this.#call(args[0], (store) => store.offers(...args));
-  }
-
-  async claim(
-    ...args: Parameters<DeliveryStore["claim"]>
-  ): Promise<Outcome<Contract.ClaimView | undefined>> {
-    return this.#call(args[0], (store) => store.claim(...args));
-  }
-
-  async heartbeat(
-    ...args: Parameters<DeliveryStore["heartbeat"]>
-  ): Promise<Outcome<Contract.HeartbeatView>> {
-    return this.#call(args[0], (store) => store.heartbeat(...args));
-  }
-
-  async complete(
-    ...args: Parameters<DeliveryStore["complete"]>
-  ): Promise<Outcome<Contract.CompletionView>> {
-    return this.#call(args[0], (store) => store.complete(...args));
-  }
-
-  async fail(...args: Parameters<DeliveryStore["fail"]>): Promise<Outcome<Contract.FailureView>> {
-    return this.#call(args[0], (store) => store.fail(...args));
-  }
-
-  async deadLetters(runId: string): Promise<Outcome<Contract.DeadLetter[]>> {
-    return this.#call(runId, (store) => store.deadLetters(runId));
-  }
-
-  async requeue(runId: string, workItemId: string): Promise<Outcome<WorkItem>> {
-    return this.#call(runId, (store) => store.requeue(runId, workItemId));
-  }
-
-  async artifact(runId: string, artifactId: string): Promise<Outcome<Artifact>> {
-    return this.#call(runId, (store) => store.artifact(runId, artifactId));
-  }
-
-  async overview(runId: string): Promise<Outcome<RunOverview>> {
-    return this.#call(runId, (store) => store.overview(runId));
-  }
-
-  async events(runId: string, after: number, limit: number): Promise<Outcome<Contract.EventPage>> {
-    return this.#call(runId, (store) => store.events(runId, after, limit));
-  }
-
-  async lastSeq(runId: string): Promise<Outcome<number>> {
-    return this.#call(runId, (store) => store.lastSeq(runId));
   }
 
   /**
@@ -132,10 +85,6 @@ export class RunObject extends DurableObject<WorkerEnv> {
   async changed(runId: string, after: number, timeoutMs: number): Promise<Outcome<boolean>> {
     const bounded = Math.min(Math.max(0, timeoutMs), MAX_WAIT_MS);
     return this.#call(runId, (store) => store.changed(runId, after, { timeoutMs: bounded }));
-  }
-
-  async expireLeases(runId: string): Promise<Outcome<void>> {
-    return this.#call(runId, (store) => store.expireLeases(runId));
   }
 
   /**
@@ -199,3 +148,13 @@ export class RunObject extends DurableObject<WorkerEnv> {
     else await this.ctx.storage.setAlarm(Date.now() + Math.max(0, next - this.now()));
   }
 }
+
+/** The store's run methods as the object answers them: with an {@link Outcome}. */
+type RunMethods = {
+  [M in RunMethod]: (
+    ...args: Parameters<DeliveryStore[M]>
+  ) => Promise<Outcome<Awaited<ReturnType<DeliveryStore[M]>>>>;
+};
+
+/** The generated methods, which the class's static block defines. */
+export interface RunObject extends RunMethods {}

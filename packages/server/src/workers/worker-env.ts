@@ -1,10 +1,13 @@
+import type { ServiceEnv } from "../settings.ts";
 import type { RunObject } from "./run-object.ts";
 
 /**
- * The bindings and variables of the Worker (wrangler.jsonc). Variables set with `--var` or as
- * secrets are not in the configuration file, so they are declared here rather than generated.
+ * The bindings and variables of the Worker (wrangler.jsonc): the variables of every runtime
+ * ({@link ServiceEnv}; `TASK_CONTEXT_ADMIN_TOKEN` is required, and a secret), and its bindings.
+ * Variables set with `--var` or as secrets are not in the configuration file, so they are
+ * declared here rather than generated.
  */
-export interface WorkerEnv {
+export interface WorkerEnv extends ServiceEnv {
   /** One Durable Object per run, SQLite storage: `idFromName(runId)`. */
   RUNS: DurableObjectNamespace<RunObject>;
   /**
@@ -12,17 +15,4 @@ export interface WorkerEnv {
    * Cloudflare location. Without it they are counted in each isolate's memory.
    */
   ADDRESS_RATE_LIMITER?: RateLimit;
-  /** The admin token (a secret: `wrangler secret put TASK_CONTEXT_ADMIN_TOKEN`). */
-  TASK_CONTEXT_ADMIN_TOKEN?: string;
-  /** Requests per agent token, `<requests>/<seconds>` or `off` (default `1200/60`). */
-  TASK_CONTEXT_RATE_LIMIT?: string;
-  /** Origins allowed to call the API from a browser, comma-separated; CORS is off without it. */
-  TASK_CONTEXT_CORS_ORIGINS?: string;
-  /**
-   * Host names /mcp answers, comma-separated (DNS-rebinding protection); without it, any host
-   * the platform routes to the Worker.
-   */
-  TASK_CONTEXT_ALLOWED_HOSTS?: string;
-  /** Secrets in a new run's goal, constraints and stages: `redact` (default), `refuse` or `allow`. */
-  TASK_CONTEXT_SECRETS?: string;
 }

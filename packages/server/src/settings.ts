@@ -1,0 +1,99 @@
+import type { SecretPolicy } from "@task-context/core";
+import { requireText } from "@task-context/core/internal";
+import { base64url } from "./delivery/ids.ts";
+import { parseAllowedHosts } from "./http/allowed-hosts.ts";
+import { parseCorsOrigins } from "./http/cors-origins.ts";
+import { parseRateLimit, type RateLimit } from "./http/rate-limit.ts";
+import { parseSecretPolicy } from "./http/run-secrets.ts";
+
+/**
+ * The variables that configure the service on every runtime: a process's environment on Node,
+ * Bun or Deno, a Worker's variables and secrets on Cloudflare. Unset and empty are the same.
+ */
+export interface ServiceEnv {
+  /**
+   * The admin token: creates runs and agents, reads every run, signs view links. Keep it secret
+   * (on Workers: `wrangler secret put TASK_CONTEXT_ADMIN_TOKEN`).
+   */
+  TASK_CONTEXT_ADMIN_TOKEN?: string | undefined;
+  /** Requests per agent token, `<requests>/<seconds>` or `off` (default `1200/60`). */
+  TASK_CONTEXT_RATE_LIMIT?: string | undefined;
+  /** Origins allowed to call the API from a browser, comma-separated; CORS is off without it. */
+  TASK_CONTEXT_CORS_ORIGINS?: string | undefined;
+  /**
+   * Host names `/mcp` answers, comma-separated (DNS-rebinding protection); without it, the
+   * runtime's default (on Node the loopback names, on Workers any host routed to the Worker).
+   */
+  TASK_CONTEXT_ALLOWED_HOSTS?: string | undefined;
+  /** Secrets in a new run's goal, constraints and stages: `redact` (default), `refuse` or `allow`. */
+  TASK_CONTEXT_SECRETS?: string | undefined;
+}
+
+/** What {@link ServiceEnv} sets: options of `createApp`, and whether the admin token was made up. */
+export interface ServiceSettings {
+  /** `TASK_CONTEXT_ADMIN_TOKEN`, or a new random one (see `generatedAdminToken`). */
+  adminToken: string;
+  /**
+   * True when `TASK_CONTEXT_ADMIN_TOKEN` was unset or empty and `adminToken` is a new random one
+   * (only with {@link SettingsFromEnvOptions.generateAdminToken}): print it, or nobody can use it.
+   */
+  generatedAdminToken: boolean;
+  /** `TASK_CONTEXT_RATE_LIMIT`. */
+  limits: { rateLimit: RateLimit | false };
+  /** `TASK_CONTEXT_CORS_ORIGINS`; absent: CORS off. */
+  cors?: { origins: string[] };
+  /** `TASK_CONTEXT_ALLOWED_HOSTS`; absent: the runtime's default. */
+  allowedHosts?: string[];
+  /** `TASK_CONTEXT_SECRETS`. */
+  secrets: SecretPolicy;
+}
+
+/** How {@link settingsFromEnv} treats a missing admin token. */
+export interface SettingsFromEnvOptions {
+  /**
+   * Without `TASK_CONTEXT_ADMIN_TOKEN` (unset or empty): true makes a new random one (32 bytes,
+   * base64url) — right for one process that prints it; false (the default) refuses, as a Worker
+   * must, whose isolates would each make another.
+   */
+  generateAdminToken?: boolean;
+}
+
+/**
+ * The service's settings from the variables every runtime shares ({@link ServiceEnv}), each
+ * parsed here and nowhere else: `TASK_CONTEXT_ADMIN_TOKEN`, `TASK_CONTEXT_RATE_LIMIT`,
+ * `TASK_CONTEXT_CORS_ORIGINS`, `TASK_CONTEXT_ALLOWED_HOSTS` and `TASK_CONTEXT_SECRETS`. Throws an
+ * `ArgumentError` naming the variable when one is missing or malformed. The Workers router
+ * configures itself with it; `settingsFromEnv` of `@task-context/server/node` adds `PORT`, `HOST`
+ * and `TASK_CONTEXT_DB` to it and generates a missing admin token.
+ *
+ * @example
+ * ```ts source="../examples/app-from-env.ts#settingsFromEnv"
+ * const { adminToken, generatedAdminToken, ...options } = settingsFromEnv(process.env, {
+ *   generateAdminToken: true,
+ * });
+ * const app = createApp({ store, auth: { adminToken }, ...options });
+ * if (generatedAdminToken) console.log(`admin token: ${adminToken}`);
+ * ```
+ */
+export function settingsFromEnv(
+  env: Readonly<ServiceEnv>,
+  { generateAdminToken = false }: SettingsFromEnvOptions = {},
+): ServiceSettings {
+  const token = env.TASK_CONTEXT_ADMIN_TOKEN;
+  const generated = generateAdminToken && (token === undefined || token === "");
+  const adminToken = generated
+    ? base64url(crypto.getRandomValues(new Uint8Array(32)))
+    : requireText("TASK_CONTEXT_ADMIN_TOKEN", token);
+  const rateLimit = parseRateLimit(env.TASK_CONTEXT_RATE_LIMIT);
+  const cors = parseCorsOrigins(env.TASK_CONTEXT_CORS_ORIGINS);
+  const allowedHosts = parseAllowedHosts(env.TASK_CONTEXT_ALLOWED_HOSTS);
+  const secrets = parseSecretPolicy("TASK_CONTEXT_SECRETS", env.TASK_CONTEXT_SECRETS);
+  return {
+    adminToken,
+    generatedAdminToken: generated,
+    limits: { rateLimit },
+    ...(cors === undefined ? {} : { cors }),
+    ...(allowedHosts === undefined ? {} : { allowedHosts }),
+    secrets,
+  };
+}
