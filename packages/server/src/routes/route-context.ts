@@ -1,7 +1,6 @@
 import type { SecretPolicy } from "@task-context/core";
 import type { Context, Hono, MiddlewareHandler } from "hono";
-import { uniqueSymbol } from "hono-openapi";
-import { type Audience, operation } from "../contract/openapi.ts";
+import { type Audience, documented, type OperationDescription } from "../contract/openapi.ts";
 import { DeliveryError, runNotFound } from "../delivery/delivery-error.ts";
 import type { DeliveryStore } from "../delivery/delivery-store.ts";
 import {
@@ -93,9 +92,8 @@ function authorize(
  */
 export function endpoint(
   context: RouteContext,
-  description: Parameters<typeof operation>[0],
+  description: OperationDescription,
 ): MiddlewareHandler<AppEnv> {
-  const documented = operation(description) as unknown as Record<typeof uniqueSymbol, unknown>;
   const { audience } = description;
   const authorized: MiddlewareHandler<AppEnv> =
     audience === "public"
@@ -106,5 +104,5 @@ export function endpoint(
       requireUtf8Url(c);
       await next();
     });
-  return Object.assign(check, { [uniqueSymbol]: documented[uniqueSymbol] });
+  return documented(check, description);
 }
