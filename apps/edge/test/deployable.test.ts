@@ -12,6 +12,36 @@ const app = fileURLToPath(new URL("..", import.meta.url));
 const folder = mkdtempSync(join(tmpdir(), "task-context-edge-app-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
+/**
+ * The modules of a bundle that wrangler (esbuild, no code splitting) wrapped in a lazy
+ * initializer — `var init_x = __esm({ "<path>"() { <the module's body> } })`, evaluated by the
+ * first call `init_x()` — and whether each runs when the Worker starts. Each call of an
+ * initializer is inside a dynamic import (`Promise.resolve().then(() => (init_x(), …))`: lazy),
+ * or in the body of another wrapped module (it runs when that one does), or in top-level code
+ * (it runs at startup).
+ */
+function lazyInitializers(bundle: string) {
+  const modules = [
+    ...bundle.matchAll(/^var (init_[\w$]+) = __esm\(\{\n {2}"([^"]+)"\(\) \{$/gm),
+  ].map((match) => ({
+    init: match[1] as string,
+    path: match[2] as string,
+    start: match.index,
+    end: bundle.indexOf("\n});\n", match.index),
+  }));
+  const evaluatedAtStartup = (init: string, seen = new Set<string>()): boolean => {
+    seen.add(init);
+    const call = new RegExp(`(?<![\\w$])${init.replace(/\$/g, "\\$")}\\(\\)`, "g");
+    return [...bundle.matchAll(call)].some(({ index }) => {
+      if (bundle.slice(index - 30, index).endsWith("Promise.resolve().then(() => (")) return false;
+      const caller = modules.find((module) => module.start < index && index < module.end);
+      if (caller === undefined) return true;
+      return !seen.has(caller.init) && evaluatedAtStartup(caller.init, seen);
+    });
+  };
+  return { modules, evaluatedAtStartup };
+}
+
 describe("apps/edge", () => {
   it("bundles for Workers with wrangler from the package's ./workers entry, no node:* module in it", () => {
     const outdir = join(folder, "bundle");
@@ -36,6 +66,24 @@ describe("apps/edge", () => {
     expect(readdirSync(outdir)).toContain("worker.js");
     expect(bundle).toMatch(/RunObject = class extends DurableObject/);
     expect(bundle).not.toMatch(/from "node:/);
+
+    // /mcp loads the MCP SDK and the service's MCP modules on its first request: every module of
+    // the SDK, and the chunk of @task-context/server that imports it, sits in a lazy initializer
+    // that only a dynamic import() calls, so an isolate's startup does not evaluate them.
+    const { modules, evaluatedAtStartup } = lazyInitializers(bundle);
+    const sdk = modules.filter(({ path }) => path.includes("/@modelcontextprotocol/"));
+    const sdkFiles = bundle.match(/^\/\/ \S*\/@modelcontextprotocol\/\S*$/gm) ?? [];
+    expect(sdk.map(({ path }) => path)).toContainEqual(
+      expect.stringMatching(/\/@modelcontextprotocol\/server\/dist\/index\.mjs$/),
+    );
+    expect(sdk.length).toBe(sdkFiles.length);
+    const endpoint = modules.find(({ path }) => /\/dist\/mcp-endpoint-[\w-]+\.js$/.test(path));
+    expect(endpoint).toBeDefined();
+    expect(bundle).toContain(`Promise.resolve().then(() => (${endpoint?.init}(), `);
+    const lazy = [...sdk, ...(endpoint === undefined ? [] : [endpoint])];
+    expect(lazy.filter(({ init }) => evaluatedAtStartup(init)).map(({ path }) => path)).toEqual([]);
+    // The same check does find the modules that startup evaluates.
+    expect(modules.some(({ init }) => evaluatedAtStartup(init))).toBe(true);
   });
 
   it("serves on Node: `node src/node.ts` prints its address, answers, and exits 0 on SIGTERM", async () => {

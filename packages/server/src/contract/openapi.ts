@@ -1,6 +1,6 @@
 import { schemaNames } from "@task-context/protocols";
-import type { Hono } from "hono";
-import { describeRoute, generateSpecs, resolver } from "hono-openapi";
+import type { Hono, MiddlewareHandler } from "hono";
+import { describeRoute, generateSpecs, resolver, uniqueSymbol } from "hono-openapi";
 import {
   type DeliveryErrorCode,
   type DeliveryErrorStatus,
@@ -297,23 +297,8 @@ export function eventStreamContent(component: string, types: readonly string[]) 
   };
 }
 
-/**
- * Documents one operation of the contract (the routes' request schemas add themselves): its
- * success responses, and the error codes it answers with besides those of its audience.
- */
-export function operation({
-  id,
-  summary,
-  description,
-  tag,
-  audience,
-  responses,
-  errors = [],
-  parameters,
-  requestBody,
-  viewLinks = false,
-  htmlPages = false,
-}: {
+/** What {@link documented} says of an operation. */
+export interface OperationDescription {
   id: string;
   summary: string;
   description: string;
@@ -332,8 +317,27 @@ export function operation({
   viewLinks?: boolean;
   /** A page: 401, 403, 404 and 409 are HTML pages too, for a browser. */
   htmlPages?: boolean;
-}) {
-  return describeRoute({
+}
+
+/**
+ * hono-openapi's documentation of one operation of the contract (the routes' request schemas add
+ * themselves): its success responses, and the error codes it answers with besides those of its
+ * audience.
+ */
+function operationDocumentation({
+  id,
+  summary,
+  description,
+  tag,
+  audience,
+  responses,
+  errors = [],
+  parameters,
+  requestBody,
+  viewLinks = false,
+  htmlPages = false,
+}: OperationDescription): unknown {
+  const middleware = describeRoute({
     operationId: id,
     summary,
     description,
@@ -349,6 +353,34 @@ export function operation({
       ...errorResponses([...errors, ...audienceErrors[audience]], htmlPages),
     },
   } as unknown as Parameters<typeof describeRoute>[0]);
+  return (middleware as unknown as Record<typeof uniqueSymbol, unknown>)[uniqueSymbol];
+}
+
+/**
+ * `handler`, documented as one operation of the contract for the OpenAPI document, which reads
+ * the documentation from the handler (as hono-openapi's `describeRoute` attaches it). It is
+ * built when a document is generated, not when the route is registered: an isolate that never
+ * serves `/v1/openapi.json` or `/docs` never builds it.
+ */
+export function documented<Handler extends object>(
+  handler: Handler,
+  description: OperationDescription,
+): Handler {
+  let documentation: unknown;
+  return Object.defineProperty(handler, uniqueSymbol, {
+    enumerable: true,
+    get: () => {
+      documentation ??= operationDocumentation(description);
+      return documentation;
+    },
+  });
+}
+
+/** A middleware that only documents one operation of the contract (see {@link documented}). */
+export function operation(description: OperationDescription): MiddlewareHandler {
+  return documented<MiddlewareHandler>(async (_c, next) => {
+    await next();
+  }, description);
 }
 
 /** What each path parameter of the contract is. */

@@ -1,60 +1,15 @@
-import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
-import { DeliveryError } from "../delivery/delivery-error.ts";
-import { requireAgent } from "../http/auth.ts";
-import { decodeUtf8Body } from "../http/utf8-body.ts";
-import { anySignal } from "../http/wait.ts";
-import type { App, RouteContext } from "../routes/route-context.ts";
-import { type AgentSession, registerAgentTools } from "./agent-tools.ts";
-import { type McpAllowedNames, requireAllowedHost } from "./dns-rebinding.ts";
-import { malformedParamsAnswer } from "./params-guard.ts";
-import { registerRunContext } from "./run-context.ts";
+import type { Context } from "hono";
+import type { App, AppEnv, RouteContext } from "../routes/route-context.ts";
+import type { McpAllowedNames } from "./dns-rebinding.ts";
 
-/** The MCP server's name and version in its `initialize` answer. */
-export const mcpServerInfo = { name: "task-context-delivery", version: "1.0.0" } as const;
-
-/** A fresh MCP server for one request of one agent: the six tools and the run's context. */
-export function agentMcpServer(session: AgentSession): McpServer {
-  const server = new McpServer(mcpServerInfo, {
-    instructions:
-      "The task-context delivery service. Read the run's context resource first (goal, constraints, current stage), then poll_inbox or claim_work_item, heartbeat while you work, and complete_work_item or fail_work_item with the lease's attempt.",
-  });
-  registerAgentTools(server, session);
-  registerRunContext(server, session);
-  return server;
-}
-
-const sessionKey = "task-context.session";
+type McpEndpoint = (c: Context<AppEnv>) => Promise<Response>;
 
 /**
- * The request's JSON-RPC message checked before the SDK reads it: the answer to malformed params
- * (see `malformedParamsAnswer`), or the request to hand on (its body is read here once, so a new
- * request carries it). A body that is not UTF-8 is `INVALID_REQUEST`.
- */
-async function guardParams(request: Request): Promise<Response | Request> {
-  // Bytes that are not UTF-8 are refused here (400 INVALID_REQUEST), not replaced.
-  const text = decodeUtf8Body(await request.arrayBuffer());
-  let message: unknown;
-  try {
-    message = JSON.parse(text);
-  } catch {
-    message = undefined; // The SDK answers -32700 Parse error.
-  }
-  const answer = malformedParamsAnswer(message);
-  if (answer !== undefined) return Response.json(answer);
-  return new Request(request.url, {
-    method: request.method,
-    headers: request.headers,
-    body: text,
-    signal: request.signal,
-  });
-}
-
-/**
- * `/mcp`: the agent's side of the contract over MCP (Streamable HTTP, stateless: a fresh server
- * per request, no session to keep, so any instance — a Worker included — answers any request).
- * The agent token authenticates as on the HTTP routes (same 401/403 JSON answers, rate limits
- * and body limit, which the app applies before this route); the admin token is refused (403):
- * every tool acts for an agent.
+ * `/mcp`: the agent's side of the contract over MCP (see `mcpEndpoint`). The MCP SDK and the
+ * tools are loaded on the first request to `/mcp`, once per app: an isolate or process that
+ * serves only the HTTP routes (a Worker's, a run's Durable Object) never evaluates them, so its
+ * startup does not pay for them. A failed load fails that request (500) and the next one tries
+ * again.
  */
 export function mcpRoutes(
   app: App,
@@ -62,46 +17,16 @@ export function mcpRoutes(
   allowed: McpAllowedNames,
   onUnexpectedError: ((error: unknown) => void) | undefined,
 ): void {
-  const handler = createMcpHandler(
-    ({ authInfo, requestInfo }) => {
-      const session = authInfo?.extra?.[sessionKey] as AgentSession | undefined;
-      if (session === undefined) throw new Error("/mcp was reached without an agent session.");
-      return agentMcpServer({
-        ...session,
-        signal: anySignal([session.signal, requestInfo?.signal]),
-      });
-    },
-    // No `onerror`: the SDK reports a client's malformed message there too, which is not the
-    // service's failure; a tool's unexpected failure reaches `onUnexpectedError` (toolError).
-  );
-  app.all("/mcp", async (c) => {
-    requireAllowedHost(c, allowed);
-    const { runId, agent } = requireAgent(await context.authenticate(c));
-    if (c.req.method !== "POST") {
-      // Stateless: no session whose stream a GET would open or a DELETE would end.
-      c.header("Allow", "POST");
-      throw new DeliveryError({
-        code: "METHOD_NOT_ALLOWED",
-        message: `${c.req.method} is not allowed on /mcp. Send MCP messages with POST; the service keeps no MCP session.`,
-      });
-    }
-    const session: AgentSession = {
-      store: context.store,
-      runId,
-      agent,
-      timing: context.timing,
-      signal: anySignal([c.req.raw.signal, context.shutdown]),
-      ...(onUnexpectedError === undefined ? {} : { onUnexpectedError }),
-    };
-    const guarded = await guardParams(c.req.raw);
-    if (guarded instanceof Response) return guarded;
-    return handler.fetch(guarded, {
-      authInfo: {
-        token: "agent",
-        clientId: agent.agent_id,
-        scopes: [],
-        extra: { [sessionKey]: session },
+  let loading: Promise<McpEndpoint> | undefined;
+  const endpoint = (): Promise<McpEndpoint> => {
+    loading ??= import("./mcp-endpoint.ts").then(
+      ({ mcpEndpoint }) => mcpEndpoint(context, allowed, onUnexpectedError),
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
       },
-    });
-  });
+    );
+    return loading;
+  };
+  app.all("/mcp", async (c) => (await endpoint())(c));
 }

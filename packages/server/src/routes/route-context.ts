@@ -1,7 +1,6 @@
 import type { SecretPolicy } from "@task-context/core";
 import type { Context, Hono, MiddlewareHandler } from "hono";
-import { uniqueSymbol } from "hono-openapi";
-import { type Audience, operation } from "../contract/openapi.ts";
+import { type Audience, documented, type OperationDescription } from "../contract/openapi.ts";
 import { DeliveryError, runNotFound } from "../delivery/delivery-error.ts";
 import type { DeliveryStore } from "../delivery/delivery-store.ts";
 import {
@@ -118,9 +117,8 @@ function authorize(
  */
 export function endpoint<const A extends Audience>(
   context: RouteContext,
-  description: Parameters<typeof operation>[0] & { audience: A },
+  description: OperationDescription & { audience: A },
 ): MiddlewareHandler<AudienceEnv<A>> {
-  const documented = operation(description) as unknown as Record<typeof uniqueSymbol, unknown>;
   const { audience } = description;
   const authorized: MiddlewareHandler<AppEnv> =
     audience === "public"
@@ -131,7 +129,5 @@ export function endpoint<const A extends Audience>(
       requireUtf8Url(c);
       await next();
     });
-  return Object.assign(check as unknown as MiddlewareHandler<AudienceEnv<A>>, {
-    [uniqueSymbol]: documented[uniqueSymbol],
-  });
+  return documented(check as unknown as MiddlewareHandler<AudienceEnv<A>>, description);
 }

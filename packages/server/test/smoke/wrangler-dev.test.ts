@@ -162,6 +162,38 @@ describe("wrangler dev", () => {
     expect(invalid.body.valid).toBe(false);
   });
 
+  it("answers /mcp, whose MCP SDK the isolate loads on the first /mcp request", async () => {
+    // A run of its own, and an agent of it.
+    const { agentToken } = await earlyErrorFixture(base, adminToken);
+    const mcp = async (id: number, method: string, params: object) => {
+      const response = await fetch(`${base}/mcp`, {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${agentToken}`,
+          "Content-Type": "application/json",
+          Accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id, method, params }),
+      });
+      const text = await response.text();
+      const data = /^data: (.*)$/m.exec(text)?.[1] ?? text;
+      return { status: response.status, body: JSON.parse(data) };
+    };
+    const initialized = await mcp(1, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "smoke", version: "1.0.0" },
+    });
+    expect([initialized.status, initialized.body.result?.serverInfo?.name]).toEqual([
+      200,
+      "task-context-delivery",
+    ]);
+    const tools = await mcp(2, "tools/list", {});
+    expect(tools.body.result.tools.map((tool: { name: string }) => tool.name)).toContain(
+      "claim_work_item",
+    );
+  });
+
   // The same table as the Node server's (test/node/keep-alive-after-errors.test.ts), on workerd
   // over a socket: whatever workerd does with the unread body, the client's next request works.
   for (const shape of ["content-length", "chunked"] satisfies BodyShape[]) {
