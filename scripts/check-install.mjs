@@ -6,17 +6,30 @@
 //   and that media-tools on an older machine Node fails with UNSUPPORTED_RUNTIME, naming Node 22;
 // - that the exact tokenizer, without gpt-tokenizer, fails with an error that says what to install;
 // - that `npx task-context` runs from the installed CLI on the machine's Node;
+// - that the delivery service deploys from the installed packages: in the projects
+//   `task-context init --service workers|node` writes, with @task-context/server's tarball (and its
+//   siblings') installed, `wrangler deploy --dry-run` bundles the Worker and the Node project serves
+//   (so does `npx task-context-server`), on Node 24 (wrangler and node:sqlite need Node ≥ 22);
 // - that every complete example of the docs runs as pasted into a new project (scripts/paste-docs.mjs;
 //   `--pages docs/getting-started.md,README.md` runs only that, for those pages);
 // - that every figure the docs copy from a command is within 5 % of what it gives now
 //   (scripts/doc-figures.mjs).
 // Run after `pnpm run build`. Prints a table; exits 1 when a check fails.
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
+import { delimiter, dirname, join, relative } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { checkFigures } from "./doc-figures.mjs";
-import { installedProject, node24, packPackages, root, run, sizeOf } from "./packed-packages.mjs";
+import {
+  installedProject,
+  node24,
+  npm,
+  packPackages,
+  root,
+  run,
+  sizeOf,
+} from "./packed-packages.mjs";
 import { pasteDocs } from "./paste-docs.mjs";
 import { systemNode } from "./system-node.mjs";
 
@@ -30,6 +43,15 @@ const onlyPages =
   pagesArgument === -1 ? undefined : (process.argv[pagesArgument + 1] ?? "").split(",");
 
 const megabytes = (bytes) => `${(bytes / 1_048_576).toFixed(2)} MB`;
+
+/**
+ * Entry points Node cannot import: `@task-context/server/workers` imports `cloudflare:workers`,
+ * which only workerd provides. It is checked as a user deploys it instead: wrangler bundles it
+ * in the project `task-context init --service workers` writes (serviceChecks, below).
+ */
+const WORKERD_ONLY = new Set(["@task-context/server/workers"]);
+/** Entry points that need Node ≥ 22.18 (node:sqlite) in a package that runs on Node 20 otherwise. */
+const NODE_22_ONLY = new Set(["@task-context/server/node"]);
 
 function check(name, ok, detail) {
   rows.push(`| ${name} | ${ok ? "ok" : "FAILED"} | ${detail} |`);
@@ -84,10 +106,17 @@ function installChecks(packages, paths) {
     `| all packages and their peers, installed | | ${megabytes(sizeOf(join(all, "node_modules")))} |`,
   );
   for (const manifest of packages) {
-    const runtime = manifest.engines?.node?.includes("22") ? node24 : machineNode;
     for (const subpath of Object.keys(manifest.exports)) {
       if (subpath === "./package.json" || subpath.includes("*")) continue;
       const specifier = `${manifest.name}${subpath.slice(1)}`;
+      if (WORKERD_ONLY.has(specifier)) {
+        rows.push(`| import ${specifier} | | workerd only: bundled by wrangler below |`);
+        continue;
+      }
+      const runtime =
+        manifest.engines?.node?.includes("22") || NODE_22_ONLY.has(specifier)
+          ? node24
+          : machineNode;
       const result = spawnSync(
         runtime,
         ["--input-type=module", "-e", `await import(${JSON.stringify(specifier)});`],
@@ -158,16 +187,180 @@ function installChecks(packages, paths) {
     lint.status === 0 && JSON.parse(lint.stdout || "{}").ok === true,
     lint.status === 0 ? "CONTEXT.md ok" : lint.stderr || lint.stdout,
   );
+  return { all, npx };
+}
+
+/**
+ * Writes the project of `task-context init --service <runtime>` (the installed CLI, as a user runs
+ * it) and installs it: @task-context/server from its tarball, its siblings from theirs (npm
+ * overrides, as the registry would serve them), everything else as the project asks.
+ */
+function serviceProject(runtime, npx, paths) {
+  const directory = join(work, `service-${runtime}`);
+  const init = npx(["init", "--service", runtime, directory]);
+  if (init.status !== 0) throw new Error(`task-context init --service ${runtime}: ${init.stderr}`);
+  const local = (name) => relative(directory, paths[name]);
+  const siblings = Object.keys(paths).filter((name) => name !== "@task-context/server");
+  npm(
+    ["pkg", "set", ...siblings.map((name) => `overrides[${name}]=file:${local(name)}`)],
+    directory,
+  );
+  npm(["install", local("@task-context/server")], directory);
+  return directory;
+}
+
+/**
+ * Starts the delivery service with `command` in `cwd` on a free port and an in-memory database,
+ * asks GET /healthz, and sends SIGTERM to its process group (npx and the service it starts alike).
+ * Resolves to the health answer, what it printed, and how the command ended: `{ code, signal }`,
+ * or undefined when it had not ended, or not said "SIGTERM: stopping", 10 s after SIGTERM (then
+ * the group is killed).
+ */
+async function serveOnce(command, args, cwd) {
+  const child = spawn(command, args, {
+    cwd,
+    detached: true, // a process group of its own, signalled as a whole
+    env: {
+      ...process.env,
+      PATH: `${dirname(node24)}${delimiter}${process.env.PATH ?? ""}`,
+      PORT: "0",
+      TASK_CONTEXT_DB: ":memory:",
+      TASK_CONTEXT_ADMIN_TOKEN: "install-check-admin-token-0123456789",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let printed = "";
+  child.stdout.on("data", (chunk) => {
+    printed += chunk;
+  });
+  child.stderr.on("data", (chunk) => {
+    printed += chunk;
+  });
+  const exited = new Promise((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal })),
+  );
+  const timeout = (ms) => new Promise((resolve) => setTimeout(() => resolve(undefined), ms));
+  const url = await Promise.race([
+    new Promise((resolve) => {
+      child.stdout.on("data", () => {
+        const match = /listening on (http:\/\/\S+)/.exec(printed);
+        if (match) resolve(match[1]);
+      });
+    }),
+    exited.then(() => undefined),
+    timeout(60_000),
+  ]);
+  let health = "no address printed";
+  if (url !== undefined) {
+    const response = await fetch(`${url}/healthz`).catch((error) => error);
+    health =
+      response instanceof Error
+        ? response.message
+        : `GET /healthz ${response.status} ${await response.text()}`;
+  }
+  // False when the group is gone: everything in it has exited.
+  const signalGroup = (signal) => {
+    try {
+      process.kill(-child.pid, signal);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const stopping = new Promise((resolve) => {
+    const look = () => printed.includes("SIGTERM: stopping") && resolve();
+    look();
+    child.stdout.on("data", look);
+    child.stderr.on("data", look);
+  });
+  signalGroup("SIGTERM");
+  const ended = await Promise.race([
+    Promise.all([exited, stopping]).then(([how]) => how),
+    timeout(10_000),
+  ]);
+  // npx ends at once; the service it started is given 5 s more to finish, then killed.
+  for (let waited = 0; waited < 5_000 && signalGroup(0); waited += 100) await timeout(100);
+  signalGroup("SIGKILL");
+  return { health, printed, ended };
+}
+
+/** The delivery service as a user deploys it, from the installed packages (see the header). */
+async function serviceChecks(paths, all, npx) {
+  // The Worker: `task-context init --service workers`, then wrangler's bundle, as `wrangler deploy`
+  // would upload it (no account, no upload).
+  const workers = serviceProject("workers", npx, paths);
+  const outdir = join(workers, "bundle");
+  const bundled = spawnSync(
+    node24,
+    [
+      join("node_modules", "wrangler", "bin", "wrangler.js"),
+      "deploy",
+      "--dry-run",
+      "--outdir",
+      outdir,
+    ],
+    {
+      cwd: workers,
+      encoding: "utf8",
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1", CI: "1" },
+    },
+  );
+  const bundle = existsSync(join(outdir, "worker.js"))
+    ? readFileSync(join(outdir, "worker.js"), "utf8")
+    : "";
+  const printedByWrangler = `${bundled.stdout}${bundled.stderr}`;
+  const size = /Total Upload: ([\d.]+ KiB \/ gzip: [\d.]+ KiB)/.exec(bundled.stdout)?.[1];
+  check(
+    "init --service workers: wrangler deploy --dry-run",
+    bundled.status === 0 &&
+      /env\.RUNS \(RunObject\)\s+Durable Object/.test(bundled.stdout) &&
+      /RunObject = class extends DurableObject/.test(bundle) &&
+      !/from "node:/.test(bundle) &&
+      !/WARNING/.test(printedByWrangler),
+    bundled.status !== 0
+      ? `exit ${bundled.status}: ${
+          stripVTControlCharacters(printedByWrangler)
+            .split("\n")
+            .findLast((line) => line.includes("[ERROR]")) ?? printedByWrangler.slice(0, 300)
+        }`
+      : /WARNING/.test(printedByWrangler)
+        ? printedByWrangler.split("\n").find((line) => line.includes("WARNING"))
+        : `${readdirSync(outdir).join(", ")}: ${size}, RunObject bound to RUNS`,
+  );
+
+  // On Node: the project `task-context init --service node` writes (runFromEnv), and the command.
+  const node = serviceProject("node", npx, paths);
+  const served = await serveOnce(node24, ["src/server.ts"], node);
+  const stopped = served.ended?.code === 0 && served.printed.includes("SIGTERM: stopping");
+  check(
+    "init --service node: node src/server.ts",
+    served.health === 'GET /healthz 200 {"status":"ok"}' && stopped,
+    `${served.health}; ${stopped ? "exit 0 on SIGTERM" : `on SIGTERM: ${JSON.stringify(served.ended)} ${served.printed}`}`,
+  );
+  // npx ends by the signal itself (npm does not wait for its child then); the service it started
+  // must have stopped as asked.
+  const npxServed = await serveOnce("npx", ["--no-install", "task-context-server"], all);
+  const npxStopped =
+    npxServed.ended !== undefined && npxServed.printed.includes("SIGTERM: stopping");
+  check(
+    "npx task-context-server",
+    npxServed.health === 'GET /healthz 200 {"status":"ok"}' && npxStopped,
+    `${npxServed.health}; ${npxStopped ? "stopped on SIGTERM" : `on SIGTERM: ${JSON.stringify(npxServed.ended)} ${npxServed.printed}`}`,
+  );
 }
 
 try {
   const { manifests, tarballs } = packPackages(join(work, "packs"));
-  if (onlyPages === undefined) installChecks(manifests, tarballs);
-  // 4. the docs' examples, pasted into new projects as a user would (scripts/paste-docs.mjs).
+  if (onlyPages === undefined) {
+    const { all, npx } = installChecks(manifests, tarballs);
+    // 4. the delivery service, deployed from the installed packages.
+    await serviceChecks(tarballs, all, npx);
+  }
+  // 5. the docs' examples, pasted into new projects as a user would (scripts/paste-docs.mjs).
   const pasted = await pasteDocs({ work, tarballs, pages: onlyPages });
   rows.push(...pasted.rows);
   failures.push(...pasted.failures);
-  // 5. the figures the docs copy from a command, measured again (scripts/doc-figures.mjs).
+  // 6. the figures the docs copy from a command, measured again (scripts/doc-figures.mjs).
   if (onlyPages === undefined) {
     const figures = checkFigures({ work });
     rows.push(...figures.rows);

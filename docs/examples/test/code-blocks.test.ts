@@ -11,7 +11,8 @@
 //   are, and pass that check (see CHECKS below). TOML appears only as an MCP client's
 //   configuration (docs/mcp.md), whose `tested-by` test parses it and starts the server it names.
 // - Shell: every command is checked here — a package to install exists, a script to run is
-//   defined, a directory to enter exists — except the curl requests of the delivery-service
+//   defined, a directory to enter exists (the folder `task-context init --service` writes is the
+//   CLI's template of it, which packages/cli/test/init-service.test.ts holds to apps/edge) — except the curl requests of the delivery-service
 //   pages (HTTP_PAGES): they need a running service and ids from earlier answers. The
 //   walkthrough's run against the real service in walkthrough.test.ts; the service's contract
 //   suites (packages/server/test/contract/) make the others' requests and check the same answers.
@@ -73,6 +74,22 @@ const knownPackages = new Set(
   }),
 );
 
+/** The commands the packages install (`bin`): what `npx <name>` runs once its package is installed. */
+const knownBins = new Set(
+  workspacePackages.flatMap((directory) => {
+    const { bin } = packageJson(directory) as unknown as { bin?: Record<string, string> };
+    return Object.keys(bin ?? {});
+  }),
+);
+
+/**
+ * `task-context init --service <runtime> <dir>`: the project it writes in `dir` is the CLI's
+ * template folder, whose package.json says what runs there (a `cd <dir>` enters it).
+ */
+const INIT_SERVICE =
+  /^npx (?:@task-context\/cli|task-context) init --service (workers|node) (\S+)$/;
+const serviceTemplate = (runtime: string) => `packages/cli/templates/service-${runtime}`;
+
 /** Why `command`, run from `directory` of the repository, is not a command that works, or undefined. */
 function shellProblem(fence: Fence, command: string, directory: string): string | undefined {
   if (/^export \w+=\S+$/.test(command)) return undefined; // sets a variable for what follows
@@ -89,19 +106,30 @@ function shellProblem(fence: Fence, command: string, directory: string): string 
     const unknown = (install[1] ?? "").split(/\s+/).filter((name) => !knownPackages.has(name));
     return unknown.length === 0 ? undefined : `installs unknown packages: ${unknown.join(", ")}`;
   }
+  if (bare === "npm install" || bare === "npm i") {
+    return existsSync(join(root, directory, "package.json"))
+      ? undefined
+      : `installs the dependencies of ${directory}, which has no package.json`;
+  }
   const rootScripts = packageJson(".").scripts ?? {};
-  const npmRun = /^npm (?:run (\S+)|(test))$/.exec(bare);
+  const npmRun = /^npm (?:run (\S+)|(test|start))$/.exec(bare);
   if (npmRun) {
     const script = npmRun[1] ?? npmRun[2] ?? "";
-    return script in rootScripts
+    const scripts = existsSync(join(root, directory, "package.json"))
+      ? (packageJson(directory).scripts ?? {})
+      : {};
+    return script in scripts
       ? undefined
-      : `runs the root script "${script}", which is not defined`;
+      : `runs the script "${script}", which ${directory === "." ? "the root" : directory} does not define`;
   }
   const pnpm = /^(?:\.\.\/)*node_modules\/\.bin\/pnpm (.+)$/.exec(bare);
   if (pnpm) {
     const args = (pnpm[1] ?? "").split(/\s+/);
     if (args[0] === "--filter") {
-      const target = join(directory, args[1] ?? "");
+      // A folder (`./apps/edge`), or a package's name (`@task-context/server`).
+      const target =
+        workspacePackages.find((folder) => packageJson(folder).name === args[1]) ??
+        join(directory, args[1] ?? "");
       const scripts = existsSync(join(root, target, "package.json"))
         ? (packageJson(target).scripts ?? {})
         : {};
@@ -139,6 +167,17 @@ function shellProblem(fence: Fence, command: string, directory: string): string 
     return commands.includes(cli[1] ?? "")
       ? undefined
       : `"${cli[1]}" is not a task-context command`;
+  }
+  const npx = /^npx (?:--no-install )?(\S+)/.exec(bare);
+  if (npx) {
+    // A command an installed package of this repository gives, or a tool of the project there.
+    const tool = npx[1] ?? "";
+    const manifest = existsSync(join(root, directory, "package.json"))
+      ? packageJson(directory)
+      : {};
+    return knownBins.has(tool) || tool in { ...manifest.dependencies, ...manifest.devDependencies }
+      ? undefined
+      : `npx ${tool}: neither a command of our packages nor a dependency of ${directory}`;
   }
   if (/^curl\s/.test(bare) || /^\w+=/.test(command)) {
     return HTTP_PAGES.has(fence.file)
@@ -347,10 +386,28 @@ describe("the code blocks of the docs", () => {
 
   it("knows every shell command: what it installs exists, what it runs is defined", () => {
     const problems: string[] = [];
+    // The projects `init --service` wrote on the page so far, and the one its reader is in: the
+    // page's later blocks run there.
+    let page = "";
+    const projects = new Map<string, string>();
+    let entered: string | undefined;
     for (const fence of ofLanguage(...SHELL)) {
-      let directory = ".";
+      if (fence.file !== page) {
+        page = fence.file;
+        projects.clear();
+        entered = undefined;
+      }
+      let directory = entered ?? ".";
       for (const command of commandsOf(fence)) {
+        const init = INIT_SERVICE.exec(command);
+        if (init) projects.set(init[2] ?? "", serviceTemplate(init[1] ?? ""));
         const cd = /^cd (\S+)$/.exec(command);
+        const project = projects.get(cd?.[1] ?? "");
+        if (project !== undefined) {
+          directory = project;
+          entered = project;
+          continue;
+        }
         if (cd) {
           directory = join(directory, cd[1] ?? "");
           if (!existsSync(join(root, directory))) problems.push(`${where(fence)}: no ${directory}`);

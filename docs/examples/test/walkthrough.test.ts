@@ -1,10 +1,11 @@
 // docs/delivery-service-walkthrough.md shows every answer "as the service gave it". This test makes
-// it so: it starts the real service on Node (apps/edge, as `pnpm --filter ./apps/edge start` does),
-// runs the page's shell blocks with bash, curl and jq, in order, exactly as written (the page's
-// ids and tokens replaced by the ones this service gave, and localhost:8787 by its address), and
-// compares every answer the page shows with the real one, modulo ids, tokens, hashes and times
-// (same-answer.ts). The few answers the page shows without a command ("add critic-1 the same way",
-// a refusal it describes) are made by the requests in IMPLIED, each named by what the page says.
+// it so: it starts the real service on Node (apps/edge's entry: runFromEnv, as the page's
+// `npx task-context-server` runs it), runs the page's shell blocks with bash, curl and jq, in
+// order, exactly as written (the page's ids and tokens replaced by the ones this service gave,
+// and localhost:8787 by its address), and compares every answer the page shows with the real
+// one, modulo ids, tokens, hashes and times (same-answer.ts). The few answers the page shows
+// without a command ("add critic-1 the same way", a refusal it describes) are made by the
+// requests in IMPLIED, each named by what the page says.
 import { type ChildProcess, execFile, spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -272,7 +273,7 @@ describe.skipIf(missingTools.length > 0)(`the walkthrough against a real service
       const step = implied(fence);
       await step?.before?.(fences);
       if (shells.includes(fence.language)) {
-        if (fence.body.includes("apps/edge start")) continue; // the service this test started
+        if (fence.body.includes("npx task-context-server")) continue; // the service this test started
         last = await runBlock(fence);
         variables.LAST_OUTPUT = last;
         continue;

@@ -76,19 +76,24 @@ describe("task-context init", () => {
     expect(stdout).toMatchInlineSnapshot(`
       "Usage: task-context init [options] [dir]
 
-      write a CONTEXT.md from the template (never overwrites one without --force)
+      write a CONTEXT.md from the template (never over one without --force), or the delivery service's
+      project (--service)
 
       Arguments:
-        dir          the workspace folder (default: the current folder)
+        dir                  the workspace folder, or the project's (default: the current folder)
 
       Options:
-        -f, --force  overwrite an existing CONTEXT.md
-        -h, --help   display help for command
+        -f, --force          overwrite an existing CONTEXT.md
+        --service <runtime>  write the delivery service's project instead, never over a file (choices:
+                             "workers", "node")
+        -h, --help           display help for command
 
       Examples:
         $ task-context init
         $ task-context init agents/launch
         $ task-context init --force
+        $ task-context init --service workers my-service
+        $ task-context init --service node my-service
 
       "
     `);

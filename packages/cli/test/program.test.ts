@@ -35,8 +35,8 @@ describe("task-context", () => {
         -h, --help                    show help for a command
 
       Commands:
-        init [options] [dir]          write a CONTEXT.md from the template (never overwrites one without
-                                      --force)
+        init [options] [dir]          write a CONTEXT.md from the template (never over one without
+                                      --force), or the delivery service's project (--service)
         lint [options] [dir]          check CONTEXT.md: sections, size, template placeholders, secrets
                                       (exit 1 on an error)
         validate [options] <file...>  validate context blocks, Sage XML, limits files, work items and
