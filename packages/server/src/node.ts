@@ -145,8 +145,12 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
         store.close();
         await new Promise<void>((resolve) => {
           const force = setTimeout(() => server.closeAllConnections(), 5000);
+          // A connection whose answer began before the stop (an event stream, a long poll)
+          // said keep-alive; once that answer ends it is idle, and closed at the next look.
+          const idle = setInterval(() => server.closeIdleConnections(), 20);
           server.close(() => {
             clearTimeout(force);
+            clearInterval(idle);
             resolve();
           });
           server.closeIdleConnections();

@@ -87,4 +87,35 @@ describe("stopping the Node server", () => {
       await server.close();
     }
   });
+
+  it("ends an event stream that began before the stop and closes its kept-alive connection at once", {
+    timeout: 20_000,
+  }, async () => {
+    const server = await startNodeServer({
+      port: 0,
+      database: join(folder.path, "edge.db"),
+      adminToken,
+      limits: { rateLimit: false },
+    });
+    const service = {
+      baseUrl: server.url,
+      adminToken,
+      fetch: (url: string, init?: RequestInit) => fetch(url, init),
+      advance: async () => undefined,
+      stop: () => server.close(),
+    };
+    const { run, agent } = await createRun(service, runInput([taskStage("draft")]));
+    const worker = await agent("worker");
+    const stream = await fetch(`${server.url}/v1/runs/${run.run_id}/events`, {
+      headers: { Authorization: `Bearer ${worker.token}`, Accept: "text/event-stream" },
+    });
+    expect(stream.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const ended = stream.text();
+    const started = performance.now();
+    await server.close();
+    // Without closing the connection once its stream ended, the stop waited for the 5 s
+    // fallback (or the client's keep-alive timeout).
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(await ended).toContain("event: run.created");
+  });
 });
