@@ -10,68 +10,27 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { median } from "@task-context/bench-kit";
-import type { ClaimView, RunView } from "../src/contract/schemas.ts";
+import type { ClaimView } from "../src/contract/schemas.ts";
 import { startServerProcess } from "../test/checker/server-process.ts";
-import { benchAdminToken, benchRun, completeBody } from "./cycle.ts";
-import { type Answer, httpClient } from "./http-client.ts";
+import { benchAdminToken, completeBody } from "./cycle.ts";
+import { httpClient } from "./http-client.ts";
+import {
+  expectStatus,
+  latency,
+  type Phase,
+  round,
+  startService,
+  type Target,
+} from "./service-load.ts";
 
 const adminToken = benchAdminToken;
 const now = () => performance.now();
 const folder = mkdtempSync(join(tmpdir(), "task-context-edge-bench-"));
 const profile = process.env.BENCH_PROFILE;
 
-const expectStatus = (answer: Answer, status: number, what: string) => {
-  if (answer.status !== status) throw new Error(`${what}: ${answer.status} ${answer.text}`);
-  return answer;
-};
-
-/** A server under load: the service, or the bare routes. */
-interface Target {
-  name: string;
-  client: ReturnType<typeof httpClient>;
-  /** Tokens of `agents` agents, with `items` items on offer to them. */
-  prepare(agents: number, items: number): Promise<string[]>;
-  claim(token: string): Promise<{ id: string; attempt: number }>;
-  complete(token: string, lease: { id: string; attempt: number }): Promise<void>;
-}
-
-const ours = await startServerProcess({
-  database: join(folder, "bench.db"),
-  adminToken,
-  now,
+const { service, server: ours } = await startService(folder, {
   nodeOptions: profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profile}`],
 });
-const service: Target = {
-  name: "service",
-  client: httpClient(ours.url(), 64),
-  async prepare(agents, items) {
-    const created = await this.client.send("POST", "/v1/runs", adminToken, benchRun(items));
-    const { run_id } = JSON.parse(expectStatus(created, 201, "create a run").text) as RunView;
-    const tokens: string[] = [];
-    for (let index = 0; index < agents; index++) {
-      const added = await this.client.send("POST", `/v1/runs/${run_id}/agents`, adminToken, {
-        tag: `agent-${index}`,
-      });
-      tokens.push(
-        (JSON.parse(expectStatus(added, 201, "add an agent").text) as { token: string }).token,
-      );
-    }
-    return tokens;
-  },
-  async claim(token) {
-    const answer = await this.client.send("POST", "/v1/inbox/claim-next", token);
-    const claim = JSON.parse(expectStatus(answer, 200, "claim-next").text) as ClaimView;
-    return { id: claim.work_item.id, attempt: claim.lease.attempt };
-  },
-  async complete(token, lease) {
-    const path = `/v1/work-items/${lease.id}/complete`;
-    expectStatus(
-      await this.client.send("POST", path, token, completeBody(lease.attempt)),
-      200,
-      "complete",
-    );
-  },
-};
 
 // One cycle on the service gives the JSON the bare routes answer with.
 const [sampleToken = ""] = await service.prepare(1, 1);
@@ -112,58 +71,6 @@ const bare: Target = {
     expectStatus(answer, 200, "bare complete");
   },
 };
-
-type Phase = "cycle" | "claim-next" | "complete";
-
-/** `count` cycles (or claims, or completions of leases claimed beforehand) by `agents` agents. */
-async function round(target: Target, phase: Phase, agents: number, count: number) {
-  const tokens = await target.prepare(agents, count);
-  const leases = tokens.map(() => [] as Array<{ id: string; attempt: number }>);
-  if (phase === "complete") {
-    await Promise.all(
-      tokens.map(async (token, index) => {
-        for (let next = index; next < count; next += agents) {
-          leases[index]?.push(await target.claim(token));
-        }
-      }),
-    );
-  }
-  const latencies = { claim: [] as number[], complete: [] as number[] };
-  let started = 0;
-  const start = now();
-  await Promise.all(
-    tokens.map(async (token, index) => {
-      if (phase === "complete") {
-        for (const lease of leases[index] ?? []) {
-          const before = now();
-          await target.complete(token, lease);
-          latencies.complete.push(now() - before);
-        }
-        return;
-      }
-      while (started < count) {
-        started += 1;
-        const before = now();
-        const lease = await target.claim(token);
-        const claimed = now();
-        latencies.claim.push(claimed - before);
-        if (phase === "cycle") {
-          await target.complete(token, lease);
-          latencies.complete.push(now() - claimed);
-        }
-      }
-    }),
-  );
-  return { perSecond: count / ((now() - start) / 1000), latencies };
-}
-
-const percentile = (values: number[], fraction: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
-};
-const ms = (value: number) => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
-const latency = (values: number[]) =>
-  `${ms(percentile(values, 0.5))} / ${ms(percentile(values, 0.99))}`;
 
 const levels = [
   { agents: 1, count: 300 },

@@ -1,0 +1,139 @@
+// The load the benchmarks put on the delivery service over HTTP: the service as its own process
+// (src/main.ts on an SQLite file, as throughput.bench.ts and queue-anchors.bench.ts start it),
+// agents that claim-next and complete, and the rounds that time them.
+import { join } from "node:path";
+import type { ClaimView, RunView } from "../src/contract/schemas.ts";
+import { type ServerProcess, startServerProcess } from "../test/checker/server-process.ts";
+import { benchAdminToken, benchRun, completeBody } from "./cycle.ts";
+import { type Answer, httpClient } from "./http-client.ts";
+
+const now = () => performance.now();
+
+export const expectStatus = (answer: Answer, status: number, what: string) => {
+  if (answer.status !== status) throw new Error(`${what}: ${answer.status} ${answer.text}`);
+  return answer;
+};
+
+/** What an agent holds after a claim. */
+export interface Lease {
+  id: string;
+  attempt: number;
+}
+
+/** A server under load: the service, or a baseline. */
+export interface Target {
+  name: string;
+  client: ReturnType<typeof httpClient>;
+  /** Tokens of `agents` agents, with `items` items on offer to them. */
+  prepare(agents: number, items: number): Promise<string[]>;
+  claim(token: string): Promise<Lease>;
+  complete(token: string, lease: Lease): Promise<void>;
+}
+
+/**
+ * Starts the service (`src/main.ts`) on `bench.db` in `folder`, with no rate limit, and a target
+ * that drives it with up to 64 kept-alive connections.
+ */
+export async function startService(
+  folder: string,
+  { nodeOptions = [] }: { nodeOptions?: string[] } = {},
+): Promise<{ service: Target; server: ServerProcess }> {
+  const server = await startServerProcess({
+    database: join(folder, "bench.db"),
+    adminToken: benchAdminToken,
+    now,
+    nodeOptions,
+  });
+  const service: Target = {
+    name: "service",
+    client: httpClient(server.url(), 64),
+    async prepare(agents, items) {
+      const created = await this.client.send("POST", "/v1/runs", benchAdminToken, benchRun(items));
+      const { run_id } = JSON.parse(expectStatus(created, 201, "create a run").text) as RunView;
+      const tokens: string[] = [];
+      for (let index = 0; index < agents; index++) {
+        const added = await this.client.send("POST", `/v1/runs/${run_id}/agents`, benchAdminToken, {
+          tag: `agent-${index}`,
+        });
+        tokens.push(
+          (JSON.parse(expectStatus(added, 201, "add an agent").text) as { token: string }).token,
+        );
+      }
+      return tokens;
+    },
+    async claim(token) {
+      const answer = await this.client.send("POST", "/v1/inbox/claim-next", token);
+      const claim = JSON.parse(expectStatus(answer, 200, "claim-next").text) as ClaimView;
+      return { id: claim.work_item.id, attempt: claim.lease.attempt };
+    },
+    async complete(token, lease) {
+      const path = `/v1/work-items/${lease.id}/complete`;
+      expectStatus(
+        await this.client.send("POST", path, token, completeBody(lease.attempt)),
+        200,
+        "complete",
+      );
+    },
+  };
+  return { service, server };
+}
+
+export type Phase = "cycle" | "claim-next" | "complete";
+
+/**
+ * `count` cycles (or claims, or completions of leases claimed beforehand) by `agents` agents: the
+ * rate, and the latency of each claim, each completion and each whole cycle (claim + complete).
+ */
+export async function round(target: Target, phase: Phase, agents: number, count: number) {
+  const tokens = await target.prepare(agents, count);
+  const leases = tokens.map(() => [] as Lease[]);
+  if (phase === "complete") {
+    await Promise.all(
+      tokens.map(async (token, index) => {
+        for (let next = index; next < count; next += agents) {
+          leases[index]?.push(await target.claim(token));
+        }
+      }),
+    );
+  }
+  const latencies = { claim: [] as number[], complete: [] as number[], cycle: [] as number[] };
+  let started = 0;
+  const start = now();
+  await Promise.all(
+    tokens.map(async (token, index) => {
+      if (phase === "complete") {
+        for (const lease of leases[index] ?? []) {
+          const before = now();
+          await target.complete(token, lease);
+          latencies.complete.push(now() - before);
+        }
+        return;
+      }
+      while (started < count) {
+        started += 1;
+        const before = now();
+        const lease = await target.claim(token);
+        const claimed = now();
+        latencies.claim.push(claimed - before);
+        if (phase === "cycle") {
+          await target.complete(token, lease);
+          const done = now();
+          latencies.complete.push(done - claimed);
+          latencies.cycle.push(done - before);
+        }
+      }
+    }),
+  );
+  return { perSecond: count / ((now() - start) / 1000), latencies };
+}
+
+/** The value below which `fraction` of `values` lie. */
+export const percentile = (values: number[], fraction: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
+};
+/** `0.53 ms`, `19.7 ms` */
+export const ms = (value: number) => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
+/** `p50 / p99` of `values` in milliseconds. */
+export const latency = (values: number[]) =>
+  `${ms(percentile(values, 0.5))} / ${ms(percentile(values, 0.99))}`;
