@@ -144,7 +144,9 @@ async function pgBoss(url: string): Promise<Contestant> {
  */
 async function graphileWorker(url: string): Promise<Contestant> {
   const pool = new pg.Pool({ connectionString: url, max: maxWorkers + 2 });
-  pool.on("error", (error) => console.error("graphile-worker's pool:", error));
+  const report = (error: Error) => console.error("graphile-worker's pool:", error);
+  pool.on("error", report);
+  pool.on("connect", (client) => client.on("error", report));
   await Promise.all(Array.from({ length: maxWorkers + 2 }, () => pool.query("select 1")));
   const logger = new GraphileLogger(() => (level, message) => {
     if (level === "error") console.error("graphile-worker:", message);
@@ -270,7 +272,7 @@ const ratio = (workers: number, anchor: string) =>
   `${(rate("ours", workers) / rate(anchor, workers)).toFixed(2)}×`;
 
 console.log(
-  `Node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? "unknown"}), ${settings || `no PostgreSQL: ${without}`}; load average ${loadBefore} before, ${load()} after.`,
+  `Node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? "unknown"}), ${settings || `no PostgreSQL: ${without}`}; load average ${loadBefore} before, ${load()} after (this benchmark's own processes count in it).`,
 );
 console.log(
   `Medians of ${rounds} alternating rounds of ${levels.map((level) => level.count).join(" / ")} jobs at ${levels.map((level) => level.workers).join(" / ")} workers (min–max in brackets); latency p50 / p99 pooled over the rounds. Job payload ${JSON.stringify(payload(0)).length} B of JSON.\n`,
