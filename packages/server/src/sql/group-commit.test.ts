@@ -148,6 +148,19 @@ describe("SqlStore's group commit", () => {
   });
 });
 
+describe("SqlStore's options", () => {
+  it("refuse a schedule or a clock that is not a function, with the option's name", () => {
+    const database = openNodeDatabase(":memory:");
+    expect(() => new SqlStore(database, { schedule: 5 as never })).toThrow(
+      "Invalid options.schedule: expected a function, got number.",
+    );
+    expect(() => new SqlStore(database, { clock: null as never })).toThrow(
+      "Invalid options.clock: expected a function, got null.",
+    );
+    database.close();
+  });
+});
+
 describe("openNodeDatabase's nested transactions", () => {
   it("are savepoints: a nested one that throws undoes its own writes, the outer commits", () => {
     const database = openNodeDatabase(":memory:");

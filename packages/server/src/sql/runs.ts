@@ -112,6 +112,8 @@ export function insertRun(
     const kind = stage.kind ?? "task";
     const definition =
       kind === "task" ? { ...stage, kind, items: stage.items ?? 1 } : { ...stage, kind };
+    // `status` is no longer read (loadRunState derives it from the run); the column stays for the
+    // databases migration 1 created.
     database.run(
       "INSERT INTO stages (run_id, position, id, definition, status) VALUES (?, ?, ?, ?, 'pending')",
       runId,

@@ -1,3 +1,4 @@
+import { ArgumentError } from "@task-context/core";
 import { type Artifact, runContextSha256, type WorkItem } from "@task-context/protocols";
 import type * as Contract from "../contract/schemas.ts";
 import type {
@@ -95,12 +96,21 @@ export class SqlStore implements DeliveryStore {
   readonly #stages: StageDefinitions = new Map();
   readonly #agents = new Map<string, StoredAgent>();
   #pending: Pending[] = [];
-  /** Runs whose events a committing transaction appended: woken once it has committed. */
-  #appended = new Set<string>();
   /** The runs the transaction in progress has loaded, with the `last_seq` they had then. */
   readonly #loaded = new Map<string, { state: RunState; committedSeq: number }>();
 
   constructor(database: SqlDatabase, { clock = Date.now, schedule }: SqlStoreOptions = {}) {
+    for (const [argument, value] of [
+      ["options.clock", clock],
+      ["options.schedule", schedule],
+    ] as const) {
+      if (value !== undefined && typeof value !== "function") {
+        throw new ArgumentError({
+          argument,
+          message: `expected a function, got ${value === null ? "null" : typeof value}.`,
+        });
+      }
+    }
     this.#database = database;
     this.#clock = clock;
     this.#schedule = schedule;
@@ -241,7 +251,6 @@ export class SqlStore implements DeliveryStore {
     // Looked at and waited for in one step, not in a group commit: a write in between would
     // wake no one.
     const lastSeq = this.#transaction(() => this.#apply(runId, (state) => state.run.last_seq));
-    this.#wakeAppended();
     if (lastSeq > after) return true;
     return this.#waiters.wait(runId, options);
   }
@@ -303,22 +312,22 @@ export class SqlStore implements DeliveryStore {
   }
 
   /**
-   * Runs `fn` in a transaction and, before it commits, writes each loaded run's `last_seq` once
-   * and notes the runs whose waiters to wake once it has committed.
+   * Runs `fn` in a transaction: before it commits, writes each loaded run's `last_seq` once; once
+   * it has committed, wakes the waiters of the runs it appended events to.
    */
   #transaction<T>(fn: () => T): T {
+    const appended: string[] = [];
     try {
-      return this.#database.transaction(() => {
-        const result = fn();
+      const result = this.#database.transaction(() => {
+        const value = fn();
         for (const [runId, { state, committedSeq }] of this.#loaded) {
           saveLastSeq(this.#database, state, committedSeq);
-          if (state.run.last_seq > committedSeq) this.#appended.add(runId);
+          if (state.run.last_seq > committedSeq) appended.push(runId);
         }
-        return result;
+        return value;
       });
-    } catch (error) {
-      this.#appended.clear();
-      throw error;
+      for (const runId of appended) this.#waiters.wake(runId);
+      return result;
     } finally {
       this.#loaded.clear();
     }
@@ -331,8 +340,6 @@ export class SqlStore implements DeliveryStore {
         return Promise.resolve(this.#transaction(apply));
       } catch (error) {
         return Promise.reject(error);
-      } finally {
-        this.#wakeAppended();
       }
     }
     return new Promise<T>((resolve, reject) => {
@@ -361,19 +368,11 @@ export class SqlStore implements DeliveryStore {
       for (const operation of pending) operation.reject(error);
       return;
     }
-    this.#wakeAppended();
     pending.forEach((operation, index) => {
       const outcome = outcomes[index] as { value: unknown } | { error: unknown };
       if ("error" in outcome) operation.reject(outcome.error);
       else operation.resolve(outcome.value);
     });
-  }
-
-  /** Wakes the waiters of the runs that committed transactions appended events to. */
-  #wakeAppended(): void {
-    const runs = [...this.#appended];
-    this.#appended.clear();
-    for (const runId of runs) this.#waiters.wake(runId);
   }
 
   /**

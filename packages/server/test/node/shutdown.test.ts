@@ -40,6 +40,24 @@ function connection(url: string, token: string) {
   };
 }
 
+/** The Node server on a file in `folder`, and the contract suites' view of it. */
+async function startService(folder: string) {
+  const server = await startNodeServer({
+    port: 0,
+    database: join(folder, "edge.db"),
+    adminToken,
+    limits: { rateLimit: false },
+  });
+  const service = {
+    baseUrl: server.url,
+    adminToken,
+    fetch: (url: string, init?: RequestInit) => fetch(url, init),
+    advance: async () => undefined,
+    stop: () => server.close(),
+  };
+  return { server, service };
+}
+
 describe("stopping the Node server", () => {
   const folder = temporaryFolder();
   afterEach(() => folder.remove());
@@ -47,19 +65,7 @@ describe("stopping the Node server", () => {
   it("answers the request in flight on a kept-alive connection with Connection: close, and serves that connection nothing more", {
     timeout: 20_000,
   }, async () => {
-    const server = await startNodeServer({
-      port: 0,
-      database: join(folder.path, "edge.db"),
-      adminToken,
-      limits: { rateLimit: false },
-    });
-    const service = {
-      baseUrl: server.url,
-      adminToken,
-      fetch: (url: string, init?: RequestInit) => fetch(url, init),
-      advance: async () => undefined,
-      stop: () => server.close(),
-    };
+    const { server, service } = await startService(folder.path);
     const { agent } = await createRun(service, runInput([taskStage("draft")]));
     const worker = await agent("worker");
     await worker.claimNext(); // nothing is on offer any more: the next claim waits
@@ -91,19 +97,7 @@ describe("stopping the Node server", () => {
   it("ends an event stream that began before the stop and closes its kept-alive connection at once", {
     timeout: 20_000,
   }, async () => {
-    const server = await startNodeServer({
-      port: 0,
-      database: join(folder.path, "edge.db"),
-      adminToken,
-      limits: { rateLimit: false },
-    });
-    const service = {
-      baseUrl: server.url,
-      adminToken,
-      fetch: (url: string, init?: RequestInit) => fetch(url, init),
-      advance: async () => undefined,
-      stop: () => server.close(),
-    };
+    const { server, service } = await startService(folder.path);
     const { run, agent } = await createRun(service, runInput([taskStage("draft")]));
     const worker = await agent("worker");
     const stream = await fetch(`${server.url}/v1/runs/${run.run_id}/events`, {
