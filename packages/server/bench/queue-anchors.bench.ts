@@ -2,7 +2,8 @@
 // one job at a time per worker) and graphile-worker (a no-op task), each in this process against
 // one throwaway PostgreSQL server (scripts/postgres.mjs: fsync on, the server's defaults), and
 // the service over HTTP as throughput.bench.ts runs it (src/main.ts in its own process, SQLite on
-// a file, its default durability), at 1 / 16 / 64 concurrent workers or agents. Each gets a
+// a file, its default durability), with the bare Hono routes of throughput.bench.ts beside it as
+// the ceiling of this HTTP stack, at 1 / 16 / 64 concurrent workers or agents. Each gets a
 // warm-up, then ANCHOR_ROUNDS (default 7) rounds that alternate who goes first; the figures are
 // medians of the rounds' rates and latencies pooled over the rounds. Jobs carry the JSON the
 // service's claim-next answers with (its work item); pg-boss's completions store the service's
@@ -31,7 +32,7 @@ import {
 } from "../../../scripts/postgres.mjs";
 import type { ClaimView } from "../src/contract/schemas.ts";
 import { completeBody } from "./cycle.ts";
-import { latency, round, startService } from "./service-load.ts";
+import { latency, round, startBare, startService, type Target } from "./service-load.ts";
 
 const now = () => performance.now();
 const rounds = Number(process.env.ANCHOR_ROUNDS ?? 7);
@@ -67,27 +68,35 @@ interface Contestant {
 const folder = mkdtempSync(join(tmpdir(), "task-context-anchors-bench-"));
 const { service, server } = await startService(folder);
 const [sampleToken = ""] = await service.prepare(1, 1);
-const sampleClaim = JSON.parse(
-  (await service.client.send("POST", "/v1/inbox/claim-next", sampleToken)).text,
-) as ClaimView;
-await service.complete(sampleToken, {
-  id: sampleClaim.work_item.id,
-  attempt: sampleClaim.lease.attempt,
-});
+const sampleClaimText = (await service.client.send("POST", "/v1/inbox/claim-next", sampleToken))
+  .text;
+const sampleClaim = JSON.parse(sampleClaimText) as ClaimView;
+const sampleCompletion = await service.client.send(
+  "POST",
+  `/v1/work-items/${sampleClaim.work_item.id}/complete`,
+  sampleToken,
+  completeBody(sampleClaim.lease.attempt),
+);
 const payload = (index: number) => ({ ...sampleClaim.work_item, id: `anchor-${index}` });
 const output = completeBody(1).artifact;
 
-const ours: Contestant = {
-  name: "ours",
+/** Claim-next → complete cycles over HTTP on `target`. */
+const overHttp = (name: string, target: Target, stop: () => Promise<unknown>): Contestant => ({
+  name,
   async round(workers, count) {
-    const { perSecond, latencies } = await round(service, "cycle", workers, count);
+    const { perSecond, latencies } = await round(target, "cycle", workers, count);
     return { perSecond, ...latencies };
   },
   async close() {
-    service.client.close();
-    await server.stop();
+    target.client.close();
+    await stop();
   },
-};
+});
+const ours = overHttp("ours", service, () => server.stop());
+// The ceiling of any service on this HTTP stack and machine: bare Hono routes answering the same
+// JSON with nothing in between, driven by the same client.
+const { bare, server: bareServer } = await startBare(sampleClaimText, sampleCompletion.text);
+const ceiling = overHttp("bare HTTP", bare, () => bareServer.stop());
 
 /** pg-boss: each worker fetches one job and completes it, then the next. */
 async function pgBoss(url: string): Promise<Contestant> {
@@ -215,7 +224,7 @@ async function graphileWorker(url: string): Promise<Contestant> {
 
 let postgres: Postgres | undefined;
 let without: string | undefined;
-const contestants: Contestant[] = [ours];
+const contestants: Contestant[] = [ours, ceiling];
 try {
   postgres = await startPostgres({ settings: { max_connections: 4 * maxWorkers + 20 } });
   contestants.push(await graphileWorker(postgres.url), await pgBoss(postgres.url));
@@ -281,11 +290,13 @@ if (without !== undefined) {
   console.log(
     `PostgreSQL cannot be started here (${without}): our service alone, without the anchors.\n`,
   );
-  console.log("| agents | ours cycles/s | ours cycle p50 / p99 |");
-  console.log("| ---: | ---: | ---: |");
+  console.log(
+    "| agents | ours cycles/s | bare HTTP cycles/s | ours ÷ bare HTTP | ours cycle p50 / p99 |",
+  );
+  console.log("| ---: | ---: | ---: | ---: | ---: |");
   for (const { workers } of levels) {
     console.log(
-      `| ${workers} | ${spread("ours", workers)} | ${pooled("ours", workers, "cycle")} |`,
+      `| ${workers} | ${spread("ours", workers)} | ${spread("bare HTTP", workers)} | ${ratio(workers, "bare HTTP")} | ${pooled("ours", workers, "cycle")} |`,
     );
   }
 } else {
@@ -296,6 +307,18 @@ if (without !== undefined) {
   for (const { workers } of levels) {
     console.log(
       `| ${workers} | ${spread("ours", workers)} | ${spread("graphile-worker", workers)} | ${spread("pg-boss", workers)} | ${ratio(workers, "graphile-worker")} | ${ratio(workers, "pg-boss")} | ${pooled("ours", workers, "cycle")} | ${pooled("graphile-worker", workers, "cycle")} | ${pooled("pg-boss", workers, "cycle")} |`,
+    );
+  }
+  console.log(
+    "\nThe ceiling: bare Hono routes on the same HTTP stack, answering the same JSON with nothing in between, driven by the same client in the same rounds:\n",
+  );
+  console.log(
+    "| workers / agents | bare HTTP cycles/s | bare HTTP ÷ graphile-worker | ours ÷ bare HTTP | bare HTTP cycle p50 / p99 |",
+  );
+  console.log("| ---: | ---: | ---: | ---: | ---: |");
+  for (const { workers } of levels) {
+    console.log(
+      `| ${workers} | ${spread("bare HTTP", workers)} | ${(rate("bare HTTP", workers) / rate("graphile-worker", workers)).toFixed(2)}× | ${ratio(workers, "bare HTTP")} | ${pooled("bare HTTP", workers, "cycle")} |`,
     );
   }
   console.log("\nEach step alone (graphile-worker does not wait for its completions):\n");

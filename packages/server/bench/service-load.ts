@@ -2,6 +2,7 @@
 // (src/main.ts on an SQLite file, as throughput.bench.ts and queue-anchors.bench.ts start it),
 // agents that claim-next and complete, and the rounds that time them.
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { ClaimView, RunView } from "../src/contract/schemas.ts";
 import { type ServerProcess, startServerProcess } from "../test/checker/server-process.ts";
 import { benchAdminToken, benchRun, completeBody } from "./cycle.ts";
@@ -28,6 +29,52 @@ export interface Target {
   prepare(agents: number, items: number): Promise<string[]>;
   claim(token: string): Promise<Lease>;
   complete(token: string, lease: Lease): Promise<void>;
+}
+
+/**
+ * Starts the baseline: bare Hono routes (bare-server.ts) on the same server stack as the service,
+ * in their own process, answering `claim` and `completion` (the service's own answers, as text)
+ * with nothing in between; and a target that drives them as the service's is driven.
+ */
+export async function startBare(
+  claim: string,
+  completion: string,
+): Promise<{ bare: Target; server: ServerProcess }> {
+  const server = await startServerProcess({
+    database: ":memory:",
+    adminToken: benchAdminToken,
+    now,
+    entry: fileURLToPath(new URL("bare-server.ts", import.meta.url)),
+    environment: {
+      BARE_SAMPLES: JSON.stringify({
+        claim: JSON.parse(claim),
+        completion: JSON.parse(completion),
+      }),
+    },
+  });
+  const bare: Target = {
+    name: "bare",
+    client: httpClient(server.url(), 64),
+    async prepare(agents) {
+      return Array.from({ length: agents }, (_, index) => `bare-${index}`);
+    },
+    async claim(token) {
+      const answer = await this.client.send("POST", "/claim-next", token);
+      const view = JSON.parse(expectStatus(answer, 200, "bare claim-next").text) as ClaimView;
+      if (answer.text.length !== claim.length) throw new Error("the bare claim differs");
+      return { id: view.work_item.id, attempt: view.lease.attempt };
+    },
+    async complete(token, lease) {
+      const answer = await this.client.send(
+        "POST",
+        "/complete",
+        token,
+        completeBody(lease.attempt),
+      );
+      expectStatus(answer, 200, "bare complete");
+    },
+  };
+  return { bare, server };
 }
 
 /**

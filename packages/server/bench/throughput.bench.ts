@@ -8,23 +8,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { median } from "@task-context/bench-kit";
 import type { ClaimView } from "../src/contract/schemas.ts";
-import { startServerProcess } from "../test/checker/server-process.ts";
-import { benchAdminToken, completeBody } from "./cycle.ts";
-import { httpClient } from "./http-client.ts";
-import {
-  expectStatus,
-  latency,
-  type Phase,
-  round,
-  startService,
-  type Target,
-} from "./service-load.ts";
+import { completeBody } from "./cycle.ts";
+import { latency, type Phase, round, startBare, startService } from "./service-load.ts";
 
-const adminToken = benchAdminToken;
-const now = () => performance.now();
 const folder = mkdtempSync(join(tmpdir(), "task-context-edge-bench-"));
 const profile = process.env.BENCH_PROFILE;
 
@@ -42,35 +30,7 @@ const sampleCompletion = await service.client.send(
   sampleToken,
   completeBody(1),
 );
-const bareServer = await startServerProcess({
-  database: ":memory:",
-  adminToken,
-  now,
-  entry: fileURLToPath(new URL("bare-server.ts", import.meta.url)),
-  environment: {
-    BARE_SAMPLES: JSON.stringify({
-      claim: sampleLease,
-      completion: JSON.parse(sampleCompletion.text),
-    }),
-  },
-});
-const bare: Target = {
-  name: "bare",
-  client: httpClient(bareServer.url(), 64),
-  async prepare(agents) {
-    return Array.from({ length: agents }, (_, index) => `bare-${index}`);
-  },
-  async claim(token) {
-    const answer = await this.client.send("POST", "/claim-next", token);
-    const claim = JSON.parse(expectStatus(answer, 200, "bare claim-next").text) as ClaimView;
-    if (answer.text.length !== sampleClaim.text.length) throw new Error("the bare claim differs");
-    return { id: claim.work_item.id, attempt: claim.lease.attempt };
-  },
-  async complete(token, lease) {
-    const answer = await this.client.send("POST", "/complete", token, completeBody(lease.attempt));
-    expectStatus(answer, 200, "bare complete");
-  },
-};
+const { bare, server: bareServer } = await startBare(sampleClaim.text, sampleCompletion.text);
 
 const levels = [
   { agents: 1, count: 300 },

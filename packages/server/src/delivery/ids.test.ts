@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { decodeTime } from "ulid";
 import { describe, expect, it } from "vitest";
 import { constantTimeEqual, isId, newAgentToken, newId, parseAgentToken } from "./ids.ts";
 
@@ -11,6 +12,21 @@ describe("ids and agent tokens", () => {
       expect(isId("run", id)).toBe(true);
       expect(isId("wi", id)).toBe(false);
     }
+  });
+
+  it("makes ids that carry their time, so that later ids sort after earlier ones", async () => {
+    const before = Date.now();
+    const first = newId("art");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = newId("art");
+    const after = Date.now();
+    expect(first < second).toBe(true);
+    const time = decodeTime(first.slice("art_".length).toUpperCase());
+    expect(time).toBeGreaterThanOrEqual(before);
+    expect(time).toBeLessThanOrEqual(after);
+    // Within one millisecond, 80 random bits tell them apart.
+    const sameMillisecond = Array.from({ length: 200 }, () => newId("wi"));
+    expect(new Set(sameMillisecond.map((id) => id.slice(13))).size).toBe(200);
   });
 
   it("makes tokens that name their run and agent, and parses them back", () => {
