@@ -6,7 +6,7 @@ import type { ChangedOptions } from "../delivery/delivery-store.ts";
 import { newId } from "../delivery/ids.ts";
 import type { RunState } from "./runs.ts";
 import { iso } from "./schema.ts";
-import type { SqlDatabase } from "./sql-database.ts";
+import { all, run, type SqlSteps } from "./sql-steps.ts";
 
 /** An event without the fields every event has. */
 export type EventFields<Type extends CollaborationEvent["type"]> = Omit<
@@ -18,12 +18,11 @@ export type EventFields<Type extends CollaborationEvent["type"]> = Omit<
  * Appends an event with the run's next `seq` and moves the state's `last_seq`; the store writes
  * the run's `last_seq` once per operation ({@link saveLastSeq}).
  */
-export function emitEvent<Type extends CollaborationEvent["type"]>(
-  database: SqlDatabase,
+export function* emitEvent<Type extends CollaborationEvent["type"]>(
   state: RunState,
   type: Type,
   fields: EventFields<Type>,
-): CollaborationEvent {
+): SqlSteps<CollaborationEvent> {
   const seq = state.run.last_seq + 1;
   const event = {
     type,
@@ -33,7 +32,7 @@ export function emitEvent<Type extends CollaborationEvent["type"]>(
     at: iso(state.now),
     ...fields,
   } as unknown as CollaborationEvent;
-  database.run(
+  yield* run(
     "INSERT INTO events (run_id, seq, body) VALUES (?, ?, ?)",
     state.run.id,
     seq,
@@ -44,19 +43,18 @@ export function emitEvent<Type extends CollaborationEvent["type"]>(
 }
 
 /** Writes the run's `last_seq` when the operation on `state` appended events since `before`. */
-export function saveLastSeq(database: SqlDatabase, state: RunState, before: number): void {
+export function* saveLastSeq(state: RunState, before: number): SqlSteps<void> {
   if (state.run.last_seq === before) return;
-  database.run("UPDATE runs SET last_seq = ? WHERE id = ?", state.run.last_seq, state.run.id);
+  yield* run("UPDATE runs SET last_seq = ? WHERE id = ?", state.run.last_seq, state.run.id);
 }
 
 /** The run's events with `seq` greater than `after`, at most `limit`. */
-export function eventPage(
-  database: SqlDatabase,
+export function* eventPage(
   runId: string,
   after: number,
   limit: number,
-): Contract.EventPage {
-  const rows = database.all<{ seq: number; body: string }>(
+): SqlSteps<Contract.EventPage> {
+  const rows = yield* all<{ seq: number; body: string }>(
     "SELECT seq, body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?",
     runId,
     after,

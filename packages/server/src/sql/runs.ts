@@ -5,7 +5,7 @@ import type * as Contract from "../contract/schemas.ts";
 import { DeliveryError, runNotFound } from "../delivery/delivery-error.ts";
 import type { StoredAgent } from "../delivery/delivery-store.ts";
 import type { RunRow } from "./schema.ts";
-import type { SqlDatabase } from "./sql-database.ts";
+import { all, lockedRows, run, type SqlSteps } from "./sql-steps.ts";
 
 /** A stage of a run: its position, id and definition (never changed once the run exists). */
 export interface StageDefinition {
@@ -30,30 +30,31 @@ export type StageDefinitions = Map<string, readonly StageDefinition[]>;
 const RUNS_REMEMBERED = 1000;
 
 /**
- * Reads a run at `now`, with its stages; `RUN_NOT_FOUND` for a run the database does not hold.
+ * Reads a run at `now`, with its stages (`lock`: its row locked until the transaction ends);
+ * `RUN_NOT_FOUND` for a run the database does not hold.
  * A stage's status follows from the run's current stage: the ones before it are completed, it
  * is active (completed once the run is), the ones after it are pending.
  */
-export function loadRunState(
-  database: SqlDatabase,
+export function* loadRunState(
   runId: string,
   now: number,
   definitions: StageDefinitions,
-): RunState {
-  const [run] = database.all<RunRow>("SELECT * FROM runs WHERE id = ?", runId);
+  { lock = false }: { lock?: boolean } = {},
+): SqlSteps<RunState> {
+  // Locked, the run's row orders the transactions that write to the run (PostgreSQL).
+  const read = lock ? lockedRows<RunRow> : all<RunRow>;
+  const [run] = yield* read("SELECT * FROM runs WHERE id = ?", runId);
   if (run === undefined) throw runNotFound(runId);
   let stages = definitions.get(runId);
   if (stages === undefined) {
-    stages = database
-      .all<{ position: number; id: string; definition: string }>(
-        "SELECT position, id, definition FROM stages WHERE run_id = ? ORDER BY position",
-        runId,
-      )
-      .map(({ position, id, definition }) => ({
-        position,
-        id,
-        stage: JSON.parse(definition) as Contract.StageInput,
-      }));
+    stages = (yield* all<{ position: number; id: string; definition: string }>(
+      "SELECT position, id, definition FROM stages WHERE run_id = ? ORDER BY position",
+      runId,
+    )).map(({ position, id, definition }) => ({
+      position,
+      id,
+      stage: JSON.parse(definition) as Contract.StageInput,
+    }));
     if (definitions.size >= RUNS_REMEMBERED) {
       definitions.delete(definitions.keys().next().value as string);
     }
@@ -86,19 +87,18 @@ export function stageOf(
  * Writes a new run and its stages (its first stage current, nothing on offer yet); an
  * `INVALID_ARGUMENT` error for an id that exists. The stage graph is checked by the caller.
  */
-export function insertRun(
-  database: SqlDatabase,
+export function* insertRun(
   runId: string,
   input: Contract.CreateRunInput,
   now: number,
-): void {
-  if (database.all("SELECT 1 FROM runs WHERE id = ?", runId).length > 0) {
+): SqlSteps<void> {
+  if ((yield* all("SELECT 1 FROM runs WHERE id = ?", runId)).length > 0) {
     throw new ArgumentError({
       argument: "runId",
       message: `expected the id of a new run, got ${runId}, which exists. Make one with newId("run").`,
     });
   }
-  database.run(
+  yield* run(
     `INSERT INTO runs (id, goal, constraints, lease_ms, max_attempts, status, current_stage, last_seq, created_at)
      VALUES (?, ?, ?, ?, ?, 'active', 0, 0, ?)`,
     runId,
@@ -108,33 +108,33 @@ export function insertRun(
     input.max_attempts ?? 5,
     now,
   );
-  input.stages.forEach((stage, position) => {
+  for (const [position, stage] of input.stages.entries()) {
     const kind = stage.kind ?? "task";
     const definition =
       kind === "task" ? { ...stage, kind, items: stage.items ?? 1 } : { ...stage, kind };
     // `status` is no longer read (loadRunState derives it from the run); the column stays for the
     // databases migration 1 created.
-    database.run(
+    yield* run(
       "INSERT INTO stages (run_id, position, id, definition, status) VALUES (?, ?, ?, ?, 'pending')",
       runId,
       position,
       stage.id,
       JSON.stringify(definition),
     );
-  });
+  }
 }
 
 /** Adds an agent to the run; `AGENT_TAG_TAKEN` when another agent of the run has its tag. */
-export function insertAgent(database: SqlDatabase, state: RunState, agent: StoredAgent): void {
+export function* insertAgent(state: RunState, agent: StoredAgent): SqlSteps<void> {
   const runId = state.run.id;
-  const taken = database.all("SELECT 1 FROM agents WHERE run_id = ? AND tag = ?", runId, agent.tag);
+  const taken = yield* all("SELECT 1 FROM agents WHERE run_id = ? AND tag = ?", runId, agent.tag);
   if (taken.length > 0) {
     throw new DeliveryError({
       code: "AGENT_TAG_TAKEN",
       message: `The run already has an agent tagged "${agent.tag}". Choose another tag.`,
     });
   }
-  database.run(
+  yield* run(
     "INSERT INTO agents (run_id, id, tag, token_hash, created_at) VALUES (?, ?, ?, ?, ?)",
     runId,
     agent.agent_id,
@@ -145,12 +145,8 @@ export function insertAgent(database: SqlDatabase, state: RunState, agent: Store
 }
 
 /** The agent with that id in the run, or undefined. */
-export function readAgent(
-  database: SqlDatabase,
-  runId: string,
-  agentId: string,
-): StoredAgent | undefined {
-  const [agent] = database.all<StoredAgent>(
+export function* readAgent(runId: string, agentId: string): SqlSteps<StoredAgent | undefined> {
+  const [agent] = yield* all<StoredAgent>(
     "SELECT id AS agent_id, tag, token_hash FROM agents WHERE run_id = ? AND id = ?",
     runId,
     agentId,

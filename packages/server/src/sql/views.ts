@@ -14,7 +14,7 @@ import type { RunOverview, WorkItemOverview } from "../delivery/delivery-store.t
 import { type ItemStatus, itemStatus, shownAttempt } from "../delivery/rules.ts";
 import { type RunState, stageOf } from "./runs.ts";
 import { type ArtifactRow, type AttemptRow, type ItemRow, iso } from "./schema.ts";
-import type { SqlDatabase } from "./sql-database.ts";
+import { all, type SqlSteps } from "./sql-steps.ts";
 
 /** Where an artifact's content is fetched: `GET /v1/runs/{run_id}/artifacts/{artifact_id}`. */
 export function artifactUri(runId: string, artifactId: string): string {
@@ -37,8 +37,8 @@ export function artifactOf(runId: string, row: ArtifactRow): Artifact {
 }
 
 /** A run's artifact with its content; `ARTIFACT_NOT_FOUND` for an id the run does not have. */
-export function readArtifact(database: SqlDatabase, runId: string, artifactId: string): Artifact {
-  const [row] = database.all<ArtifactRow>(
+export function* readArtifact(runId: string, artifactId: string): SqlSteps<Artifact> {
+  const [row] = yield* all<ArtifactRow>(
     "SELECT * FROM artifacts WHERE run_id = ? AND id = ?",
     runId,
     artifactId,
@@ -53,9 +53,9 @@ export function readArtifact(database: SqlDatabase, runId: string, artifactId: s
 }
 
 /** The run as the contract shows it: its stages with their items counted by status. */
-export function runView(database: SqlDatabase, state: RunState): Contract.RunView {
+export function* runView(state: RunState): SqlSteps<Contract.RunView> {
   const { run } = state;
-  const counts = database.all<{
+  const counts = yield* all<{
     stage_position: number;
     status: ItemStatus;
     count: number;
@@ -99,14 +99,14 @@ export function runContextOf(state: RunState, item: ItemRow): RunContext {
 }
 
 /** A work item as the contract shows it, with the artifacts of the stages before its own. */
-export function workItemView(database: SqlDatabase, state: RunState, item: ItemRow): WorkItem {
+export function* workItemView(state: RunState, item: ItemRow): SqlSteps<WorkItem> {
   const { run } = state;
   const stage = stageOf(state, item);
   // The first stage has no earlier artifacts to look for.
   const earlier =
     item.stage_position === 0
       ? []
-      : database.all<ArtifactRow>(
+      : yield* all<ArtifactRow>(
           "SELECT id, stage_id, author_tag, title, media_type FROM artifacts WHERE run_id = ? AND stage_position < ? ORDER BY stage_position, seq",
           run.id,
           item.stage_position,
@@ -175,18 +175,15 @@ export async function withContextSha256(
 }
 
 /** A work item's attempts, first to last, as the contract shows them. */
-export function readAttempts(
-  database: SqlDatabase,
+export function* readAttempts(
   runId: string,
   workItemId: string,
-): Contract.AttemptRecord[] {
-  return database
-    .all<AttemptRow>(
-      "SELECT attempt, agent_tag, leased_at, ended_at, outcome, reason FROM attempts WHERE run_id = ? AND work_item_id = ? ORDER BY attempt",
-      runId,
-      workItemId,
-    )
-    .map(attemptRecord);
+): SqlSteps<Contract.AttemptRecord[]> {
+  return (yield* all<AttemptRow>(
+    "SELECT attempt, agent_tag, leased_at, ended_at, outcome, reason FROM attempts WHERE run_id = ? AND work_item_id = ? ORDER BY attempt",
+    runId,
+    workItemId,
+  )).map(attemptRecord);
 }
 
 /** An attempt as the contract shows it. */
@@ -202,18 +199,20 @@ export function attemptRecord(row: AttemptRow): Contract.AttemptRecord {
 }
 
 /** The run's dead-lettered items with their attempts, oldest first (before `context_sha256`). */
-export function listDeadLetters(database: SqlDatabase, state: RunState): Contract.DeadLetter[] {
+export function* listDeadLetters(state: RunState): SqlSteps<Contract.DeadLetter[]> {
   const runId = state.run.id;
-  return database
-    .all<ItemRow>(
-      `SELECT * FROM work_items WHERE run_id = ? AND status = '${itemStatus.deadLettered}' ORDER BY dead_lettered_at, offered_seq`,
-      runId,
-    )
-    .map((item) => ({
-      work_item: workItemView(database, state, item),
+  const letters: Contract.DeadLetter[] = [];
+  for (const item of yield* all<ItemRow>(
+    `SELECT * FROM work_items WHERE run_id = ? AND status = '${itemStatus.deadLettered}' ORDER BY dead_lettered_at, offered_seq`,
+    runId,
+  )) {
+    letters.push({
+      work_item: yield* workItemView(state, item),
       dead_lettered_at: iso(item.dead_lettered_at ?? state.now),
-      attempts: readAttempts(database, runId, item.id),
-    }));
+      attempts: yield* readAttempts(runId, item.id),
+    });
+  }
+  return letters;
 }
 
 /** What the run page shows, as one transaction reads it: the rows before any hashing. */
@@ -231,10 +230,10 @@ export interface OverviewRows {
 }
 
 /** Reads the run, its work items, attempts, artifacts and reviews at one instant. */
-export function readOverviewRows(database: SqlDatabase, state: RunState): OverviewRows {
+export function* readOverviewRows(state: RunState): SqlSteps<OverviewRows> {
   const runId = state.run.id;
   const attempts = new Map<string, Contract.AttemptRecord[]>();
-  for (const row of database.all<AttemptRow & { work_item_id: string }>(
+  for (const row of yield* all<AttemptRow & { work_item_id: string }>(
     "SELECT work_item_id, attempt, agent_tag, leased_at, ended_at, outcome, reason FROM attempts WHERE run_id = ? ORDER BY work_item_id, attempt",
     runId,
   )) {
@@ -242,30 +241,24 @@ export function readOverviewRows(database: SqlDatabase, state: RunState): Overvi
     list.push(attemptRecord(row));
     attempts.set(row.work_item_id, list);
   }
-  const items = database
-    .all<ItemRow>(
-      "SELECT * FROM work_items WHERE run_id = ? ORDER BY stage_position, offered_seq, id",
-      runId,
-    )
-    .map((row) => ({
-      row,
-      stageId: stageOf(state, row).id,
-      attempt: shownAttempt(row),
-      context: runContextOf(state, row),
-    }));
-  const artifacts = database
-    .all<ArtifactRow>(
-      "SELECT * FROM artifacts WHERE run_id = ? ORDER BY stage_position, seq",
-      runId,
-    )
-    .map((row) => artifactOf(runId, row));
-  const reviews = database
-    .all<{ feedback: string }>(
-      "SELECT feedback FROM reviews WHERE run_id = ? ORDER BY created_at, work_item_id",
-      runId,
-    )
-    .map((row) => JSON.parse(row.feedback) as ReviewFeedback);
-  return { run: runView(database, state), items, attempts, artifacts, reviews };
+  const items = (yield* all<ItemRow>(
+    "SELECT * FROM work_items WHERE run_id = ? ORDER BY stage_position, offered_seq, id",
+    runId,
+  )).map((row) => ({
+    row,
+    stageId: stageOf(state, row).id,
+    attempt: shownAttempt(row),
+    context: runContextOf(state, row),
+  }));
+  const artifacts = (yield* all<ArtifactRow>(
+    "SELECT * FROM artifacts WHERE run_id = ? ORDER BY stage_position, seq",
+    runId,
+  )).map((row) => artifactOf(runId, row));
+  const reviews = (yield* all<{ feedback: string }>(
+    "SELECT feedback FROM reviews WHERE run_id = ? ORDER BY created_at, work_item_id",
+    runId,
+  )).map((row) => JSON.parse(row.feedback) as ReviewFeedback);
+  return { run: yield* runView(state), items, attempts, artifacts, reviews };
 }
 
 /** The run page's overview of the rows read, each work item with its `context_sha256`. */

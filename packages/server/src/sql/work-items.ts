@@ -21,27 +21,23 @@ import {
 import { emitEvent } from "./events.ts";
 import { type RunState, stageOf } from "./runs.ts";
 import { type ArtifactRow, type ItemRow, iso, type RunStatus } from "./schema.ts";
-import type { SqlDatabase } from "./sql-database.ts";
+import { all, run, type SqlSteps } from "./sql-steps.ts";
 import { artifactUri, workItemView } from "./views.ts";
 
 const { offered, leased, completed, deadLettered } = itemStatus;
 
 /** A run's work item by its id, or undefined. */
-export function findItem(
-  database: SqlDatabase,
-  runId: string,
-  workItemId: string,
-): ItemRow | undefined {
-  return database.all<ItemRow>(
+export function* findItem(runId: string, workItemId: string): SqlSteps<ItemRow | undefined> {
+  return (yield* all<ItemRow>(
     "SELECT * FROM work_items WHERE run_id = ? AND id = ?",
     runId,
     workItemId,
-  )[0];
+  ))[0];
 }
 
 /** A run's work item by its id; `WORK_ITEM_NOT_FOUND` for an id the run does not have. */
-export function requireItem(database: SqlDatabase, runId: string, workItemId: string): ItemRow {
-  const item = findItem(database, runId, workItemId);
+export function* requireItem(runId: string, workItemId: string): SqlSteps<ItemRow> {
+  const item = yield* findItem(runId, workItemId);
   if (item === undefined) {
     throw new DeliveryError({
       code: "WORK_ITEM_NOT_FOUND",
@@ -55,18 +51,17 @@ export function requireItem(database: SqlDatabase, runId: string, workItemId: st
 // Offer
 
 /** Puts an item (back) on offer, at the end of the queue. */
-function offerItem(
-  database: SqlDatabase,
+function* offerItem(
   state: RunState,
   item: Pick<ItemRow, "id" | "kind" | "attempt" | "stage_position">,
-): void {
-  const event = emitEvent(database, state, "work_item.offered", {
+): SqlSteps<void> {
+  const event = yield* emitEvent(state, "work_item.offered", {
     work_item_id: item.id,
     stage_id: state.stages[item.stage_position]?.id ?? "",
     kind: item.kind,
     attempt: item.attempt + 1,
   });
-  database.run(
+  yield* run(
     `UPDATE work_items SET status = '${offered}', offered_seq = ? WHERE run_id = ? AND id = ?`,
     event.seq,
     state.run.id,
@@ -79,32 +74,31 @@ const onOffer = `SELECT * FROM work_items WHERE run_id = ? AND status = '${offer
   AND (target_author_id IS NULL OR target_author_id <> ?) ORDER BY offered_seq`;
 
 /** The items `agent` may claim, oldest offer first, at most `limit`. */
-export function itemsOnOffer(
-  database: SqlDatabase,
+export function* itemsOnOffer(
   state: RunState,
   agent: AgentIdentity,
   limit: number,
-): ItemRow[] {
+): SqlSteps<ItemRow[]> {
   // The limit a claim takes is written out: SQLite finds the first row about twice as fast.
   return limit === 1
-    ? database.all<ItemRow>(`${onOffer} LIMIT 1`, state.run.id, agent.agent_id)
-    : database.all<ItemRow>(`${onOffer} LIMIT ?`, state.run.id, agent.agent_id, limit);
+    ? yield* all<ItemRow>(`${onOffer} LIMIT 1`, state.run.id, agent.agent_id)
+    : yield* all<ItemRow>(`${onOffer} LIMIT ?`, state.run.id, agent.agent_id, limit);
 }
 
 /**
  * Makes a stage the run's current one and offers its items: a task stage gets its `items`; a
  * review stage one item for each artifact of the stage it reviews.
  */
-export function startStage(database: SqlDatabase, state: RunState, position: number): void {
+export function* startStage(state: RunState, position: number): SqlSteps<void> {
   const entry = state.stages[position];
   if (entry === undefined) return;
   const { stage } = entry;
-  database.run("UPDATE runs SET current_stage = ? WHERE id = ?", position, state.run.id);
+  yield* run("UPDATE runs SET current_stage = ? WHERE id = ?", position, state.run.id);
   entry.status = "active";
   state.run.current_stage = position;
   const targets: Array<ArtifactRow | undefined> =
     stage.kind === "review"
-      ? database.all<ArtifactRow>(
+      ? yield* all<ArtifactRow>(
           "SELECT * FROM artifacts WHERE run_id = ? AND stage_id = ? ORDER BY seq",
           state.run.id,
           stage.reviews ?? "",
@@ -117,7 +111,7 @@ export function startStage(database: SqlDatabase, state: RunState, position: num
       attempt: 0,
       stage_position: position,
     };
-    database.run(
+    yield* run(
       `INSERT INTO work_items (run_id, id, stage_position, kind, status, attempt, failures, offered_seq,
          target_artifact_id, target_author_id, target_author_tag)
        VALUES (?, ?, ?, ?, '${offered}', 0, 0, 0, ?, ?, ?)`,
@@ -129,15 +123,15 @@ export function startStage(database: SqlDatabase, state: RunState, position: num
       target?.author_id ?? null,
       target?.author_tag ?? null,
     );
-    offerItem(database, state, item);
+    yield* offerItem(state, item);
   }
 }
 
 /** After a completion: when the stage has nothing left to do, the next one starts. */
-function advanceStage(database: SqlDatabase, state: RunState, position: number): void {
+function* advanceStage(state: RunState, position: number): SqlSteps<void> {
   // Whether one item is still open, by index (run, status): counting them read every item of
   // the run on every completion.
-  const open = database.all(
+  const open = yield* all(
     `SELECT 1 FROM work_items WHERE run_id = ? AND status IN ('${offered}', '${leased}', '${deadLettered}')
        AND stage_position = ? LIMIT 1`,
     state.run.id,
@@ -147,13 +141,13 @@ function advanceStage(database: SqlDatabase, state: RunState, position: number):
   const entry = state.stages[position];
   if (entry === undefined || entry.status === "completed") return;
   entry.status = "completed";
-  emitEvent(database, state, "stage.completed", { stage_id: entry.id });
+  yield* emitEvent(state, "stage.completed", { stage_id: entry.id });
   if (position + 1 < state.stages.length) {
-    startStage(database, state, position + 1);
+    yield* startStage(state, position + 1);
     return;
   }
-  setRunStatus(database, state, "completed");
-  emitEvent(database, state, "run.completed", {});
+  yield* setRunStatus(state, "completed");
+  yield* emitEvent(state, "run.completed", {});
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -171,25 +165,24 @@ export interface Claim {
  * Claims one item (`workItemId`) or the oldest one on offer to `agent` (undefined): a new attempt
  * with a lease. Undefined when nothing is on offer (claim-next only).
  */
-export function claimItem(
-  database: SqlDatabase,
+export function* claimItem(
   state: RunState,
   agent: AgentIdentity,
   workItemId: string | undefined,
-): Claim | undefined {
+): SqlSteps<Claim | undefined> {
   const runId = state.run.id;
   let item: ItemRow | undefined;
   if (workItemId === undefined) {
-    [item] = itemsOnOffer(database, state, agent, 1);
+    [item] = yield* itemsOnOffer(state, agent, 1);
     if (item === undefined) return undefined;
   } else {
-    item = requireItem(database, runId, workItemId);
+    item = yield* requireItem(runId, workItemId);
     const refusal = claimRefusal(item, agent);
     if (refusal !== undefined) throw refusal;
   }
   const attempt = item.attempt + 1;
   const expiresAt = state.now + state.run.lease_ms;
-  database.run(
+  yield* run(
     `UPDATE work_items SET status = '${leased}', attempt = ?, holder_id = ?, holder_tag = ?, lease_expires_at = ?
      WHERE run_id = ? AND id = ?`,
     attempt,
@@ -199,7 +192,7 @@ export function claimItem(
     runId,
     item.id,
   );
-  database.run(
+  yield* run(
     `INSERT INTO attempts (run_id, work_item_id, attempt, agent_id, agent_tag, leased_at, outcome)
      VALUES (?, ?, ?, ?, ?, ?, 'leased')`,
     runId,
@@ -209,7 +202,7 @@ export function claimItem(
     agent.tag,
     state.now,
   );
-  emitEvent(database, state, "work_item.leased", {
+  yield* emitEvent(state, "work_item.leased", {
     work_item_id: item.id,
     agent_tag: agent.tag,
     attempt,
@@ -224,25 +217,24 @@ export function claimItem(
     lease_expires_at: expiresAt,
   };
   return {
-    work_item: workItemView(database, state, claimed),
+    work_item: yield* workItemView(state, claimed),
     lease: { attempt, expires_at: iso(expiresAt) },
   };
 }
 
 /** Extends the lease of the current attempt by the run's lease time, from now. */
-export function renewLease(
-  database: SqlDatabase,
+export function* renewLease(
   state: RunState,
   agent: AgentIdentity,
   workItemId: string,
   attempt: number,
-): Contract.HeartbeatView {
+): SqlSteps<Contract.HeartbeatView> {
   const runId = state.run.id;
-  const item = requireItem(database, runId, workItemId);
+  const item = yield* requireItem(runId, workItemId);
   const refusal = liveLeaseRefusal(item, agent, attempt);
   if (refusal !== undefined) throw refusal;
   const expiresAt = state.now + state.run.lease_ms;
-  database.run(
+  yield* run(
     "UPDATE work_items SET lease_expires_at = ? WHERE run_id = ? AND id = ?",
     expiresAt,
     runId,
@@ -259,15 +251,14 @@ export function renewLease(
  * checks the receipt the agent quoted against `current` (the item's run-context hash now, or
  * undefined when none was quoted) and, when the stage has nothing left to do, starts the next.
  */
-export function completeItem(
-  database: SqlDatabase,
+export function* completeItem(
   state: RunState,
   item: ItemRow,
   agent: AgentIdentity,
   body: Contract.CompleteBody,
   current: string | undefined,
-): Contract.CompletionView {
-  const outcome = item.status === leased ? undefined : attemptOutcome(database, state, item);
+): SqlSteps<Contract.CompletionView> {
+  const outcome = item.status === leased ? undefined : yield* attemptOutcome(state, item);
   const refusal = completionRefusal(item, agent, body.attempt, outcome);
   if (refusal !== undefined) throw refusal;
   const wrongKind = completionKindIssues(item, body);
@@ -275,15 +266,15 @@ export function completeItem(
   const artifactId =
     body.artifact === undefined
       ? undefined
-      : storeArtifact(database, state, item, agent, body.artifact);
-  if (body.review !== undefined) storeReview(database, state, item, agent, body.review);
-  database.run(
+      : yield* storeArtifact(state, item, agent, body.artifact);
+  if (body.review !== undefined) yield* storeReview(state, item, agent, body.review);
+  yield* run(
     `UPDATE work_items SET status = '${completed}', lease_expires_at = NULL, dead_lettered_at = NULL
        WHERE run_id = ? AND id = ?`,
     state.run.id,
     item.id,
   );
-  endAttempt(database, state, item, "completed");
+  yield* endAttempt(state, item, "completed");
   const receipt =
     current === undefined
       ? undefined
@@ -293,7 +284,7 @@ export function completeItem(
           recipient: `agent "${agent.tag}" on work item ${item.id}`,
         });
   if (receipt?.status === "stale") {
-    emitEvent(database, state, "context.stale", {
+    yield* emitEvent(state, "context.stale", {
       work_item_id: item.id,
       agent_tag: agent.tag,
       attempt: item.attempt,
@@ -301,13 +292,13 @@ export function completeItem(
       context_sha256: current ?? "",
     });
   }
-  const event = emitEvent(database, state, "work_item.completed", {
+  const event = yield* emitEvent(state, "work_item.completed", {
     work_item_id: item.id,
     agent_tag: agent.tag,
     attempt: item.attempt,
   });
-  if (item.status === deadLettered) updateRunStatus(database, state, item.id);
-  advanceStage(database, state, item.stage_position);
+  if (item.status === deadLettered) yield* updateRunStatus(state, item.id);
+  yield* advanceStage(state, item.stage_position);
   return {
     work_item_id: item.id,
     status: "completed" as const,
@@ -318,13 +309,12 @@ export function completeItem(
 }
 
 /** Stores the artifact a task item is completed with and announces it; returns its id. */
-function storeArtifact(
-  database: SqlDatabase,
+function* storeArtifact(
   state: RunState,
   item: ItemRow,
   agent: AgentIdentity,
   artifact: NonNullable<Contract.CompleteBody["artifact"]>,
-): string {
+): SqlSteps<string> {
   const stage = stageOf(state, item);
   const id = newId("art");
   const reference: ArtifactReference = {
@@ -335,11 +325,11 @@ function storeArtifact(
     media_type: artifact.media_type,
     uri: artifactUri(state.run.id, id),
   };
-  const event = emitEvent(database, state, "artifact.created", {
+  const event = yield* emitEvent(state, "artifact.created", {
     work_item_id: item.id,
     artifact: reference,
   });
-  database.run(
+  yield* run(
     `INSERT INTO artifacts (run_id, id, seq, stage_position, stage_id, work_item_id, author_id, author_tag,
        title, media_type, content, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -363,13 +353,12 @@ function storeArtifact(
  * Stores the review a review item is completed with and announces its feedback, once the rules
  * find it judges the item's target artifact on each of the stage's criteria exactly once.
  */
-function storeReview(
-  database: SqlDatabase,
+function* storeReview(
   state: RunState,
   item: ItemRow,
   agent: AgentIdentity,
   review: NonNullable<Contract.CompleteBody["review"]>,
-): void {
+): SqlSteps<void> {
   const target = item.target_artifact_id ?? "";
   const issues = reviewIssues(target, stageOf(state, item).review_criteria ?? [], review);
   if (issues.length > 0) throw invalidCompletion(issues);
@@ -381,7 +370,7 @@ function storeReview(
     summary: review.summary,
     criteria: review.criteria,
   };
-  database.run(
+  yield* run(
     "INSERT INTO reviews (run_id, work_item_id, target_artifact_id, feedback, created_at) VALUES (?, ?, ?, ?, ?)",
     state.run.id,
     item.id,
@@ -389,30 +378,29 @@ function storeReview(
     JSON.stringify(feedback),
     state.now,
   );
-  emitEvent(database, state, "review.feedback", { artifact_id: target, feedback });
+  yield* emitEvent(state, "review.feedback", { artifact_id: target, feedback });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Fail, expire, dead-letter, requeue
 
 /** An agent gives its attempt up: the attempt fails and counts against the item's budget. */
-export function failItem(
-  database: SqlDatabase,
+export function* failItem(
   state: RunState,
   item: ItemRow,
   agent: AgentIdentity,
   body: Contract.FailBody,
-): Contract.FailureView {
+): SqlSteps<Contract.FailureView> {
   const refusal = liveLeaseRefusal(item, agent, body.attempt);
   if (refusal !== undefined) throw refusal;
-  endAttempt(database, state, item, "failed", body.reason);
-  const event = emitEvent(database, state, "work_item.failed", {
+  yield* endAttempt(state, item, "failed", body.reason);
+  const event = yield* emitEvent(state, "work_item.failed", {
     work_item_id: item.id,
     agent_tag: agent.tag,
     attempt: item.attempt,
     reason: body.reason,
   });
-  const status = countFailure(database, state, item);
+  const status = yield* countFailure(state, item);
   return {
     work_item_id: item.id,
     status,
@@ -422,15 +410,15 @@ export function failItem(
 }
 
 /** Expires every overdue lease of the run: each is a failed attempt. */
-export function expireOverdueLeases(database: SqlDatabase, state: RunState): void {
-  const overdue = database.all<ItemRow>(
+export function* expireOverdueLeases(state: RunState): SqlSteps<void> {
+  const overdue = yield* all<ItemRow>(
     `SELECT * FROM work_items WHERE run_id = ? AND status = '${leased}' AND lease_expires_at <= ?
      ORDER BY lease_expires_at, offered_seq`,
     state.run.id,
     state.now,
   );
   for (const item of overdue) {
-    database.run(
+    yield* run(
       `UPDATE attempts SET outcome = 'expired', ended_at = ?
        WHERE run_id = ? AND work_item_id = ? AND attempt = ?`,
       item.lease_expires_at,
@@ -438,34 +426,33 @@ export function expireOverdueLeases(database: SqlDatabase, state: RunState): voi
       item.id,
       item.attempt,
     );
-    emitEvent(database, state, "work_item.lease_expired", {
+    yield* emitEvent(state, "work_item.lease_expired", {
       work_item_id: item.id,
       agent_tag: item.holder_tag ?? "",
       attempt: item.attempt,
     });
-    countFailure(database, state, item);
+    yield* countFailure(state, item);
   }
 }
 
 /** Counts a failed or expired attempt: the item goes back on offer, or to the dead letters. */
-function countFailure(
-  database: SqlDatabase,
+function* countFailure(
   state: RunState,
   item: ItemRow,
-): typeof offered | typeof deadLettered {
+): SqlSteps<typeof offered | typeof deadLettered> {
   const failures = item.failures + 1;
   const next = afterFailedAttempt(failures, state.run.max_attempts);
   if (next === offered) {
-    database.run(
+    yield* run(
       "UPDATE work_items SET failures = ?, lease_expires_at = NULL WHERE run_id = ? AND id = ?",
       failures,
       state.run.id,
       item.id,
     );
-    offerItem(database, state, item);
+    yield* offerItem(state, item);
     return offered;
   }
-  database.run(
+  yield* run(
     `UPDATE work_items SET status = '${deadLettered}', failures = ?, lease_expires_at = NULL, dead_lettered_at = ?
      WHERE run_id = ? AND id = ?`,
     failures,
@@ -473,11 +460,11 @@ function countFailure(
     state.run.id,
     item.id,
   );
-  emitEvent(database, state, "work_item.dead_lettered", {
+  yield* emitEvent(state, "work_item.dead_lettered", {
     work_item_id: item.id,
     attempts: failures,
   });
-  updateRunStatus(database, state, item.id);
+  yield* updateRunStatus(state, item.id);
   return deadLettered;
 }
 
@@ -485,46 +472,40 @@ function countFailure(
  * Puts a dead-lettered item back on offer with a fresh failure budget (`NOT_DEAD_LETTERED` for any
  * other item); the run resumes when it has no dead letter left.
  */
-export function requeueDeadLetter(
-  database: SqlDatabase,
-  state: RunState,
-  workItemId: string,
-): WorkItem {
+export function* requeueDeadLetter(state: RunState, workItemId: string): SqlSteps<WorkItem> {
   const runId = state.run.id;
-  const item = requireItem(database, runId, workItemId);
+  const item = yield* requireItem(runId, workItemId);
   if (item.status !== deadLettered) {
     throw new DeliveryError({
       code: "NOT_DEAD_LETTERED",
       message: `Work item ${item.id} is not dead-lettered (it is ${item.status.replace("_", " ")}); only dead letters can be requeued.`,
     });
   }
-  database.run(
+  yield* run(
     "UPDATE work_items SET failures = 0, dead_lettered_at = NULL WHERE run_id = ? AND id = ?",
     runId,
     item.id,
   );
-  emitEvent(database, state, "work_item.requeued", {
+  yield* emitEvent(state, "work_item.requeued", {
     work_item_id: item.id,
     attempt: item.attempt + 1,
   });
-  offerItem(database, state, item);
-  updateRunStatus(database, state, item.id);
-  return workItemView(database, state, requireItem(database, runId, item.id));
+  yield* offerItem(state, item);
+  yield* updateRunStatus(state, item.id);
+  return yield* workItemView(state, yield* requireItem(runId, item.id));
 }
 
 /** The ids of the runs that hold a lease overdue at `now`. */
-export function runsWithOverdueLeases(database: SqlDatabase, now: number): string[] {
-  return database
-    .all<{ run_id: string }>(
-      `SELECT DISTINCT run_id FROM work_items WHERE status = '${leased}' AND lease_expires_at <= ?`,
-      now,
-    )
-    .map(({ run_id }) => run_id);
+export function* runsWithOverdueLeases(now: number): SqlSteps<string[]> {
+  return (yield* all<{ run_id: string }>(
+    `SELECT DISTINCT run_id FROM work_items WHERE status = '${leased}' AND lease_expires_at <= ?`,
+    now,
+  )).map(({ run_id }) => run_id);
 }
 
 /** The earliest lease expiry of a run, in milliseconds, or undefined when nothing is leased. */
-export function nextLeaseExpiry(database: SqlDatabase, runId: string): number | undefined {
-  const [row] = database.all<{ next: number | null }>(
+export function* nextLeaseExpiry(runId: string): SqlSteps<number | undefined> {
+  const [row] = yield* all<{ next: number | null }>(
     `SELECT min(lease_expires_at) AS next FROM work_items WHERE run_id = ? AND status = '${leased}'`,
     runId,
   );
@@ -535,12 +516,11 @@ export function nextLeaseExpiry(database: SqlDatabase, runId: string): number | 
 // Attempts, run status, idempotency
 
 /** How the item's current attempt ended so far, or undefined for an attempt never made. */
-function attemptOutcome(
-  database: SqlDatabase,
+function* attemptOutcome(
   state: RunState,
   item: ItemRow,
-): Contract.AttemptRecord["outcome"] | undefined {
-  const [row] = database.all<{ outcome: Contract.AttemptRecord["outcome"] }>(
+): SqlSteps<Contract.AttemptRecord["outcome"] | undefined> {
+  const [row] = yield* all<{ outcome: Contract.AttemptRecord["outcome"] }>(
     "SELECT outcome FROM attempts WHERE run_id = ? AND work_item_id = ? AND attempt = ?",
     state.run.id,
     item.id,
@@ -550,14 +530,13 @@ function attemptOutcome(
 }
 
 /** Records how the item's current attempt ended, now (or, completed late, when its lease expired). */
-function endAttempt(
-  database: SqlDatabase,
+function* endAttempt(
   state: RunState,
   item: ItemRow,
   outcome: Contract.AttemptRecord["outcome"],
   reason?: string,
-): void {
-  database.run(
+): SqlSteps<void> {
+  yield* run(
     `UPDATE attempts SET outcome = ?, reason = ?, ended_at = coalesce(ended_at, ?)
      WHERE run_id = ? AND work_item_id = ? AND attempt = ?`,
     outcome,
@@ -570,22 +549,22 @@ function endAttempt(
 }
 
 /** Sets the run's status (row and state). */
-function setRunStatus(database: SqlDatabase, state: RunState, status: RunStatus): void {
-  database.run("UPDATE runs SET status = ? WHERE id = ?", status, state.run.id);
+function* setRunStatus(state: RunState, status: RunStatus): SqlSteps<void> {
+  yield* run("UPDATE runs SET status = ? WHERE id = ?", status, state.run.id);
   state.run.status = status;
 }
 
 /** Blocked while any item is dead-lettered, active again when none is (unless completed). */
-function updateRunStatus(database: SqlDatabase, state: RunState, workItemId: string): void {
+function* updateRunStatus(state: RunState, workItemId: string): SqlSteps<void> {
   if (state.run.status === "completed") return;
-  const [row] = database.all<{ count: number }>(
+  const [row] = yield* all<{ count: number }>(
     `SELECT count(*) AS count FROM work_items WHERE run_id = ? AND status = '${deadLettered}'`,
     state.run.id,
   );
   const status = runStatusFor(Number(row?.count ?? 0));
   if (status === state.run.status) return;
-  setRunStatus(database, state, status);
-  emitEvent(database, state, status === "blocked" ? "run.blocked" : "run.resumed", {
+  yield* setRunStatus(state, status);
+  yield* emitEvent(state, status === "blocked" ? "run.blocked" : "run.resumed", {
     work_item_id: workItemId,
   });
 }
@@ -595,15 +574,14 @@ function updateRunStatus(database: SqlDatabase, state: RunState, workItemId: str
  * answer the stored answer; the same key with another request is refused
  * (`IDEMPOTENCY_KEY_REUSED`). Without a key, it just runs.
  */
-export function runIdempotent<T>(
-  database: SqlDatabase,
+export function* runIdempotent<T>(
   state: RunState,
   agent: AgentIdentity,
   idempotency: IdempotencyKey | undefined,
-  operation: () => T,
-): T {
-  if (idempotency === undefined) return operation();
-  const [stored] = database.all<{ request_hash: string; response: string }>(
+  operation: () => SqlSteps<T>,
+): SqlSteps<T> {
+  if (idempotency === undefined) return yield* operation();
+  const [stored] = yield* all<{ request_hash: string; response: string }>(
     "SELECT request_hash, response FROM idempotency_keys WHERE run_id = ? AND agent_id = ? AND key = ?",
     state.run.id,
     agent.agent_id,
@@ -616,8 +594,8 @@ export function runIdempotent<T>(
       message: `Idempotency-Key "${idempotency.key}" was already used for another request. Use a new key for a new request, or resend the first request unchanged.`,
     });
   }
-  const response = operation();
-  database.run(
+  const response = yield* operation();
+  yield* run(
     "INSERT INTO idempotency_keys (run_id, agent_id, key, request_hash, response) VALUES (?, ?, ?, ?, ?)",
     state.run.id,
     agent.agent_id,

@@ -1,0 +1,84 @@
+// The store's SQL as steps: a store function is a generator that yields each statement it needs
+// and receives its rows or its count of changes, so that one function runs on a synchronous
+// database (SQLite on Node, a Durable Object's storage) and on an asynchronous one (PostgreSQL)
+// alike. The statements are written for SQLite, with `?` placeholders; an asynchronous engine
+// translates them once (see ../postgres/postgres-sql.ts).
+import type { SqlDatabase, SqlValue } from "./sql-database.ts";
+
+/** One statement for the engine to run: `all` answers its rows, `run` its count of changes. */
+export interface Statement {
+  kind: "all" | "run";
+  sql: string;
+  params: SqlValue[];
+  /**
+   * The rows it reads stay locked until the transaction ends: `FOR UPDATE` on PostgreSQL; SQLite
+   * needs nothing (its one writer holds the whole database).
+   */
+  lock?: true;
+}
+
+/** A store function in steps: it yields statements and returns `T`. */
+export type SqlSteps<T> = Generator<Statement, T, unknown>;
+
+/** The rows of one query. */
+export function* all<Row>(sql: string, ...params: SqlValue[]): SqlSteps<Row[]> {
+  return (yield { kind: "all", sql, params }) as Row[];
+}
+
+/** The rows of one query, locked against other writers until the transaction ends. */
+export function* lockedRows<Row>(sql: string, ...params: SqlValue[]): SqlSteps<Row[]> {
+  return (yield { kind: "all", sql, params, lock: true }) as Row[];
+}
+
+/** Steps that need no statement: they return `value`. */
+// biome-ignore lint/correctness/useYield: the steps of a value run no statement.
+export function* done<T>(value: T): SqlSteps<T> {
+  return value;
+}
+
+/** Runs one statement; `changes` is the number of rows it inserted, updated or deleted. */
+export function* run(sql: string, ...params: SqlValue[]): SqlSteps<{ changes: number }> {
+  return (yield { kind: "run", sql, params }) as { changes: number };
+}
+
+/**
+ * Runs `steps` to their end on a synchronous database, each statement as it is yielded; a
+ * statement that fails throws inside the steps (their `finally` blocks run).
+ */
+export function runSteps<T>(database: SqlDatabase, steps: SqlSteps<T>): T {
+  let step = steps.next();
+  while (step.done !== true) {
+    const { kind, sql, params } = step.value;
+    let answer: unknown;
+    try {
+      answer = kind === "all" ? database.all(sql, ...params) : database.run(sql, ...params);
+    } catch (error) {
+      step = steps.throw(error);
+      continue;
+    }
+    step = steps.next(answer);
+  }
+  return step.value;
+}
+
+/**
+ * Runs `steps` to their end on an asynchronous engine: `execute` answers each statement's rows
+ * (`all`) or count of changes (`run`).
+ */
+export async function runStepsAsync<T>(
+  execute: (statement: Statement) => Promise<unknown>,
+  steps: SqlSteps<T>,
+): Promise<T> {
+  let step = steps.next();
+  while (step.done !== true) {
+    let answer: unknown;
+    try {
+      answer = await execute(step.value);
+    } catch (error) {
+      step = steps.throw(error);
+      continue;
+    }
+    step = steps.next(answer);
+  }
+  return step.value;
+}
