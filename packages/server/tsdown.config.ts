@@ -18,7 +18,14 @@ const optionalSchemaModules = [
 
 export default defineConfig({
   ...sharedBuildOptions,
-  entry: ["src/index.ts", "src/node.ts", "src/workers.ts", "src/client.ts", "src/main.ts"],
+  entry: [
+    "src/index.ts",
+    "src/node.ts",
+    "src/workers.ts",
+    "src/client.ts",
+    "src/postgres.ts",
+    "src/main.ts",
+  ],
   alias: Object.fromEntries(optionalSchemaModules.map((name) => [name, absentModule])),
   deps: {
     neverBundle: [...sharedBuildOptions.deps.neverBundle, /^cloudflare:/],

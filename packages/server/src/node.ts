@@ -1,6 +1,7 @@
 /**
- * The delivery service on Node: embedded SQLite (node:sqlite, Node ≥ 22.18), a node:http server,
- * settings from the environment, graceful shutdown.
+ * The delivery service on Node: embedded SQLite (node:sqlite, Node ≥ 22.18) or PostgreSQL
+ * (`databaseUrl`, `TASK_CONTEXT_DATABASE_URL`), a node:http server, settings from the environment,
+ * graceful shutdown.
  *
  * ```ts source="../examples/node-server.ts#startNodeServer"
  * const { generatedAdminToken, ...settings } = settingsFromEnv(process.env);
@@ -22,6 +23,7 @@ import { closingConnection } from "./node-http/unread-body.ts";
 import { type Durability, openNodeDatabase } from "./node-sqlite.ts";
 import { type ServiceEnv, settingsFromEnv as serviceSettingsFromEnv } from "./settings.ts";
 import { SqlStore } from "./sql/sql-store.ts";
+import type { StepStore } from "./sql/step-store.ts";
 import { clientAddress } from "./workers/client-address.ts";
 
 export {
@@ -37,8 +39,15 @@ export interface NodeServerOptions {
   port?: number;
   /** Address to listen on (default 127.0.0.1). */
   host?: string;
-  /** SQLite file, or `:memory:` (default `.data/task-context.db`). */
+  /** SQLite file, or `:memory:` (default `.data/task-context.db`); unused with `databaseUrl`. */
   database?: string;
+  /**
+   * A PostgreSQL URL (`postgres://user:password@host:5432/database`): the store is PostgreSQL
+   * there instead of the SQLite `database`, and any number of instances may serve it together.
+   */
+  databaseUrl?: string;
+  /** With `databaseUrl`: the most connections this instance opens (default 10). */
+  databasePool?: number;
   /**
    * What a committed operation survives (default `"process"`): a crash of the process, or with
    * `"machine"` also a crash of the machine (each group commit flushed to disk before it is
@@ -77,11 +86,14 @@ export interface NodeServer {
  */
 const DRAIN_MS = 1000;
 
-/** Starts the delivery service on Node with an SQLite database. */
-export async function startNodeServer(options: NodeServerOptions): Promise<NodeServer> {
-  const host = options.host ?? "127.0.0.1";
-  const port = requireWholeNumber("port", options.port ?? 8787, 0, 65_535);
-  const bodyBytes = options.limits?.bodyBytes ?? defaultBodyBytes;
+/** The store a Node server runs on, and how it closes once the server has stopped. */
+interface NodeStore {
+  store: StepStore;
+  close(): Promise<void>;
+}
+
+/** The embedded SQLite store, with group commit. */
+function openSqliteStore(options: NodeServerOptions): NodeStore {
   const database = openNodeDatabase(
     options.database ?? ".data/task-context.db",
     options.durability === undefined ? {} : { durability: options.durability },
@@ -91,6 +103,28 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     schedule: setImmediate,
   });
+  return { store, close: async () => database.close() };
+}
+
+/** The PostgreSQL store; its driver is loaded only here. */
+async function openPostgresStore(url: string, options: NodeServerOptions): Promise<NodeStore> {
+  const { PostgresStore } = await import("./postgres/postgres-store.ts");
+  const store = await PostgresStore.open(url, {
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.databasePool === undefined ? {} : { maxConnections: options.databasePool }),
+  });
+  return { store, close: () => store.end() };
+}
+
+/** Starts the delivery service on Node with an SQLite database, or on PostgreSQL. */
+export async function startNodeServer(options: NodeServerOptions): Promise<NodeServer> {
+  const host = options.host ?? "127.0.0.1";
+  const port = requireWholeNumber("port", options.port ?? 8787, 0, 65_535);
+  const bodyBytes = options.limits?.bodyBytes ?? defaultBodyBytes;
+  const { store, close: closeStore } =
+    options.databaseUrl === undefined
+      ? openSqliteStore(options)
+      : await openPostgresStore(options.databaseUrl, options);
   const shutdown = new AbortController();
   const app = createApp({
     store,
@@ -155,7 +189,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
           });
           server.closeIdleConnections();
         });
-        database.close();
+        await closeStore();
       })();
       return closing;
     },
@@ -173,6 +207,10 @@ export interface NodeEnv extends ServiceEnv {
   HOST?: string | undefined;
   /** SQLite file, or `:memory:` (default `.data/task-context.db`). */
   TASK_CONTEXT_DB?: string | undefined;
+  /** A PostgreSQL URL: the store is PostgreSQL there instead of SQLite. */
+  TASK_CONTEXT_DATABASE_URL?: string | undefined;
+  /** With a PostgreSQL URL: the most connections an instance opens (default 10). */
+  TASK_CONTEXT_DATABASE_POOL?: string | undefined;
   /** What a commit survives: `process` (default) or `machine` (see {@link Durability}). */
   TASK_CONTEXT_DURABILITY?: string | undefined;
 }
@@ -188,8 +226,8 @@ export interface NodeSettings extends NodeServerOptions {
 }
 
 /**
- * The server's settings from the environment: `PORT`, `HOST`, `TASK_CONTEXT_DB` and
- * `TASK_CONTEXT_DURABILITY`, read here,
+ * The server's settings from the environment: `PORT`, `HOST`, `TASK_CONTEXT_DB`,
+ * `TASK_CONTEXT_DURABILITY`, `TASK_CONTEXT_DATABASE_URL` and `TASK_CONTEXT_DATABASE_POOL`, read here,
  * and the variables of every runtime — `TASK_CONTEXT_ADMIN_TOKEN` (generated when unset),
  * `TASK_CONTEXT_RATE_LIMIT`, `TASK_CONTEXT_CORS_ORIGINS`, `TASK_CONTEXT_ALLOWED_HOSTS` and
  * `TASK_CONTEXT_SECRETS` — read by the main entry's `settingsFromEnv`, which this extends. Throws
@@ -202,7 +240,36 @@ export function settingsFromEnv(environment: Readonly<NodeEnv>): NodeSettings {
     host: environment.HOST === undefined ? "127.0.0.1" : requireText("HOST", environment.HOST),
     database: environment.TASK_CONTEXT_DB || ".data/task-context.db",
     durability: parseDurability(environment.TASK_CONTEXT_DURABILITY),
+    ...parseDatabaseUrl(environment),
     ...serviceSettingsFromEnv(environment, { generateAdminToken: true }),
+  };
+}
+
+/** `TASK_CONTEXT_DATABASE_URL` and `TASK_CONTEXT_DATABASE_POOL`, when the URL is set. */
+function parseDatabaseUrl(
+  environment: Readonly<NodeEnv>,
+): Pick<NodeServerOptions, "databaseUrl" | "databasePool"> {
+  const url = environment.TASK_CONTEXT_DATABASE_URL;
+  const pool = environment.TASK_CONTEXT_DATABASE_POOL;
+  if (url === undefined || url === "") {
+    if (pool !== undefined && pool !== "") {
+      throw new ArgumentError({
+        argument: "TASK_CONTEXT_DATABASE_POOL",
+        message: "is set without TASK_CONTEXT_DATABASE_URL; set both, or neither.",
+      });
+    }
+    return {};
+  }
+  if (!/^postgres(ql)?:\/\//.test(url)) {
+    throw new ArgumentError({
+      argument: "TASK_CONTEXT_DATABASE_URL",
+      message: "expected a PostgreSQL URL such as postgres://user:password@host:5432/database.",
+    });
+  }
+  if (pool === undefined || pool === "") return { databaseUrl: url };
+  return {
+    databaseUrl: url,
+    databasePool: requireWholeNumber("TASK_CONTEXT_DATABASE_POOL", Number(pool), 1, 1000),
   };
 }
 

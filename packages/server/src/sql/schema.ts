@@ -59,7 +59,7 @@ export const iso = (milliseconds: number) => new Date(milliseconds).toISOString(
  * The schema, one migration per entry, each a list of single statements (a Durable Object runs
  * one statement per call). Append; never edit a migration that has shipped.
  */
-const migrations: readonly (readonly string[])[] = [
+export const migrations: readonly (readonly string[])[] = [
   [
     `CREATE TABLE runs (
       id TEXT PRIMARY KEY,

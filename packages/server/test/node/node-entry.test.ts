@@ -62,6 +62,28 @@ describe("src/main.ts (task-context-server) and settingsFromEnv", () => {
       'Invalid TASK_CONTEXT_DURABILITY: expected "process" (a commit survives a crash of the process) or "machine" (each commit is on disk before its answer), got "disk".',
     );
     expect(settingsFromEnv({}).durability).toBe("process");
+    expect(settingsFromEnv({}).databaseUrl).toBeUndefined();
+    expect(
+      settingsFromEnv({
+        TASK_CONTEXT_DATABASE_URL: "postgres://task:secret@db.internal:5432/task_context",
+        TASK_CONTEXT_DATABASE_POOL: "20",
+      }),
+    ).toMatchObject({
+      databaseUrl: "postgres://task:secret@db.internal:5432/task_context",
+      databasePool: 20,
+    });
+    expect(() => settingsFromEnv({ TASK_CONTEXT_DATABASE_URL: "mysql://db/x" })).toThrow(
+      "Invalid TASK_CONTEXT_DATABASE_URL: expected a PostgreSQL URL such as postgres://user:password@host:5432/database.",
+    );
+    expect(() => settingsFromEnv({ TASK_CONTEXT_DATABASE_POOL: "5" })).toThrow(
+      "Invalid TASK_CONTEXT_DATABASE_POOL: is set without TASK_CONTEXT_DATABASE_URL; set both, or neither.",
+    );
+    expect(() =>
+      settingsFromEnv({
+        TASK_CONTEXT_DATABASE_URL: "postgres://db/x",
+        TASK_CONTEXT_DATABASE_POOL: "0",
+      }),
+    ).toThrow(/TASK_CONTEXT_DATABASE_POOL/);
     expect(() => settingsFromEnv({ TASK_CONTEXT_SECRETS: "hide" })).toThrow(
       'Invalid TASK_CONTEXT_SECRETS: expected "redact", "refuse" or "allow", got "hide".',
     );

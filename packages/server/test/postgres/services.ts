@@ -1,0 +1,63 @@
+// The ways the contract suites reach the service on PostgreSQL: in process (app.request) and
+// over a socket (startNodeServer with a database URL), each on a new database of one throwaway
+// PostgreSQL server (scripts/postgres.mjs). Where PostgreSQL cannot be started here, `reason` says
+// why in one line and the suites that need it are skipped by name.
+import postgres from "postgres";
+import { afterAll } from "vitest";
+import { findPostgres, type Postgres, startPostgres } from "../../../../scripts/postgres.mjs";
+import { newId } from "../../src/delivery/ids.ts";
+import { PostgresStore } from "../../src/postgres/postgres-store.ts";
+import type { StartService } from "../contract/harness.ts";
+import { inProcessOn, overSocketOn } from "../node/services.ts";
+
+const found = await findPostgres();
+/** Why PostgreSQL cannot be started here, or undefined when it can. */
+export const reason = "reason" in found ? found.reason : undefined;
+
+/** `name`, or `name` with the reason it is skipped. */
+export const title = (name: string) =>
+  reason === undefined ? name : `${name} (skipped: PostgreSQL cannot be started here: ${reason})`;
+
+let server: Promise<Postgres> | undefined;
+afterAll(async () => {
+  if (server !== undefined) await (await server).stop();
+});
+
+/** A new, empty database on this file's PostgreSQL server (started on first use): its URL. */
+export async function newDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  server ??= startPostgres({ settings: { max_connections: 300 } });
+  const { url } = await server;
+  const name = newId("run").replace("run_", "tc_");
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  return {
+    url: target.href,
+    async drop() {
+      const dropper = postgres(url, { max: 1, onnotice: () => {} });
+      await dropper.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await dropper.end();
+    },
+  };
+}
+
+/** The app in process (`app.request`) on a PostgresStore. */
+export const inProcessOnPostgres: StartService = inProcessOn(async (clock) => {
+  const database = await newDatabase();
+  const store = await PostgresStore.open(database.url, { clock });
+  return {
+    store,
+    async close() {
+      await store.end();
+      await database.drop();
+    },
+  };
+});
+
+/** The Node server over a real socket on 127.0.0.1:0, on PostgreSQL. */
+export const overSocketOnPostgres: StartService = overSocketOn(async () => {
+  const database = await newDatabase();
+  return { options: { databaseUrl: database.url }, remove: database.drop };
+});
