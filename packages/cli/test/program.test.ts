@@ -44,7 +44,8 @@ describe("task-context", () => {
         render [options] [dir]        print exactly what a recipient receives, with token counts and a
                                       truncation report (writes nothing)
         sage                          Sage subagent context files
-        serve [options]               start the delivery service on Node (≥ 22.18) with embedded SQLite
+        serve [options]               start the delivery service on Node (≥ 22.18) with embedded SQLite,
+                                      or on PostgreSQL
         run                           create a run, show its status, follow its events on a running
                                       delivery service
         mcp [options] [dir]           serve the folder's task context to MCP clients over stdio (Claude

@@ -12,21 +12,50 @@ function port(value: string): number {
   return parsed;
 }
 
+/** Parses a PostgreSQL URL. */
+function postgresUrl(value: string): string {
+  if (!/^postgres(ql)?:\/\/./.test(value)) {
+    throw new InvalidArgumentError(
+      "expected a PostgreSQL URL such as postgres://user:password@host:5432/database",
+    );
+  }
+  return value;
+}
+
+/** A database URL as it may be printed: its password hidden. */
+function shownUrl(url: string): string {
+  try {
+    const shown = new URL(url);
+    if (shown.password !== "") shown.password = "***";
+    return shown.href;
+  } catch {
+    return "postgres://…";
+  }
+}
+
 /**
- * `task-context serve`: the delivery service on Node with embedded SQLite, until SIGINT or
- * SIGTERM. Prints `listening on http://HOST:PORT` and the admin token.
+ * `task-context serve`: the delivery service on Node with embedded SQLite, or on PostgreSQL
+ * (`--database-url`), until SIGINT or SIGTERM. Prints `listening on http://HOST:PORT`, the admin
+ * token and the database.
  */
 export function addServeCommand(
   program: Command,
   { io, exit, outputClosed }: CommandContext,
 ): void {
   const command = configureCommand(new Command("serve"), io)
-    .description(`start the delivery service on Node (≥ ${SERVICE_NODE}) with embedded SQLite`)
+    .description(
+      `start the delivery service on Node (≥ ${SERVICE_NODE}) with embedded SQLite, or on PostgreSQL`,
+    )
     .option("--port <port>", "TCP port, 0 for any free one (default: $PORT or 8787)", port)
     .option("--host <host>", "address to listen on (default: $HOST or 127.0.0.1)")
     .option(
       "--db <file>",
       "SQLite file, or :memory: (default: $TASK_CONTEXT_DB or .data/task-context.db)",
+    )
+    .option(
+      "--database-url <url>",
+      "PostgreSQL instead of SQLite, e.g. postgres://user:password@host:5432/db (default: $TASK_CONTEXT_DATABASE_URL); any number of instances may serve one database",
+      postgresUrl,
     )
     .addHelpText(
       "after",
@@ -38,43 +67,56 @@ ${examples(
   "task-context serve",
   "task-context serve --port 0 --db :memory:",
   "TASK_CONTEXT_ADMIN_TOKEN=s3cret task-context serve --host 0.0.0.0",
+  "task-context serve --database-url postgres://task:secret@db.internal:5432/task_context",
 )}`,
     )
-    .action(async (options: { port?: number; host?: string; db?: string }) => {
-      // Listening before the server starts: a signal that comes early still stops it cleanly.
-      let stopListening: (() => void) | undefined;
-      const stopSignal = new Promise<string | undefined>((resolveSignal) => {
-        stopListening = io.onSignal?.(resolveSignal);
-        // Its output's reader went away (`… | head -1`): it stops as on a signal, quietly.
-        outputClosed.addEventListener("abort", () => resolveSignal(undefined), { once: true });
-      });
-      try {
-        const service = await loadNodeService("serve");
-        const { generatedAdminToken: generated, ...settings } = service.settingsFromEnv(io.env);
-        const database = options.db ?? settings.database;
-        const server = await service.startNodeServer({
-          ...settings,
-          ...(options.port === undefined ? {} : { port: options.port }),
-          ...(options.host === undefined ? {} : { host: options.host }),
-          database: database === ":memory:" ? database : resolve(io.cwd, database),
-          onUnexpectedError: (error) => {
-            io.stderr.write(`task-context: unexpected error in the service: ${String(error)}\n`);
-          },
+    .action(
+      async (options: { port?: number; host?: string; db?: string; databaseUrl?: string }) => {
+        // Listening before the server starts: a signal that comes early still stops it cleanly.
+        let stopListening: (() => void) | undefined;
+        const stopSignal = new Promise<string | undefined>((resolveSignal) => {
+          stopListening = io.onSignal?.(resolveSignal);
+          // Its output's reader went away (`… | head -1`): it stops as on a signal, quietly.
+          outputClosed.addEventListener("abort", () => resolveSignal(undefined), { once: true });
         });
-        io.stdout.write(`listening on ${server.url}\n`);
-        io.stdout.write(
-          generated
-            ? `admin token: ${settings.adminToken}\n`
-            : "admin token: the value of TASK_CONTEXT_ADMIN_TOKEN\n",
-        );
-        io.stdout.write(`database: ${database}\n`);
-        const signal = await stopSignal;
-        if (signal !== undefined) io.stdout.write(`${signal}: stopping\n`);
-        await server.close();
-        exit(0);
-      } finally {
-        stopListening?.();
-      }
-    });
+        try {
+          const service = await loadNodeService("serve");
+          const {
+            generatedAdminToken: generated,
+            databaseUrl: environmentUrl,
+            ...settings
+          } = service.settingsFromEnv(io.env);
+          const database = options.db ?? settings.database;
+          // --db chooses SQLite over $TASK_CONTEXT_DATABASE_URL; --database-url PostgreSQL over both.
+          const databaseUrl =
+            options.databaseUrl ?? (options.db === undefined ? environmentUrl : undefined);
+          const server = await service.startNodeServer({
+            ...settings,
+            ...(options.port === undefined ? {} : { port: options.port }),
+            ...(options.host === undefined ? {} : { host: options.host }),
+            database: database === ":memory:" ? database : resolve(io.cwd, database),
+            ...(databaseUrl === undefined ? {} : { databaseUrl }),
+            onUnexpectedError: (error) => {
+              io.stderr.write(`task-context: unexpected error in the service: ${String(error)}\n`);
+            },
+          });
+          io.stdout.write(`listening on ${server.url}\n`);
+          io.stdout.write(
+            generated
+              ? `admin token: ${settings.adminToken}\n`
+              : "admin token: the value of TASK_CONTEXT_ADMIN_TOKEN\n",
+          );
+          io.stdout.write(
+            `database: ${databaseUrl === undefined ? database : shownUrl(databaseUrl)}\n`,
+          );
+          const signal = await stopSignal;
+          if (signal !== undefined) io.stdout.write(`${signal}: stopping\n`);
+          await server.close();
+          exit(0);
+        } finally {
+          stopListening?.();
+        }
+      },
+    );
   program.addCommand(command);
 }
