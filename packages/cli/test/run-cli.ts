@@ -146,3 +146,41 @@ export async function runCliClosingStdout(
   await options.whenClosed?.();
   return { first, stderr, code: await exit };
 }
+
+/** A `task-context serve` that has printed its three lines. */
+export interface Serving {
+  child: ReturnType<typeof spawn>;
+  /** `http://127.0.0.1:PORT`. */
+  url: string;
+  /** What it printed so far (and goes on printing). */
+  output(): string;
+}
+
+/**
+ * Starts `node dist/cli.js serve …args` in `cwd` with only PATH and `env` in its environment,
+ * and resolves once it has printed its `database:` line (rejects if it exits before).
+ */
+export async function startServe(
+  args: string[],
+  { cwd, env = {} }: { cwd: string; env?: Record<string, string> },
+): Promise<Serving> {
+  const child = spawn(process.execPath, [CLI, "serve", ...args], {
+    cwd,
+    env: { PATH: process.env.PATH ?? "", ...env },
+  });
+  let output = "";
+  child.stdout.setEncoding("utf8");
+  await new Promise<void>((resolve, reject) => {
+    child.once("exit", () => reject(new Error(`serve exited early: ${output}`)));
+    child.stdout.on("data", (chunk: string) => {
+      output += chunk;
+      if (output.includes("database:")) resolve();
+    });
+  });
+  child.removeAllListeners("exit");
+  return {
+    child,
+    url: /^listening on (\S+)\n/.exec(output)?.[1] ?? "",
+    output: () => output,
+  };
+}

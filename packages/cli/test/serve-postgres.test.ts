@@ -1,9 +1,8 @@
 // `task-context serve --database-url`: the service on PostgreSQL (a throwaway server from
 // scripts/postgres.mjs), the URL's password never printed; a URL that is not PostgreSQL refused.
-import { spawn } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
 import { findPostgres, type Postgres, startPostgres } from "../../../scripts/postgres.mjs";
-import { CLI, runCli, temporaryFolder } from "./run-cli.ts";
+import { runCli, startServe, temporaryFolder } from "./run-cli.ts";
 
 const folder = temporaryFolder();
 afterAll(() => folder.remove());
@@ -33,28 +32,14 @@ describe("task-context serve --database-url", () => {
     async () => {
       const postgres = await startPostgres();
       started.push(postgres);
-      const child = spawn(
-        process.execPath,
-        [CLI, "serve", "--port", "0", "--database-url", postgres.url],
-        {
-          cwd: folder.path,
-          env: { PATH: process.env.PATH ?? "", TASK_CONTEXT_ADMIN_TOKEN: "admin-token-0123456789" },
-        },
+      const { child, url, output } = await startServe(
+        ["--port", "0", "--database-url", postgres.url],
+        { cwd: folder.path, env: { TASK_CONTEXT_ADMIN_TOKEN: "admin-token-0123456789" } },
       );
-      let output = "";
-      child.stdout.setEncoding("utf8");
-      await new Promise<void>((resolve, reject) => {
-        child.once("exit", () => reject(new Error(`serve exited early: ${output}`)));
-        child.stdout.on("data", (chunk: string) => {
-          output += chunk;
-          if (output.includes("database:")) resolve();
-        });
-      });
-      const url = /^listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(output)?.[1] ?? "";
-      expect(output).toBe(
+      expect(output()).toBe(
         `listening on ${url}\nadmin token: the value of TASK_CONTEXT_ADMIN_TOKEN\ndatabase: postgres://postgres:***@127.0.0.1:${postgres.port}/postgres\n`,
       );
-      expect(output).not.toContain(postgres.password);
+      expect(output()).not.toContain(postgres.password);
       const created = await fetch(`${url}/v1/runs`, {
         method: "POST",
         headers: {
@@ -64,21 +49,14 @@ describe("task-context serve --database-url", () => {
         body: JSON.stringify({
           goal: "Launch Lumen",
           constraints: [],
-          stages: [
-            {
-              id: "draft",
-              stage_description: "Write",
-              expected_output: "Markdown",
-              available_skills: [],
-            },
-          ],
+          stages: [{ id: "d", stage_description: "w", expected_output: "m", available_skills: [] }],
         }),
       });
       expect(created.status).toBe(201);
       const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
       child.kill("SIGTERM");
       expect(await exited).toBe(0);
-      expect(output.endsWith("SIGTERM: stopping\n")).toBe(true);
+      expect(output().endsWith("SIGTERM: stopping\n")).toBe(true);
     },
   );
 });

@@ -2,7 +2,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, runCli, runCliClosingStdout, temporaryFolder } from "./run-cli.ts";
+import { CLI, runCli, runCliClosingStdout, startServe, temporaryFolder } from "./run-cli.ts";
 
 const folder = temporaryFolder();
 const cwd = folder.path;
@@ -106,22 +106,14 @@ describe("task-context serve", () => {
   });
 
   it("stops cleanly on SIGTERM", async () => {
-    const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--db", ":memory:"], {
+    const { child, output } = await startServe(["--port", "0", "--db", ":memory:"], {
       cwd,
-      env: { PATH: process.env.PATH ?? "", TASK_CONTEXT_ADMIN_TOKEN: "from-the-environment" },
+      env: { TASK_CONTEXT_ADMIN_TOKEN: "from-the-environment" },
     });
-    let output = "";
-    child.stdout.setEncoding("utf8");
-    await new Promise<void>((resolve) => {
-      child.stdout.on("data", (chunk: string) => {
-        output += chunk;
-        if (output.includes("database:")) resolve();
-      });
-    });
+    const exited = new Promise((resolve) => child.once("exit", resolve));
     child.kill("SIGTERM");
-    const code = await new Promise((resolve) => child.once("exit", resolve));
-    expect(code).toBe(0);
-    expect(output.replace(/:\d+\n/, ":PORT\n")).toBe(
+    expect(await exited).toBe(0);
+    expect(output().replace(/:\d+\n/, ":PORT\n")).toBe(
       "listening on http://127.0.0.1:PORT\nadmin token: the value of TASK_CONTEXT_ADMIN_TOKEN\ndatabase: :memory:\nSIGTERM: stopping\n",
     );
   });
@@ -336,20 +328,10 @@ describe("task-context run view", () => {
 describe("task-context run events across a restart of the service", () => {
   /** Starts `serve` on `port` and the database file; resolves with its process and address. */
   async function serve(port: string) {
-    const child = spawn(process.execPath, [CLI, "serve", "--port", port, "--db", "restart.db"], {
+    return startServe(["--port", port, "--db", "restart.db"], {
       cwd,
-      env: { PATH: process.env.PATH ?? "", TASK_CONTEXT_ADMIN_TOKEN: "restart-admin-token" },
+      env: { TASK_CONTEXT_ADMIN_TOKEN: "restart-admin-token" },
     });
-    let output = "";
-    child.stdout.setEncoding("utf8");
-    await new Promise<void>((resolve, reject) => {
-      child.once("exit", () => reject(new Error(`serve exited early: ${output}`)));
-      child.stdout.on("data", (chunk: string) => {
-        output += chunk;
-        if (output.includes("database:")) resolve();
-      });
-    });
-    return { child, url: /^listening on (\S+)\n/.exec(output)?.[1] ?? "" };
   }
 
   it("resumes after the last event it printed: nothing missed or repeated, ends at run.completed", {
