@@ -3,16 +3,25 @@
 // completions, 2 s leases, items poisoned until dead-lettered and requeued, stale completions,
 // and the server killed (SIGKILL) and stopped (SIGTERM) mid-run. Reports what the checker proved
 // and how long a crashed lease took to be delivered again. Exits 1 when the checker finds a problem.
-// Run: `pnpm --filter ./packages/server run bench` (CHECKER_SEED=<n> for another seed).
+// With CHECKER_POSTGRES=1: the same against three Node instances on one database of a throwaway
+// PostgreSQL server (scripts/postgres.mjs), requests spread round-robin over the live instances,
+// instance 0 killed (SIGKILL) and instance 1 stopped (SIGTERM) mid-run, and the SSE client moving
+// to another instance when its own goes away.
+// Run: `pnpm --filter ./packages/server run bench` (CHECKER_SEED=<n> for another seed), or
+// `CHECKER_POSTGRES=1 node --conditions=@task-context/source bench/checker.bench.ts`.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type Postgres, startPostgres } from "../../../scripts/postgres.mjs";
 import { check } from "../test/checker/check.ts";
 import { runWorkload } from "../test/checker/workload.ts";
 import { largeWorkload } from "../test/checker/workloads.ts";
 
 const seed = Number(process.env.CHECKER_SEED ?? 20_261_122);
+const onPostgres = process.env.CHECKER_POSTGRES === "1";
+const count = 3;
 const folder = mkdtempSync(join(tmpdir(), "task-context-edge-checker-"));
+let server: Postgres | undefined;
 
 const percentiles = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -23,14 +32,35 @@ const percentiles = (values: number[]) => {
 };
 
 try {
-  const result = await runWorkload({ ...largeWorkload, seed, folder });
+  // Each instance opens up to 10 connections, and one that listens.
+  if (onPostgres) server = await startPostgres({ settings: { max_connections: 100 } });
+  const result = await runWorkload({
+    ...largeWorkload,
+    seed,
+    ...(server === undefined ? { folder } : { instances: { databaseUrl: server.url, count } }),
+  });
   const checked = check(result.history, result.final, {
     taskItems: largeWorkload.items,
     reviewItems: 0,
   });
   const { faults } = checked;
   const operations = result.history.operations;
+  const down = server === undefined ? "the server was down" : "an instance was down";
   const rows = [
+    ...(server === undefined
+      ? []
+      : [
+          [
+            "store, instances",
+            `PostgreSQL ${server.version}, ${count} Node instances (requests round-robin): ${Array.from({ length: count }, (_, instance) => operations.filter((operation) => operation.instance === instance).length).join(" / ")} operations`,
+          ],
+          [
+            "SSE client's connections: instance (frames before)",
+            result.stream
+              .map((connection) => `${connection.instance} (${connection.framesBefore})`)
+              .join(" → "),
+          ],
+        ]),
     ["seed", String(seed)],
     [
       "agents × items, lease",
@@ -50,7 +80,7 @@ try {
     ["redelivery after a crash, min / p50 / p99 / max", percentiles(checked.redeliveryMs)],
     [
       "lease expired → back on offer, min / p50 / p99 / max",
-      `${percentiles(checked.expiryLagMs)} (${checked.expiryLagMs.length} leases); while the server was down: ${percentiles(checked.expiryLagWhileDownMs)} (${checked.expiryLagWhileDownMs.length})`,
+      `${percentiles(checked.expiryLagMs)} (${checked.expiryLagMs.length} leases); while ${down}: ${percentiles(checked.expiryLagWhileDownMs)} (${checked.expiryLagWhileDownMs.length})`,
     ],
     [
       "duplicate completions: same key / other key / other body / late",
@@ -63,9 +93,12 @@ try {
     ],
     [
       "restarts: SIGKILL / SIGTERM (down for)",
-      `${faults.restarts.SIGKILL} / ${faults.restarts.SIGTERM} (${result.history.restarts.map((restart) => `${restart.signal} ${((restart.upAt - restart.killedAt) / 1000).toFixed(2)} s`).join(", ")})`,
+      `${faults.restarts.SIGKILL} / ${faults.restarts.SIGTERM} (${result.history.restarts.map((restart) => `${restart.signal}${restart.instance === undefined ? "" : ` instance ${restart.instance}`} ${((restart.upAt - restart.killedAt) / 1000).toFixed(2)} s`).join(", ")})`,
     ],
-    ["operations without an answer (server down)", String(checked.unknown)],
+    [
+      `operations without an answer (${server === undefined ? "server" : "instance"} down)`,
+      String(checked.unknown),
+    ],
     [
       "problems",
       checked.problemCount === 0
@@ -77,5 +110,6 @@ try {
   for (const [measure, value] of rows) console.log(`| ${measure} | ${value} |`);
   if (!checked.valid) process.exitCode = 1;
 } finally {
+  await server?.stop();
   rmSync(folder, { recursive: true, force: true });
 }

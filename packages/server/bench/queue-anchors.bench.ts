@@ -11,20 +11,9 @@
 // measures the service alone.
 // Run: `node --conditions=@task-context/source bench/queue-anchors.bench.ts` in packages/server
 // (part of `pnpm --filter @task-context/server run bench`).
-import { EventEmitter } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
-import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
+import { availableParallelism, cpus, tmpdir } from "node:os";
 import { join } from "node:path";
-import { median } from "@task-context/bench-kit";
-import {
-  type WorkerEvents as GraphileEvents,
-  Logger as GraphileLogger,
-  makeWorkerUtils,
-  run as runGraphile,
-  type WorkerUtils,
-} from "graphile-worker";
-import pg from "pg";
-import { PgBoss } from "pg-boss";
 import {
   type Postgres,
   PostgresUnavailableError,
@@ -32,9 +21,19 @@ import {
 } from "../../../scripts/postgres.mjs";
 import type { ClaimView } from "../src/contract/schemas.ts";
 import { completeBody } from "./cycle.ts";
-import { latency, round, startBare, startService, type Target } from "./service-load.ts";
+import {
+  type Contestant,
+  graphileWorker,
+  loadAverage,
+  overHttp,
+  pgBoss,
+  postgresSettings,
+  type Results,
+  runRounds,
+  summary,
+} from "./job-queues.ts";
+import { startBare, startService } from "./service-load.ts";
 
-const now = () => performance.now();
 const rounds = Number(process.env.ANCHOR_ROUNDS ?? 7);
 const levels = [
   { workers: 1, count: 300 },
@@ -42,31 +41,11 @@ const levels = [
   { workers: 64, count: 3000 },
 ];
 const maxWorkers = Math.max(...levels.map((level) => level.workers));
-const load = () =>
-  loadavg()
-    .map((value) => value.toFixed(2))
-    .join(", ");
-const loadBefore = load();
-
-/** One round's rate and latencies (milliseconds). */
-interface Measured {
-  perSecond: number;
-  /** A worker's whole cycle: from asking for a job to asking for the next. */
-  cycle: number[];
-  /** Claim-next / fetch alone, and complete alone, where they can be timed apart. */
-  claim: number[];
-  complete: number[];
-}
-
-interface Contestant {
-  name: string;
-  round(workers: number, count: number): Promise<Measured>;
-  close(): Promise<void>;
-}
+const loadBefore = loadAverage();
 
 // The service, started as throughput.bench.ts starts it.
 const folder = mkdtempSync(join(tmpdir(), "task-context-anchors-bench-"));
-const { service, server } = await startService(folder);
+const { service, stop: stopService } = await startService(folder);
 const [sampleToken = ""] = await service.prepare(1, 1);
 const sampleClaimText = (await service.client.send("POST", "/v1/inbox/claim-next", sampleToken))
   .text;
@@ -80,154 +59,19 @@ const sampleCompletion = await service.client.send(
 const payload = (index: number) => ({ ...sampleClaim.work_item, id: `anchor-${index}` });
 const output = completeBody(1).artifact;
 
-/** Claim-next → complete cycles over HTTP on `target`. */
-const overHttp = (name: string, target: Target, stop: () => Promise<unknown>): Contestant => ({
-  name,
-  async round(workers, count) {
-    const { perSecond, latencies } = await round(target, "cycle", workers, count);
-    return { perSecond, ...latencies };
-  },
-  async close() {
-    target.client.close();
-    await stop();
-  },
-});
-const ours = overHttp("ours", service, () => server.stop());
+const ours = overHttp("ours", service, stopService);
 // The ceiling of any service on this HTTP stack and machine: bare Hono routes answering the same
 // JSON with nothing in between, driven by the same client.
 const { bare, server: bareServer } = await startBare(sampleClaimText, sampleCompletion.text);
 const ceiling = overHttp("bare HTTP", bare, () => bareServer.stop());
-
-/** pg-boss: each worker fetches one job and completes it, then the next. */
-async function pgBoss(url: string): Promise<Contestant> {
-  const queue = "anchor";
-  const boss = new PgBoss({
-    connectionString: url,
-    max: maxWorkers + 2,
-    // Its background maintenance and instance registry would only add work to some rounds.
-    supervise: false,
-    schedule: false,
-    registerInstance: false,
-  });
-  boss.on("error", (error) => console.error("pg-boss:", error));
-  await boss.start();
-  await boss.createQueue(queue);
-  return {
-    name: "pg-boss",
-    async round(workers, count) {
-      await boss.insert(
-        queue,
-        Array.from({ length: count }, (_, index) => ({ data: payload(index) })),
-      );
-      const measured: Measured = { perSecond: 0, cycle: [], claim: [], complete: [] };
-      let started = 0;
-      const start = now();
-      await Promise.all(
-        Array.from({ length: workers }, async () => {
-          while (started < count) {
-            started += 1;
-            const before = now();
-            const [job] = await boss.fetch(queue);
-            const fetched = now();
-            if (job === undefined) throw new Error("pg-boss: a job is missing");
-            await boss.complete(queue, job.id, output);
-            const done = now();
-            measured.claim.push(fetched - before);
-            measured.complete.push(done - fetched);
-            measured.cycle.push(done - before);
-          }
-        }),
-      );
-      measured.perSecond = count / ((now() - start) / 1000);
-      return measured;
-    },
-    close: () => boss.stop({ graceful: false }),
-  };
-}
-
-/**
- * graphile-worker: a runner of `workers` concurrent no-op jobs on a pool of connections that
- * stays open (and warm) across rounds; a round times the runner from its first request for a
- * job until the table of jobs is empty again. Its completions are sent without waiting for them
- * (its design), so only a worker's whole cycle is timed: job start to its next job's start.
- */
-async function graphileWorker(url: string): Promise<Contestant> {
-  const pool = new pg.Pool({ connectionString: url, max: maxWorkers + 2 });
-  const report = (error: Error) => console.error("graphile-worker's pool:", error);
-  pool.on("error", report);
-  pool.on("connect", (client) => client.on("error", report));
-  await Promise.all(Array.from({ length: maxWorkers + 2 }, () => pool.query("select 1")));
-  const logger = new GraphileLogger(() => (level, message) => {
-    if (level === "error") console.error("graphile-worker:", message);
-  });
-  const utils: WorkerUtils = await makeWorkerUtils({ pgPool: pool, logger });
-  await utils.migrate();
-  const jobsLeft = async () =>
-    Number(
-      (await pool.query<{ count: string }>("select count(*) from graphile_worker._private_jobs"))
-        .rows[0]?.count,
-    );
-  return {
-    name: "graphile-worker",
-    async round(workers, count) {
-      await utils.addJobs(
-        Array.from({ length: count }, (_, index) => ({
-          identifier: "anchor",
-          payload: payload(index),
-        })),
-      );
-      const events = new EventEmitter() as GraphileEvents;
-      const measured: Measured = { perSecond: 0, cycle: [], claim: [], complete: [] };
-      let start: number | undefined;
-      let completed = 0;
-      const lastStart = new Map<unknown, number>();
-      let ran = (_error?: unknown) => {};
-      const allRan = new Promise<void>((resolve, reject) => {
-        ran = (error) => (error === undefined ? resolve() : reject(error));
-      });
-      events.on("worker:getJob:start", () => {
-        start ??= now();
-      });
-      events.on("job:start", ({ worker }) => {
-        const at = now();
-        const previous = lastStart.get(worker);
-        if (previous !== undefined) measured.cycle.push(at - previous);
-        lastStart.set(worker, at);
-      });
-      events.on("job:complete", ({ error }) => {
-        if (error !== undefined && error !== null) ran(error);
-        completed += 1;
-        if (completed === count) ran();
-      });
-      const runner = await runGraphile({
-        pgPool: pool,
-        concurrency: workers,
-        noHandleSignals: true,
-        logger,
-        events,
-        taskList: { anchor: async () => {} },
-      });
-      await allRan;
-      // The last completions are on their way to the database.
-      while ((await jobsLeft()) > 0) await new Promise((resolve) => setTimeout(resolve, 2));
-      const end = now();
-      await runner.stop();
-      measured.perSecond = count / ((end - (start ?? end)) / 1000);
-      return measured;
-    },
-    async close() {
-      await utils.release();
-      await pool.end();
-    },
-  };
-}
 
 let postgres: Postgres | undefined;
 let without: string | undefined;
 const contestants: Contestant[] = [ours, ceiling];
 try {
   postgres = await startPostgres({ settings: { max_connections: 4 * maxWorkers + 20 } });
-  contestants.push(await graphileWorker(postgres.url), await pgBoss(postgres.url));
+  const jobs = { maxWorkers, payload, output };
+  contestants.push(await graphileWorker(postgres.url, jobs), await pgBoss(postgres.url, jobs));
 } catch (error) {
   without =
     error instanceof PostgresUnavailableError
@@ -236,52 +80,22 @@ try {
   if (!(error instanceof PostgresUnavailableError)) console.error(error);
 }
 
-let settings = "";
-if (postgres !== undefined) {
-  const client = new pg.Client({ connectionString: postgres.url });
-  await client.connect();
-  const { rows } = await client.query<{ fsync: string; sync: string; wal: string }>(
-    "select current_setting('fsync') as fsync, current_setting('synchronous_commit') as sync, current_setting('wal_sync_method') as wal",
-  );
-  await client.end();
-  settings = `PostgreSQL ${postgres.version} (fsync ${rows[0]?.fsync}, synchronous_commit ${rows[0]?.sync}, wal_sync_method ${rows[0]?.wal})`;
-}
-
-const results = new Map<string, Measured[]>();
+const settings =
+  postgres === undefined ? "" : await postgresSettings(postgres.url, postgres.version);
+let results: Results;
 try {
-  for (const { workers, count } of levels) {
-    for (const contestant of contestants) await contestant.round(workers, Math.min(count, 200));
-    for (let index = 0; index < rounds; index++) {
-      // Rotate who goes first, so that none always follows another.
-      const order = contestants.map(
-        (_, at) => contestants[(at + index) % contestants.length] as Contestant,
-      );
-      for (const contestant of order) {
-        const key = `${contestant.name} ${workers}`;
-        results.set(key, [...(results.get(key) ?? []), await contestant.round(workers, count)]);
-      }
-    }
-  }
+  results = await runRounds(contestants, levels, rounds);
 } finally {
   for (const contestant of contestants) await contestant.close();
   await postgres?.stop();
   rmSync(folder, { recursive: true, force: true });
 }
 
-const thousands = (value: number) => Math.round(value).toLocaleString("en-US").replaceAll(",", " ");
-const rate = (name: string, workers: number) =>
-  median((results.get(`${name} ${workers}`) ?? []).map((result) => result.perSecond));
-const spread = (name: string, workers: number) => {
-  const rates = (results.get(`${name} ${workers}`) ?? []).map((result) => result.perSecond);
-  return `${thousands(rate(name, workers))} (${thousands(Math.min(...rates))}–${thousands(Math.max(...rates))})`;
-};
-const pooled = (name: string, workers: number, kind: "cycle" | "claim" | "complete") =>
-  latency((results.get(`${name} ${workers}`) ?? []).flatMap((result) => result[kind]));
-const ratio = (workers: number, anchor: string) =>
-  `${(rate("ours", workers) / rate(anchor, workers)).toFixed(2)}×`;
+const { rate, spread, pooled, ratio: ratioOf } = summary(results);
+const ratio = (workers: number, anchor: string) => ratioOf("ours", anchor, workers);
 
 console.log(
-  `Node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? "unknown"}), ${settings || `no PostgreSQL: ${without}`}; load average ${loadBefore} before, ${load()} after (this benchmark's own processes count in it).`,
+  `Node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? "unknown"}), ${settings || `no PostgreSQL: ${without}`}; load average ${loadBefore} before, ${loadAverage()} after (this benchmark's own processes count in it).`,
 );
 console.log(
   `Medians of ${rounds} alternating rounds of ${levels.map((level) => level.count).join(" / ")} jobs at ${levels.map((level) => level.workers).join(" / ")} workers (min–max in brackets); latency p50 / p99 pooled over the rounds. Job payload ${JSON.stringify(payload(0)).length} B of JSON.\n`,

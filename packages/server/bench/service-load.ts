@@ -24,7 +24,10 @@ export interface Lease {
 /** A server under load: the service, or a baseline. */
 export interface Target {
   name: string;
+  /** The client of the (first) server: the admin's requests. */
   client: ReturnType<typeof httpClient>;
+  /** Closes every client of the target. */
+  close(): void;
   /** Tokens of `agents` agents, with `items` items on offer to them. */
   prepare(agents: number, items: number): Promise<string[]>;
   claim(token: string): Promise<Lease>;
@@ -55,6 +58,9 @@ export async function startBare(
   const bare: Target = {
     name: "bare",
     client: httpClient(server.url(), 64),
+    close() {
+      this.client.close();
+    },
     async prepare(agents) {
       return Array.from({ length: agents }, (_, index) => `bare-${index}`);
     },
@@ -77,23 +83,46 @@ export async function startBare(
   return { bare, server };
 }
 
+/** What {@link startService} starts. */
+export interface ServiceOptions {
+  /** More options for node (e.g. `--cpu-prof`). */
+  nodeOptions?: string[];
+  /** More environment variables (e.g. `TASK_CONTEXT_DATABASE_URL`). */
+  environment?: Record<string, string>;
+  /** How many server processes serve the database (default 1; more need PostgreSQL). */
+  instances?: number;
+}
+
 /**
- * Starts the service (`src/main.ts`) on `bench.db` in `folder`, with no rate limit, and a target
- * that drives it with up to 64 kept-alive connections.
+ * Starts the service (`src/main.ts`) on `bench.db` in `folder` (or on the database of
+ * `environment`), with no rate limit, in `instances` processes, and a target that drives it with
+ * up to 64 kept-alive connections to each: agent `i` talks to instance `i % instances`.
  */
 export async function startService(
   folder: string,
-  { nodeOptions = [] }: { nodeOptions?: string[] } = {},
-): Promise<{ service: Target; server: ServerProcess }> {
-  const server = await startServerProcess({
-    database: join(folder, "bench.db"),
-    adminToken: benchAdminToken,
-    now,
-    nodeOptions,
-  });
+  { nodeOptions = [], environment = {}, instances = 1 }: ServiceOptions = {},
+): Promise<{ service: Target; stop(): Promise<void> }> {
+  const servers: ServerProcess[] = [];
+  for (let index = 0; index < instances; index++) {
+    servers.push(
+      await startServerProcess({
+        database: join(folder, "bench.db"),
+        adminToken: benchAdminToken,
+        now,
+        nodeOptions,
+        environment,
+      }),
+    );
+  }
+  const clients = servers.map((server) => httpClient(server.url(), 64));
+  const clientOf = new Map<string, ReturnType<typeof httpClient>>();
+  const client = (token: string) => clientOf.get(token) ?? (clients[0] as (typeof clients)[0]);
   const service: Target = {
     name: "service",
-    client: httpClient(server.url(), 64),
+    client: clients[0] as (typeof clients)[0],
+    close() {
+      for (const each of clients) each.close();
+    },
     async prepare(agents, items) {
       const created = await this.client.send("POST", "/v1/runs", benchAdminToken, benchRun(items));
       const { run_id } = JSON.parse(expectStatus(created, 201, "create a run").text) as RunView;
@@ -102,27 +131,34 @@ export async function startService(
         const added = await this.client.send("POST", `/v1/runs/${run_id}/agents`, benchAdminToken, {
           tag: `agent-${index}`,
         });
-        tokens.push(
-          (JSON.parse(expectStatus(added, 201, "add an agent").text) as { token: string }).token,
-        );
+        const { token } = JSON.parse(expectStatus(added, 201, "add an agent").text) as {
+          token: string;
+        };
+        clientOf.set(token, clients[index % clients.length] as (typeof clients)[0]);
+        tokens.push(token);
       }
       return tokens;
     },
     async claim(token) {
-      const answer = await this.client.send("POST", "/v1/inbox/claim-next", token);
+      const answer = await client(token).send("POST", "/v1/inbox/claim-next", token);
       const claim = JSON.parse(expectStatus(answer, 200, "claim-next").text) as ClaimView;
       return { id: claim.work_item.id, attempt: claim.lease.attempt };
     },
     async complete(token, lease) {
       const path = `/v1/work-items/${lease.id}/complete`;
       expectStatus(
-        await this.client.send("POST", path, token, completeBody(lease.attempt)),
+        await client(token).send("POST", path, token, completeBody(lease.attempt)),
         200,
         "complete",
       );
     },
   };
-  return { service, server };
+  return {
+    service,
+    async stop() {
+      for (const server of servers) await server.stop();
+    },
+  };
 }
 
 export type Phase = "cycle" | "claim-next" | "complete";

@@ -16,7 +16,7 @@ import { latency, type Phase, round, startBare, startService } from "./service-l
 const folder = mkdtempSync(join(tmpdir(), "task-context-edge-bench-"));
 const profile = process.env.BENCH_PROFILE;
 
-const { service, server: ours } = await startService(folder, {
+const { service, stop: stopService } = await startService(folder, {
   nodeOptions: profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profile}`],
 });
 
@@ -80,9 +80,9 @@ try {
     }
   }
 } finally {
-  service.client.close();
-  bare.client.close();
-  await ours.stop();
+  service.close();
+  bare.close();
+  await stopService();
   await bareServer.stop();
   rmSync(folder, { recursive: true, force: true });
 }

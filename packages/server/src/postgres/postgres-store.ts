@@ -33,14 +33,66 @@ const bigintAsNumber = {
   parse: (value: string) => Number(value),
 };
 
-/** Runs one statement of the steps on `sql`: its rows, or its count of changes. */
-async function execute(sql: Pick<Sql, "unsafe">, statement: Statement): Promise<unknown> {
+/** An operation waiting for its run's next group commit. */
+interface Pending {
+  body: (transaction: RunTransaction) => SqlSteps<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Runs one statement on `sql`: its rows. */
+function execute(sql: Pick<Sql, "unsafe">, statement: Statement): Promise<unknown> {
   const params = statement.params.map((value) =>
     typeof value === "string" ? encodeText(value) : value,
   );
-  const rows = await sql.unsafe(postgresText(statement), params as never[], { prepare: true });
-  return statement.kind === "all" ? rows : { changes: rows.count };
+  return sql.unsafe(postgresText(statement), params as never[], { prepare: true });
 }
+
+/** `SELECT pg_notify(channel, runId)`, as a write nobody waits for. */
+const notify = (runId: string): Statement => ({
+  kind: "run",
+  sql: "SELECT pg_notify(?, ?)",
+  params: [CHANNEL, runId],
+});
+
+/** A statement with no parameters (a transaction's control), sent without waiting for it. */
+const control = (sql: string): Statement => ({ kind: "run", sql, params: [] });
+
+/** The pipelined statements of one transaction (see {@link pipeline}). */
+type Pipeline = ReturnType<typeof pipeline>;
+
+/**
+ * The statements of one transaction, pipelined: a write (`run`) is sent on without waiting for its
+ * answer; a read (`all`) waits for the writes before it, so that their failure surfaces there;
+ * `settle` waits for the rest.
+ */
+function pipeline(sql: Pick<Sql, "unsafe">) {
+  let unsettled: Promise<unknown>[] = [];
+  const settle = async () => {
+    const sent = unsettled;
+    unsettled = [];
+    await Promise.all(sent);
+  };
+  return {
+    settle,
+    async execute(statement: Statement): Promise<unknown> {
+      const answer = execute(sql, statement);
+      answer.catch(() => {});
+      if (statement.kind === "run") {
+        unsettled.push(answer);
+        return undefined;
+      }
+      await settle();
+      return answer;
+    },
+  };
+}
+
+/**
+ * The most operations one group commit holds: each is a savepoint (a subtransaction), and
+ * PostgreSQL caches at most 64 of a transaction's before every snapshot gets slower.
+ */
+const GROUP_LIMIT = 32;
 
 /**
  * The delivery store on PostgreSQL. Open it with {@link PostgresStore.open} (which migrates the
@@ -57,6 +109,10 @@ async function execute(sql: Pick<Sql, "unsafe">, statement: Statement): Promise<
  */
 export class PostgresStore extends StepStore {
   readonly #sql: Sql;
+  /** The operations waiting for their run's next group commit. */
+  readonly #pending = new Map<string, Pending[]>();
+  /** The runs whose group is being committed. */
+  readonly #committing = new Set<string>();
   #unlisten: (() => Promise<void>) | undefined;
 
   private constructor(sql: Sql, clock: () => number) {
@@ -124,18 +180,96 @@ export class PostgresStore extends StepStore {
     return runStepsAsync((statement) => execute(this.#sql, statement), steps);
   }
 
-  protected async transact<T>(body: (transaction: RunTransaction) => SqlSteps<T>): Promise<T> {
-    const transaction = this.newTransaction();
-    const { result, appended } = await this.#sql.begin(async (sql) => {
-      const run = (statement: Statement) => execute(sql, statement);
-      const result = await runStepsAsync(run, body(transaction));
-      const appended = await runStepsAsync(run, transaction.finish());
-      // Delivered to every listening instance when (and only if) the transaction commits.
-      for (const runId of appended) await sql`SELECT pg_notify(${CHANNEL}, ${runId})`;
-      return { result, appended };
+  /**
+   * Group commit, per run: the operations on a run that arrive while its last group is being
+   * committed (or in the same turn of the event loop) share one transaction — one lock of the
+   * run's row, one flush to disk — each in its own savepoint, each answered after the commit.
+   * Groups of different runs commit in parallel, each on its own connection.
+   */
+  protected transact<T>(
+    runId: string,
+    body: (transaction: RunTransaction) => SqlSteps<T>,
+  ): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      let queue = this.#pending.get(runId);
+      if (queue === undefined) {
+        queue = [];
+        this.#pending.set(runId, queue);
+        if (!this.#committing.has(runId)) setImmediate(() => void this.#commitGroup(runId));
+      }
+      queue.push({ body, resolve: resolve as (value: unknown) => void, reject });
     });
-    for (const runId of appended) this.waiters.wake(runId);
-    return result as T;
+  }
+
+  /** Commits the operations waiting on `runId` in one transaction, then the next group, if any. */
+  async #commitGroup(runId: string): Promise<void> {
+    const waiting = this.#pending.get(runId) ?? [];
+    const group = waiting.splice(0, GROUP_LIMIT);
+    if (waiting.length === 0) this.#pending.delete(runId);
+    this.#committing.add(runId);
+    const outcomes: Array<{ value: unknown } | { error: unknown }> = [];
+    try {
+      const appended = await this.#inTransaction(async (statements, connection) => {
+        const transaction = this.newTransaction();
+        for (const operation of group) {
+          // A savepoint: an operation that fails undoes its own writes and state only.
+          const undo = transaction.savepoint();
+          void statements.execute(control("SAVEPOINT operation"));
+          try {
+            const value = await runStepsAsync(statements.execute, operation.body(transaction));
+            await statements.settle();
+            void statements.execute(control("RELEASE SAVEPOINT operation"));
+            outcomes.push({ value });
+          } catch (error) {
+            undo();
+            await statements.settle().catch(() => {});
+            await execute(connection, control("ROLLBACK TO SAVEPOINT operation"));
+            void statements.execute(control("RELEASE SAVEPOINT operation"));
+            outcomes.push({ error });
+          }
+        }
+        const runs = await runStepsAsync(statements.execute, transaction.finish());
+        // Delivered to every listening instance when (and only if) the transaction commits.
+        for (const id of runs) void statements.execute(notify(id));
+        return runs;
+      });
+      for (const id of appended) this.waiters.wake(id);
+      group.forEach((operation, index) => {
+        const outcome = outcomes[index] as { value: unknown } | { error: unknown };
+        if ("error" in outcome) operation.reject(outcome.error);
+        else operation.resolve(outcome.value);
+      });
+    } catch (error) {
+      // The transaction failed as a whole: nothing of the group is written.
+      for (const operation of group) operation.reject(error);
+    } finally {
+      this.#committing.delete(runId);
+      if (this.#pending.has(runId)) void this.#commitGroup(runId);
+    }
+  }
+
+  /**
+   * Runs `body` in a transaction on a connection of its own, its statements pipelined: `BEGIN`
+   * is sent with the first of them, `COMMIT` once every write has been answered; a failure rolls
+   * everything back.
+   */
+  async #inTransaction<T>(
+    body: (statements: Pipeline, connection: Pick<Sql, "unsafe">) => Promise<T>,
+  ): Promise<T> {
+    const connection = await this.#sql.reserve();
+    try {
+      const statements = pipeline(connection);
+      void statements.execute(control("BEGIN"));
+      const result = await body(statements, connection);
+      await statements.settle();
+      await execute(connection, control("COMMIT"));
+      return result;
+    } catch (error) {
+      await connection.unsafe("ROLLBACK").catch(() => {});
+      throw error;
+    } finally {
+      connection.release();
+    }
   }
 
   /**

@@ -32,25 +32,33 @@ export class RunTransaction {
   }
 
   /**
-   * Runs `operation` on the run's state in this transaction. When `operation` throws, the state
-   * is as it was before it (its savepoint, or its transaction, undoes its writes).
+   * Runs `operation` on the run's state in this transaction: loaded, and its overdue leases
+   * expired, by the transaction's first operation on the run.
    */
   *apply<T>(runId: string, operation: (state: RunState) => SqlSteps<T>): SqlSteps<T> {
-    const loaded = this.#loaded.get(runId);
-    const before = loaded === undefined ? undefined : copyRunState(loaded.state);
-    try {
-      let state = loaded?.state;
-      if (state === undefined) {
-        state = yield* loadRunState(runId, this.#clock(), this.#definitions, { lock: true });
-        this.#loaded.set(runId, { state, committedSeq: state.run.last_seq });
-        yield* expireOverdueLeases(state);
-      }
-      return yield* operation(state);
-    } catch (error) {
-      if (loaded === undefined) this.#loaded.delete(runId);
-      else loaded.state = before as RunState;
-      throw error;
+    let state = this.#loaded.get(runId)?.state;
+    if (state === undefined) {
+      state = yield* loadRunState(runId, this.#clock(), this.#definitions, { lock: true });
+      this.#loaded.set(runId, { state, committedSeq: state.run.last_seq });
+      yield* expireOverdueLeases(state);
     }
+    return yield* operation(state);
+  }
+
+  /**
+   * A savepoint of the runs' states: call the function returned when the operation that follows
+   * fails and its writes are undone (its savepoint rolled back), and the states are as before it.
+   */
+  savepoint(): () => void {
+    const saved = [...this.#loaded].map(
+      ([runId, { state, committedSeq }]) => [runId, copyRunState(state), committedSeq] as const,
+    );
+    return () => {
+      this.#loaded.clear();
+      for (const [runId, state, committedSeq] of saved) {
+        this.#loaded.set(runId, { state, committedSeq });
+      }
+    };
   }
 
   /**

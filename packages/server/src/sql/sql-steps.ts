@@ -5,7 +5,7 @@
 // translates them once (see ../postgres/postgres-sql.ts).
 import type { SqlDatabase, SqlValue } from "./sql-database.ts";
 
-/** One statement for the engine to run: `all` answers its rows, `run` its count of changes. */
+/** One statement for the engine to run: `all` answers its rows, `run` nothing. */
 export interface Statement {
   kind: "all" | "run";
   sql: string;
@@ -36,9 +36,13 @@ export function* done<T>(value: T): SqlSteps<T> {
   return value;
 }
 
-/** Runs one statement; `changes` is the number of rows it inserted, updated or deleted. */
-export function* run(sql: string, ...params: SqlValue[]): SqlSteps<{ changes: number }> {
-  return (yield { kind: "run", sql, params }) as { changes: number };
+/**
+ * Runs one statement whose answer the store does not read (a write). An asynchronous engine may
+ * send it on without waiting for it (pipelined): a failure then surfaces at the next statement
+ * whose rows are read, or at the end of the operation.
+ */
+export function* run(sql: string, ...params: SqlValue[]): SqlSteps<void> {
+  yield { kind: "run", sql, params };
 }
 
 /**
@@ -62,8 +66,8 @@ export function runSteps<T>(database: SqlDatabase, steps: SqlSteps<T>): T {
 }
 
 /**
- * Runs `steps` to their end on an asynchronous engine: `execute` answers each statement's rows
- * (`all`) or count of changes (`run`).
+ * Runs `steps` to their end on an asynchronous engine: `execute` answers each `all` statement's
+ * rows (and may answer a `run` statement before it is done: see {@link run}).
  */
 export async function runStepsAsync<T>(
   execute: (statement: Statement) => Promise<unknown>,

@@ -71,7 +71,10 @@ export class SqlStore extends StepStore {
   }
 
   /** Commits `body` in its own transaction, or queues it for the next group commit. */
-  protected transact<T>(body: (transaction: RunTransaction) => SqlSteps<T>): Promise<T> {
+  protected transact<T>(
+    _runId: string,
+    body: (transaction: RunTransaction) => SqlSteps<T>,
+  ): Promise<T> {
     if (this.#schedule === undefined) {
       try {
         return Promise.resolve(this.#transaction((transaction) => this.#run(body(transaction))));
@@ -109,11 +112,13 @@ export class SqlStore extends StepStore {
     try {
       this.#transaction((transaction) => {
         for (const operation of pending) {
+          // A savepoint: an operation that throws undoes its own writes only.
+          const undo = transaction.savepoint();
           try {
-            // A savepoint: an operation that throws undoes its own writes only.
             const value = this.#database.transaction(() => this.#run(operation.body(transaction)));
             outcomes.push({ value });
           } catch (error) {
+            undo();
             outcomes.push({ error });
           }
         }

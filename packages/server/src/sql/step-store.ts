@@ -83,10 +83,14 @@ export abstract class StepStore implements DeliveryStore {
   }
 
   /**
-   * Runs `body` in one transaction (or one savepoint of a group commit) and answers once it has
-   * committed, after waking the waiters of the runs it appended events to.
+   * Runs `body`, an operation on the run `runId`, in one transaction (or one savepoint of a group
+   * commit) and answers once it has committed, after waking the waiters of the runs it appended
+   * events to.
    */
-  protected abstract transact<T>(body: (transaction: RunTransaction) => SqlSteps<T>): Promise<T>;
+  protected abstract transact<T>(
+    runId: string,
+    body: (transaction: RunTransaction) => SqlSteps<T>,
+  ): Promise<T>;
 
   /** Runs steps that only read, outside any transaction. */
   protected abstract read<T>(steps: SqlSteps<T>): Promise<T>;
@@ -101,13 +105,13 @@ export abstract class StepStore implements DeliveryStore {
    * transaction or the next group commit; answers once that has committed.
    */
   protected write<T>(runId: string, operation: (state: RunState) => SqlSteps<T>): Promise<T> {
-    return this.transact((transaction) => transaction.apply(runId, operation));
+    return this.transact(runId, (transaction) => transaction.apply(runId, operation));
   }
 
   async createRun(runId: string, input: Contract.CreateRunInput): Promise<Contract.RunView> {
     checkStageGraph(input.stages);
     const now = this.clock();
-    return this.transact(function* (transaction) {
+    return this.transact(runId, function* (transaction) {
       yield* insertRun(runId, input, now);
       return yield* transaction.apply(runId, function* (state) {
         yield* emitEvent(state, "run.created", {

@@ -45,6 +45,8 @@ export interface Operation {
   index: number;
   /** The agent's tag, or "admin". */
   process: string;
+  /** With several server instances: the one the request went to (0-based). */
+  instance?: number;
   action: Action;
   intent: Intent;
   /** Sent again, unchanged (same Idempotency-Key and body), because an earlier try got no answer. */
@@ -78,6 +80,8 @@ export interface Crash {
 /** A restart of the server process. */
 export interface Restart {
   signal: "SIGKILL" | "SIGTERM";
+  /** With several server instances: the one restarted (0-based). */
+  instance?: number;
   /** When it was killed, and when the new process listened (the monotonic clock). */
   killedAt: number;
   upAt: number;

@@ -1,5 +1,6 @@
-// The service as its own process (`src/main.ts`, the `task-context-server` bin) on an SQLite file,
-// which the checker kills (SIGKILL) or stops (SIGTERM) and starts again on the same file.
+// The service as its own process (`src/main.ts`, the `task-context-server` bin) on an SQLite file
+// (or a PostgreSQL database, TASK_CONTEXT_DATABASE_URL), which the checker kills (SIGKILL) or
+// stops (SIGTERM) and starts again on the same database.
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { Restart } from "./history.ts";
@@ -25,8 +26,10 @@ interface Life {
 }
 
 /**
- * Starts `src/main.ts` on `database` with no rate limit (the checker sends many requests), or
- * another `entry` that prints `listening on <url>` too (a benchmark's baseline server).
+ * Starts `src/main.ts` on the SQLite file `database` (or on the PostgreSQL database that
+ * `environment` names in TASK_CONTEXT_DATABASE_URL, `database` then unset) with no rate limit
+ * (the checker sends many requests), or another `entry` that prints `listening on <url>` too (a
+ * benchmark's baseline server).
  */
 export async function startServerProcess({
   database,
@@ -36,7 +39,8 @@ export async function startServerProcess({
   environment = {},
   nodeOptions = [],
 }: {
-  database: string;
+  /** The SQLite file; unset when `environment` has TASK_CONTEXT_DATABASE_URL. */
+  database?: string;
   adminToken: string;
   /** The monotonic clock restarts are recorded with. */
   now: () => number;
@@ -54,7 +58,7 @@ export async function startServerProcess({
         ...process.env,
         PORT: "0",
         HOST: "127.0.0.1",
-        TASK_CONTEXT_DB: database,
+        ...(database === undefined ? {} : { TASK_CONTEXT_DB: database }),
         TASK_CONTEXT_ADMIN_TOKEN: adminToken,
         TASK_CONTEXT_RATE_LIMIT: "off",
         ...environment,

@@ -1,10 +1,11 @@
 // The checker's workload, in the style of Jepsen's queue tests: many agents work through a run
-// over HTTP against the Node server process on an SQLite file while faults are injected —
-// agents crash after claiming, send duplicate and stale completions, let leases expire, fail
-// items until they are dead-lettered (an admin requeues them), and the server is killed
-// (SIGKILL) or stopped (SIGTERM) and started again on the same file. Every operation and its
-// answer is recorded; a real SSE client follows the event stream throughout. No test framework
-// here: the benchmark runs the large configuration.
+// over HTTP against the Node server process on an SQLite file — or against several Node
+// instances on one PostgreSQL database (`instances`) — while faults are injected: agents crash
+// after claiming, send duplicate and stale completions, let leases expire, fail items until they
+// are dead-lettered (an admin requeues them), and a server is killed (SIGKILL) or stopped
+// (SIGTERM) and started again on the same database. Every operation and its answer is recorded;
+// a real SSE client follows the event stream throughout, from one instance to another when its
+// own goes away. No test framework here: the benchmark runs the large configuration.
 import { join } from "node:path";
 import type { Artifact, CollaborationEvent, WorkItem } from "@task-context/protocols";
 import type {
@@ -14,10 +15,10 @@ import type {
   EventPage,
   RunView,
 } from "../../src/contract/schemas.ts";
-import { followEvents } from "../sse/follow.ts";
+import { followEvents, type StreamRequest } from "../sse/follow.ts";
 import type { Action, Crash, FinalState, History, Intent, Operation, Restart } from "./history.ts";
 import { seededRandom, streamSeed } from "./random.ts";
-import { startServerProcess } from "./server-process.ts";
+import { type ServerProcess, startServerProcess } from "./server-process.ts";
 
 /** The size of a workload and the rates of its faults. */
 export interface WorkloadOptions {
@@ -46,12 +47,22 @@ export interface WorkloadOptions {
   heartbeat: number;
   /** How many of the first items are failed on every attempt until dead-lettered, then done. */
   poison: number;
-  /** Restarts of the server, each when this many items have been completed. */
+  /**
+   * Restarts of the server, each when this many items have been completed; with `instances`,
+   * of each instance in turn (the first restart is instance 0's, the second instance 1's, …).
+   */
   restarts: ReadonlyArray<{ afterCompleted: number; signal: Restart["signal"] }>;
   /** An agent works up to this long on an item before completing it. */
   workMs: number;
-  /** The folder of the SQLite file. */
-  folder: string;
+  /** The folder of the SQLite file (one server process); unused with `instances`. */
+  folder?: string;
+  /**
+   * Instead of one process on an SQLite file: `count` server processes on the PostgreSQL
+   * database at `databaseUrl`, all serving the run at once. Each request goes to the next live
+   * instance (round-robin per request, so one agent's claim, heartbeat and completion land on
+   * different instances); the SSE client starts on instance 0 and reconnects to another one.
+   */
+  instances?: { databaseUrl: string; count: number };
   /** Gives up ("blocked") when the run is not completed after this long. */
   deadlineMs: number;
 }
@@ -64,6 +75,14 @@ export interface WorkloadResult {
   final: FinalState;
   /** Milliseconds from the first claim to the run's completion. */
   durationMs: number;
+  /** The SSE client's connection attempts, each with the instance it went to (0-based). */
+  stream: StreamConnection[];
+}
+
+/** A connection attempt of the SSE client and the server instance it went to. */
+export interface StreamConnection extends StreamRequest {
+  /** Where it went (`url` is the EventSource's; the client sends it to this instance's host). */
+  instance: number;
 }
 
 const adminToken = "checker-admin-token-0123456789abcdef";
@@ -95,11 +114,47 @@ interface Request {
 /** Runs a workload to the end of its run and reads the final state. */
 export async function runWorkload(options: WorkloadOptions): Promise<WorkloadResult> {
   if (options.maxAttempts < 2) throw new Error("maxAttempts must be at least 2");
-  const server = await startServerProcess({
-    database: join(options.folder, "checker.db"),
-    adminToken,
-    now,
-  });
+  const { instances, folder } = options;
+  if (instances !== undefined && !(instances.count >= 1)) {
+    throw new Error("instances.count must be at least 1");
+  }
+  const store =
+    instances !== undefined
+      ? { environment: { TASK_CONTEXT_DATABASE_URL: instances.databaseUrl } }
+      : folder !== undefined
+        ? { database: join(folder, "checker.db") }
+        : undefined;
+  if (store === undefined) throw new Error("a workload needs a folder (SQLite) or instances");
+  const launched = await Promise.allSettled(
+    Array.from({ length: instances?.count ?? 1 }, () =>
+      startServerProcess({ ...store, adminToken, now }),
+    ),
+  );
+  const servers = launched.flatMap((start) => (start.status === "fulfilled" ? [start.value] : []));
+  const failed = launched.find((start) => start.status === "rejected");
+  if (failed !== undefined) {
+    await Promise.all(servers.map((server) => server.stop()));
+    throw failed.reason;
+  }
+  const instance = (index: number) => servers[index] as ServerProcess;
+  /** Restarts under way, per instance: an instance is live when it has none. */
+  const restartsUnderWay = servers.map(() => 0);
+  /** The first live instance after `from`, in turn (`from`'s successor when none is). */
+  const nextLive = (from: number) => {
+    for (let step = 1; step <= servers.length; step++) {
+      const candidate = (from + step) % servers.length;
+      if (restartsUnderWay[candidate] === 0) return candidate;
+    }
+    return (from + 1) % servers.length;
+  };
+  // Requests are spread round-robin, request by request, over the live instances.
+  let lastPicked = -1;
+  const pick = () => {
+    lastPicked = nextLive(lastPicked);
+    return lastPicked;
+  };
+  /** Resolves when an instance listens: at once, unless every one is being restarted. */
+  const someUp = () => Promise.race(servers.map((server) => server.up()));
   const operations: Operation[] = [];
   const crashes: Crash[] = [];
   const restarts: Restart[] = [];
@@ -108,11 +163,12 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRes
 
   /** Sends a request and records it with its answer; "unknown" when no answer came. */
   const call = async (caller: { tag: string; token: string }, request: Request) => {
+    const at = pick();
     const start = now();
     let status: number | "unknown" = "unknown";
     let body: unknown;
     try {
-      const response = await fetch(`${server.url()}${request.path}`, {
+      const response = await fetch(`${instance(at).url()}${request.path}`, {
         method: request.method,
         headers: {
           Authorization: `Bearer ${caller.token}`,
@@ -133,6 +189,7 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRes
     const operation: Operation = {
       index: operations.length,
       process: caller.tag,
+      ...(instances === undefined ? {} : { instance: at }),
       action: request.action,
       intent: request.intent,
       ...(request.retry === undefined ? {} : { retry: true as const }),
@@ -151,12 +208,15 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRes
     operations.push(operation);
     return operation;
   };
-  /** Sends a request until an answer comes, waiting for the server between tries. */
+  /**
+   * Sends a request until an answer comes, waiting for a server between tries (each try goes
+   * to the next live instance).
+   */
   const settle = async (caller: { tag: string; token: string }, request: Request) => {
     for (let tries = 0; ; tries++) {
       const answer = await call(caller, tries === 0 ? request : { ...request, retry: true });
       if (answer.status !== "unknown") return answer;
-      await server.up();
+      await someUp();
       await sleep(5);
     }
   };
@@ -237,7 +297,19 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRes
       .flatMap((event) => (event.type === "work_item.offered" ? [event.work_item_id] : []))
       .slice(0, options.poison),
   );
-  const follower = followEvents(server.url, `/v1/runs/${runId}/events`, adminToken);
+  // The SSE client starts on instance 0 (the first one restarted); each reconnection goes to
+  // the next live instance after the one it was on: another one, when there are several.
+  const streamInstances: number[] = [];
+  let streamAt = 0;
+  const follower = followEvents(
+    (previous) => {
+      if (previous !== undefined) streamAt = nextLive(streamAt);
+      streamInstances.push(streamAt);
+      return instance(streamAt).url();
+    },
+    `/v1/runs/${runId}/events`,
+    adminToken,
+  );
 
   // The agents' side.
   const completedItems = new Set<string>();
@@ -246,7 +318,17 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRes
     completedItems.add(workItemId);
     const restart = options.restarts[restarting.length];
     if (restart !== undefined && completedItems.size >= restart.afterCompleted) {
-      restarting.push(server.restart(restart.signal).then((done) => void restarts.push(done)));
+      // The instances in turn; the others serve meanwhile.
+      const at = restarting.length % servers.length;
+      restartsUnderWay[at] = (restartsUnderWay[at] ?? 0) + 1;
+      restarting.push(
+        instance(at)
+          .restart(restart.signal)
+          .then((done) => {
+            restartsUnderWay[at] = (restartsUnderWay[at] ?? 1) - 1;
+            restarts.push(instances === undefined ? done : { ...done, instance: at });
+          }),
+      );
     }
   };
   const newKey = (agent: Agent) => {
@@ -394,7 +476,7 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRes
         path: "/v1/inbox/claim-next?wait=1",
       });
       // No answer: the claim may have happened, a lease nobody knows of (it expires).
-      if (claim.status === "unknown") await server.up();
+      if (claim.status === "unknown") await someUp();
       if (claim.status === 200) await work(agent, claim.body as ClaimView);
     }
   };
@@ -424,7 +506,7 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRes
         path: `/v1/runs/${runId}`,
       });
       if (run.status === 200 && (run.body as RunView).status === "completed") finished = true;
-      if (run.status === "unknown") await server.up();
+      if (run.status === "unknown") await someUp();
       await sleep(50);
     }
   };
@@ -467,7 +549,11 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRes
   const caughtUp = now() + 30_000;
   while ((follower.frames.at(-1)?.event.seq ?? 0) < last && now() < caughtUp) await sleep(20);
   follower.close();
-  const serverErrors = await server.stop();
+  const serverErrors = (await Promise.all(servers.map((server) => server.stop())))
+    .map((errors, at) =>
+      servers.length > 1 && errors !== "" ? `instance ${at}: ${errors}` : errors,
+    )
+    .join("");
   if (stopping) {
     throw new Error(
       `blocked: the run did not complete within ${options.deadlineMs} ms: ${JSON.stringify(run.stages.map((stage) => stage.counts))}`,
@@ -486,5 +572,10 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRes
       serverErrors,
     },
     durationMs,
+    // A connection attempt is recorded before its instance is chosen: the last may have none yet.
+    stream: follower.requests.map((request, at) => ({
+      ...request,
+      instance: streamInstances[at] ?? streamAt,
+    })),
   };
 }

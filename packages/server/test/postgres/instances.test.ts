@@ -68,6 +68,39 @@ describe.skipIf(reason !== undefined)(title("PostgresStore on many instances"), 
     }
   });
 
+  it("commits a run's concurrent operations together: a refusal and a failed write undo only themselves", async () => {
+    const { stores, end } = await instances(1);
+    const store = stores[0] as PostgresStore;
+    try {
+      const runId = newId("run");
+      await store.createRun(runId, run(3));
+      const agent = { agent_id: newId("agt"), tag: "agent" };
+      await store.addAgent(runId, { ...agent, token_hash: "h" });
+      const before = await store.lastSeq(runId);
+      const [first, missing, duplicate, second] = await Promise.allSettled([
+        store.claim(runId, agent, undefined),
+        store.claim(runId, agent, "wi_missing"),
+        // The same agent id again: the insert fails in PostgreSQL (primary key), not in a rule.
+        store.addAgent(runId, { ...agent, tag: "another", token_hash: "h" }),
+        store.claim(runId, agent, undefined),
+      ]);
+      expect([first, second]).toMatchObject([{ status: "fulfilled" }, { status: "fulfilled" }]);
+      expect(missing).toMatchObject({
+        status: "rejected",
+        reason: { code: "WORK_ITEM_NOT_FOUND" },
+      });
+      expect(duplicate).toMatchObject({ status: "rejected", reason: { code: "23505" } });
+      const { events } = await store.events(runId, before, 100);
+      expect(events.map((event) => [event.seq, event.type])).toEqual([
+        [before + 1, "work_item.leased"],
+        [before + 2, "work_item.leased"],
+      ]);
+      expect(await store.findAgent(runId, agent.agent_id)).toMatchObject({ tag: "agent" });
+    } finally {
+      await end();
+    }
+  });
+
   it("keeps each claim single and the seqs gap-free with writers on three instances", async () => {
     const { stores, end } = await instances(3);
     try {

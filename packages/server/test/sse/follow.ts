@@ -56,15 +56,24 @@ export interface Follower {
 
 /**
  * Opens an EventSource on `path` (e.g. `/v1/runs/{id}/events?after=3`) of the service at
- * `baseUrl()` — looked up per connection, so the client follows a server that moved — with
- * `token` as bearer.
+ * `baseUrl(previous)` with `token` as bearer. `baseUrl` is called once per connection attempt —
+ * `previous` is the base URL of the attempt before, undefined for the first — so the client
+ * follows a server that moved, or moves on to another server when its own went away.
  */
-export function followEvents(baseUrl: () => string, path: string, token: string): Follower {
+export function followEvents(
+  baseUrl: (previous: string | undefined) => string,
+  path: string,
+  token: string,
+): Follower {
   const frames: ReceivedFrame[] = [];
   const requests: StreamRequest[] = [];
   const untyped: MessageEvent[] = [];
   // While held, each (re)connection waits for this promise; `open` resolves it.
   let gate: { promise: Promise<void>; open: () => void } | undefined;
+  // The first attempt's base URL is looked up here (the EventSource needs a URL), each later
+  // one's when the client reconnects.
+  let base = baseUrl(undefined);
+  let attempts = 0;
   const authorized: FetchLike = async (url, init) => {
     requests.push({
       url: String(url),
@@ -72,15 +81,15 @@ export function followEvents(baseUrl: () => string, path: string, token: string)
       framesBefore: frames.length,
     });
     await gate?.promise;
+    if (attempts++ > 0) base = baseUrl(base);
     const target = new URL(String(url));
-    const base = new URL(baseUrl());
-    target.host = base.host;
+    target.host = new URL(base).host;
     return fetch(target, {
       ...init,
       headers: { ...init.headers, Authorization: `Bearer ${token}` },
     });
   };
-  const source = new EventSource(`${baseUrl()}${path}`, { fetch: authorized });
+  const source = new EventSource(`${base}${path}`, { fetch: authorized });
   for (const type of eventTypes) {
     source.addEventListener(type, (message: MessageEvent<string>) => {
       frames.push({

@@ -1,0 +1,134 @@
+// The delivery service on PostgreSQL, in one run on one throwaway PostgreSQL server
+// (scripts/postgres.mjs: fsync on, the server's defaults): claim-next → complete cycles over HTTP
+// with one and with two Node instances (src/main.ts with TASK_CONTEXT_DATABASE_URL, each its own
+// database, agent i on instance i % 2), beside pg-boss (fetch → complete) and graphile-worker (a
+// no-op task) on the same server, at 16 and 64 concurrent agents or workers. Each gets a warm-up,
+// then POSTGRES_ROUNDS (default 5) rounds that rotate who goes first; medians of the rounds'
+// rates, latencies pooled over the rounds. Where PostgreSQL cannot be started, it says why.
+// Run: `node --conditions=@task-context/source bench/postgres.bench.ts` in packages/server
+// (part of `pnpm --filter @task-context/server run bench`).
+import { mkdtempSync, rmSync } from "node:fs";
+import { availableParallelism, cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import postgres from "postgres";
+import {
+  type Postgres,
+  PostgresUnavailableError,
+  startPostgres,
+} from "../../../scripts/postgres.mjs";
+import type { ClaimView } from "../src/contract/schemas.ts";
+import { completeBody } from "./cycle.ts";
+import {
+  type Contestant,
+  graphileWorker,
+  loadAverage,
+  overHttp,
+  pgBoss,
+  postgresSettings,
+  runRounds,
+  summary,
+} from "./job-queues.ts";
+import { startService } from "./service-load.ts";
+
+const rounds = Number(process.env.POSTGRES_ROUNDS ?? 5);
+const levels = [
+  { workers: 16, count: 1500 },
+  { workers: 64, count: 3000 },
+];
+const maxWorkers = Math.max(...levels.map((level) => level.workers));
+const loadBefore = loadAverage();
+
+let server: Postgres;
+try {
+  // Two instances of ours (10 connections each), one of ours, the anchors' pools, headroom.
+  server = await startPostgres({ settings: { max_connections: 4 * maxWorkers + 60 } });
+} catch (error) {
+  if (!(error instanceof PostgresUnavailableError)) throw error;
+  console.log(`PostgreSQL cannot be started here (${error.message}): nothing measured.`);
+  process.exit(0);
+}
+
+/** A new database on the server: its URL. */
+async function newDatabase(name: string): Promise<string> {
+  const admin = postgres(server.url, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(server.url);
+  url.pathname = `/${name}`;
+  return url.href;
+}
+
+const folder = mkdtempSync(join(tmpdir(), "task-context-postgres-bench-"));
+const contestants: Contestant[] = [];
+let settings = "";
+let sample = "";
+try {
+  for (const instances of [1, 2]) {
+    const url = await newDatabase(`ours_${instances}`);
+    const { service, stop } = await startService(folder, {
+      environment: { TASK_CONTEXT_DATABASE_URL: url },
+      instances,
+    });
+    const name = instances === 1 ? "ours, 1 instance" : `ours, ${instances} instances`;
+    contestants.push(overHttp(name, service, stop));
+    if (sample === "") {
+      const [token = ""] = await service.prepare(1, 1);
+      sample = (await service.client.send("POST", "/v1/inbox/claim-next", token)).text;
+      const claim = JSON.parse(sample) as ClaimView;
+      await service.complete(token, { id: claim.work_item.id, attempt: claim.lease.attempt });
+    }
+  }
+  const workItem = (JSON.parse(sample) as ClaimView).work_item;
+  const jobs = {
+    maxWorkers,
+    payload: (index: number) => ({ ...workItem, id: `anchor-${index}` }),
+    output: completeBody(1).artifact,
+  };
+  contestants.push(
+    await graphileWorker(await newDatabase("graphile"), jobs),
+    await pgBoss(await newDatabase("pgboss"), jobs),
+  );
+  settings = await postgresSettings(server.url, server.version);
+} catch (error) {
+  for (const contestant of contestants) await contestant.close();
+  await server.stop();
+  throw error;
+}
+
+let results: Awaited<ReturnType<typeof runRounds>>;
+try {
+  results = await runRounds(contestants, levels, rounds);
+} finally {
+  for (const contestant of contestants) await contestant.close();
+  await server.stop();
+  rmSync(folder, { recursive: true, force: true });
+}
+
+const { spread, pooled, ratio } = summary(results);
+const one = "ours, 1 instance";
+const two = "ours, 2 instances";
+console.log(
+  `Node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? "unknown"}), ${settings}; load average ${loadBefore} before, ${loadAverage()} after (this benchmark's own processes count in it).`,
+);
+console.log(
+  `Medians of ${rounds} rotating rounds of ${levels.map((level) => level.count).join(" / ")} items or jobs at ${levels.map((level) => level.workers).join(" / ")} agents or workers (min–max in brackets); latency p50 / p99 pooled over the rounds.\n`,
+);
+console.log(
+  "| agents / workers | ours, 1 instance cycles/s | ours, 2 instances cycles/s | pg-boss cycles/s | graphile-worker jobs/s | 2 instances ÷ 1 (target ≥ 1.6×) | ours (1) ÷ pg-boss (target ≥ 1×) | ours (1) ÷ graphile-worker |",
+);
+console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+for (const { workers } of levels) {
+  console.log(
+    `| ${workers} | ${spread(one, workers)} | ${spread(two, workers)} | ${spread("pg-boss", workers)} | ${spread("graphile-worker", workers)} | ${ratio(two, one, workers)} | ${ratio(one, "pg-boss", workers)} | ${ratio(one, "graphile-worker", workers)} |`,
+  );
+}
+console.log("\nLatency of a whole cycle, p50 / p99:\n");
+console.log(
+  "| agents / workers | ours, 1 instance | ours, 2 instances | pg-boss | graphile-worker |",
+);
+console.log("| ---: | ---: | ---: | ---: | ---: |");
+for (const { workers } of levels) {
+  console.log(
+    `| ${workers} | ${pooled(one, workers, "cycle")} | ${pooled(two, workers, "cycle")} | ${pooled("pg-boss", workers, "cycle")} | ${pooled("graphile-worker", workers, "cycle")} |`,
+  );
+}
