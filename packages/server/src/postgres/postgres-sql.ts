@@ -57,9 +57,16 @@ export function encodeText(value: string): string {
 
 /** A string as {@link encodeText} received it. */
 export function decodeText(value: string): string {
-  return value.includes("\u0001")
-    ? value.replace(/\u0001[\u0001\u0002]/g, (pair) =>
-        pair === "\u0001\u0001" ? "\u0001" : "\u0000",
-      )
-    : value;
+  if (!value.includes("\u0001")) return value;
+  let decoded = "";
+  for (let index = 0; index < value.length; index++) {
+    const character = value[index] as string;
+    if (character !== "\u0001") {
+      decoded += character;
+      continue;
+    }
+    index += 1;
+    decoded += value[index] === "\u0002" ? "\u0000" : "\u0001";
+  }
+  return decoded;
 }

@@ -33,6 +33,15 @@ const bigintAsNumber = {
   parse: (value: string) => Number(value),
 };
 
+/** How one operation of a group ended. */
+type Outcome = { value: unknown } | { error: unknown };
+
+/** A group commit's outcome: each operation's, and the runs it appended events to. */
+interface Committed {
+  outcomes: Outcome[];
+  appended: string[];
+}
+
 /** An operation waiting for its run's next group commit. */
 interface Pending {
   body: (transaction: RunTransaction) => SqlSteps<unknown>;
@@ -207,35 +216,19 @@ export class PostgresStore extends StepStore {
     const group = waiting.splice(0, GROUP_LIMIT);
     if (waiting.length === 0) this.#pending.delete(runId);
     this.#committing.add(runId);
-    const outcomes: Array<{ value: unknown } | { error: unknown }> = [];
     try {
-      const appended = await this.#inTransaction(async (statements, connection) => {
-        const transaction = this.newTransaction();
-        for (const operation of group) {
-          // A savepoint: an operation that fails undoes its own writes and state only.
-          const undo = transaction.savepoint();
-          void statements.execute(control("SAVEPOINT operation"));
-          try {
-            const value = await runStepsAsync(statements.execute, operation.body(transaction));
-            await statements.settle();
-            void statements.execute(control("RELEASE SAVEPOINT operation"));
-            outcomes.push({ value });
-          } catch (error) {
-            undo();
-            await statements.settle().catch(() => {});
-            await execute(connection, control("ROLLBACK TO SAVEPOINT operation"));
-            void statements.execute(control("RELEASE SAVEPOINT operation"));
-            outcomes.push({ error });
-          }
-        }
-        const runs = await runStepsAsync(statements.execute, transaction.finish());
-        // Delivered to every listening instance when (and only if) the transaction commits.
-        for (const id of runs) void statements.execute(notify(id));
-        return runs;
-      });
-      for (const id of appended) this.waiters.wake(id);
+      let committed: Committed;
+      try {
+        committed = await this.#commitOperations(group, { strict: false });
+      } catch (error) {
+        if (!(error instanceof postgres.PostgresError)) throw error;
+        // A write failed in PostgreSQL, and which operation it belonged to is not known: again,
+        // each operation's writes answered before the next operation starts.
+        committed = await this.#commitOperations(group, { strict: true });
+      }
+      for (const id of committed.appended) this.waiters.wake(id);
       group.forEach((operation, index) => {
-        const outcome = outcomes[index] as { value: unknown } | { error: unknown };
+        const outcome = committed.outcomes[index] as Outcome;
         if ("error" in outcome) operation.reject(outcome.error);
         else operation.resolve(outcome.value);
       });
@@ -246,6 +239,47 @@ export class PostgresStore extends StepStore {
       this.#committing.delete(runId);
       if (this.#pending.has(runId)) void this.#commitGroup(runId);
     }
+  }
+
+  /**
+   * Runs `group` in one transaction, each operation in its own savepoint. Not `strict`, the
+   * writes of an operation may still be on their way when the next starts (one round trip less
+   * each): an operation that throws in JavaScript is undone alone, but a write that PostgreSQL
+   * refuses rejects the whole transaction with its PostgresError. `strict`, each operation's
+   * writes are answered before the next starts, so such a write fails its own operation only.
+   */
+  #commitOperations(
+    group: readonly Pending[],
+    { strict }: { strict: boolean },
+  ): Promise<Committed> {
+    return this.#inTransaction(async (statements, connection) => {
+      const transaction = this.newTransaction();
+      const outcomes: Outcome[] = [];
+      for (const operation of group) {
+        // A savepoint: an operation that fails undoes its own writes and state only.
+        const undo = transaction.savepoint();
+        void statements.execute(control("SAVEPOINT operation"));
+        try {
+          const value = await runStepsAsync(statements.execute, operation.body(transaction));
+          if (strict) await statements.settle();
+          void statements.execute(control("RELEASE SAVEPOINT operation"));
+          outcomes.push({ value });
+        } catch (error) {
+          if (!strict && error instanceof postgres.PostgresError) throw error;
+          undo();
+          // Not strict, an earlier operation's write may fail here: the whole group then fails.
+          if (strict) await statements.settle().catch(() => {});
+          else await statements.settle();
+          await execute(connection, control("ROLLBACK TO SAVEPOINT operation"));
+          void statements.execute(control("RELEASE SAVEPOINT operation"));
+          outcomes.push({ error });
+        }
+      }
+      const appended = await runStepsAsync(statements.execute, transaction.finish());
+      // Delivered to every listening instance when (and only if) the transaction commits.
+      for (const id of appended) void statements.execute(notify(id));
+      return { appended, outcomes };
+    });
   }
 
   /**
