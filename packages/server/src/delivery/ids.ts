@@ -24,7 +24,7 @@ function pooledRandom(): number {
  * A new identifier: the prefix, `_`, and a ULID in lower case (26 characters: the time in
  * milliseconds, then 80 random bits), e.g. `wi_01jd…`. Identifiers made one after another sort
  * together, so a new row lands beside the last one in each index instead of on a random page
- * (half the pages a group commit writes); the 80 random bits keep them unguessable.
+ * (fewer pages for a group commit to write); the 80 random bits keep them unguessable.
  */
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid(undefined, pooledRandom).toLowerCase()}`;
