@@ -13,6 +13,8 @@ export interface Postgres {
   version: string;
   /** The temporary folder: `data/`, the unix socket and `server.log`. */
   directory: string;
+  /** A fast shutdown (clients disconnected, committed work kept), then a start on the same port. */
+  restart(): Promise<void>;
   /** Stops the server and removes `directory`; idempotent. */
   stop(): Promise<void>;
 }

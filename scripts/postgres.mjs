@@ -8,6 +8,8 @@
 //     - url: `postgres://postgres:<password>@127.0.0.1:<port>/postgres` (scram-sha-256)
 //     - settings: more postgresql.conf lines, e.g. `{ max_connections: 200 }`
 //     - keep: leave it running when this process exits (what the CLI's start does)
+//     - restart(): a fast shutdown (clients disconnected, committed work kept) and a start on the
+//       same data folder and port
 //     - stop(): stops the server (fast, then immediate, then SIGKILL) and removes its folder;
 //       idempotent; servers still running when the process exits are stopped then too
 //     - rejects with a PostgresUnavailableError (`code: "POSTGRES_UNAVAILABLE"`, a one-line
@@ -323,6 +325,20 @@ export async function startPostgres({ install = true, settings = {}, keep = fals
       database: "postgres",
       version,
       directory,
+      async restart() {
+        // A fast shutdown (connections dropped, what was committed kept), then a start on the
+        // same data folder and port.
+        const restarted = await run(
+          join(bin, "pg_ctl"),
+          ["restart", "-D", data, "-l", log, "-w", "-t", "60", "-m", "fast", "-o", `-p ${port}`],
+          90_000,
+        );
+        if (restarted.code !== 0) {
+          throw new Error(
+            `PostgreSQL ${version} did not restart (pg_ctl exit ${restarted.code}): ${restarted.output}\n--- the server's log ---\n${tail(log)}`,
+          );
+        }
+      },
       async stop() {
         if (stopped) return;
         stopped = true;

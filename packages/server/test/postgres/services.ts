@@ -23,10 +23,15 @@ afterAll(async () => {
   if (server !== undefined) await (await server).stop();
 });
 
+/** This file's PostgreSQL server (started on first use). */
+export function postgresServer(): Promise<Postgres> {
+  server ??= startPostgres({ settings: { max_connections: 300 } });
+  return server;
+}
+
 /** A new, empty database on this file's PostgreSQL server (started on first use): its URL. */
 export async function newDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  server ??= startPostgres({ settings: { max_connections: 300 } });
-  const { url } = await server;
+  const { url } = await postgresServer();
   const name = newId("run").replace("run_", "tc_");
   const admin = postgres(url, { max: 1, onnotice: () => {} });
   await admin.unsafe(`CREATE DATABASE ${name}`);
