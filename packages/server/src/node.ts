@@ -21,6 +21,7 @@ import { defaultAllowedHosts } from "./mcp/dns-rebinding.ts";
 import { createNodeHttpServer } from "./node-http/node-http-server.ts";
 import { closingConnection } from "./node-http/unread-body.ts";
 import { type Durability, openNodeDatabase } from "./node-sqlite.ts";
+import { requirePostgresUrl } from "./postgres/postgres-url.ts";
 import { type ServiceEnv, settingsFromEnv as serviceSettingsFromEnv } from "./settings.ts";
 import { SqlStore } from "./sql/sql-store.ts";
 import type { StepStore } from "./sql/step-store.ts";
@@ -111,7 +112,9 @@ async function openPostgresStore(url: string, options: NodeServerOptions): Promi
   const { PostgresStore } = await import("./postgres/postgres-store.ts");
   const store = await PostgresStore.open(url, {
     ...(options.clock === undefined ? {} : { clock: options.clock }),
-    ...(options.databasePool === undefined ? {} : { maxConnections: options.databasePool }),
+    ...(options.databasePool === undefined
+      ? {}
+      : { maxConnections: requireWholeNumber("databasePool", options.databasePool, 1) }),
   });
   return { store, close: () => store.end() };
 }
@@ -124,7 +127,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   const { store, close: closeStore } =
     options.databaseUrl === undefined
       ? openSqliteStore(options)
-      : await openPostgresStore(options.databaseUrl, options);
+      : await openPostgresStore(requirePostgresUrl("databaseUrl", options.databaseUrl), options);
   const shutdown = new AbortController();
   const app = createApp({
     store,
@@ -260,12 +263,7 @@ function parseDatabaseUrl(
     }
     return {};
   }
-  if (!/^postgres(ql)?:\/\//.test(url)) {
-    throw new ArgumentError({
-      argument: "TASK_CONTEXT_DATABASE_URL",
-      message: "expected a PostgreSQL URL such as postgres://user:password@host:5432/database.",
-    });
-  }
+  requirePostgresUrl("TASK_CONTEXT_DATABASE_URL", url);
   if (pool === undefined || pool === "") return { databaseUrl: url };
   return {
     databaseUrl: url,

@@ -1,9 +1,10 @@
-// The delivery store on PostgreSQL: the operations of StepStore, each in its own transaction that
-// locks its run's row first, so the writes to one run are ordered across any number of instances
-// (gap-free seqs, one claim per item) while different runs proceed in parallel. A commit that
+// The delivery store on PostgreSQL: the operations of StepStore in transactions that lock their
+// run's row first (the operations on a run that wait share one: a group commit), so the writes to
+// one run are ordered across any number of instances (gap-free seqs, one claim per attempt) while
+// different runs proceed in parallel. A commit that
 // appends events notifies every instance (LISTEN/NOTIFY), whose long polls and streams wake; they
 // look at the run again at least every `recheckMs` anyway, so a lost notification only delays.
-import { ArgumentError } from "@task-context/core";
+import { requireWholeNumber } from "@task-context/core/internal";
 import postgres, { type Sql } from "postgres";
 import type { ChangedOptions } from "../delivery/delivery-store.ts";
 import type { RunTransaction } from "../sql/run-transaction.ts";
@@ -11,6 +12,7 @@ import { done, runStepsAsync, type SqlSteps, type Statement } from "../sql/sql-s
 import { requireFunctions, StepStore } from "../sql/step-store.ts";
 import { migratePostgres } from "./postgres-schema.ts";
 import { decodeText, encodeText, postgresText } from "./postgres-sql.ts";
+import { requirePostgresUrl } from "./postgres-url.ts";
 
 /** The channel a commit notifies with the id of each run it appended events to. */
 const CHANNEL = "task_context_runs";
@@ -134,25 +136,11 @@ export class PostgresStore extends StepStore {
    * date and listens for the commits of other instances.
    */
   static async open(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
-    if (typeof url !== "string" || !/^postgres(ql)?:\/\//.test(url)) {
-      throw new ArgumentError({
-        argument: "url",
-        message: "expected a PostgreSQL URL such as postgres://user:password@host:5432/database.",
-      });
-    }
+    requirePostgresUrl("url", url);
     const { clock = Date.now, maxConnections = 10, statementTimeoutMs = 30_000 } = options;
     requireFunctions({ "options.clock": clock });
-    for (const [argument, value] of [
-      ["options.maxConnections", maxConnections],
-      ["options.statementTimeoutMs", statementTimeoutMs],
-    ] as const) {
-      if (!Number.isInteger(value) || value < 1) {
-        throw new ArgumentError({
-          argument,
-          message: `expected a whole number ≥ 1, got ${value}.`,
-        });
-      }
-    }
+    requireWholeNumber("options.maxConnections", maxConnections, 1);
+    requireWholeNumber("options.statementTimeoutMs", statementTimeoutMs, 1);
     const sql = postgres(url, {
       max: maxConnections,
       types: { bigint: bigintAsNumber },

@@ -4,6 +4,7 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { startNodeServer } from "../../src/node.ts";
 import { PostgresStore } from "../../src/postgres/postgres-store.ts";
 import { newDatabase, reason, title } from "./services.ts";
 
@@ -34,6 +35,16 @@ describe("PostgresStore.open", () => {
     await expect(
       PostgresStore.open("postgres://127.0.0.1:1/x", { maxConnections: 0 }),
     ).rejects.toMatchObject({ code: "INVALID_ARGUMENT", argument: "options.maxConnections" });
+  });
+
+  it("is what startNodeServer's databaseUrl names: another URL is refused before anything starts", async () => {
+    await expect(
+      startNodeServer({
+        port: 0,
+        adminToken: "admin-token-0123456789",
+        databaseUrl: "mysql://db/x",
+      }),
+    ).rejects.toMatchObject({ code: "INVALID_ARGUMENT", argument: "databaseUrl" });
   });
 
   it("rejects, and leaves nothing open, when the server cannot be reached", async () => {
