@@ -69,15 +69,46 @@ const notify = (runId: string): Statement => ({
 /** A statement with no parameters (a transaction's control), sent without waiting for it. */
 const control = (sql: string): Statement => ({ kind: "run", sql, params: [] });
 
+/**
+ * The savepoint of one operation of a group. `strict`, set before the operation's first statement
+ * and released after its last: any statement of it may fail and be undone alone. Not strict, a
+ * statement PostgreSQL refuses fails the whole group (which runs again strictly), so the savepoint
+ * is only for an operation that throws in JavaScript after it wrote: set before its first write,
+ * and kept when it succeeds (nested, at most {@link GROUP_LIMIT}) — one statement less for each.
+ */
+function savepoints(statements: Pipeline, { strict }: { strict: boolean }) {
+  let set = false;
+  const setSavepoint = () => {
+    set = true;
+    void statements.execute(control("SAVEPOINT operation"));
+  };
+  if (strict) setSavepoint();
+  return {
+    execute(statement: Statement): Promise<unknown> {
+      if (!set && statement.kind === "run") setSavepoint();
+      return statements.execute(statement);
+    },
+    release() {
+      if (strict) void statements.execute(control("RELEASE SAVEPOINT operation"));
+    },
+    async rollBack(connection: Pick<Sql, "unsafe">) {
+      if (!set) return;
+      await execute(connection, control("ROLLBACK TO SAVEPOINT operation"));
+      void statements.execute(control("RELEASE SAVEPOINT operation"));
+    },
+  };
+}
+
 /** The pipelined statements of one transaction (see {@link pipeline}). */
 type Pipeline = ReturnType<typeof pipeline>;
 
 /**
  * The statements of one transaction, pipelined: a write (`run`) is sent on without waiting for its
- * answer; a read (`all`) waits for the writes before it, so that their failure surfaces there;
- * `settle` waits for the rest.
+ * answer; `settle` waits for the writes sent so far. `strict`, a read (`all`) first waits for the
+ * writes before it, so that their own failure surfaces there; not strict, a read goes out at once
+ * (were a write before it refused, PostgreSQL refuses the read too: the transaction is aborted).
  */
-function pipeline(sql: Pick<Sql, "unsafe">) {
+function pipeline(sql: Pick<Sql, "unsafe">, { strict }: { strict: boolean }) {
   let unsettled: Promise<unknown>[] = [];
   const settle = async () => {
     const sent = unsettled;
@@ -93,7 +124,7 @@ function pipeline(sql: Pick<Sql, "unsafe">) {
         unsettled.push(answer);
         return undefined;
       }
-      await settle();
+      if (strict) await settle();
       return answer;
     },
   };
@@ -232,25 +263,26 @@ export class PostgresStore extends StepStore {
   /**
    * Runs `group` in one transaction, each operation in its own savepoint. Not `strict`, the
    * writes of an operation may still be on their way when the next starts (one round trip less
-   * each): an operation that throws in JavaScript is undone alone, but a write that PostgreSQL
-   * refuses rejects the whole transaction with its PostgresError. `strict`, each operation's
-   * writes are answered before the next starts, so such a write fails its own operation only.
+   * each): an operation that throws in JavaScript is undone alone, but a write or read that
+   * PostgreSQL refuses rejects the whole transaction with its PostgresError. `strict`, each
+   * operation's writes are answered before the next starts, so such a statement fails its own
+   * operation only.
    */
   #commitOperations(
     group: readonly Pending[],
     { strict }: { strict: boolean },
   ): Promise<Committed> {
-    return this.#inTransaction(async (statements, connection) => {
+    return this.#inTransaction({ strict }, async (statements, connection) => {
       const transaction = this.newTransaction();
       const outcomes: Outcome[] = [];
       for (const operation of group) {
-        // A savepoint: an operation that fails undoes its own writes and state only.
+        // An operation that fails undoes its own writes and state only.
         const undo = transaction.savepoint();
-        void statements.execute(control("SAVEPOINT operation"));
+        const saved = savepoints(statements, { strict });
         try {
-          const value = await runStepsAsync(statements.execute, operation.body(transaction));
+          const value = await runStepsAsync(saved.execute, operation.body(transaction));
           if (strict) await statements.settle();
-          void statements.execute(control("RELEASE SAVEPOINT operation"));
+          saved.release();
           outcomes.push({ value });
         } catch (error) {
           if (!strict && error instanceof postgres.PostgresError) throw error;
@@ -258,8 +290,7 @@ export class PostgresStore extends StepStore {
           // Not strict, an earlier operation's write may fail here: the whole group then fails.
           if (strict) await statements.settle().catch(() => {});
           else await statements.settle();
-          await execute(connection, control("ROLLBACK TO SAVEPOINT operation"));
-          void statements.execute(control("RELEASE SAVEPOINT operation"));
+          await saved.rollBack(connection);
           outcomes.push({ error });
         }
       }
@@ -276,11 +307,12 @@ export class PostgresStore extends StepStore {
    * everything back.
    */
   async #inTransaction<T>(
+    { strict }: { strict: boolean },
     body: (statements: Pipeline, connection: Pick<Sql, "unsafe">) => Promise<T>,
   ): Promise<T> {
     const connection = await this.#sql.reserve();
     try {
-      const statements = pipeline(connection);
+      const statements = pipeline(connection, { strict });
       void statements.execute(control("BEGIN"));
       const result = await body(statements, connection);
       await statements.settle();

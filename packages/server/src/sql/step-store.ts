@@ -22,7 +22,6 @@ import {
   readAgent,
   type StageDefinitions,
 } from "./runs.ts";
-import type { ItemRow } from "./schema.ts";
 import { done, type SqlSteps } from "./sql-steps.ts";
 import {
   contextReceipts,
@@ -43,9 +42,10 @@ import {
   itemsOnOffer,
   renewLease,
   requeueDeadLetter,
-  requireItem,
+  requireSettlingItem,
   runIdempotent,
   runsWithOverdueLeases,
+  type SettlingItem,
   startStage,
 } from "./work-items.ts";
 
@@ -260,11 +260,11 @@ export abstract class StepStore implements DeliveryStore {
     agent: AgentIdentity,
     workItemId: string,
     idempotency: IdempotencyKey | undefined,
-    settle: (state: RunState, item: ItemRow) => SqlSteps<T>,
+    settle: (state: RunState, item: SettlingItem) => SqlSteps<T>,
   ): Promise<T> {
     return this.write(runId, (state) =>
       runIdempotent(state, agent, idempotency, function* () {
-        return yield* settle(state, yield* requireItem(runId, workItemId));
+        return yield* settle(state, yield* requireSettlingItem(runId, workItemId));
       }),
     );
   }

@@ -37,7 +37,11 @@ export function* findItem(runId: string, workItemId: string): SqlSteps<ItemRow |
 
 /** A run's work item by its id; `WORK_ITEM_NOT_FOUND` for an id the run does not have. */
 export function* requireItem(runId: string, workItemId: string): SqlSteps<ItemRow> {
-  const item = yield* findItem(runId, workItemId);
+  return requireFound(workItemId, yield* findItem(runId, workItemId));
+}
+
+/** `item`, or `WORK_ITEM_NOT_FOUND` when there is none. */
+function requireFound<Row>(workItemId: string, item: Row | undefined): Row {
   if (item === undefined) {
     throw new DeliveryError({
       code: "WORK_ITEM_NOT_FOUND",
@@ -45,6 +49,31 @@ export function* requireItem(runId: string, workItemId: string): SqlSteps<ItemRo
     });
   }
   return item;
+}
+
+/** A work item about to be completed or failed, and whether its stage waits for another. */
+export interface SettlingItem extends ItemRow {
+  /** Another item of the stage is on offer, leased or dead-lettered (SQLite answers 0 or 1). */
+  stage_open_besides: boolean | number;
+}
+
+/**
+ * {@link requireItem} for a completion or failure, with whether another item of its stage is
+ * still open in the same read: under the run's lock nothing else changes the other items before
+ * the operation commits, so a completion knows without a second read whether its stage is done.
+ */
+export function* requireSettlingItem(runId: string, workItemId: string): SqlSteps<SettlingItem> {
+  const [item] = yield* all<SettlingItem>(
+    `SELECT item.*, EXISTS (
+       SELECT 1 FROM work_items other WHERE other.run_id = item.run_id
+         AND other.status IN ('${offered}', '${leased}', '${deadLettered}')
+         AND other.stage_position = item.stage_position AND other.id <> item.id
+     ) AS stage_open_besides
+     FROM work_items item WHERE item.run_id = ? AND item.id = ?`,
+    runId,
+    workItemId,
+  );
+  return requireFound(workItemId, item);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -127,17 +156,12 @@ export function* startStage(state: RunState, position: number): SqlSteps<void> {
   }
 }
 
-/** After a completion: when the stage has nothing left to do, the next one starts. */
-function* advanceStage(state: RunState, position: number): SqlSteps<void> {
-  // Whether one item is still open, by index (run, status): counting them read every item of
-  // the run on every completion.
-  const open = yield* all(
-    `SELECT 1 FROM work_items WHERE run_id = ? AND status IN ('${offered}', '${leased}', '${deadLettered}')
-       AND stage_position = ? LIMIT 1`,
-    state.run.id,
-    position,
-  );
-  if (open.length > 0) return;
+/**
+ * After a completion: when the stage has nothing left to do (`openBesides`: another of its items
+ * is still open), the next one starts.
+ */
+function* advanceStage(state: RunState, position: number, openBesides: boolean): SqlSteps<void> {
+  if (openBesides) return;
   const entry = state.stages[position];
   if (entry === undefined || entry.status === "completed") return;
   entry.status = "completed";
@@ -253,7 +277,7 @@ export function* renewLease(
  */
 export function* completeItem(
   state: RunState,
-  item: ItemRow,
+  item: SettlingItem,
   agent: AgentIdentity,
   body: Contract.CompleteBody,
   current: string | undefined,
@@ -298,7 +322,7 @@ export function* completeItem(
     attempt: item.attempt,
   });
   if (item.status === deadLettered) yield* updateRunStatus(state, item.id);
-  yield* advanceStage(state, item.stage_position);
+  yield* advanceStage(state, item.stage_position, Boolean(item.stage_open_besides));
   return {
     work_item_id: item.id,
     status: "completed" as const,
