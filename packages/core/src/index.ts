@@ -49,4 +49,15 @@ export {
   RECIPIENT_KINDS,
   type RecipientKind,
 } from "./tracing/delivery-attributes.ts";
+export {
+  type FencedUntrustedText,
+  fenceUntrustedText,
+  UNTRUSTED_LINE_PREFIX,
+  type UntrustedFinding,
+  type UntrustedText,
+  untrustedContentWarning,
+} from "./untrusted/fence-untrusted.ts";
+export { findPosingText, type PosingFinding } from "./untrusted/find-posing-text.ts";
+export { type NeutralisedText, neutralisePosingText } from "./untrusted/neutralise-posing-text.ts";
+export { POSING_KINDS, type PosingKind } from "./untrusted/posing-forms.ts";
 export type { FileContent, ReadFileOptions, Workspace } from "./workspace.ts";
