@@ -17,6 +17,10 @@ export interface Recipient {
   truncated: boolean | undefined;
   /** How many secrets were redacted from its task context, when any were. */
   secretsRedacted?: number;
+  /** The view of CONTEXT.md it received, when it received only some sections (e.g. `media`). */
+  view?: string;
+  /** o200k tokens it would have received with the whole CONTEXT.md instead of its view. */
+  tokensWithoutViews?: number;
 }
 
 /** What the steps share. */

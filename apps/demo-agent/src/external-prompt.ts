@@ -28,19 +28,28 @@ export async function contextHashOf(prompt: string): Promise<string | undefined>
   return context === undefined ? undefined : sha256Hex(context);
 }
 
-/** A table row for an external model that received `prompt`. */
+/**
+ * A table row for an external model that received `prompt`; with `view`, the view it received and
+ * `wholePrompt`, what it would have received with the whole CONTEXT.md.
+ */
 export async function externalRecipient(
   recipient: string,
   prompt: string,
   tokenizer: Tokenizer,
   truncated: boolean,
+  view?: { name: string; wholePrompt: string },
 ): Promise<Recipient> {
   const contextSha256 = await contextHashOf(prompt);
-  return {
+  const row: Recipient = {
     recipient,
     kind: "external model",
     contextSha256,
     tokens: tokenizer.count(prompt),
     truncated: contextSha256 === undefined ? undefined : truncated,
   };
+  if (view !== undefined) {
+    row.view = view.name;
+    row.tokensWithoutViews = tokenizer.count(view.wholePrompt);
+  }
+  return row;
 }

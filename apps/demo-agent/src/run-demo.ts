@@ -2,6 +2,7 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { loadO200kTokenizer } from "@task-context/core";
+import { invokeAgent } from "./agent-span.ts";
 import type { DemoContext, Recipient, ServingRun } from "./demo-context.ts";
 import { recordDemoSpans } from "./demo-spans.ts";
 import { startModels } from "./models.ts";
@@ -12,6 +13,7 @@ import { runRemoteAgents } from "./steps/remote-agents.ts";
 import { report } from "./steps/report.ts";
 import { runSubagents } from "./steps/spawn-subagents.ts";
 import { writeContext } from "./steps/write-context.ts";
+import { MCP_SERVER_SPANS_FILE, SPANS_FILE } from "./subagents/child-environment.ts";
 import { Trace } from "./trace.ts";
 
 /** Options of {@link runDemo}. */
@@ -66,16 +68,26 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
   const tracePath = join(options.outputRoot, "demo-trace.md");
   const spans = recordDemoSpans();
   try {
-    const context = await writeContext(demo);
-    const media = await callMediaTools(demo, context);
-    await runSubagents(demo, media);
-    await runRemoteAgents(demo, context);
-    report(demo, context, tracePath);
-    await demo.trace.write(tracePath);
+    // One trace: the main agent's span is its root; every delivery, subagent (in its own process
+    // too), MCP request and remote agent's work item continues it.
+    const { subagents, traceId } = await invokeAgent({ name: "main" }, async (span) => {
+      const context = await writeContext(demo);
+      const media = await callMediaTools(demo, context);
+      const subagents = await runSubagents(demo, media);
+      await runRemoteAgents(demo, context);
+      report(demo, context, tracePath);
+      await demo.trace.write(tracePath);
+      return { subagents, traceId: span.spanContext().traceId };
+    });
     const spansPath = join(options.outputRoot, "demo-spans.json");
-    const count = await spans.write(spansPath);
+    // The spans the child processes recorded: the subagents' own, and the MCP server's.
+    const childFiles = subagents.flatMap(({ directory }) => [
+      join(directory, SPANS_FILE),
+      join(directory, MCP_SERVER_SPANS_FILE),
+    ]);
+    const count = await spans.write(spansPath, childFiles);
     progress.line(
-      `spans: ${count} OpenTelemetry spans, one per delivery, in ${spansPath} (OTLP/JSON)`,
+      `spans: ${count} OpenTelemetry spans in one trace (${traceId}), in ${spansPath} (OTLP/JSON)`,
     );
   } catch (error) {
     await demo.serving?.close();

@@ -15,6 +15,8 @@ const HINTS: Record<string, string> = {
   NOT_A_REGULAR_FILE:
     "make it a plain file inside the folder: workspace files are never symbolic links, FIFOs or devices",
   WORKSPACE_IO_ERROR: "check the folder's permissions",
+  CONTEXT_VIEW_EMPTY:
+    "name headings CONTEXT.md has (the message lists them), or write those sections into CONTEXT.md",
 };
 
 /** The hint for a CONTEXT.md that is there but not a plain file. */

@@ -3,6 +3,9 @@ import {
   ArgumentError,
   approximateTokenizer,
   CONTEXT_MISSING_MESSAGE,
+  CONTEXT_VIEW_PRESETS,
+  ContextViewEmptyError,
+  contextHeadings,
   defineContextTool,
   fenceUntrustedText,
   findPosingText,
@@ -14,6 +17,7 @@ import {
   neutralisePosingText,
   redactSecrets,
   SecretInContextError,
+  selectContextView,
   splitTaskContext,
   TaskContextError,
   TaskContextMissingError,
@@ -198,6 +202,39 @@ describe("@task-context/core", () => {
     );
     expect(SecretInContextError.isInstance(refused)).toBe(true);
     expect((await loadTaskContext(workspace, { secrets: "allow" })).content).toBe(text);
+  });
+
+  it("views: the same headings, selection, hashes and errors on every runtime", async () => {
+    const text =
+      "# Task context\n\n## What we are building\nLumen.\n\n```sh\n# not a heading\n```\n\n## Key terminology\nVault.\n\n## Other details\nRun pnpm test.";
+    expect(contextHeadings(text)).toStrictEqual([
+      { level: 1, text: "Task context", line: 1 },
+      { level: 2, text: "What we are building", line: 3 },
+      { level: 2, text: "Key terminology", line: 10 },
+      { level: 2, text: "Other details", line: 13 },
+    ]);
+    expect(selectContextView(text, CONTEXT_VIEW_PRESETS.media)).toStrictEqual({
+      content:
+        "## What we are building\nLumen.\n\n```sh\n# not a heading\n```\n\n## Key terminology\nVault.",
+      sections: ["What we are building", "Key terminology"],
+      unknownHeadings: ["Visual and brand guidelines"],
+    });
+    const workspace = memoryWorkspace({ "CONTEXT.md": text });
+    const context = await loadTaskContext(workspace, {
+      view: { name: "terms", include: ["Key terminology"] },
+    });
+    expect(context.content).toBe("## Key terminology\nVault.");
+    expect(context.sha256).toBe("8e76167866ea227c96eee725974d7e2f6c1ae3ff90c1a6ae099c8dd2e67c8c88");
+    expect(context.view).toStrictEqual({
+      name: "terms",
+      sections: ["Key terminology"],
+      fileSha256: (await loadTaskContext(workspace)).sha256,
+    });
+    const empty = await loadTaskContext(workspace, {
+      view: { name: "ops", include: ["Deployment"] },
+    }).catch((error: unknown) => error);
+    expect(ContextViewEmptyError.isInstance(empty)).toBe(true);
+    expect(empty).toMatchObject({ code: "CONTEXT_VIEW_EMPTY" });
   });
 
   it("earlier work: posing text found, neutralised and fenced as data, identically everywhere", () => {

@@ -166,4 +166,46 @@ describe("defineContextTool", () => {
       code: "TOOL_EXECUTION_FAILED",
     });
   });
+
+  it("delivers the definition's view, or the call's, and fails with CONTEXT_VIEW_EMPTY when it selects nothing", async () => {
+    const sent: string[] = [];
+    const tool = defineContextTool({
+      name: "generate_image",
+      description: "",
+      parameters: {},
+      workspace: memoryWorkspace({
+        "CONTEXT.md": "## What we are building\nLumen.\n\n## Other details\nRun pnpm test.",
+      }),
+      load: { view: { name: "building", include: ["What we are building"] } },
+      execute(_input: object, { prependTaskContext, loaded }) {
+        sent.push(prependTaskContext("Draw."));
+        return { view: loaded.view?.name };
+      },
+    });
+    expect(await tool.execute({})).toStrictEqual({ success: true, view: "building" });
+    expect(
+      await tool.execute({}, { view: { name: "details", include: ["other details"] } }),
+    ).toStrictEqual({
+      success: true,
+      view: "details",
+    });
+    expect(sent).toStrictEqual([
+      "[Task Context]\n## What we are building\nLumen.\n\n[Request]\nDraw.",
+      "[Task Context]\n## Other details\nRun pnpm test.\n\n[Request]\nDraw.",
+    ]);
+    expect(
+      await tool.execute({}, { view: { name: "ops", include: ["Deployment"] } }),
+    ).toStrictEqual({
+      success: false,
+      error:
+        'View "ops" selects nothing of CONTEXT.md: it includes "Deployment" and excludes nothing. CONTEXT.md\'s headings are "What we are building", "Other details". Name headings CONTEXT.md has, or write those sections into it.',
+      code: "CONTEXT_VIEW_EMPTY",
+    });
+    expect(await tool.execute({}, { view: { name: "" } })).toMatchObject({
+      success: false,
+      code: "INVALID_ARGUMENT",
+      error:
+        "Invalid options.view.name: expected the view's name, a non-empty string, got the empty string.",
+    });
+  });
 });

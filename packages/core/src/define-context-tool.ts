@@ -7,6 +7,7 @@ import { requireLoadOptions } from "./load-options.ts";
 import { loadTaskContextFrom, requireWorkspace } from "./load-task-context-from.ts";
 import type { LoadTaskContextOptions, TaskContext } from "./task-context.ts";
 import { thrownMessage } from "./thrown-message.ts";
+import { type ContextView, requireContextView } from "./views/context-view.ts";
 import type { Workspace } from "./workspace.ts";
 
 /** Names the model must never see in a context tool's parameters: task-context supplies them. */
@@ -63,6 +64,8 @@ export type ContextToolResult<Output extends object> =
 export interface ContextToolCallOptions {
   /** The workspace to read CONTEXT.md from, overriding the definition's. */
   workspace?: Workspace;
+  /** The view of CONTEXT.md this call delivers, overriding the definition's `load.view`. */
+  view?: ContextView | undefined;
 }
 
 /** The definition given to {@link defineContextTool}. */
@@ -107,7 +110,9 @@ function declaredNames(parameters: unknown): string[] {
  * second argument); the model's parameter schema never contains them.
  *
  * Missing CONTEXT.md → `{ success: false, error, code: "TASK_CONTEXT_MISSING" }` with the guiding
- * message, and `execute` is not called. Truncated → `{ success: true, ...output, warning }`.
+ * message, and `execute` is not called. Truncated → `{ success: true, ...output, warning }`. With
+ * a view (`load.view`, or `view` per call) `execute` receives the view's sections only; a view that
+ * selects nothing → `{ success: false, code: "CONTEXT_VIEW_EMPTY" }`.
  *
  * @example
  * ```ts source="../examples/define-context-tool.ts#defineContextTool"
@@ -155,14 +160,17 @@ export function defineContextTool<Input, Output extends object, Parameters>(
     options: ContextToolCallOptions = {},
   ): Promise<ContextToolResult<Output>> {
     try {
-      const { workspace = definition.workspace } = requireObject("options", options);
+      const { workspace = definition.workspace, view } = requireObject("options", options);
       if (workspace === undefined) {
         throw new ArgumentError({
           argument: "workspace",
           message: `tool "${definition.name}" has no workspace: pass one to defineContextTool or to execute.`,
         });
       }
-      const loaded = await loadTaskContextFrom(requireWorkspace("workspace", workspace), load);
+      const loaded = await loadTaskContextFrom(
+        requireWorkspace("workspace", workspace),
+        view === undefined ? load : { ...load, view: requireContextView("options.view", view) },
+      );
       const parameters: ContextParameters = {
         taskContext: loaded.content,
         warning: loaded.warning,

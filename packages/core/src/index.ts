@@ -15,6 +15,7 @@ export {
   type ToolContext,
 } from "./define-context-tool.ts";
 export { ArgumentError } from "./errors/argument-error.ts";
+export { ContextViewEmptyError } from "./errors/context-view-empty-error.ts";
 export type { CoreErrorCode } from "./errors/core-error-code.ts";
 export { FileNotFoundError } from "./errors/file-not-found-error.ts";
 export { type FileKind, NotRegularFileError } from "./errors/not-regular-file-error.ts";
@@ -39,7 +40,7 @@ export {
   type SecretRedaction,
 } from "./secrets/redact-secrets.ts";
 export { SECRET_POLICIES, type SecretPolicy } from "./secrets/secret-policy.ts";
-export type { LoadTaskContextOptions, TaskContext } from "./task-context.ts";
+export type { LoadTaskContextOptions, TaskContext, TaskContextView } from "./task-context.ts";
 export type { Tokenizer } from "./tokenizer.ts";
 export {
   DELIVERY_ATTRIBUTES,
@@ -60,4 +61,11 @@ export {
 export { findPosingText, type PosingFinding } from "./untrusted/find-posing-text.ts";
 export { type NeutralisedText, neutralisePosingText } from "./untrusted/neutralise-posing-text.ts";
 export { POSING_KINDS, type PosingKind } from "./untrusted/posing-forms.ts";
+export { type ContextHeading, contextHeadings } from "./views/context-headings.ts";
+export type { ContextView } from "./views/context-view.ts";
+export {
+  CONTEXT_VIEW_PRESETS,
+  type ContextViewPresetName,
+} from "./views/context-view-presets.ts";
+export { type ContextViewSelection, selectContextView } from "./views/select-context-view.ts";
 export type { FileContent, ReadFileOptions, Workspace } from "./workspace.ts";

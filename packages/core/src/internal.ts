@@ -34,5 +34,7 @@ export {
 } from "./secrets/secret-policy.ts";
 export { systemErrorCode } from "./system-error-code.ts";
 export { thrownMessage } from "./thrown-message.ts";
+export { contextViewAttributes } from "./tracing/context-view-attributes.ts";
 export { decodeUtf8, encodeUtf8 } from "./utf8.ts";
+export { requireContextView } from "./views/context-view.ts";
 export { parseWorkspacePath } from "./workspace-path.ts";

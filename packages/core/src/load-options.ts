@@ -4,6 +4,7 @@ import { ArgumentError } from "./errors/argument-error.ts";
 import { requireTokenizer } from "./require-tokenizer.ts";
 import { requireSecretPolicy, type SecretPolicy } from "./secrets/secret-policy.ts";
 import type { Tokenizer } from "./tokenizer.ts";
+import { type ContextView, requireContextView } from "./views/context-view.ts";
 
 /** `LoadTaskContextOptions`, checked, with the defaults filled in. */
 export interface CheckedLoadOptions {
@@ -12,6 +13,7 @@ export interface CheckedLoadOptions {
   tokenizer: Tokenizer | undefined;
   required: boolean;
   secrets: SecretPolicy;
+  view: ContextView | undefined;
 }
 
 /**
@@ -21,7 +23,7 @@ export interface CheckedLoadOptions {
  */
 export function requireLoadOptions(options: unknown, prefix = ""): CheckedLoadOptions {
   const checked = requireObject(prefix === "" ? "options" : prefix.replace(/\.$/, ""), options);
-  const { maxChars = DEFAULT_MAX_CHARS, maxTokens, tokenizer, required, secrets } = checked;
+  const { maxChars = DEFAULT_MAX_CHARS, maxTokens, tokenizer, required, secrets, view } = checked;
   const result: CheckedLoadOptions = {
     maxChars: requireWholeNumber(`${prefix}maxChars`, maxChars, 1),
     maxTokens:
@@ -30,12 +32,19 @@ export function requireLoadOptions(options: unknown, prefix = ""): CheckedLoadOp
       tokenizer === undefined ? undefined : requireTokenizer(`${prefix}tokenizer`, tokenizer),
     required: requireOptionalBoolean(`${prefix}required`, required) ?? true,
     secrets: requireSecretPolicy(`${prefix}secrets`, secrets),
+    view: view === undefined ? undefined : requireContextView(`${prefix}view`, view),
   };
   if (result.maxTokens !== undefined && result.tokenizer === undefined) {
     throw new ArgumentError({
       argument: `${prefix}maxTokens`,
       message:
         'a token budget needs a tokenizer: pass `tokenizer: approximateTokenizer` or `o200kTokenizer` from "@task-context/core/o200k".',
+    });
+  }
+  if (result.view?.maxTokens !== undefined && result.tokenizer === undefined) {
+    throw new ArgumentError({
+      argument: `${prefix}view.maxTokens`,
+      message: `view ${JSON.stringify(result.view.name)} has a token budget, which needs a tokenizer: pass \`tokenizer: approximateTokenizer\` or \`o200kTokenizer\` from "@task-context/core/o200k" with the load options.`,
     });
   }
   return result;

@@ -1,6 +1,20 @@
 import type { SecretRedaction } from "./secrets/redact-secrets.ts";
 import type { SecretPolicy } from "./secrets/secret-policy.ts";
 import type { Tokenizer } from "./tokenizer.ts";
+import type { ContextView } from "./views/context-view.ts";
+
+/** Which view of CONTEXT.md a {@link TaskContext} delivers: present only when one was asked for. */
+export interface TaskContextView {
+  /** The view's name. */
+  name: string;
+  /** The headings delivered, in file order (the selected sections' and their sub-sections'). */
+  sections: string[];
+  /**
+   * Hex SHA-256 of what loading without the view would deliver (the whole file, bounded by the
+   * load's own limits): with `TaskContext.sha256`, the view's, a receipt names both.
+   */
+  fileSha256: string;
+}
 
 /** What {@link loadTaskContext} delivers: the bounded content of CONTEXT.md and how it was cut. */
 export interface TaskContext {
@@ -22,7 +36,7 @@ export interface TaskContext {
   originalLengthIsExact: boolean;
   /** The file's size in bytes. */
   originalBytes: number;
-  /** Hex SHA-256 of the UTF-8 bytes of `content` (what recipients received). */
+  /** Hex SHA-256 of the UTF-8 bytes of `content` (what recipients received: the view's text, with a view). */
   sha256: string;
   /** False only with `required: false` when there is no usable CONTEXT.md (then `content` is ""). */
   found: boolean;
@@ -31,8 +45,13 @@ export interface TaskContext {
    * `secrets: "redact"`; present only when something was redacted.
    */
   redactions?: SecretRedaction[];
-  /** Set when the content was truncated, repaired or had secrets redacted; show it to the agent. */
+  /**
+   * Set when the content was truncated, repaired or had secrets redacted, or a view names headings
+   * the file does not have; show it to the agent.
+   */
   warning?: string;
+  /** The view delivered, when `view` was given (absent otherwise, and when nothing was found). */
+  view?: TaskContextView;
 }
 
 /** Options of {@link loadTaskContext}. */
@@ -59,4 +78,11 @@ export interface LoadTaskContextOptions {
    * delivers the text as written.
    */
   secrets?: SecretPolicy | undefined;
+  /**
+   * Deliver only some sections of CONTEXT.md, with the view's own budget (the smaller of the two
+   * wins). Selection happens on the whole file after secret redaction and before the limits; a
+   * view that selects nothing throws `ContextViewEmptyError`, and headings it names that the file
+   * lacks add a `warning`. Without a view the whole file is delivered.
+   */
+  view?: ContextView | undefined;
 }

@@ -55,7 +55,7 @@ describe("createTaskContextServer: what it lists", () => {
     expect(inject?.outputSchema?.required).toEqual(["text", "sha256"]);
   });
 
-  it("lists CONTEXT.md, the context block (with projectPath) and the Sage template", async () => {
+  it("lists CONTEXT.md, the context block (with projectPath), the view and Sage templates", async () => {
     const client = await connect(undefined, { projectPath: "/srv/app" });
     const { resources } = await client.listResources();
     expect(resources.map(({ uri, mimeType }) => ({ uri, mimeType }))).toEqual([
@@ -64,6 +64,7 @@ describe("createTaskContextServer: what it lists", () => {
     ]);
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual([
+      "task-context://workspace/CONTEXT.md/view{?name,include*,exclude*,max_chars}",
       "task-context://workspace/sage/{taskId}",
     ]);
   });

@@ -8,6 +8,7 @@ import {
 } from "@task-context/core/internal";
 import { registerContextBlockResource } from "./context-block-resource.ts";
 import { registerContextMdResource } from "./context-md-resource.ts";
+import { registerContextMdViewResource } from "./context-md-view-resource.ts";
 import { wireContextSubscriptions } from "./context-subscriptions.ts";
 import { registerGetTaskContextTool } from "./get-task-context-tool.ts";
 import { registerInjectTaskContextTool } from "./inject-task-context-tool.ts";
@@ -19,6 +20,7 @@ import { type TaskContextLoader, taskContextLoader } from "./task-context-loader
 import type { TaskContextServerOptions } from "./task-context-server-options.ts";
 import { traceDeliveries, tracedLoader } from "./trace-deliveries.ts";
 import { registerValidateTool } from "./validate-tool.ts";
+import { viewLoader } from "./view-loader.ts";
 import { registerWithTaskContextPrompt } from "./with-task-context-prompt.ts";
 
 const INSTRUCTIONS =
@@ -136,12 +138,14 @@ export function buildTaskContextServer(
     loadOptions.tokenizer,
   );
   registerContextMdResource(server, load);
+  const loadView = viewLoader(workspace, loadOptions);
+  registerContextMdViewResource(server, loadView);
   registerSageDocumentResource(server, workspace, options.listSageTaskIds);
   if (checkedProjectPath !== undefined) {
     registerContextBlockResource(server, workspace, checkedProjectPath);
   }
-  registerGetTaskContextTool(server, load);
-  registerInjectTaskContextTool(server, load);
+  registerGetTaskContextTool(server, load, loadView);
+  registerInjectTaskContextTool(server, load, loadView);
   registerValidateTool(server);
   registerLintContextMdTool(server, workspace, loadOptions.maxChars);
   registerWithTaskContextPrompt(server, load);

@@ -27,6 +27,8 @@ export { lintOutputSchema } from "./lint-context-md-tool.ts";
 export {
   CONTEXT_BLOCK_URI,
   CONTEXT_MD_URI,
+  CONTEXT_MD_VIEW_URI_TEMPLATE,
+  contextMdViewUri,
   SAGE_CONTEXT_URI_TEMPLATE,
   sageContextUri,
 } from "./resource-uris.ts";

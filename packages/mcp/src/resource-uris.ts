@@ -20,3 +20,28 @@ export const CONTEXT_BLOCK_URI = "task-context://workspace/context-block";
 export function sageContextUri(taskId: string): string {
   return SAGE_CONTEXT_URI_TEMPLATE.replace("{taskId}", encodeURIComponent(taskId));
 }
+
+/**
+ * The URI template of a view of CONTEXT.md: only the sections a preset (`name=media`) or the
+ * headings given (`include=…&include=…`, `exclude=…`) select, optionally with `max_chars`. The
+ * parameters may come in any order, each list parameter once per heading.
+ */
+export const CONTEXT_MD_VIEW_URI_TEMPLATE =
+  "task-context://workspace/CONTEXT.md/view{?name,include*,exclude*,max_chars}";
+
+/** The URI of one view of CONTEXT.md: `contextMdViewUri({ name: "media" })`. */
+export function contextMdViewUri(view: {
+  name?: string;
+  include?: readonly string[];
+  exclude?: readonly string[];
+  maxChars?: number;
+}): string {
+  const query = [
+    ...(view.name === undefined ? [] : [["name", view.name]]),
+    ...(view.include ?? []).map((heading) => ["include", heading]),
+    ...(view.exclude ?? []).map((heading) => ["exclude", heading]),
+    ...(view.maxChars === undefined ? [] : [["max_chars", String(view.maxChars)]]),
+  ].map(([key, value]) => `${key}=${encodeURIComponent(value as string)}`);
+  const base = CONTEXT_MD_VIEW_URI_TEMPLATE.slice(0, CONTEXT_MD_VIEW_URI_TEMPLATE.indexOf("{"));
+  return query.length === 0 ? base : `${base}?${query.join("&")}`;
+}

@@ -2,9 +2,9 @@ import type { Client } from "@modelcontextprotocol/client";
 import { memoryWorkspace } from "@task-context/core";
 import { deliveredContext, recordSpans, type SpanRecorder } from "@task-context/trace-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CONTEXT_MD_URI, createTaskContextServer } from "./index.ts";
+import { CONTEXT_MD_URI, createTaskContextServer, sageContextUri } from "./index.ts";
 import { connectInMemory } from "./test-support/connect.ts";
-import { CONTEXT, MISSING_MESSAGE } from "./test-support/fixtures.ts";
+import { CONTEXT, MISSING_MESSAGE, SAGE_XML } from "./test-support/fixtures.ts";
 
 let recorder: SpanRecorder;
 const clients: Client[] = [];
@@ -112,6 +112,65 @@ describe("the MCP server with an OpenTelemetry SDK registered", () => {
       attributes: { ...attributes, "error.type": "-32602", "task_context.outcome": "error" },
       exceptions: [MISSING_MESSAGE],
     });
+  });
+});
+
+describe("the MCP server continues the trace a request's _meta names", () => {
+  /** The client's span, as another process's MCP client hands it over in `_meta`. */
+  const TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
+  const CLIENT_SPAN_ID = "00f067aa0ba902b7";
+  const _meta = {
+    traceparent: `00-${TRACE_ID}-${CLIENT_SPAN_ID}-01`,
+    tracestate: "vendor=opaque",
+  };
+
+  it("tool calls and resource reads (a template's too) are children of the client's span", async () => {
+    const client = await connect({ "CONTEXT.md": CONTEXT, ".sage/context/T-1.xml": SAGE_XML });
+    await client.callTool({ name: "get_task_context", arguments: {}, _meta });
+    await client.readResource({ uri: CONTEXT_MD_URI, _meta });
+    await client.readResource({ uri: sageContextUri("T-1"), _meta });
+    // Without _meta, a root span as before.
+    await client.callTool({ name: "get_task_context", arguments: {} });
+
+    expect(
+      recorder.finished().map((span) => ({
+        name: span.name,
+        traceId: span.spanContext().traceId === TRACE_ID,
+        parent: span.parentSpanContext?.spanId ?? null,
+        traceState: span.spanContext().traceState?.serialize() ?? null,
+      })),
+    ).toStrictEqual([
+      {
+        name: "tools/call get_task_context",
+        traceId: true,
+        parent: CLIENT_SPAN_ID,
+        traceState: "vendor=opaque",
+      },
+      {
+        name: "resources/read",
+        traceId: true,
+        parent: CLIENT_SPAN_ID,
+        traceState: "vendor=opaque",
+      },
+      {
+        name: "resources/read",
+        traceId: true,
+        parent: CLIENT_SPAN_ID,
+        traceState: "vendor=opaque",
+      },
+      { name: "tools/call get_task_context", traceId: false, parent: null, traceState: null },
+    ]);
+  });
+
+  it("ignores a traceparent that is not valid", async () => {
+    const client = await connect({ "CONTEXT.md": CONTEXT });
+    await client.callTool({
+      name: "get_task_context",
+      arguments: {},
+      _meta: { traceparent: "not-a-traceparent", tracestate: 42 },
+    });
+
+    expect(recorder.finished().map((span) => span.parentSpanContext)).toStrictEqual([undefined]);
   });
 });
 

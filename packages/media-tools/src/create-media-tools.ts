@@ -1,11 +1,13 @@
 import {
   ArgumentError,
+  type ContextView,
   type CoreErrorCode,
   defineContextTool,
   TaskContextError,
+  type TaskContextView,
   type ToolContext,
 } from "@task-context/core";
-import { describeArgument } from "@task-context/core/internal";
+import { contextViewAttributes, describeArgument } from "@task-context/core/internal";
 import type { DeliverySpan } from "@task-context/core/tracing";
 import type { Tool, ToolExecutionOptions } from "ai";
 import type { z } from "zod";
@@ -62,6 +64,11 @@ export type MediaToolResult<Output extends object> =
        * `TaskContext.sha256` that `loadTaskContext` reports for it).
        */
       contextSha256: string;
+      /**
+       * The view of CONTEXT.md the request carried, when the tool has one (`views`): its name, the
+       * headings delivered and `fileSha256`, the whole file's hash; `contextSha256` is the view's.
+       */
+      contextView?: TaskContextView;
     } & Output)
   | {
       success: false;
@@ -145,6 +152,17 @@ function abortSignalOf(options: unknown): AbortSignal | undefined {
   });
 }
 
+/**
+ * What a media tool hands core's context tool for one call: the checked input, the caller's
+ * signal, the delivery span and the view of CONTEXT.md the call delivers.
+ */
+interface Envelope<Input> {
+  input: Input;
+  signal: AbortSignal | undefined;
+  span: DeliverySpan;
+  view: ContextView | undefined;
+}
+
 /** Runs one tool call with the loaded context, under the caller's abort signal. */
 type Run<Input, Output> = (
   input: Input,
@@ -200,6 +218,30 @@ export function createMediaTools(options: CreateMediaToolsOptions): MediaTools {
       run({ context, signal: deadline }),
     );
 
+  const understandViews = Object.values(UNDERSTAND_TOOLS).some(
+    (tool) => runtime.views[tool] !== undefined,
+  );
+
+  /**
+   * The view a call of `name` delivers: the tool's own, else, for a dispatcher, that of the tool it
+   * picks — by `type`, or by the file's kind (read from its first bytes; a file that cannot be
+   * read gets no view here, and the call reports the problem as it would without views).
+   */
+  async function viewOf(name: MediaToolName, input: unknown): Promise<ContextView | undefined> {
+    const own = runtime.views[name];
+    if (own !== undefined) return own;
+    if (name === "generate_media")
+      return runtime.views[GENERATE_TOOLS[(input as GenerateMediaInput).type]];
+    if (name !== "read_media" || !understandViews) return undefined;
+    const probed = await probeMedia(
+      runtime.workspace,
+      (input as UnderstandInput).path,
+      name,
+      ALL_KINDS,
+    ).catch(() => undefined);
+    return probed === undefined ? undefined : runtime.views[UNDERSTAND_TOOLS[probed.kind]];
+  }
+
   /**
    * An AI SDK tool whose every call checks its input, then goes through core's defineContextTool,
    * which loads CONTEXT.md and turns typed errors into results.
@@ -218,16 +260,10 @@ export function createMediaTools(options: CreateMediaToolsOptions): MediaTools {
       parameters: inputSchema,
       workspace: runtime.workspace,
       load: runtime.context,
-      execute: async (
-        {
-          input,
-          signal,
-          span,
-        }: { input: Input; signal: AbortSignal | undefined; span: DeliverySpan },
-        context: ToolContext,
-      ) => {
+      execute: async ({ input, signal, span, view }: Envelope<Input>, context: ToolContext) => {
         span.recordContext(context.loaded, runtime.context.tokenizer);
-        return withReceipt(runtime, name, context.loaded, await run(input, context, signal));
+        span.setAttributes(contextViewAttributes(context.loaded));
+        return withReceipt(runtime, name, context.loaded, await run(input, context, signal), view);
       },
     });
     const execute = (
@@ -240,13 +276,10 @@ export function createMediaTools(options: CreateMediaToolsOptions): MediaTools {
       callOptions: Partial<ToolExecutionOptions<unknown>> | undefined,
       span: DeliverySpan,
     ): Promise<MediaToolResult<Output>> {
-      let envelope: { input: Input; signal: AbortSignal | undefined; span: DeliverySpan };
+      let envelope: Envelope<Input>;
       try {
-        envelope = {
-          input: parseToolInput(inputSchema, input),
-          signal: abortSignalOf(callOptions),
-          span,
-        };
+        const parsed = parseToolInput(inputSchema, input);
+        envelope = { input: parsed, signal: abortSignalOf(callOptions), span, view: undefined };
       } catch (error) {
         // An input whose properties throw when read (a getter, a proxy) is bad input too.
         const failure = TaskContextError.isInstance(error)
@@ -257,7 +290,11 @@ export function createMediaTools(options: CreateMediaToolsOptions): MediaTools {
             });
         return { success: false, error: failure.message, code: "INVALID_ARGUMENT" };
       }
-      return (await contextual.execute(envelope)) as MediaToolResult<Output>;
+      envelope.view = (await viewOf(name, envelope.input)) ?? runtime.context.view;
+      return (await contextual.execute(
+        envelope,
+        envelope.view === undefined ? {} : { view: envelope.view },
+      )) as MediaToolResult<Output>;
     }
     return { description, inputSchema, execute };
   }

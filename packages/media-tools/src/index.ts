@@ -16,6 +16,7 @@ export type {
   CreateMediaToolsOptions,
   MediaLimits,
   MediaModels,
+  MediaToolName,
 } from "./media-tools-options.ts";
 export {
   TASK_CONTEXT_METADATA_KEY,

@@ -1,6 +1,16 @@
-import type { LoadTaskContextOptions, ToolContext, Workspace } from "@task-context/core";
+import type {
+  ContextView,
+  LoadTaskContextOptions,
+  ToolContext,
+  Workspace,
+} from "@task-context/core";
 import type { MediaKind } from "./detect-media-type.ts";
-import type { MediaModels, ProviderOptions, UnderlyingToolName } from "./media-tools-options.ts";
+import type {
+  MediaModels,
+  MediaToolName,
+  ProviderOptions,
+  UnderlyingToolName,
+} from "./media-tools-options.ts";
 
 /** The checked options, with their defaults, that every tool implementation works with. */
 export interface MediaRuntime {
@@ -13,6 +23,8 @@ export interface MediaRuntime {
   providerOptions: Partial<Record<keyof MediaModels, ProviderOptions>>;
   outputDirectory: string;
   context: Omit<LoadTaskContextOptions, "required">;
+  /** The checked view of each tool that has one. */
+  views: Partial<Record<MediaToolName, ContextView>>;
 }
 
 /** One tool call: the loaded task context and the signal that aborts the external call. */

@@ -1,4 +1,4 @@
-import type { LoadTaskContextOptions, Workspace } from "@task-context/core";
+import type { ContextView, LoadTaskContextOptions, Workspace } from "@task-context/core";
 import type {
   experimental_generateVideo,
   generateImage,
@@ -108,6 +108,18 @@ export interface CreateMediaToolsOptions {
   providerOptions?: Partial<Record<keyof MediaModels, ProviderOptions>>;
   /** The workspace folder generated media are written to (default `"generated"`). */
   outputDirectory?: string;
-  /** How CONTEXT.md is bounded (`maxChars`, default 10 000; `maxTokens` with a `tokenizer`). */
+  /**
+   * How CONTEXT.md is bounded (`maxChars`, default 10 000; `maxTokens` with a `tokenizer`); a
+   * `view` here applies to every tool that has none in `views`.
+   */
   context?: Omit<LoadTaskContextOptions, "required">;
+  /**
+   * The view of CONTEXT.md each tool delivers, by tool name: e.g. `{ generate_image:
+   * CONTEXT_VIEW_PRESETS.media }` sends the image model only what we are building, the key terms
+   * and the brand rules. A dispatcher without a view of its own uses the view of the tool it
+   * picks (`generate_media` with `type: "image"` that of `generate_image`, `read_media` on an
+   * image that of `understand_image`). Tools without a view deliver the whole file (or
+   * `context.view`). Results and spans name the view delivered.
+   */
+  views?: Partial<Record<MediaToolName, ContextView>>;
 }

@@ -3,6 +3,7 @@ import {
   describeArgument,
   MAX_TIMER_MS,
   parseWorkspacePath,
+  requireContextView,
   requireLoadOptions,
   requireObject,
   requireText,
@@ -17,6 +18,7 @@ import {
   DEFAULT_MEDIA_LIMITS,
   DEFAULT_TIMEOUTS_MS,
   type MediaModels,
+  type MediaToolName,
   type UnderlyingToolName,
 } from "./media-tools-options.ts";
 
@@ -117,6 +119,32 @@ function resolveProviderOptions(value: unknown): MediaRuntime["providerOptions"]
   return given as MediaRuntime["providerOptions"];
 }
 
+/** Every tool's name, as `views` may name it. */
+const TOOL_NAMES: readonly MediaToolName[] = [
+  "read_media",
+  "generate_media",
+  ...(Object.keys(DEFAULT_TIMEOUTS_MS) as UnderlyingToolName[]),
+];
+
+function resolveViews(value: unknown, tokenized: boolean): MediaRuntime["views"] {
+  if (value === undefined) return {};
+  const given = requireObject("views", value, "an object of views by tool name");
+  requireKnownKeys("views", given, TOOL_NAMES);
+  const views: MediaRuntime["views"] = {};
+  for (const name of TOOL_NAMES) {
+    if (given[name] === undefined) continue;
+    const view = requireContextView(`views.${name}`, given[name]);
+    if (view.maxTokens !== undefined && !tokenized) {
+      throw new ArgumentError({
+        argument: `views.${name}.maxTokens`,
+        message: `view ${JSON.stringify(view.name)} has a token budget, which needs a tokenizer: pass \`context: { tokenizer }\` (approximateTokenizer, or o200kTokenizer from "@task-context/core/o200k").`,
+      });
+    }
+    views[name] = view;
+  }
+  return views;
+}
+
 /** Throws unless `value` is a workspace the tools can read from and write to. */
 function requireReadWriteWorkspace(value: unknown): Workspace {
   const workspace = requireWorkspace("workspace", value);
@@ -163,5 +191,6 @@ export function resolveMediaRuntime(options: CreateMediaToolsOptions): MediaRunt
     providerOptions: resolveProviderOptions(options.providerOptions),
     outputDirectory,
     context: options.context ?? {},
+    views: resolveViews(options.views, options.context?.tokenizer !== undefined),
   };
 }

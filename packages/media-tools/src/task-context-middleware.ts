@@ -26,12 +26,29 @@ type ProviderMetadata = NonNullable<
  */
 export const TASK_CONTEXT_METADATA_KEY = "taskContext";
 
+/** The receipt of the context a call carried: its hash, and the view's details when it was one. */
+type Receipt = Pick<TaskContext, "sha256" | "view">;
+
 /** `metadata` with the receipt of the context the call carried. */
 function withReceiptMetadata(
   metadata: ProviderMetadata | undefined,
-  contextSha256: string,
+  receipt: Receipt,
 ): ProviderMetadata {
-  return { ...metadata, [TASK_CONTEXT_METADATA_KEY]: { contextSha256 } };
+  const { sha256, view } = receipt;
+  return {
+    ...metadata,
+    [TASK_CONTEXT_METADATA_KEY]:
+      view === undefined
+        ? { contextSha256: sha256 }
+        : {
+            contextSha256: sha256,
+            contextView: {
+              name: view.name,
+              sections: [...view.sections],
+              fileSha256: view.fileSha256,
+            },
+          },
+  };
 }
 
 /** Options of {@link taskContextMiddleware}. */
@@ -91,7 +108,11 @@ function injectIntoLastUserMessage(prompt: Prompt, context: string): Prompt | un
  * result's `warnings`, or the stream's `stream-start` part), where the AI SDK reports and logs it.
  * The receipt of a call that carried the context, the SHA-256 of the CONTEXT.md content sent, is
  * in the result's `providerMetadata.taskContext.contextSha256` (for a stream, on its `finish`
- * part and so on `streamText`'s `providerMetadata`).
+ * part and so on `streamText`'s `providerMetadata`). With a `view` (say
+ * `CONTEXT_VIEW_PRESETS.media`) only the view's sections are injected; the receipt is the view's
+ * hash, and `providerMetadata.taskContext.contextView` names the view, its sections and the whole
+ * file's hash (`fileSha256`). A view that selects nothing rejects the call with
+ * `ContextViewEmptyError` (`code: "CONTEXT_VIEW_EMPTY"`).
  * Invalid options throw core's `ArgumentError` (`code: "INVALID_ARGUMENT"`) here. See
  * https://github.com/task-context/task-context/blob/main/docs/media-tools.md#the-middleware.
  *
@@ -119,8 +140,8 @@ export function taskContextMiddleware(
   // Warnings for the calls whose parameters this middleware produced (wrapGenerate and
   // wrapStream receive the very object transformParams returned).
   const warnings = new WeakMap<object, string>();
-  // The sha256 of the context each such call carried, for its receipt.
-  const receipts = new WeakMap<object, string>();
+  // The sha256 (and view) of the context each such call carried, for its receipt.
+  const receipts = new WeakMap<object, Receipt>();
   // The context each call delivered, for its span.
   const contexts = new WeakMap<object, TaskContext>();
 
@@ -145,7 +166,7 @@ export function taskContextMiddleware(
         .filter((text): text is string => text !== undefined)
         .join(" ");
       if (warning !== "") warnings.set(next, warning);
-      if (prompt !== undefined) receipts.set(next, context.sha256);
+      if (prompt !== undefined) receipts.set(next, context);
       contexts.set(next, context);
       return next;
     },

@@ -1,4 +1,5 @@
 import { GEN_AI_ATTRIBUTES, type TaskContext, type Tokenizer } from "@task-context/core";
+import { contextViewAttributes } from "@task-context/core/internal";
 import { traceDelivery } from "@task-context/core/tracing";
 import { MEDIA_TOOLS_TRACER } from "./trace-media-tool.ts";
 
@@ -11,7 +12,8 @@ interface ModelIdentity {
 /**
  * Runs one model call of the middleware inside its delivery span, `chat {modelId}` (the
  * OpenTelemetry GenAI convention for an inference call): a client span with the model, its
- * provider (`openai` of the AI SDK's `openai.chat`) and the context delivered, when there was one.
+ * provider (`openai` of the AI SDK's `openai.chat`) and the context delivered, when there was one
+ * (with its view's name, sections and the whole file's hash, when it was a view).
  * A call that fails before reaching the model (no CONTEXT.md) gets the span too, with the error.
  */
 export function traceModelCall<Result>(
@@ -33,7 +35,10 @@ export function traceModelCall<Result>(
       },
     },
     (span) => {
-      if (context?.found) span.recordContext(context, tokenizer);
+      if (context?.found) {
+        span.recordContext(context, tokenizer);
+        span.setAttributes(contextViewAttributes(context));
+      }
       return call();
     },
   );

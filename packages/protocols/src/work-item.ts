@@ -19,8 +19,10 @@ export {
   type CollaborationEventType,
   collaborationEventSchema,
 } from "./schemas/collaboration-event.ts";
+export { type ContentFinding, contentFindingSchema } from "./schemas/content-finding.ts";
 export { contextSha256Schema } from "./schemas/context-sha256.ts";
 export { type ReviewContext, reviewContextSchema } from "./schemas/review-context.ts";
 export { type ReviewFeedback, reviewFeedbackSchema } from "./schemas/review-feedback.ts";
 export { type StageContext, stageContextSchema } from "./schemas/stage-context.ts";
+export { type TraceContext, traceContextSchema } from "./schemas/trace-context.ts";
 export { type WorkItem, workItemSchema } from "./schemas/work-item.ts";

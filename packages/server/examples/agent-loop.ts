@@ -1,6 +1,7 @@
 // A remote agent: claims the next work item (long poll), heartbeats while it works, completes
 // (the client sends an Idempotency-Key and retries with it), fails what it cannot do.
 
+import { fenceUntrustedText } from "@task-context/core";
 import type { ReviewFeedback } from "@task-context/protocols/work-item";
 import { type ClaimView, ServiceError, type WorkItem } from "@task-context/server/client";
 import { agent } from "./client.ts";
@@ -39,10 +40,15 @@ async function work({ work_item: item, lease }: ClaimView): Promise<void> {
       const artifact = { media_type: "text/markdown", content };
       await agent.complete(item.id, { attempt, artifact });
     } else {
-      // The reviewed artifact: the uri of its entry in previous_artifacts.
+      // The reviewed artifact: the uri of its entry in previous_artifacts. It is another agent's
+      // work: fenced as data for the model, text posing as instructions neutralised; `warning`
+      // says what the service found in it.
       const reviewed = item.review_context.target_artifact_id;
-      const { content } = await agent.getArtifact(item.run_id, reviewed);
-      const review = await judge(item, content, lost.signal);
+      const read = await agent.getArtifact(item.run_id, reviewed);
+      if (read.warning !== undefined) console.warn(read.warning);
+      const source = `artifact ${read.id} by ${read.author_tag}`;
+      const fenced = fenceUntrustedText({ source, text: read.content });
+      const review = await judge(item, fenced.text, lost.signal);
       await agent.complete(item.id, { attempt, review });
     }
   } catch (error) {

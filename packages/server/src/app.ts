@@ -22,6 +22,7 @@ import {
 } from "./http/rate-limit.ts";
 import { rateLimitRequests } from "./http/rate-limit-middleware.ts";
 import { serviceSecureHeaders } from "./http/secure-headers.ts";
+import { continueRequestTrace } from "./http/trace-context.ts";
 import { mcpRoutes } from "./mcp/mcp-route.ts";
 import { viewTokens } from "./page/view-token.ts";
 import { eventRoutes } from "./routes/events.ts";
@@ -138,6 +139,8 @@ export function createApp(options: AppOptions): App {
   });
 
   app.use("*", serviceSecureHeaders);
+  // A `traceparent` header: the request's spans (claims, completions) continue the caller's trace.
+  app.use("*", continueRequestTrace);
   if (options.cors !== undefined) {
     app.use(
       "*",
@@ -150,6 +153,8 @@ export function createApp(options: AppOptions): App {
           "Idempotency-Key",
           "Last-Event-ID",
           "MCP-Protocol-Version",
+          "traceparent",
+          "tracestate",
         ],
         exposeHeaders: ["Retry-After"],
       }),

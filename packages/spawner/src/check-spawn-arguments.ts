@@ -1,7 +1,8 @@
-import { ArgumentError, TaskContextError } from "@task-context/core";
+import { ArgumentError, type ContextView, TaskContextError } from "@task-context/core";
 import {
   describeArgument,
   MAX_TIMER_MS,
+  requireContextView,
   requireLoadOptions,
   requireObject,
   requireText,
@@ -34,6 +35,8 @@ export interface PlannedTask {
   prompt: string;
   taskData: TaskData;
   timeoutMs: number;
+  /** The view of the parent's CONTEXT.md the subagent inherits, when the task gives one. */
+  view?: ContextView;
 }
 
 /** What `spawnSubagents` runs, once its arguments are known to be usable. */
@@ -109,10 +112,18 @@ function checkTask(
   task: unknown,
   name: string,
   seen: Set<string>,
-  defaults: { prefix: string; timeoutMs: number },
+  defaults: { prefix: string; timeoutMs: number; tokenized: boolean },
 ): PlannedTask {
   const fields = requireObject(name, task, "a subagent task object");
-  const { id, subagentType = DEFAULT_SUBAGENT_TYPE, prompt, taskData, project, timeoutMs } = fields;
+  const {
+    id,
+    subagentType = DEFAULT_SUBAGENT_TYPE,
+    prompt,
+    taskData,
+    project,
+    timeoutMs,
+    view,
+  } = fields;
   if (typeof id !== "string" || !taskIdSchema.safeParse(id).success) {
     throw new ArgumentError({
       argument: `${name}.id`,
@@ -152,7 +163,7 @@ function checkTask(
     data = taskData as TaskData;
   }
   const prefix = project === undefined ? defaults.prefix : promptPrefix(`${name}.project`, project);
-  return {
+  const planned: PlannedTask = {
     id,
     subagentType: type.data,
     prompt: prefix + text,
@@ -162,6 +173,20 @@ function checkTask(
         ? defaults.timeoutMs
         : requireWholeNumber(`${name}.timeoutMs`, timeoutMs, 1, MAX_TIMER_MS),
   };
+  if (view !== undefined) planned.view = checkView(`${name}.view`, view, defaults.tokenized);
+  return planned;
+}
+
+/** A task's view, checked; a token budget needs the tokenizer of `options.load`. */
+function checkView(argument: string, value: unknown, tokenized: boolean): ContextView {
+  const view = requireContextView(argument, value);
+  if (view.maxTokens !== undefined && !tokenized) {
+    throw new ArgumentError({
+      argument: `${argument}.maxTokens`,
+      message: `view ${JSON.stringify(view.name)} has a token budget, which needs a tokenizer: pass \`load: { tokenizer }\` in the spawn options (approximateTokenizer, or o200kTokenizer from "@task-context/core/o200k").`,
+    });
+  }
+  return view;
 }
 
 /**
@@ -210,7 +235,11 @@ export function checkSpawnArguments(parent: unknown, tasks: unknown, options: un
   optionalFunction("options.summarize", spawn.summarize);
   if (spawn.tokenizer !== undefined) requireTokenizer("options.tokenizer", spawn.tokenizer);
   const load = checkLoad(spawn.load);
-  const defaults = { prefix: promptPrefix("options.project", spawn.project), timeoutMs };
+  const defaults = {
+    prefix: promptPrefix("options.project", spawn.project),
+    timeoutMs,
+    tokenized: load.tokenizer !== undefined,
+  };
 
   const seen = new Set<string>();
   const planned = tasks.map((task: unknown, index) =>

@@ -9,6 +9,7 @@ import {
   requireWholeNumber,
   systemErrorCode,
 } from "@task-context/core/internal";
+import { traceEnvironment } from "@task-context/core/tracing";
 import { SubagentProcessError } from "./errors/subagent-process-error.ts";
 import type { SubagentRunner } from "./subagent-runner.ts";
 
@@ -133,6 +134,10 @@ class Tail {
  *   `TASK_CONTEXT_SUBAGENT_TYPE`, `TASK_CONTEXT_CONTEXT_FILE` (`.sage/context/{id}.xml`,
  *   relative to the directory) and `TASK_CONTEXT_SHA256` (the receipt of its CONTEXT.md, to quote
  *   back as `context-sha256`);
+ * - with an OpenTelemetry SDK registered, the environment also carries the W3C trace context of
+ *   the subagent's `invoke_agent` span as `TRACEPARENT` and `TRACESTATE` (the OpenTelemetry
+ *   environment-variable carrier; they replace inherited or given ones), so the child's spans
+ *   continue the parent's trace; without an SDK nothing is added;
  * - the process prints its result as JSON on stdout (the subagent output format, wire names) and
  *   exits with code 0; a non-zero exit, no JSON, or more than `maxOutputBytes` on stdout fails
  *   the subagent;
@@ -205,6 +210,11 @@ export function childProcessRunner(options: ChildProcessRunnerOptions): Subagent
         env.TASK_CONTEXT_SUBAGENT_TYPE = invocation.subagentType;
         env.TASK_CONTEXT_CONTEXT_FILE = invocation.contextFile;
         env.TASK_CONTEXT_SHA256 = invocation.contextSha256;
+        const traceContext = traceEnvironment(); // {} without an SDK: the environment as it was
+        if (traceContext.TRACEPARENT !== undefined) {
+          delete env.TRACESTATE; // an inherited one belongs to another span
+          Object.assign(env, traceContext);
+        }
 
         const cannotStart = (error: unknown) =>
           new SubagentProcessError({

@@ -18,7 +18,12 @@ export { functionRunner, type SubagentFunction } from "./function-runner.ts";
 export { protectInheritedContext } from "./protect-inherited-context.ts";
 export type { SpawnOptions, SubagentSpawnEvent } from "./spawn-options.ts";
 export { spawnSubagents } from "./spawn-subagents.ts";
-export type { ContextIntegrity, SubagentResult, SubagentStatus } from "./subagent-result.ts";
+export type {
+  ContextIntegrity,
+  SubagentContextView,
+  SubagentResult,
+  SubagentStatus,
+} from "./subagent-result.ts";
 export type {
   SubagentInvocation,
   SubagentRunner,

@@ -13,13 +13,14 @@ import {
 import { join } from "node:path";
 import {
   CONTEXT_FILENAME,
+  ContextViewEmptyError,
   type FileContent,
+  type LoadTaskContextOptions,
   loadTaskContext,
   type TaskContext,
   type Workspace,
 } from "@task-context/core";
 import { encodeUtf8, sha256Hex, systemErrorCode } from "@task-context/core/internal";
-import type { SpawnOptions } from "./spawn-options.ts";
 
 // Flags that exist on every POSIX system; Windows lacks O_NOFOLLOW and O_NONBLOCK (0 there).
 const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -83,11 +84,12 @@ function fileStamp(path: string): { key: string; modifiedNs: bigint } | undefine
  * Loads the parent's CONTEXT.md (throwing `TaskContextMissingError` when it is missing) and
  * remembers the raw bytes the loader read, so that later checks can tell cheaply whether the
  * file still delivers the same text. With `file` (the parent's CONTEXT.md on disk) the check is
- * one `lstat` while the file's metadata is unchanged.
+ * one `lstat` while the file's metadata is unchanged. With `options.view`, what is loaded (and
+ * compared) is that view of the file.
  */
 export async function loadParentContext(
   parent: Workspace,
-  options: SpawnOptions["load"] = {},
+  options: Omit<LoadTaskContextOptions, "required"> = {},
   file?: string,
   granularityNs = TIMESTAMP_GRANULARITY_NS,
 ): Promise<ParentContext> {
@@ -135,8 +137,14 @@ export async function loadParentContext(
         // Whatever went wrong, the loader below says what the file delivers now.
       }
     }
-    const current = await loadTaskContext(parent, { ...loadOptions, required: false });
-    return current.found ? current.sha256 : undefined;
+    const current = await loadTaskContext(parent, { ...loadOptions, required: false }).catch(
+      (error: unknown) => {
+        // The file no longer has the view's sections: it no longer delivers what was given.
+        if (ContextViewEmptyError.isInstance(error)) return undefined;
+        throw error;
+      },
+    );
+    return current?.found ? current.sha256 : undefined;
   }
 
   return { context, bytes, currentSha256 };

@@ -34,7 +34,7 @@ function setupError(
 /**
  * Sets up one subagent: generates its Sage context document first (a task too large for its
  * subagent type fails without a directory), then creates `directory` (never reusing one), writes
- * the read-only copy of CONTEXT.md and the context file. Never throws: a failed step is a
+ * the read-only copy of CONTEXT.md (the task's view of it, when it has one) and the context file. Never throws: a failed step is a
  * `"failed"` preparation whose error says what happened and what to do.
  */
 export async function prepareSubagent(
@@ -55,7 +55,7 @@ export async function prepareSubagent(
   if (run.options.signal?.aborted) return { kind: "aborted" };
   const steps: ReadonlyArray<readonly [SubagentSetupStep, () => void]> = [
     ["directory", () => mkdirSync(directory)],
-    ["context-copy", () => writeContextCopy(directory, run.parentContext.bytes)],
+    ["context-copy", () => writeContextCopy(directory, run.contexts.of(task).bytes)],
     ["context-file", () => writeNewFile(directory, sage.path, sage.bytes)],
   ];
   for (const [index, [step, write]] of steps.entries()) {

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { checkReceipt, contextChangedWarning } from "@task-context/core";
+import { checkReceipt, contextChangedWarning, type TaskContextView } from "@task-context/core";
 import {
   describeArgument,
   graphemeBoundaryAtOrBefore,
@@ -9,7 +9,9 @@ import { nodeWorkspace } from "@task-context/core/node";
 import type { ValidationIssue } from "@task-context/protocols";
 import type { PlannedTask, SpawnPlan } from "./check-spawn-arguments.ts";
 import { checkContextCopy, type ParentContext } from "./inherited-context.ts";
+import type { InheritedContexts } from "./inherited-views.ts";
 import { interpretOutput } from "./interpret-output.ts";
+import { neutraliseSubagentReport } from "./neutralise-subagent-report.ts";
 import { prepareSubagent } from "./prepare-subagent.ts";
 import { protectInheritedContext } from "./protect-inherited-context.ts";
 import { type RunOutcome, runWithin } from "./run-within.ts";
@@ -23,7 +25,8 @@ export interface SpawnRun {
   options: SpawnOptions;
   /** The absolute directory that holds every subagent's `{id}` directory. */
   root: string;
-  parentContext: ParentContext;
+  /** The parent's CONTEXT.md as each subagent inherits it: whole, or its task's view. */
+  contexts: InheritedContexts;
   limits: ParentLimits;
 }
 
@@ -165,7 +168,7 @@ async function runPrepared(
     directory,
     contextFile,
     prompt: task.prompt,
-    contextSha256: run.parentContext.context.sha256,
+    contextSha256: run.contexts.of(task).context.sha256,
   };
   const hookWarning = await callHook("onSpawn", run.options.onSpawn, event);
   const outcome = await runWithin(
@@ -215,7 +218,7 @@ function buildResult(
   known: Pick<
     SubagentResult,
     "id" | "directory" | "durationMs" | "contextIntegrity" | "contextSha256"
-  >,
+  > & { view: TaskContextView | undefined },
   report: RunReport,
   warnings: ReadonlyArray<string | undefined>,
 ): SubagentResult {
@@ -229,6 +232,10 @@ function buildResult(
     durationMs: known.durationMs,
     directory: known.directory,
   };
+  if (known.view !== undefined) {
+    const { name, sections, fileSha256 } = known.view;
+    result.view = { name, sections: [...sections], sha256: known.contextSha256, fileSha256 };
+  }
   if (report.notes !== undefined) result.notes = report.notes;
   if (report.recommendedAction !== undefined) result.recommendedAction = report.recommendedAction;
   if (report.issues !== undefined) result.issues = report.issues;
@@ -243,11 +250,13 @@ function buildResult(
  */
 export async function runSubagent(run: SpawnRun, task: PlannedTask): Promise<SubagentResult> {
   const directory = join(run.root, task.id);
-  const parentWarning = run.parentContext.context.warning;
-  const contextSha256 = run.parentContext.context.sha256;
+  const inherited = run.contexts.of(task);
+  const parentWarning = inherited.context.warning;
+  const contextSha256 = inherited.context.sha256;
+  const view = inherited.context.view;
   const notStarted = () =>
     buildResult(
-      { id: task.id, directory, durationMs: 0, contextIntegrity: "intact", contextSha256 },
+      { id: task.id, directory, durationMs: 0, contextIntegrity: "intact", contextSha256, view },
       {
         status: "aborted",
         summary: `Subagent ${JSON.stringify(task.id)} was not started: the spawn was aborted.`,
@@ -275,11 +284,13 @@ export async function runSubagent(run: SpawnRun, task: PlannedTask): Promise<Sub
 
   // 3. Verify: the copy of CONTEXT.md against the SHA-256 kept in this process, out of the
   // subagent's reach, and its receipt against the parent's CONTEXT.md as it is now.
-  const { bytes, context } = run.parentContext;
+  const { bytes, context } = inherited;
   const copyProblem = preparation.copyWritten
     ? await checkContextCopy(directory, bytes.length, context.sha256)
     : undefined;
-  const receipt = await receiptWarning(run.parentContext, task.id, report.quotedContextSha256);
+  const receipt = await receiptWarning(inherited, task.id, report.quotedContextSha256);
+  // 4. What the subagent wrote is earlier work: neutralised before the parent sees it.
+  const neutralised = neutraliseSubagentReport(report, task.id);
 
   return buildResult(
     {
@@ -288,8 +299,9 @@ export async function runSubagent(run: SpawnRun, task: PlannedTask): Promise<Sub
       durationMs: Math.round(performance.now() - started),
       contextIntegrity: copyProblem === undefined ? "intact" : "modified",
       contextSha256,
+      view,
     },
-    report,
+    neutralised.report,
     [
       parentWarning,
       preparation.sageWarning,
@@ -298,6 +310,7 @@ export async function runSubagent(run: SpawnRun, task: PlannedTask): Promise<Sub
         ? undefined
         : `The subagent's copy of CONTEXT.md ${copyProblem} during the run; it is read-only, so the subagent may have worked with context other than the parent's.`,
       receipt,
+      neutralised.warning,
     ],
   );
 }

@@ -12,7 +12,7 @@ import { nodeWorkspace } from "@task-context/core/node";
 import { checkSpawnArguments, type PlannedTask } from "./check-spawn-arguments.ts";
 import { SubagentSetupError } from "./errors/subagent-setup-error.ts";
 import { SubagentWorkspaceExistsError } from "./errors/subagent-workspace-exists-error.ts";
-import { loadParentContext } from "./inherited-context.ts";
+import { loadInheritedContexts } from "./inherited-views.ts";
 import { callHook, runSubagent, type SpawnRun } from "./run-subagent.ts";
 import { loadParentLimits } from "./sage-context.ts";
 import type { SpawnOptions } from "./spawn-options.ts";
@@ -63,7 +63,7 @@ function prepareWorkspacesRoot(options: SpawnOptions, tasks: readonly PlannedTas
  *
  * Before anything is created or started it checks the arguments (`ArgumentError`), loads
  * the parent's CONTEXT.md (`TaskContextMissingError`, with the guiding message, when there is
- * none), checks the parent's `.sage/config/context-limits.yaml` (`ContextLimitsError`), that
+ * none) and each task's view of it (`ContextViewEmptyError` for a view that selects nothing), checks the parent's `.sage/config/context-limits.yaml` (`ContextLimitsError`), that
  * no subagent directory exists yet (`SubagentWorkspaceExistsError`) and that the workspaces root
  * can be created (`SubagentSetupError`). Then, at most `concurrency` at a time (default 4), for
  * each subagent:
@@ -71,7 +71,8 @@ function prepareWorkspacesRoot(options: SpawnOptions, tasks: readonly PlannedTas
  * 1. generates its `.sage/context/{id}.xml` with the parent's limits for its subagent type (a
  *    task too large for its type is a `"failure"` result, the others run);
  * 2. creates its directory (never reusing one) and writes CONTEXT.md — the text the loader
- *    delivered, bounded to `load.maxChars` (default 10 000) — with mode 0444, keeping the
+ *    delivered, bounded to `load.maxChars` (default 10 000), or the task's `view` of it (the
+ *    result's `view` says which sections) — with mode 0444, keeping the
  *    SHA-256 in this process (a file-system error here is that subagent's `"failure"`);
  * 3. calls the runner with the prompt (prefixed with the Context Protocol v1 block when
  *    `project` is given) and a Workspace that refuses writes to CONTEXT.md;
@@ -117,9 +118,10 @@ export async function spawnSubagents(
 ): Promise<SubagentResult[]> {
   const plan = checkSpawnArguments(parent, tasks, options);
   const parentWorkspace = typeof parent === "string" ? nodeWorkspace(parent) : parent;
-  const parentContext = await loadParentContext(
+  const contexts = await loadInheritedContexts(
     parentWorkspace,
     plan.load,
+    plan.tasks,
     typeof parent === "string" ? join(resolve(parent), CONTEXT_FILENAME) : undefined,
   );
   if (plan.tasks.length === 0) return [];
@@ -129,7 +131,7 @@ export async function spawnSubagents(
   );
   const root = prepareWorkspacesRoot(options, plan.tasks);
 
-  const run: SpawnRun = { plan, options, root, parentContext, limits };
+  const run: SpawnRun = { plan, options, root, contexts, limits };
   const results = new Array<SubagentResult>(plan.tasks.length);
   let next = 0;
   const worker = async () => {

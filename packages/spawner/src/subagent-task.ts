@@ -1,3 +1,4 @@
+import type { ContextView } from "@task-context/core";
 import type { ContextBlock } from "@task-context/protocols/context-block";
 import type { SubagentTaskType, TaskData } from "@task-context/protocols/sage";
 
@@ -22,4 +23,12 @@ export interface SubagentTask {
   project?: ContextBlock;
   /** Most milliseconds this subagent may run (1 to 2 147 483 647); overrides `SpawnOptions.timeoutMs`. */
   timeoutMs?: number;
+  /**
+   * The sections of the parent's CONTEXT.md this subagent inherits, with their own budget: its
+   * read-only CONTEXT.md is the view's text (a reviewer gets what we are building and the key terms,
+   * not the brand rules). Without one it inherits the whole file. A view that selects nothing
+   * refuses the whole spawn before anything starts (`ContextViewEmptyError`); the result's `view`
+   * says what the subagent received.
+   */
+  view?: ContextView;
 }

@@ -6,6 +6,7 @@ import {
   type SpanRecorder,
 } from "@task-context/trace-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { childProcessRunner } from "./child-process-runner.ts";
 import { functionRunner } from "./function-runner.ts";
 import { spawnSubagents } from "./spawn-subagents.ts";
 import type { SubagentTask } from "./subagent-task.ts";
@@ -32,6 +33,17 @@ const tasks: SubagentTask[] = [
   { id: "writer", subagentType: "implement", prompt: "Write the release notes." },
   { id: "checker", subagentType: "review", prompt: "Check the release notes." },
 ];
+
+/** A child process that answers with the trace context it was handed, in its notes. */
+const traceEcho = (env?: Record<string, string>) =>
+  childProcessRunner({
+    command: process.execPath,
+    args: [
+      "-e",
+      `process.stdout.write(JSON.stringify({ status: "success", summary: "Echoed.", "files-modified": [], notes: JSON.stringify({ traceparent: process.env.TRACEPARENT ?? null, tracestate: process.env.TRACESTATE ?? null }) }))`,
+    ],
+    ...(env === undefined ? {} : { env }),
+  });
 
 /** Answers success for the writer and blocked for anyone else. */
 const runner = functionRunner(({ id }) =>
@@ -112,6 +124,24 @@ describe("spawnSubagents with an OpenTelemetry SDK registered", () => {
     });
   });
 
+  it("hands a child process its invoke_agent span's trace context as TRACEPARENT", async () => {
+    const [result] = await spawnSubagents(fixture.parent, [tasks[0] as SubagentTask], {
+      // Another trace's context inherited from the environment is replaced, its state dropped.
+      runner: traceEcho({
+        TRACEPARENT: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+        TRACESTATE: "other=1",
+      }),
+      workspacesRoot: fixture.workspacesRoot,
+    });
+
+    const [span] = recorder.finished();
+    const { traceId, spanId } = span?.spanContext() ?? {};
+    expect(JSON.parse(result?.notes ?? "")).toStrictEqual({
+      traceparent: `00-${traceId}-${spanId}-01`,
+      tracestate: null,
+    });
+  });
+
   it("records no span when nothing is delivered: the parent has no CONTEXT.md", async () => {
     await rm(join(fixture.parent, "CONTEXT.md"));
     await expect(
@@ -135,5 +165,15 @@ describe("spawnSubagents without an OpenTelemetry SDK", () => {
       { id: "checker", status: "blocked" },
     ]);
     expect(recorder.finished()).toStrictEqual([]);
+  });
+
+  it("adds no trace context to a child process's environment", async () => {
+    await recorder.stop();
+    const [result] = await spawnSubagents(fixture.parent, [tasks[0] as SubagentTask], {
+      runner: traceEcho(),
+      workspacesRoot: fixture.workspacesRoot,
+    });
+
+    expect(JSON.parse(result?.notes ?? "")).toStrictEqual({ traceparent: null, tracestate: null });
   });
 });

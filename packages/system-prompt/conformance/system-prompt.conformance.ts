@@ -1,5 +1,5 @@
 // Conformance of @task-context/system-prompt's built output on Node 20, Node 24, Bun, Deno and workerd.
-import { approximateTokenizer } from "@task-context/core";
+import { approximateTokenizer, CONTEXT_VIEW_PRESETS } from "@task-context/core";
 import {
   buildSystemPrompt,
   contextReceiverInstructions,
@@ -37,5 +37,15 @@ describe("@task-context/system-prompt", () => {
     const text = contextReceiverInstructions();
     expect(text.startsWith("## Receiving project context (Context Protocol v1)\n")).toBe(true);
     expect(text).toContain("read-only copy of your parent's CONTEXT.md");
+  });
+
+  it("tells which recipient sees which sections of CONTEXT.md when views are given", () => {
+    const text = buildSystemPrompt({
+      tools: ["generate_image"],
+      views: { generate_image: CONTEXT_VIEW_PRESETS.media },
+    });
+    expect(text).toContain(
+      '\n\n### What each recipient sees of CONTEXT.md\n\nSome recipients receive only some sections of CONTEXT.md — a section runs from its heading to the next heading of the same or a higher level:\n- generate_image: the sections "What we are building", "Key terminology", "Visual and brand guidelines" (view "media").\n',
+    );
   });
 });

@@ -1,4 +1,9 @@
-import { ArgumentError, DEFAULT_MAX_CHARS, type Tokenizer } from "@task-context/core";
+import {
+  ArgumentError,
+  type ContextView,
+  DEFAULT_MAX_CHARS,
+  type Tokenizer,
+} from "@task-context/core";
 import {
   describeArgument,
   requireObject,
@@ -9,15 +14,16 @@ import {
 } from "@task-context/core/internal";
 import { EXAMPLE_CONTEXT_MD, renderContextMdSection } from "./context-md-section.ts";
 import { renderContextProtocolSection } from "./context-protocol-section.ts";
+import { renderContextViewsSection, requireRecipientViews } from "./context-views-section.ts";
 import { multimodalToolNames, type ToolList } from "./multimodal-tools.ts";
 
 /** One part of a system prompt. Sections are ordered by `order`, then by the order given. */
 export interface SystemPromptSection {
-  /** A stable id, e.g. `"style"`; ids must be unique (the built-ins are `base`, `task-context`, `context-protocol`). */
+  /** A stable id, e.g. `"style"`; ids must be unique (the built-ins are `base`, `task-context`, `context-views`, `context-protocol`). */
   id: string;
   /** The section's text, as it appears in the prompt (surrounding whitespace is trimmed). */
   text: string;
-  /** Lower comes first. Built-ins: base 0, task-context 100, context-protocol 200; default 300. */
+  /** Lower comes first. Built-ins: base 0, task-context 100, context-views 110, context-protocol 200; default 300. */
   order?: number;
 }
 
@@ -41,6 +47,13 @@ export interface BuildSystemPromptOptions {
    * default). Quote the `maxChars` your tools and spawner load with.
    */
   maxContextChars?: number;
+  /**
+   * The views of CONTEXT.md recipients receive, by recipient (a tool's name, "review subagents",
+   * …): the same views you give `createMediaTools({ views })` or a subagent task. When given, a
+   * `context-views` section (order 110) lists which recipient sees which sections and the
+   * headings to write them under.
+   */
+  views?: Readonly<Record<string, ContextView>>;
 }
 
 const DEFAULT_ORDER = 300;
@@ -86,6 +99,7 @@ export function buildSystemPromptSections(
     options.maxContextChars === undefined
       ? DEFAULT_MAX_CHARS
       : requireWholeNumber("maxContextChars", options.maxContextChars, 1);
+  const views = requireRecipientViews(options.views);
   const extra = options.sections === undefined ? [] : options.sections;
   if (!Array.isArray(extra)) {
     throw new ArgumentError({
@@ -102,6 +116,9 @@ export function buildSystemPromptSections(
       order: 100,
       text: renderContextMdSection({ multimodalTools, canSpawnSubagents, maxChars, example }),
     });
+  }
+  if (views.length > 0) {
+    sections.push({ id: "context-views", order: 110, text: renderContextViewsSection(views) });
   }
   if (canSpawnSubagents) {
     sections.push({ id: "context-protocol", order: 200, text: renderContextProtocolSection() });

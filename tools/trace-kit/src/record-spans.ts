@@ -1,9 +1,11 @@
 // Test support: records the spans a test produces with the real OpenTelemetry SDK
-// (BasicTracerProvider, an in-memory exporter, the AsyncLocalStorage context manager for nesting),
-// and describes them as plain objects that tests compare exactly.
+// (BasicTracerProvider, an in-memory exporter, the AsyncLocalStorage context manager for nesting,
+// the W3C trace context propagator for the hops between processes), and describes them as plain
+// objects that tests compare exactly.
 import { createHash } from "node:crypto";
-import { context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -31,7 +33,7 @@ export interface SpanRecorder {
   finished(): ReadableSpan[];
   /** The finished spans as {@link SpanRecord}s, oldest first. */
   records(): SpanRecord[];
-  /** Unregisters the provider and the context manager: the API is a no-op again. */
+  /** Unregisters the provider, the context manager and the propagator: the API is a no-op again. */
   stop(): Promise<void>;
 }
 
@@ -72,8 +74,9 @@ export function describeSpans(spans: readonly ReadableSpan[]): SpanRecord[] {
 }
 
 /**
- * Registers a real tracer provider with an in-memory exporter as the global one, and a context
- * manager so active spans propagate across `await`. Call `stop()` after each test.
+ * Registers a real tracer provider with an in-memory exporter as the global one, a context
+ * manager so active spans propagate across `await`, and the W3C trace context propagator (as an
+ * SDK's default setup does) so `traceparent` crosses hops. Call `stop()` after each test.
  */
 export function recordSpans(): SpanRecorder {
   const exporter = new InMemorySpanExporter();
@@ -83,12 +86,14 @@ export function recordSpans(): SpanRecorder {
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
   trace.setGlobalTracerProvider(provider);
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   return {
     finished: () => exporter.getFinishedSpans(),
     records: () => describeSpans(exporter.getFinishedSpans()),
     async stop() {
       trace.disable();
       context.disable();
+      propagation.disable();
       await provider.shutdown();
     },
   };

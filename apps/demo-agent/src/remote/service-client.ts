@@ -1,4 +1,5 @@
 // A small client for the delivery service with plain fetch, as any remote agent would write it.
+import { context, propagation } from "@opentelemetry/api";
 
 /** A refusal of the service: its HTTP status and its `{ error, code }` body. */
 export class ServiceRefusal extends Error {
@@ -20,12 +21,16 @@ export function serviceClient(url: string, token: string) {
     body?: unknown,
     signal?: AbortSignal,
   ): Promise<T> {
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+    };
+    // The active span as traceparent (W3C trace context): the service's spans continue it, and
+    // a run created in it hands it to every work item (trace_context).
+    propagation.inject(context.active(), headers);
     const response = await fetch(new URL(path, url), {
       method,
-      headers: {
-        Authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-      },
+      headers,
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       ...(signal === undefined ? {} : { signal }),
     });

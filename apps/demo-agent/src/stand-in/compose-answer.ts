@@ -88,9 +88,25 @@ function occurs(term: string, text: string): boolean {
   return new RegExp(`\\b${escaped}\\b`, flags).test(text);
 }
 
-/** A text between `<artifact>` and `</artifact>`, and the `Criteria:` list of a review request. */
+/**
+ * A text fenced as data (core's `fenceUntrustedText`) as a model reads it: the lines between the
+ * fence's opening and closing lines, without their `│` prefix. Any other text unchanged.
+ */
+function unfenced(text: string): string {
+  const lines = text.split("\n");
+  if (!(lines[0] ?? "").startsWith("<<<untrusted data from ") || lines.length < 3) return text;
+  return lines
+    .slice(1, -1)
+    .map((line) => line.replace(/^│ ?/, ""))
+    .join("\n");
+}
+
+/**
+ * A text between `<artifact>` and `</artifact>` (unfenced when it is fenced as data), and the
+ * `Criteria:` list of a review request.
+ */
 function reviewParts(request: string) {
-  const artifact = /<artifact[^>]*>\n?([\s\S]*?)\n?<\/artifact>/.exec(request)?.[1] ?? "";
+  const artifact = unfenced(/<artifact[^>]*>\n?([\s\S]*?)\n?<\/artifact>/.exec(request)?.[1] ?? "");
   const criteria = (/Criteria:\n((?:- .+\n?)+)/.exec(request)?.[1] ?? "")
     .split("\n")
     .filter((line) => line.startsWith("- "))

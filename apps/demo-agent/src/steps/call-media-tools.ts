@@ -2,7 +2,13 @@
 // the task context injected; first, the same question without it, to show what goes wrong.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { memoryWorkspace, splitTaskContext, type TaskContext } from "@task-context/core";
+import {
+  CONTEXT_VIEW_PRESETS,
+  injectTaskContext,
+  memoryWorkspace,
+  splitTaskContext,
+  type TaskContext,
+} from "@task-context/core";
 import { nodeWorkspace } from "@task-context/core/node";
 import { createMediaTools } from "@task-context/media-tools";
 import { generateText } from "ai";
@@ -113,6 +119,8 @@ export async function callMediaTools(
   const { read_media, generate_media } = createMediaTools({
     workspace,
     models: { understanding: models.chat, image: models.image },
+    // The image model gets what we are building, the key terms and the brand rules, not the rest.
+    views: { generate_image: CONTEXT_VIEW_PRESETS.media },
     maxRetries: 0,
   });
   const read = await read_media.execute(
@@ -143,13 +151,18 @@ export async function callMediaTools(
 
   const image = await workspace.readFile(generated.path);
   const background = backgroundOf(image.bytes);
+  const imageView = generated.contextView;
   progress.detail(
-    `generate_media sent the image model the same [Task Context] (sha256 ${((await contextHashOf(imagePrompt)) ?? "none").slice(0, 12)}) and [Request] ${splitTaskContext(imagePrompt).prompt}`,
+    `generate_media sent the image model the ${imageView?.name ?? "whole"} view of the [Task Context] (${imageView?.sections.join(", ") ?? "every section"}; sha256 ${((await contextHashOf(imagePrompt)) ?? "none").slice(0, 12)}) and [Request] ${splitTaskContext(imagePrompt).prompt}`,
   );
   progress.detail(
     `generate_media wrote ${generated.path} (${generated.mediaType}${background === undefined ? "" : `, background ${background}`})`,
   );
-  trace.text(`\`generate_media\` (${exchanges[1]?.path}) received:`);
+  trace.text(
+    imageView === undefined
+      ? `\`generate_media\` (${exchanges[1]?.path}) received:`
+      : `\`generate_media\` (${exchanges[1]?.path}) received the \`${imageView.name}\` view of CONTEXT.md — ${imageView.sections.map((section) => `"${section}"`).join(", ")} — not the whole file (sha256 \`${imageView.fileSha256}\`):`,
+  );
   trace.block("Prompt received by the image model (generate_media)", imagePrompt);
   trace.text(
     `It wrote \`${generated.path}\` (${generated.mediaType}, ${image.bytes.length} bytes${background === undefined ? "" : `; background ${background}, the colour the task context names first`}).`,
@@ -160,6 +173,12 @@ export async function callMediaTools(
       imagePrompt,
       tokenizer,
       context.truncated,
+      imageView === undefined
+        ? undefined
+        : {
+            name: imageView.name,
+            wholePrompt: injectTaskContext(splitTaskContext(imagePrompt).prompt, context.content),
+          },
     ),
   );
 

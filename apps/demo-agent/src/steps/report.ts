@@ -3,15 +3,32 @@ import type { TaskContext } from "@task-context/core";
 import type { DemoContext, Recipient } from "../demo-context.ts";
 
 /** The table's columns, in order. */
-export const TABLE_HEADER = ["recipient", "kind", "context sha256", "tokens", "truncated"] as const;
+export const TABLE_HEADER = [
+  "recipient",
+  "kind",
+  "context sha256",
+  "view",
+  "tokens",
+  "without views",
+  "truncated",
+] as const;
 
-/** One recipient as the table's cells. */
+/** The columns of numbers, right-aligned. */
+const NUMBER_COLUMNS: ReadonlySet<number> = new Set([4, 5]);
+
+/**
+ * One recipient as the table's cells. "without views": the tokens it would have received with the
+ * whole CONTEXT.md — the same as "tokens" for a recipient without a view.
+ */
 export function tableCells(recipient: Recipient): string[] {
+  const received = recipient.contextSha256 !== undefined;
   return [
     recipient.recipient,
     recipient.kind,
-    recipient.contextSha256 === undefined ? "-" : recipient.contextSha256.slice(0, 12),
+    received ? (recipient.contextSha256 as string).slice(0, 12) : "-",
+    recipient.view ?? "-",
     String(recipient.tokens),
+    received ? String(recipient.tokensWithoutViews ?? recipient.tokens) : "-",
     recipient.truncated === undefined ? "-" : recipient.truncated ? "yes" : "no",
   ];
 }
@@ -26,7 +43,9 @@ export function plainTable(recipients: readonly Recipient[]): string {
     .map((row) =>
       row
         .map((cell, column) =>
-          column === 3 ? cell.padStart(widths[column] ?? 0) : cell.padEnd(widths[column] ?? 0),
+          NUMBER_COLUMNS.has(column)
+            ? cell.padStart(widths[column] ?? 0)
+            : cell.padEnd(widths[column] ?? 0),
         )
         .join("  ")
         .trimEnd(),
@@ -39,7 +58,7 @@ export function markdownTable(recipients: readonly Recipient[]): string {
   const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
   return [
     line(TABLE_HEADER),
-    line(TABLE_HEADER.map((_, column) => (column === 3 ? "---:" : "---"))),
+    line(TABLE_HEADER.map((_, column) => (NUMBER_COLUMNS.has(column) ? "---:" : "---"))),
     ...recipients.map((recipient) => line(tableCells(recipient))),
   ].join("\n");
 }
@@ -57,11 +76,18 @@ export function report(demo: DemoContext, context: TaskContext, tracePath: strin
   progress.detail(plainTable(recipients));
   const cut = received.filter((recipient) => recipient.truncated === true).length;
   const redacted = received.filter((recipient) => (recipient.secretsRedacted ?? 0) > 0).length;
-  const summary = `${same.length} of ${received.length} recipients with a task context received the main agent's CONTEXT.md exactly (sha256 ${context.sha256.slice(0, 12)})${cut === 0 ? "" : `; ${cut} received an oversized one, truncated`}${redacted === 0 ? "" : `; ${redacted} received one with a pasted API key, redacted`}`;
+  const viewed = received.filter((recipient) => recipient.view !== undefined);
+  const views = viewed.map(
+    (recipient) =>
+      `${recipient.view}: ${recipient.tokens} tokens instead of ${recipient.tokensWithoutViews ?? recipient.tokens}`,
+  );
+  const summary = `${same.length} of ${received.length} recipients with a task context received the main agent's CONTEXT.md exactly (sha256 ${context.sha256.slice(0, 12)})${viewed.length === 0 ? "" : `; ${viewed.length} received a view of it (${views.join("; ")})`}${cut === 0 ? "" : `; ${cut} received an oversized one, truncated`}${redacted === 0 ? "" : `; ${redacted} received one with a pasted API key, redacted`}`;
   progress.detail(summary);
   progress.detail(WHY_IT_MATTERS);
   trace.section("5. What every recipient received");
-  trace.text(`Tokens: o200k tokens of everything the recipient received as text. ${summary}.`);
+  trace.text(
+    `Tokens: o200k tokens of everything the recipient received as text; without views: what it would have received with the whole CONTEXT.md. ${summary}.`,
+  );
   trace.text(markdownTable(recipients));
   trace.text(WHY_IT_MATTERS);
   progress.done(5, `trace written to ${tracePath}`);

@@ -1,5 +1,5 @@
 // Step 1: the main agent writes CONTEXT.md and builds its own system prompt.
-import { loadTaskContext, type TaskContext } from "@task-context/core";
+import { CONTEXT_VIEW_PRESETS, loadTaskContext, type TaskContext } from "@task-context/core";
 import { nodeWorkspace } from "@task-context/core/node";
 import { lintContextMd } from "@task-context/protocols/context-md";
 import { measureSystemPrompt } from "@task-context/system-prompt";
@@ -20,12 +20,14 @@ export async function writeContext(demo: DemoContext): Promise<TaskContext> {
   await workspace.writeFile("CONTEXT.md", LAUNCH_CONTEXT_MD);
   const context = await loadTaskContext(workspace);
   // The system prompt teaches the agent to write CONTEXT.md before it delegates: it has
-  // multimodal tools and can spawn subagents, so both sections are in.
+  // multimodal tools and can spawn subagents, so both sections are in; and that the image model
+  // receives only the media view's sections.
   const systemPrompt = measureSystemPrompt(
     {
       base: MAIN_AGENT_INSTRUCTIONS,
       tools: ["read_media", "generate_media"],
       canSpawnSubagents: true,
+      views: { "the image model (`generate_media` with type image)": CONTEXT_VIEW_PRESETS.media },
     },
     demo.tokenizer,
   );

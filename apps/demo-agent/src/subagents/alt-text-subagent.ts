@@ -10,11 +10,18 @@ import { parseContextBlock } from "@task-context/protocols/context-block";
 import { parseSubagentContext } from "@task-context/protocols/sage";
 import { contextReceiverInstructions } from "@task-context/system-prompt";
 import { generateText } from "ai";
+import { asChildAgent } from "../child-spans.ts";
 import { type ModelExchange, type ModelSettings, providerFor } from "../model-provider.ts";
-import { EXCHANGES_FILE, MODELS_VARIABLE, SCREENSHOT_VARIABLE } from "./child-environment.ts";
+import {
+  EXCHANGES_FILE,
+  MODELS_VARIABLE,
+  SCREENSHOT_VARIABLE,
+  SPANS_FILE,
+} from "./child-environment.ts";
+
+const directory = process.env.TASK_CONTEXT_WORKSPACE ?? process.cwd();
 
 async function main(): Promise<void> {
-  const directory = process.env.TASK_CONTEXT_WORKSPACE ?? process.cwd();
   const prompt = await readStream(process.stdin);
   const settings = JSON.parse(process.env[MODELS_VARIABLE] ?? "{}") as ModelSettings;
   const inherited = await loadTaskContext(directory);
@@ -67,7 +74,12 @@ async function main(): Promise<void> {
   );
 }
 
-main().catch((error: unknown) => {
+// Its own span continues the spawner's invoke_agent span, handed over as TRACEPARENT.
+asChildAgent(
+  { name: process.env.TASK_CONTEXT_TASK_ID ?? "alt-text" },
+  join(directory, SPANS_FILE),
+  main,
+).catch((error: unknown) => {
   process.stderr.write(`alt-text subagent failed: ${thrownMessage(error)}\n`);
   process.exitCode = 1;
 });

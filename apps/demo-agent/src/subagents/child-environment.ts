@@ -17,3 +17,15 @@ export const MCP_SERVER_VARIABLE = "TASK_CONTEXT_DEMO_MCP_SERVER";
 
 /** The file in the MCP subagent's directory where it records what it read over MCP, for the trace. */
 export const MCP_SESSION_FILE = "mcp-session.json";
+
+/**
+ * The file in a child subagent's directory where it leaves its OpenTelemetry spans (OTLP/JSON)
+ * when its parent handed it a trace to continue (`TRACEPARENT`).
+ */
+export const SPANS_FILE = "spans.json";
+
+/**
+ * The file in the MCP subagent's directory where the MCP server it starts (with
+ * `--import record-mcp-server-spans.ts`) leaves its spans.
+ */
+export const MCP_SERVER_SPANS_FILE = "mcp-server-spans.json";

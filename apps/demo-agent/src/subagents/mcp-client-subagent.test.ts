@@ -56,10 +56,18 @@ describe("the MCP subagent's script", () => {
       "@ai-sdk/openai",
       "@modelcontextprotocol/client",
       "@modelcontextprotocol/client/stdio",
+      // Its spans, recorded as in every process of the demo (child-spans.ts, span-recording.ts).
+      "@opentelemetry/api",
+      "@opentelemetry/context-async-hooks",
+      "@opentelemetry/core",
+      "@opentelemetry/otlp-transformer",
+      "@opentelemetry/resources",
+      "@opentelemetry/sdk-trace-base",
       "@task-context/protocols/context-block",
       "@task-context/protocols/sage",
       "@task-context/system-prompt",
       "ai",
+      "node:fs", // writeFileSync: its spans, at exit
       "node:fs/promises",
       "node:path",
       "node:stream/consumers",

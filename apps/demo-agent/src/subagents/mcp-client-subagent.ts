@@ -12,14 +12,17 @@ import { parseContextBlock } from "@task-context/protocols/context-block";
 import { parseSubagentContext } from "@task-context/protocols/sage";
 import { contextReceiverInstructions } from "@task-context/system-prompt";
 import { generateText } from "ai";
+import { asChildAgent } from "../child-spans.ts";
 import { type ModelExchange, type ModelSettings, providerFor } from "../model-provider.ts";
 import {
   EXCHANGES_FILE,
   MCP_SERVER_VARIABLE,
   MCP_SESSION_FILE,
   MODELS_VARIABLE,
+  SPANS_FILE,
 } from "./child-environment.ts";
 import type { McpResourceRead, McpServerCommand, McpSession } from "./mcp-session.ts";
+import { traceMeta } from "./trace-meta.ts";
 
 /** The file the subagent writes. */
 const HEADLINE_FILE = "headline.md";
@@ -46,7 +49,7 @@ async function readNamedResource(
       `the MCP server lists no resource named ${name} (it lists ${resources.map((resource) => resource.name).join(", ")}).`,
     );
   }
-  const [content] = (await client.readResource({ uri: listed.uri })).contents;
+  const [content] = (await client.readResource({ uri: listed.uri, ...traceMeta() })).contents;
   if (content === undefined || !("text" in content)) {
     throw new Error(`the resource ${listed.uri} returned no text.`);
   }
@@ -89,6 +92,7 @@ async function receiveOverMcp(
   const injection = await client.callTool({
     name: "inject_task_context",
     arguments: { prompt: request },
+    ...traceMeta(), // _meta.traceparent: the server's span continues this subagent's trace
   });
   //#endregion
   const structured = injection.structuredContent as
@@ -121,11 +125,21 @@ async function receiveOverMcp(
   };
 }
 
+const directory = process.env.TASK_CONTEXT_WORKSPACE ?? process.cwd();
+
+/** The server's spans too, when this subagent records its own: task-context-mcp, `--import`ed. */
+function recordingServerSpans(server: McpServerCommand): McpServerCommand {
+  if (process.env.TRACEPARENT === undefined) return server;
+  const recorder = new URL("./record-mcp-server-spans.ts", import.meta.url).href;
+  return { ...server, args: ["--import", recorder, ...server.args] };
+}
+
 async function main(): Promise<void> {
-  const directory = process.env.TASK_CONTEXT_WORKSPACE ?? process.cwd();
   const prompt = await readStream(process.stdin);
   const settings = JSON.parse(process.env[MODELS_VARIABLE] ?? "{}") as ModelSettings;
-  const server = JSON.parse(process.env[MCP_SERVER_VARIABLE] ?? "{}") as McpServerCommand;
+  const server = recordingServerSpans(
+    JSON.parse(process.env[MCP_SERVER_VARIABLE] ?? "{}") as McpServerCommand,
+  );
   const block = parseContextBlock(prompt);
   const request = block.status === "found" ? block.request : prompt;
   const client = new Client({ name: "task-context-demo-subagent", version: "1.0.0" });
@@ -157,7 +171,12 @@ async function main(): Promise<void> {
   );
 }
 
-main().catch((error: unknown) => {
+// Its own span continues the spawner's invoke_agent span, handed over as TRACEPARENT.
+asChildAgent(
+  { name: process.env.TASK_CONTEXT_TASK_ID ?? "headline-via-mcp" },
+  join(directory, SPANS_FILE),
+  main,
+).catch((error: unknown) => {
   process.stderr.write(`MCP subagent failed: ${messageOf(error)}\n`);
   process.exitCode = 1;
 });

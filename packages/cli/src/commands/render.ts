@@ -27,6 +27,13 @@ import { colorsFor } from "../cli-io.ts";
 import { explainLibraryError } from "../library-error.ts";
 import { parseJsonInput, readInput } from "../read-input.ts";
 import { remoteAgentItem } from "../render/remote-agent-item.ts";
+import {
+  collect,
+  VIEW_PRESET_NAMES,
+  type ViewOptions,
+  viewNotes,
+  viewOfOptions,
+} from "../render/render-view.ts";
 import { type CommandContext, configureCommand, examples } from "../run.ts";
 import { shownContextPath, workspaceDirectory } from "../workspace-paths.ts";
 import { positiveInteger } from "./lint.ts";
@@ -38,7 +45,7 @@ export const RECIPIENTS = ["image-tool", "subagent", "reviewer", "remote-agent"]
 /** The request an image tool is shown with when `--prompt` is not given. */
 export const SAMPLE_IMAGE_REQUEST = "A hero image for the launch page.";
 
-interface RenderOptions {
+interface RenderOptions extends ViewOptions {
   for: (typeof RECIPIENTS)[number];
   prompt?: string;
   type?: string;
@@ -64,6 +71,7 @@ class Report {
   private text = "";
   private readonly parts: RenderedPart[] = [];
   private contextSha256 = "";
+  private view: TaskContext["view"];
   private readonly tokenizer: Tokenizer;
   private readonly heading: (text: string) => string;
 
@@ -82,16 +90,25 @@ class Report {
    * The hash the recipient's result carries, so that what it says it used can be matched: `what`
    * names where it shows up.
    */
-  receipt(contextSha256: string, what: string): void {
+  receipt(contextSha256: string, what: string, view?: TaskContext["view"]): void {
     this.contextSha256 = contextSha256;
-    this.text += `receipt: sha256 ${contextSha256}, ${what}\n`;
+    this.view = view;
+    const viewed =
+      view === undefined
+        ? ""
+        : ` (view "${view.name}"; the whole CONTEXT.md: sha256 ${view.fileSha256})`;
+    this.text += `receipt: sha256 ${contextSha256}${viewed}, ${what}\n`;
   }
   toString(): string {
     return this.text;
   }
   toJson(recipient: string): string {
-    const { contextSha256, parts } = this;
-    return `${JSON.stringify({ recipient, contextSha256, parts }, null, 2)}\n`;
+    const { contextSha256, view, parts } = this;
+    const json =
+      view === undefined
+        ? { recipient, contextSha256, parts }
+        : { recipient, contextSha256, view, parts };
+    return `${JSON.stringify(json, null, 2)}\n`;
   }
 }
 
@@ -113,8 +130,10 @@ function readOnlyLimits(directory: string): Workspace {
 
 /** The truncation report of a loaded CONTEXT.md. */
 function truncationNotes(context: TaskContext, maxChars: number, warn: (text: string) => string) {
+  const what =
+    context.view === undefined ? "CONTEXT.md" : `CONTEXT.md's view "${context.view.name}"`;
   const notes = [
-    `-- CONTEXT.md: ${context.originalLength} characters, delivered ${context.content.length}, limit ${maxChars}; sha256 ${context.sha256}`,
+    `-- ${what}: ${context.originalLength} characters, delivered ${context.content.length}, limit ${maxChars}; sha256 ${context.sha256}`,
   ];
   notes.push(
     context.truncated
@@ -179,7 +198,28 @@ export function addRenderCommand(program: Command, { io, exit }: CommandContext)
       `the CONTEXT.md limit (default ${DEFAULT_MAX_CHARS})`,
       positiveInteger,
     )
-    .option("--json", "print { recipient, contextSha256, parts } as JSON")
+    .addOption(
+      new Option(
+        "--view <preset>",
+        "deliver only a preset's sections of CONTEXT.md (media: building, terms, brand; brief: building, terms)",
+      ).choices(VIEW_PRESET_NAMES),
+    )
+    .option(
+      "--include <heading>",
+      "a view of the sections under <heading> (repeat it for more)",
+      collect,
+    )
+    .option(
+      "--exclude <heading>",
+      "a view without the sections under <heading> (repeatable)",
+      collect,
+    )
+    .option(
+      "--view-max-chars <n>",
+      "the view's own limit (--max-chars still applies)",
+      positiveInteger,
+    )
+    .option("--json", "print { recipient, contextSha256, view?, parts } as JSON")
     .addHelpText(
       "after",
       `
@@ -191,6 +231,9 @@ What each recipient gets:
   reviewer      the same, for the Sage subagent type "review"
   remote-agent  the work item the delivery service delivers for --stage of --run (Node ≥ 22.18)
 
+A view (--view, or --include/--exclude by heading) delivers only some sections of CONTEXT.md, as
+createMediaTools({ views }), a subagent task's view and the MCP tools' view argument do.
+
 Each ends with the recipient's receipt: the sha256 its result carries (contextSha256, or the work
 item's context_sha256), to match against the hash a recipient says it worked from.
 ${examples(
@@ -198,6 +241,8 @@ ${examples(
   "task-context render --for subagent --input task.json --project context.yaml",
   "task-context render --for reviewer --input task.json agents/launch",
   "task-context render --for remote-agent --run run.json --stage review",
+  "task-context render --for image-tool --view media",
+  "task-context render --for subagent --include 'What we are building' --include 'Other details'",
   "task-context render --for image-tool --json | jq -r .contextSha256",
 )}`,
     )
@@ -209,7 +254,14 @@ ${examples(
       const print = () =>
         io.stdout.write(options.json === true ? report.toJson(options.for) : report.toString());
       try {
+        const view = viewOfOptions(options);
         if (options.for === "remote-agent") {
+          if (view !== undefined) {
+            throw usageError(
+              "--for remote-agent has no CONTEXT.md to take a view of",
+              "drop --view, --include, --exclude and --view-max-chars: a work item carries the run context whole",
+            );
+          }
           if (options.run === undefined) {
             throw usageError(
               "--for remote-agent needs --run <run.json>",
@@ -235,8 +287,13 @@ ${examples(
         }
         const directory = workspaceDirectory(io.cwd, dir);
         const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
-        const context = await loadTaskContext(nodeWorkspace(directory), { maxChars });
-        const contextNotes = truncationNotes(context, maxChars, (text) => colors.yellow(text));
+        const context = await loadTaskContext(nodeWorkspace(directory), { maxChars, view });
+        const contextNotes = [
+          ...truncationNotes(context, Math.min(maxChars, view?.maxChars ?? maxChars), (text) =>
+            colors.yellow(text),
+          ),
+          ...viewNotes(context, (text) => colors.yellow(text)),
+        ];
         if (options.for === "image-tool") {
           const prompt = options.prompt ?? SAMPLE_IMAGE_REQUEST;
           report.part(
@@ -247,6 +304,7 @@ ${examples(
           report.receipt(
             context.sha256,
             "CONTEXT.md's as delivered: the tool result's contextSha256",
+            context.view,
           );
           print();
           exit(0);
@@ -276,7 +334,7 @@ ${examples(
         const request = options.prompt ?? taskData.description;
         const prompt = block === undefined ? request : `${renderContextBlock(block)}\n\n${request}`;
         report.part(
-          `CONTEXT.md (${shownContextPath(dir)}, copied read-only)`,
+          `CONTEXT.md (${shownContextPath(dir)}, ${view === undefined ? "" : `view "${view.name}", `}copied read-only)`,
           context.content,
           contextNotes,
         );
@@ -295,6 +353,7 @@ ${examples(
         report.receipt(
           context.sha256,
           "CONTEXT.md's as delivered: the result's contextSha256, and the context-sha256 the subagent may quote",
+          context.view,
         );
         print();
         exit(0);

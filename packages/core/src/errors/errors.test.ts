@@ -1,5 +1,6 @@
 import {
   ArgumentError,
+  ContextViewEmptyError,
   FileNotFoundError,
   NotRegularFileError,
   SecretInContextError,
@@ -26,6 +27,7 @@ describe("errors", () => {
     [new ArgumentError({ argument: "maxChars", message: "no" }), "INVALID_ARGUMENT"],
     [new TokenizerUnavailableError(), "TOKENIZER_UNAVAILABLE"],
     [new SecretInContextError({ redactions: [{ kind: "jwt", line: 2 }] }), "SECRET_IN_CONTEXT"],
+    [new ContextViewEmptyError({ view: { name: "v" }, headings: [] }), "CONTEXT_VIEW_EMPTY"],
   ] as const;
   const classes = [
     TaskContextMissingError,
@@ -37,6 +39,7 @@ describe("errors", () => {
     ArgumentError,
     TokenizerUnavailableError,
     SecretInContextError,
+    ContextViewEmptyError,
   ] as const;
 
   it.each(errors)("%s carries its code and its class name", (error, code) => {

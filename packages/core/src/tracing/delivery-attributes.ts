@@ -18,6 +18,15 @@ export const DELIVERY_ATTRIBUTES = {
   contextRedactions: "task_context.context.redactions",
   /** The kinds of the redacted secrets (`openai-api-key`, `jwt`, …), a string array, each once. */
   contextRedactionKinds: "task_context.context.redaction_kinds",
+  /** The name of the view of CONTEXT.md delivered (some of its sections), a string; only with a view. */
+  contextViewName: "task_context.context.view.name",
+  /** The headings of the sections the view delivered, a string array, in file order; only with a view. */
+  contextViewSections: "task_context.context.view.sections",
+  /**
+   * Hex SHA-256 of what CONTEXT.md delivers without the view (the whole file, bounded), a string;
+   * only with a view, whose own hash is `task_context.context.sha256`.
+   */
+  contextFileSha256: "task_context.context.file_sha256",
   /** The context hash a recipient quoted back as the one it worked from (its receipt), a string. */
   contextQuotedSha256: "task_context.context.quoted_sha256",
   /** Whether that quoted hash was not the current one: the recipient worked from a stale context. */

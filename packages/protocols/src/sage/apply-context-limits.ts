@@ -1,8 +1,9 @@
-import { ArgumentError, type Tokenizer } from "@task-context/core";
+import { ArgumentError, type Tokenizer, type UntrustedFinding } from "@task-context/core";
 import { describeArgument } from "@task-context/core/internal";
 import { ContextTooLargeError } from "../errors/context-too-large-error.ts";
 import type { ContextLimits } from "../schemas/context-limits.ts";
 import type { ContextItem, SubagentContext } from "../schemas/subagent-context.ts";
+import { contextItemLabel, neutraliseFrom } from "./earlier-work.ts";
 import { renderSanitizedSubagentContext } from "./render-subagent-context.ts";
 import type { Summarizer } from "./summarize.ts";
 import { sanitizeXmlText } from "./xml-text.ts";
@@ -37,6 +38,12 @@ interface FittedContext {
   tokens: number;
   /** One line per context item that was summarized, referenced or truncated. */
   warnings: string[];
+  /**
+   * What was neutralised in the shortened content of earlier work: a summary, or a cut, may
+   * hold posing text that the item as given did not (a cut can leave a line that is exactly
+   * `[Request]`).
+   */
+  findings: UntrustedFinding[];
 }
 
 type Mode = "keep" | "reduce" | "reference";
@@ -64,6 +71,8 @@ interface Realised {
   item: ContextItem;
   tokens: number;
   action?: Action;
+  /** What was neutralised in the shortened content of earlier work. */
+  findings?: UntrustedFinding[];
 }
 
 /** Sacrificed first → last: file content and other kinds, prior output, code standards, story. */
@@ -206,17 +215,23 @@ export async function applyContextLimits(
     }
     const summary = sanitizeXmlText(returned);
     const summaryTokens = tokenizer.count(summary);
-    const withContent = (content: string): ContextItem => ({ ...original, content });
-    if (summaryTokens <= target) {
-      return { item: withContent(summary), tokens: summaryTokens, action: "summarized" };
-    }
-    if (original.path !== undefined && referenceCost(plan) <= target) return reference();
-    const truncated = tokenizer.truncate(summary, target);
-    return {
-      item: withContent(truncated),
-      tokens: tokenizer.count(truncated),
-      action: "truncated",
+    // Earlier work stays neutralised after it is shortened (see FittedContext.findings).
+    const shortened = (content: string, action: Action): Realised => {
+      if (original.untrusted !== true) {
+        return { item: { ...original, content }, tokens: tokenizer.count(content), action };
+      }
+      const label = `${contextItemLabel(original, plan.index)}, ${action}`;
+      const fenced = neutraliseFrom(label, content);
+      return {
+        item: { ...original, content: fenced.text },
+        tokens: tokenizer.count(fenced.text),
+        action,
+        findings: fenced.findings,
+      };
     };
+    if (summaryTokens <= target) return shortened(summary, "summarized");
+    if (original.path !== undefined && referenceCost(plan) <= target) return reference();
+    return shortened(tokenizer.truncate(summary, target), "truncated");
   };
 
   const tooLarge = (tokens: number) =>
@@ -243,7 +258,8 @@ export async function applyContextLimits(
         const entry = realised[index] as Realised;
         return entry.action === undefined ? [] : [describe(plan, limits, entry)];
       });
-      return { doc: fitted, xml, tokens, warnings };
+      const findings = realised.flatMap((entry) => entry.findings ?? []);
+      return { doc: fitted, xml, tokens, warnings, findings };
     }
     // The plan's sizes were estimates (escaping, markup, summaries): shrink by the real excess.
     for (const [index, plan] of plans.entries()) plan.size = (realised[index] as Realised).tokens;

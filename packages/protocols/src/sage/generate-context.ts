@@ -2,6 +2,8 @@ import {
   ArgumentError,
   approximateTokenizer,
   type Tokenizer,
+  type UntrustedFinding,
+  untrustedContentWarning,
   type Workspace,
 } from "@task-context/core";
 import {
@@ -25,7 +27,7 @@ import { checkValue } from "../validate/issues.ts";
 import { applyContextLimits } from "./apply-context-limits.ts";
 import { loadContextLimits } from "./load-context-limits.ts";
 import { parseSubagentContext } from "./parse-subagent-context.ts";
-import { sanitizeSubagentContext } from "./render-subagent-context.ts";
+import { sanitizeSubagentContextWithFindings } from "./render-subagent-context.ts";
 import { extractiveSummarizer, type Summarizer } from "./summarize.ts";
 import { buildSubagentContext, type TaskData, taskDataSchema } from "./task-data.ts";
 
@@ -46,7 +48,10 @@ export interface GenerateContextRequest {
 export interface SageLogger {
   /** Receives `Context generated for {taskId}: {tokens} tokens` (Sage's step 4). */
   info(message: string): void;
-  /** Receives each warning (an item summarized, referenced or truncated), when defined. */
+  /**
+   * Receives each warning (an item summarized, referenced or truncated; earlier work
+   * neutralised), when defined.
+   */
   warn?(message: string): void;
 }
 
@@ -70,9 +75,16 @@ export interface GeneratedContext {
   tokens: number;
   /**
    * One sentence per context item that was summarized, replaced with a reference or truncated,
-   * joined by spaces; absent when every item was kept whole.
+   * then core's `untrustedContentWarning` of `findings`, joined by spaces; absent when every item
+   * was kept whole and nothing was neutralised.
    */
   warning?: string;
+  /**
+   * What was neutralised in earlier work (`prior-output` items and items with `untrusted: true`),
+   * in item order: each finding's kind, line and the item it was in (`context item 2
+   * (prior-output from subagent implement-1)`); empty when nothing was.
+   */
+  findings: UntrustedFinding[];
   /** The limits that applied. */
   limits: ContextLimits;
 }
@@ -102,7 +114,9 @@ function rememberCounts(tokenizer: Tokenizer): Tokenizer {
  *
  * 1. load the limits for `subagentType` from `.sage/config/context-limits.yaml` (built-in
  *    defaults when absent);
- * 2. build the document from `taskData`;
+ * 2. build the document from `taskData`; earlier work (`prior-output` items, items with
+ *    `untrusted: true`) is marked `untrusted="true"` and neutralised by core's
+ *    `neutralisePosingText`, and what was neutralised is returned as `findings` and in `warning`;
  * 3. apply the limits: each context item within its own limit, then the document within
  *    `max_total`, by summarizing, replacing file content with a path reference, and truncating;
  *    throws `ContextTooLargeError` ("task too large for subagent") when it cannot fit;
@@ -188,7 +202,11 @@ export async function generateContext(
   const limits = await loadContextLimits(workspace, subagentType);
 
   // Step 2: build the document.
-  const document = sanitizeSubagentContext(buildSubagentContext(taskId, subagentType, data));
+  // Earlier work is marked untrusted and neutralised here, before any limit is applied.
+  const sanitized = sanitizeSubagentContextWithFindings(
+    buildSubagentContext(taskId, subagentType, data),
+  );
+  const document = sanitized.doc;
   const checked = checkValue(subagentContextSchema, document);
   if (!checked.valid) throw new InvalidSubagentContextError({ issues: checked.issues });
 
@@ -198,7 +216,10 @@ export async function generateContext(
     summarize,
     subagentType,
   });
-  for (const warning of fitted.warnings) logger.warn?.(warning);
+  const findings = [...sanitized.findings, ...fitted.findings];
+  const untrusted = untrustedContentWarning(findings);
+  const warnings = untrusted === undefined ? fitted.warnings : [...fitted.warnings, untrusted];
+  for (const warning of warnings) logger.warn?.(warning);
 
   // Step 4: write, check well-formed, log.
   const path = `${CONTEXT_DIRECTORY}/${taskId}.xml`;
@@ -209,7 +230,7 @@ export async function generateContext(
   logger.info(`Context generated for ${taskId}: ${fitted.tokens} tokens`);
 
   // Step 5: return the path.
-  const result: GeneratedContext = { path, tokens: fitted.tokens, limits };
-  if (fitted.warnings.length > 0) result.warning = fitted.warnings.join(" ");
+  const result: GeneratedContext = { path, tokens: fitted.tokens, limits, findings };
+  if (warnings.length > 0) result.warning = warnings.join(" ");
   return result;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { emptyDocument, specDocument } from "../test-support/sage-documents.ts";
 import { parseSubagentContext } from "./parse-subagent-context.ts";
-import { renderSubagentContext } from "./render-subagent-context.ts";
+import { renderSubagentContext, sanitizeSubagentContext } from "./render-subagent-context.ts";
 
 /** Matches an InvalidSubagentContextError that has these fields. */
 const invalidDocument = (fields: Record<string, unknown>) =>
@@ -22,7 +22,9 @@ const minimal = (body: string) =>
 
 describe("parseSubagentContext", () => {
   it("reads back what renderSubagentContext wrote", () => {
-    expect(parseSubagentContext(renderSubagentContext(specDocument))).toEqual(specDocument);
+    expect(parseSubagentContext(renderSubagentContext(specDocument))).toEqual(
+      sanitizeSubagentContext(specDocument),
+    );
     expect(parseSubagentContext(renderSubagentContext(emptyDocument))).toEqual(emptyDocument);
   });
 
@@ -129,7 +131,7 @@ describe("parseSubagentContext", () => {
     ],
     [
       minimal(`<context><item type="a" mode="x">y</item></context>`),
-      '<item> takes only type and path attributes, found mode="…"',
+      '<item> takes only type, untrusted, source and path attributes, found mode="…"',
     ],
     [
       minimal("<context><item type='a'>x<b/></item></context>"),

@@ -98,7 +98,7 @@ export function parseSubagentContext(xml: string): SubagentContext {
         fail(
           allowed.length === 0
             ? `<${tag.name}> takes no attributes, found ${name}="…"`
-            : `<${tag.name}> takes only ${allowed.join(" and ")} attributes, found ${name}="…"`,
+            : `<${tag.name}> takes only ${allowed.slice(0, -1).join(", ")}${allowed.length > 1 ? " and " : ""}${allowed.at(-1)} attributes, found ${name}="…"`,
         );
       }
     }
@@ -179,9 +179,11 @@ export function parseSubagentContext(xml: string): SubagentContext {
           const index = array.push("") - 1;
           open({ role: "leaf", name, path: entryPath, assign: (text) => (array[index] = text) });
         } else if (parent.role === "items") {
-          onlyAttributes(tag, ["type", "path"]);
-          const { type, path: itemPath } = tag.attributes;
+          onlyAttributes(tag, ["type", "untrusted", "source", "path"]);
+          const { type, untrusted, source, path: itemPath } = tag.attributes;
           const item: Record<string, unknown> = { type, content: "" };
+          if (untrusted !== undefined) item.untrusted = untrusted === "true" ? true : untrusted;
+          if (source !== undefined) item.source = source;
           if (itemPath !== undefined) item.path = itemPath;
           array.push(item);
           open({ role: "leaf", name, path: entryPath, assign: (text) => (item.content = text) });

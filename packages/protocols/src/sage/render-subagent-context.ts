@@ -1,3 +1,4 @@
+import type { UntrustedFinding } from "@task-context/core";
 import { requireObject } from "@task-context/core/internal";
 import { InvalidSubagentContextError } from "../errors/invalid-subagent-context-error.ts";
 import {
@@ -6,6 +7,7 @@ import {
   subagentContextSchema,
 } from "../schemas/subagent-context.ts";
 import { checkValue } from "../validate/issues.ts";
+import { type FencedContextItem, fenceContextItem } from "./earlier-work.ts";
 import { escapeXmlAttribute, escapeXmlText, sanitizeXmlText } from "./xml-text.ts";
 
 /** The XML declaration every rendered document starts with. */
@@ -28,21 +30,53 @@ const sanitizeField = (field: OutputField): OutputField => ({
   description: sanitizeXmlText(field.description),
 });
 
-/** A context item with every string sanitized (see {@link sanitizeXmlText}). */
-function sanitizeContextItem(item: ContextItem): ContextItem {
+/**
+ * A context item with every string sanitized (see {@link sanitizeXmlText}), then, when it is
+ * earlier work, marked and neutralised (see {@link fenceContextItem}).
+ */
+function sanitizeContextItem(item: ContextItem, index: number): FencedContextItem {
   const path = sanitizeOptional(item.path);
-  return {
-    type: sanitizeXmlText(item.type),
-    content: sanitizeXmlText(item.content),
-    ...(path === undefined ? {} : { path }),
-  };
+  const source = sanitizeOptional(item.source);
+  return fenceContextItem(
+    {
+      type: sanitizeXmlText(item.type),
+      content: sanitizeXmlText(item.content),
+      ...(path === undefined ? {} : { path }),
+      ...(source === undefined ? {} : { source }),
+      ...(item.untrusted === undefined ? {} : { untrusted: item.untrusted }),
+    },
+    index,
+  );
 }
 
 /**
  * The document that rendering and parsing back yields: every string passed through
- * {@link sanitizeXmlText} (forbidden characters dropped, line ends as LF). Does not validate.
+ * {@link sanitizeXmlText} (forbidden characters dropped, line ends as LF), and every context
+ * item that is earlier work marked `untrusted: true` and neutralised. Does not validate.
  */
 export function sanitizeSubagentContext(doc: SubagentContext): SubagentContext {
+  return sanitizeSubagentContextWithFindings(doc).doc;
+}
+
+/**
+ * {@link sanitizeSubagentContext}, with what was neutralised in its earlier work, in item order.
+ * Does not validate.
+ */
+export function sanitizeSubagentContextWithFindings(doc: SubagentContext): {
+  doc: SubagentContext;
+  findings: UntrustedFinding[];
+} {
+  const context = doc.context.map(sanitizeContextItem);
+  return {
+    doc: sanitizeDocument(
+      doc,
+      context.map((fenced) => fenced.item),
+    ),
+    findings: context.flatMap((fenced) => fenced.findings),
+  };
+}
+
+function sanitizeDocument(doc: SubagentContext, context: ContextItem[]): SubagentContext {
   const storyRef = sanitizeOptional(doc.task["story-ref"]);
   return {
     version: doc.version,
@@ -58,7 +92,7 @@ export function sanitizeSubagentContext(doc: SubagentContext): SubagentContext {
       "files-to-read": doc.scope["files-to-read"].map(sanitizeXmlText),
       "files-forbidden": doc.scope["files-forbidden"].map(sanitizeXmlText),
     },
-    context: doc.context.map(sanitizeContextItem),
+    context,
     "output-format": {
       "required-fields": doc["output-format"]["required-fields"].map(sanitizeField),
       "optional-fields": doc["output-format"]["optional-fields"].map(sanitizeField),
@@ -75,10 +109,15 @@ function container(indent: string, name: string, children: string[]): string[] {
   return [`${indent}<${name}>`, ...children, `${indent}</${name}>`];
 }
 
-/** The `<item>` line of one sanitized context item, with its four-space indentation. */
+/**
+ * The `<item>` line of one sanitized context item, with its four-space indentation: earlier work
+ * says so in `untrusted="true"` and names its `source`.
+ */
 function renderContextItem(item: ContextItem): string {
+  const untrusted = item.untrusted === true ? ' untrusted="true"' : "";
+  const source = item.source === undefined ? "" : ` source="${escapeXmlAttribute(item.source)}"`;
   const path = item.path === undefined ? "" : ` path="${escapeXmlAttribute(item.path)}"`;
-  return `    <item type="${escapeXmlAttribute(item.type)}"${path}>${escapeXmlText(item.content)}</item>`;
+  return `    <item type="${escapeXmlAttribute(item.type)}"${untrusted}${source}${path}>${escapeXmlText(item.content)}</item>`;
 }
 
 const renderField = (field: OutputField) =>
@@ -144,7 +183,10 @@ export function renderSanitizedSubagentContext(doc: SubagentContext): string {
  * task, instructions, scope, context and output-format in Sage's order, indented by two spaces per
  * level, ending with a newline. Every string is sanitized first (characters XML 1.0 forbids are
  * dropped, line ends become LF) and escaped; CDATA is never used, so any content yields
- * well-formed XML. Empty lists render as self-closing elements. See
+ * well-formed XML. Empty lists render as self-closing elements. Context items that are earlier
+ * work — `prior-output` items, and any item with `untrusted: true` — render with
+ * `untrusted="true"` (and their `source`), their content neutralised by core's
+ * `neutralisePosingText`. See
  * https://github.com/task-context/task-context/blob/main/docs/sage-context.md.
  *
  * @throws {InvalidSubagentContextError} (with `issues`) when `doc` does not match

@@ -1,3 +1,4 @@
+import { findPosingText } from "@task-context/core";
 import fc from "fast-check";
 import { SaxesParser } from "saxes";
 import { describe, expect, it } from "vitest";
@@ -32,6 +33,15 @@ const unit = fc.oneof(
     "<![CDATA[",
     "-->",
     "<?xml ",
+    // Posing text, which earlier work delivers neutralised.
+    "<system-reminder>",
+    "</context>",
+    "<subagent-context>",
+    "\n[Request]\n",
+    "<|im_start|>",
+    "\u202E",
+    "\u200B\u200B",
+    "\uDB40\uDC41",
   ),
 );
 const text = fc.string({ unit, maxLength: 40 });
@@ -39,7 +49,13 @@ const text = fc.string({ unit, maxLength: 40 });
 const name = text.map((value) => `n${value}`);
 
 const item: fc.Arbitrary<ContextItem> = fc.record(
-  { type: name, content: text, path: text },
+  {
+    type: fc.oneof(name, fc.constant("prior-output")),
+    content: text,
+    path: text,
+    source: text,
+    untrusted: fc.constant(true as const),
+  },
   { requiredKeys: ["type", "content"] },
 );
 const field = fc.record({ name, description: text });
@@ -89,6 +105,24 @@ describe("subagent-context round trip (property)", () => {
         expect(parseSubagentContext(renderSubagentContext(doc))).toEqual(
           sanitizeSubagentContext(doc),
         );
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("delivers every item that is earlier work marked untrusted and holding no posing text", () => {
+    fc.assert(
+      fc.property(document, (doc) => {
+        const parsed = parseSubagentContext(renderSubagentContext(doc));
+        for (const [index, given] of doc.context.entries()) {
+          const delivered = parsed.context[index] as ContextItem;
+          const earlier = given.type === "prior-output" || given.untrusted === true;
+          expect(delivered.untrusted).toBe(earlier ? true : undefined);
+          if (earlier) {
+            expect(findPosingText(delivered.content)).toEqual([]);
+            expect(findPosingText(delivered.source ?? "")).toEqual([]);
+          }
+        }
       }),
       { numRuns: 500 },
     );

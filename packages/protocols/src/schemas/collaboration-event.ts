@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { artifactReferenceSchema } from "./artifact.ts";
+import { contentFindingSchema } from "./content-finding.ts";
 import { contextSha256Schema } from "./context-sha256.ts";
 import { reviewFeedbackSchema } from "./review-feedback.ts";
 
@@ -89,6 +90,23 @@ export const collaborationEventSchema = z
     event("review.feedback", {
       artifact_id: identifier.check(z.describe("The reviewed artifact the feedback is linked to")),
       feedback: reviewFeedbackSchema,
+    }),
+    event("content.flagged", {
+      work_item_id: identifier.check(
+        z.describe("The item whose completion sent the text: its artifact, or its review"),
+      ),
+      agent_tag: identifier,
+      artifact_id: z.optional(
+        identifier.check(z.describe("The artifact flagged; absent when the review was")),
+      ),
+      findings: z
+        .array(contentFindingSchema)
+        .check(
+          z.minLength(1),
+          z.describe(
+            "Passages that pose as instructions or as a task-context format; the text is stored exactly as sent",
+          ),
+        ),
     }),
     event("stage.completed", { stage_id: identifier }),
     event("run.completed", {}),

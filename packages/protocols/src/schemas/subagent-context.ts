@@ -28,6 +28,24 @@ export const contextItemSchema = z.strictObject({
     ),
   content: z.string(),
   path: z.optional(z.string().check(z.describe("The file the item comes from or refers to"))),
+  source: z.optional(
+    z
+      .string()
+      .check(
+        z.describe(
+          "Where earlier work came from (a subagent, a stage, an agent), e.g. subagent implement-2; shown in the warning",
+        ),
+      ),
+  ),
+  untrusted: z.optional(
+    z
+      .literal(true)
+      .check(
+        z.describe(
+          "Earlier work, delivered as data: its content is neutralised (text posing as instructions or as a task-context format made inert). Always set on prior-output items",
+        ),
+      ),
+  ),
 });
 
 /** The Sage `<subagent-context version="1.0">` document. Keys are the XML element names. */

@@ -3,6 +3,7 @@ import { artifactReferenceSchema } from "./artifact.ts";
 import { contextSha256Schema } from "./context-sha256.ts";
 import { reviewContextSchema } from "./review-context.ts";
 import { stageContextSchema } from "./stage-context.ts";
+import { traceContextSchema } from "./trace-context.ts";
 
 const identifier = z.string().check(z.minLength(1));
 
@@ -22,6 +23,13 @@ const workItemFields = {
     contextSha256Schema.check(
       z.describe(
         "The receipt: SHA-256 of the run context this item was built from (runContextSha256: goal, constraints, stage_context); a completion may quote it back",
+      ),
+    ),
+  ),
+  trace_context: z.optional(
+    traceContextSchema.check(
+      z.describe(
+        "The W3C trace context of the run (traceparent, tracestate), when it was created with a traceparent header and the service traces: an agent continues the run's trace from it",
       ),
     ),
   ),

@@ -312,7 +312,7 @@ describe("validate", () => {
             {
               path: "/extra",
               message:
-                'Unknown field "extra" at the top level. Allowed: kind, id, run_id, stage_id, goal, constraints, stage_context, previous_artifacts, available_skills, attempt, context_sha256.',
+                'Unknown field "extra" at the top level. Allowed: kind, id, run_id, stage_id, goal, constraints, stage_context, previous_artifacts, available_skills, attempt, context_sha256, trace_context.',
             },
           ],
         });

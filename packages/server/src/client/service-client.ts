@@ -291,7 +291,8 @@ export type { ServiceClient };
 /**
  * A client of the delivery service at `url`, acting with `token` (the admin token, an agent
  * token, or none for the public endpoints). It needs only `fetch`: it runs on Node, Deno, Bun,
- * Cloudflare Workers and in browsers.
+ * Cloudflare Workers and in browsers. With an OpenTelemetry SDK registered, each request carries
+ * the active span as `traceparent` (and `tracestate`): the service's spans continue it.
  *
  * @example
  * ```ts source="../../examples/typed-client.ts#agent"

@@ -1,4 +1,5 @@
 import { ArgumentError } from "@task-context/core";
+import { injectTraceContext } from "@task-context/core/tracing";
 import type { ErrorBody } from "../contract/schemas.ts";
 import { type DeliveryErrorCode, deliveryErrorStatus } from "../delivery/delivery-error.ts";
 import { ServiceError } from "./service-error.ts";
@@ -142,6 +143,9 @@ export function createSend(options: TransportOptions): Send {
     };
     if (options.token !== undefined) headers.Authorization = `Bearer ${options.token}`;
     if (call.body !== undefined) headers["Content-Type"] = "application/json";
+    // The caller's span, as W3C traceparent/tracestate: the service's spans continue its trace,
+    // and a run created in it carries it to its work items. Nothing without an SDK.
+    injectTraceContext(headers);
     const init: RequestInit = {
       method: call.method,
       headers,

@@ -223,7 +223,7 @@ export const completionView = z
       .string()
       .optional()
       .describe(
-        "Set when the quoted context_sha256 was not the item's current one: the stale-context warning",
+        "Set when the quoted context_sha256 was not the item's current one (the stale-context warning), or when the artifact or review holds passages that pose as instructions or as a task-context format (which kinds, where; the text is stored as sent and a content.flagged event names them): one or more sentences joined by a space",
       ),
   })
   .meta({ id: "Completion", examples: [examples.completionExample] });

@@ -1,4 +1,4 @@
-import type { Artifact, ReviewFeedback, WorkItem } from "@task-context/protocols";
+import type { Artifact, ReviewFeedback, TraceContext, WorkItem } from "@task-context/protocols";
 import type {
   AttemptRecord,
   ClaimView,
@@ -66,6 +66,16 @@ export interface RunOverview {
   reviews: ReviewFeedback[];
 }
 
+/** What a run is created with besides its input. */
+export interface CreateRunOptions {
+  /**
+   * The W3C trace context the run was created in (from the request's `traceparent` and
+   * `tracestate` headers): stored with the run, carried by each of its work items as
+   * `trace_context`. None: the items carry none.
+   */
+  traceContext?: TraceContext | undefined;
+}
+
 /** How long {@link DeliveryStore.changed} waits. */
 export interface ChangedOptions {
   /** Give up after this many milliseconds (real time). */
@@ -95,7 +105,7 @@ export interface DeliveryStore {
    * send the call to the run's own storage) and offers the items of its first stage.
    * `INVALID_STAGES` for a bad stage graph.
    */
-  createRun(runId: string, input: CreateRunInput): Promise<RunView>;
+  createRun(runId: string, input: CreateRunInput, options?: CreateRunOptions): Promise<RunView>;
   /** The run with its stages' item counts. */
   getRun(runId: string): Promise<RunView>;
   /** Adds an agent (its token hashed by the caller). `AGENT_TAG_TAKEN` for a tag in use. */

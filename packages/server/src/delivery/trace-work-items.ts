@@ -2,6 +2,9 @@ import { DELIVERY_ATTRIBUTES, GEN_AI_ATTRIBUTES } from "@task-context/core";
 import { type DeliverySpan, traceDelivery } from "@task-context/core/tracing";
 import type { AgentIdentity, DeliveryStore } from "./delivery-store.ts";
 
+/** How core's `checkReceipt` starts the warning of a stale receipt. */
+const STALE_WARNING_START = "Stale context: ";
+
 /** The attributes of a work item's span beyond the common delivery ones. */
 export const WORK_ITEM_ATTRIBUTES = {
   /** The run the work item belongs to. */
@@ -91,11 +94,13 @@ export function traceWorkItems(store: DeliveryStore): DeliveryStore {
         () => store.complete(runId, agent, workItemId, body, idempotency),
         (completion, span) => {
           describeSettled(body.attempt)(completion, span);
-          // The receipt the agent quoted back, and whether it was stale (the answer warns then).
+          // The receipt the agent quoted back, and whether it was stale: the answer's warning then
+          // starts with core's stale-receipt sentence (a warning about the content follows it).
           if (body.context_sha256 !== undefined) {
             span.setAttributes({
               [DELIVERY_ATTRIBUTES.contextQuotedSha256]: body.context_sha256,
-              [DELIVERY_ATTRIBUTES.contextStale]: completion.warning !== undefined,
+              [DELIVERY_ATTRIBUTES.contextStale]:
+                completion.warning?.startsWith(STALE_WARNING_START) === true,
             });
           }
         },

@@ -1,8 +1,10 @@
 import type {
   CallToolResult,
   McpServer,
+  ServerContext,
   StandardSchemaWithJSON,
 } from "@modelcontextprotocol/server";
+import { withTraceContext } from "@task-context/core/tracing";
 import * as z from "zod";
 import { parseOrRefuse } from "../http/validation.ts";
 import { toolError, toolResult } from "./tool-result.ts";
@@ -44,6 +46,11 @@ export interface ContractTool<Input extends z.ZodType> {
   readOnly: boolean;
   /** The operation; its answer becomes `structuredContent`, a failure a tool error. */
   act: (input: z.infer<Input>) => Promise<object>;
+  /**
+   * The text blocks a model reads of the answer. Default: the answer's JSON, the same as
+   * `structuredContent`.
+   */
+  text?: (answer: object) => string[];
 }
 
 /** Registers `tool` on `server`. */
@@ -61,12 +68,16 @@ export function registerContractTool<Input extends z.ZodType>(
       outputSchema: standardSchema(tool.output, "output"),
       annotations: { readOnlyHint: tool.readOnly, destructiveHint: false, openWorldHint: false },
     },
-    async (args: unknown): Promise<CallToolResult> => {
-      try {
-        return toolResult(await tool.act(parseOrRefuse(tool.input, args, "tool arguments")));
-      } catch (error) {
-        return toolError(error, onUnexpectedError);
-      }
-    },
+    // A request whose `_meta` carries W3C trace context continues that trace: the claim's or
+    // completion's span is a child of the client's (the `traceparent` header of /mcp otherwise).
+    async (args: unknown, ctx: ServerContext): Promise<CallToolResult> =>
+      withTraceContext(ctx.mcpReq._meta, async () => {
+        try {
+          const answer = await tool.act(parseOrRefuse(tool.input, args, "tool arguments"));
+          return toolResult(answer, tool.text?.(answer));
+        } catch (error) {
+          return toolError(error, onUnexpectedError);
+        }
+      }),
   );
 }

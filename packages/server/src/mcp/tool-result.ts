@@ -8,10 +8,13 @@ import { toDeliveryError } from "../http/error-response.ts";
  */
 export const TOOL_ERROR_META_KEY = "task-context/error";
 
-/** A tool's answer: the contract's JSON as `structuredContent`, and the same JSON as text. */
-export function toolResult(value: object): CallToolResult {
+/**
+ * A tool's answer: the contract's JSON as `structuredContent`, and as text the same JSON, or the
+ * `texts` given (what a model should read of it, such as an artifact's content fenced as data).
+ */
+export function toolResult(value: object, texts = [JSON.stringify(value)]): CallToolResult {
   return {
-    content: [{ type: "text", text: JSON.stringify(value) }],
+    content: texts.map((text) => ({ type: "text" as const, text })),
     structuredContent: value as Record<string, unknown>,
   };
 }

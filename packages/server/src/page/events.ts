@@ -18,6 +18,7 @@ export const eventLineFields: readonly (readonly [label: string, path: string])[
   ["artifact", "artifact_id"],
   ["reviewer", "feedback.reviewer_tag"],
   ["verdict", "feedback.verdict"],
+  ["findings", "findings.length"],
 ];
 
 /** The value at a dotted path of an event, when it is a string or a number. */

@@ -3,7 +3,8 @@ import { raw } from "hono/html";
 /**
  * The pages' stylesheet: system fonts, light and dark (prefers-color-scheme) with AA contrast,
  * no horizontal scroll of the page on a phone (tables scroll inside their own container),
- * visible focus, dead letters marked by a border, an icon and words, not by colour alone.
+ * visible focus, dead letters and flagged artifacts marked by a border, an icon and words, not by
+ * colour alone.
  */
 export const pageStyle = raw(`
 :root{--bg:#fff;--fg:#1a1a1a;--muted:#4a4a4a;--line:#c4c4c4;--panel:#f4f4f5;--accent:#0b57d0;--danger:#a4161a;--danger-bg:#fdecea;--ok:#1b5e20;color-scheme:light dark}
@@ -37,6 +38,8 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:
 pre{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--panel);border:1px solid var(--line);padding:.5rem;border-radius:.25rem;max-height:32rem;overflow-y:auto}
 article{border:1px solid var(--line);border-radius:.5rem;padding:.75rem;margin:.75rem 0}
 article>section{border-left:4px solid var(--line);padding-left:.75rem;margin-top:.75rem}
+article[data-flagged],section[data-flagged]{border-left:4px solid var(--danger)}
+.flagged{background:var(--danger-bg);color:var(--fg);border:1px solid var(--danger);border-radius:.25rem;padding:.5rem}
 button{font:inherit;padding:.25rem .75rem;border:1px solid var(--fg);border-radius:.25rem;background:var(--bg);color:var(--fg);cursor:pointer}
 form{margin:.25rem 0}
 #events{font-size:.9rem;padding-left:2.5rem}

@@ -1,5 +1,6 @@
 import { jsonResponse } from "../contract/openapi.ts";
 import { claimNextQuery, claimView, offersView, pollQuery } from "../contract/schemas.ts";
+import { traceContextHeaders } from "../http/trace-context.ts";
 import { queryParameters } from "../http/validation.ts";
 import { anySignal, waitFor } from "../http/wait.ts";
 import { type App, endpoint, type RouteContext } from "./route-context.ts";
@@ -42,6 +43,7 @@ export function inboxRoutes(app: App, context: RouteContext): void {
         "Starts a new attempt with a lease. With `wait`, the request is held until an offer appears or the wait ends; 204 when nothing is on offer.",
       tag: "inbox",
       audience: "agent",
+      parameters: traceContextHeaders,
       responses: {
         200: jsonResponse(claimView, "The work item and its lease"),
         204: { description: "Nothing on offer" },

@@ -12,6 +12,7 @@ import {
 import { DeliveryError } from "../delivery/delivery-error.ts";
 import type { IdempotencyKey } from "../delivery/delivery-store.ts";
 import { idempotencyKeyOf, idempotencyKeyPattern } from "../http/idempotency.ts";
+import { traceContextHeaders } from "../http/trace-context.ts";
 import { jsonBody } from "../http/validation.ts";
 import { type App, endpoint, type RouteContext } from "./route-context.ts";
 
@@ -60,6 +61,7 @@ export function workItemRoutes(app: App, context: RouteContext): void {
         "Only an item on offer can be claimed; a review item is never claimable by the author of the artifact it reviews (`SELF_REVIEW`).",
       tag: "work items",
       audience: "agent",
+      parameters: traceContextHeaders,
       responses: { 200: jsonResponse(claimView, "The work item and its lease") },
       errors: ["WORK_ITEM_NOT_FOUND", "SELF_REVIEW", "NOT_ON_OFFER", "PAYLOAD_TOO_LARGE"],
     }),
@@ -102,10 +104,10 @@ export function workItemRoutes(app: App, context: RouteContext): void {
       id: "completeWorkItem",
       summary: "Complete a work item: an artifact for a task item, a review for a review item",
       description:
-        "Only the current attempt may complete (or an expired one nobody else claimed since). A review's criteria must be exactly the review stage's; the feedback is linked to the reviewed artifact and emitted as a review.feedback event in the same transaction.",
+        "Only the current attempt may complete (or an expired one nobody else claimed since). A review's criteria must be exactly the review stage's; the feedback is linked to the reviewed artifact and emitted as a review.feedback event in the same transaction. Text is stored exactly as sent; passages of the artifact's title and content, or of the review's summary and comments, that pose as instructions or as a task-context format are named in the answer's `warning` and in a content.flagged event.",
       tag: "work items",
       audience: "agent",
-      parameters: [idempotencyHeader],
+      parameters: [idempotencyHeader, ...traceContextHeaders],
       responses: { 200: jsonResponse(completionView, "Completed") },
       errors: [
         "INVALID_REQUEST",
@@ -137,7 +139,7 @@ export function workItemRoutes(app: App, context: RouteContext): void {
         "Only the current attempt may fail. The item goes back on offer with the next attempt, or to the dead letters (the run becomes `blocked`) when it has had `max_attempts`.",
       tag: "work items",
       audience: "agent",
-      parameters: [idempotencyHeader],
+      parameters: [idempotencyHeader, ...traceContextHeaders],
       responses: { 200: jsonResponse(failureView, "Where the item went") },
       errors: [
         "INVALID_REQUEST",

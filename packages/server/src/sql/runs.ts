@@ -1,6 +1,7 @@
 // Runs, their stages and their agents: creating them and reading what every operation on a run
 // starts from.
 import { ArgumentError } from "@task-context/core";
+import type { TraceContext } from "@task-context/protocols/work-item";
 import type * as Contract from "../contract/schemas.ts";
 import { DeliveryError, runNotFound } from "../delivery/delivery-error.ts";
 import type { StoredAgent } from "../delivery/delivery-store.ts";
@@ -84,13 +85,15 @@ export function stageOf(
 }
 
 /**
- * Writes a new run and its stages (its first stage current, nothing on offer yet); an
- * `INVALID_ARGUMENT` error for an id that exists. The stage graph is checked by the caller.
+ * Writes a new run and its stages (its first stage current, nothing on offer yet), with the trace
+ * context it was created in when there is one; an `INVALID_ARGUMENT` error for an id that exists.
+ * The stage graph is checked by the caller.
  */
 export function* insertRun(
   runId: string,
   input: Contract.CreateRunInput,
   now: number,
+  traceContext?: TraceContext,
 ): SqlSteps<void> {
   if ((yield* all("SELECT 1 FROM runs WHERE id = ?", runId)).length > 0) {
     throw new ArgumentError({
@@ -99,14 +102,15 @@ export function* insertRun(
     });
   }
   yield* run(
-    `INSERT INTO runs (id, goal, constraints, lease_ms, max_attempts, status, current_stage, last_seq, created_at)
-     VALUES (?, ?, ?, ?, ?, 'active', 0, 0, ?)`,
+    `INSERT INTO runs (id, goal, constraints, lease_ms, max_attempts, status, current_stage, last_seq, created_at, trace_context)
+     VALUES (?, ?, ?, ?, ?, 'active', 0, 0, ?, ?)`,
     runId,
     input.goal,
     JSON.stringify(input.constraints),
     input.lease_ms ?? 60_000,
     input.max_attempts ?? 5,
     now,
+    traceContext === undefined ? null : JSON.stringify(traceContext),
   );
   for (const [position, stage] of input.stages.entries()) {
     const kind = stage.kind ?? "task";

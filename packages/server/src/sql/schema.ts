@@ -17,6 +17,12 @@ export interface RunRow {
   current_stage: number;
   last_seq: number;
   created_at: number;
+  /**
+   * The W3C trace context the run was created in (`{ traceparent, tracestate? }` as JSON), which
+   * every work item of the run carries; null when it came without one (or the service does not
+   * trace). Added by migration 2.
+   */
+  trace_context: string | null;
 }
 
 /** A row of `work_items`: what the delivery rules look at, and where the item stands. */
@@ -160,6 +166,8 @@ export const migrations: readonly (readonly string[])[] = [
       PRIMARY KEY (run_id, agent_id, key)
     )`,
   ],
+  // 2: the trace context a run was created in, for its work items (`trace_context`).
+  ["ALTER TABLE runs ADD COLUMN trace_context TEXT"],
 ];
 
 /** Brings the database's schema up to date, in one transaction per migration. */

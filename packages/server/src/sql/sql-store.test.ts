@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { newId } from "../delivery/ids.ts";
 import { openNodeDatabase } from "../node-sqlite.ts";
+import { migrations } from "./schema.ts";
 import { SqlStore } from "./sql-store.ts";
 
 const input = {
@@ -40,6 +41,33 @@ describe("SqlStore", () => {
     await first.createRun(runId, input);
     const second = new SqlStore(database);
     expect((await second.getRun(runId)).run_id).toBe(runId);
+  });
+
+  it("adds the runs' trace context to a database of the first schema; its items carry it", async () => {
+    const older = openNodeDatabase(":memory:");
+    older.exec("CREATE TABLE schema_version (version INTEGER NOT NULL)");
+    for (const statement of migrations[0] ?? []) older.exec(statement);
+    older.run("INSERT INTO schema_version (version) VALUES (1)");
+    const store = new SqlStore(older);
+    const traceContext = {
+      traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+      tracestate: "vendor=opaque",
+    };
+    const traced = newId("run");
+    await store.createRun(traced, input, { traceContext });
+    const plain = newId("run");
+    await store.createRun(plain, input);
+    const agent = { agent_id: newId("agt"), tag: "b" };
+
+    expect(older.all("SELECT max(version) AS version FROM schema_version")).toEqual([
+      { version: migrations.length },
+    ]);
+    const [offered] = await store.offers(traced, agent, 1);
+    expect(offered?.trace_context).toStrictEqual(traceContext);
+    const [untraced] = await store.offers(plain, agent, 1);
+    expect(untraced).toBeDefined();
+    expect(untraced).not.toHaveProperty("trace_context");
+    older.close();
   });
 
   it("reports the earliest lease expiry of a run, for a Durable Object's alarm", async () => {

@@ -6,6 +6,7 @@ import type * as Contract from "../contract/schemas.ts";
 import type {
   AgentIdentity,
   ChangedOptions,
+  CreateRunOptions,
   DeliveryStore,
   IdempotencyKey,
   RunOverview,
@@ -108,11 +109,15 @@ export abstract class StepStore implements DeliveryStore {
     return this.transact(runId, (transaction) => transaction.apply(runId, operation));
   }
 
-  async createRun(runId: string, input: Contract.CreateRunInput): Promise<Contract.RunView> {
+  async createRun(
+    runId: string,
+    input: Contract.CreateRunInput,
+    options: CreateRunOptions = {},
+  ): Promise<Contract.RunView> {
     checkStageGraph(input.stages);
     const now = this.clock();
     return this.transact(runId, function* (transaction) {
-      yield* insertRun(runId, input, now);
+      yield* insertRun(runId, input, now, options.traceContext);
       return yield* transaction.apply(runId, function* (state) {
         yield* emitEvent(state, "run.created", {
           goal: input.goal,

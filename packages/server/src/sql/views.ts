@@ -4,16 +4,24 @@ import { sha256Hex } from "@task-context/core/internal";
 import type {
   Artifact,
   ArtifactReference,
+  ContentFinding,
   ReviewFeedback,
+  TraceContext,
   WorkItem,
 } from "@task-context/protocols";
 import { type RunContext, renderRunContext } from "@task-context/protocols/work-item";
 import type * as Contract from "../contract/schemas.ts";
+import { artifactSubject, contentWarning, referenceTitle } from "../delivery/content-findings.ts";
 import { DeliveryError } from "../delivery/delivery-error.ts";
 import type { RunOverview, WorkItemOverview } from "../delivery/delivery-store.ts";
 import { type ItemStatus, itemStatus, shownAttempt } from "../delivery/rules.ts";
+import {
+  scannedArtifactFindings,
+  storedArtifactFindings,
+  withFindings,
+} from "./artifact-findings.ts";
 import { type RunState, stageOf } from "./runs.ts";
-import { type ArtifactRow, type AttemptRow, type ItemRow, iso } from "./schema.ts";
+import { type ArtifactRow, type AttemptRow, type ItemRow, iso, type RunRow } from "./schema.ts";
 import { all, type SqlSteps } from "./sql-steps.ts";
 
 /** Where an artifact's content is fetched: `GET /v1/runs/{run_id}/artifacts/{artifact_id}`. */
@@ -21,19 +29,47 @@ export function artifactUri(runId: string, artifactId: string): string {
   return `/v1/runs/${runId}/artifacts/${artifactId}`;
 }
 
-/** An artifact as the contract shows it. */
-export function artifactOf(runId: string, row: ArtifactRow): Artifact {
+/**
+ * The reference to an artifact that work items and `artifact.created` events carry: its title
+ * neutralised, and a `warning` when the artifact holds findings (see ../delivery/content-findings.ts).
+ */
+export function artifactReferenceOf(
+  runId: string,
+  artifact: Pick<ArtifactRow, "id" | "stage_id" | "author_tag" | "title" | "media_type">,
+  findings: readonly ContentFinding[],
+): ArtifactReference {
   return {
-    id: row.id,
-    run_id: runId,
-    stage_id: row.stage_id,
-    work_item_id: row.work_item_id,
-    author_tag: row.author_tag,
-    ...(row.title === null ? {} : { title: row.title }),
-    media_type: row.media_type,
-    content: row.content,
-    created_at: iso(row.created_at),
+    artifact_id: artifact.id,
+    stage_id: artifact.stage_id,
+    author_tag: artifact.author_tag,
+    ...(artifact.title === null ? {} : { title: referenceTitle(artifact.title) }),
+    media_type: artifact.media_type,
+    uri: artifactUri(runId, artifact.id),
+    ...(findings.length === 0
+      ? {}
+      : { warning: contentWarning(artifactSubject(artifact.id), findings) }),
   };
+}
+
+/**
+ * An artifact as the contract shows it: title and content exactly as stored, with `findings` and
+ * a `warning` when they hold passages that pose as instructions.
+ */
+export function artifactOf(runId: string, row: ArtifactRow): Artifact {
+  return withFindings(
+    {
+      id: row.id,
+      run_id: runId,
+      stage_id: row.stage_id,
+      work_item_id: row.work_item_id,
+      author_tag: row.author_tag,
+      ...(row.title === null ? {} : { title: row.title }),
+      media_type: row.media_type,
+      content: row.content,
+      created_at: iso(row.created_at),
+    },
+    scannedArtifactFindings(runId, row),
+  );
 }
 
 /** A run's artifact with its content; `ARTIFACT_NOT_FOUND` for an id the run does not have. */
@@ -98,7 +134,17 @@ export function runContextOf(state: RunState, item: ItemRow): RunContext {
   };
 }
 
-/** A work item as the contract shows it, with the artifacts of the stages before its own. */
+/** The trace context a run was created in, as its work items carry it; none when it had none. */
+export function traceContextOf(run: RunRow): { trace_context?: TraceContext } {
+  return run.trace_context === null || run.trace_context === undefined
+    ? {}
+    : { trace_context: JSON.parse(run.trace_context) as TraceContext };
+}
+
+/**
+ * A work item as the contract shows it, with the artifacts of the stages before its own and the
+ * trace context of its run.
+ */
 export function* workItemView(state: RunState, item: ItemRow): SqlSteps<WorkItem> {
   const { run } = state;
   const stage = stageOf(state, item);
@@ -111,16 +157,11 @@ export function* workItemView(state: RunState, item: ItemRow): SqlSteps<WorkItem
           run.id,
           item.stage_position,
         );
-  const previous = earlier.map(
-    (artifact): ArtifactReference => ({
-      artifact_id: artifact.id,
-      stage_id: artifact.stage_id,
-      author_tag: artifact.author_tag,
-      ...(artifact.title === null ? {} : { title: artifact.title }),
-      media_type: artifact.media_type,
-      uri: artifactUri(run.id, artifact.id),
-    }),
-  );
+  const previous: ArtifactReference[] = [];
+  for (const artifact of earlier) {
+    const findings = yield* storedArtifactFindings(run.id, artifact);
+    previous.push(artifactReferenceOf(run.id, artifact, findings));
+  }
   const fields = {
     id: item.id,
     run_id: run.id,
@@ -129,6 +170,7 @@ export function* workItemView(state: RunState, item: ItemRow): SqlSteps<WorkItem
     previous_artifacts: previous,
     available_skills: stage.available_skills,
     attempt: shownAttempt(item),
+    ...traceContextOf(run),
   };
   if (item.kind === "task") return { kind: "task", ...fields };
   return {

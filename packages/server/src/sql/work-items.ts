@@ -2,8 +2,14 @@
 // requeue, and the stage progression a completion leads to. The rules (who may do what, what a
 // failure leads to) are in ../delivery/rules.ts; this file writes their outcome down.
 import { checkReceipt } from "@task-context/core";
-import type { ArtifactReference, ReviewFeedback, WorkItem } from "@task-context/protocols";
+import type { ContentFinding, ReviewFeedback, WorkItem } from "@task-context/protocols";
 import type * as Contract from "../contract/schemas.ts";
+import {
+  artifactSubject,
+  contentWarning,
+  reviewFindings,
+  reviewSubject,
+} from "../delivery/content-findings.ts";
 import { DeliveryError } from "../delivery/delivery-error.ts";
 import type { AgentIdentity, IdempotencyKey } from "../delivery/delivery-store.ts";
 import { newId } from "../delivery/ids.ts";
@@ -18,11 +24,12 @@ import {
   reviewIssues,
   runStatusFor,
 } from "../delivery/rules.ts";
+import { scannedArtifactFindings } from "./artifact-findings.ts";
 import { emitEvent } from "./events.ts";
 import { type RunState, stageOf } from "./runs.ts";
 import { type ArtifactRow, type ItemRow, iso, type RunStatus } from "./schema.ts";
 import { all, run, type SqlSteps } from "./sql-steps.ts";
-import { artifactUri, workItemView } from "./views.ts";
+import { artifactReferenceOf, workItemView } from "./views.ts";
 
 const { offered, leased, completed, deadLettered } = itemStatus;
 
@@ -287,11 +294,13 @@ export function* completeItem(
   if (refusal !== undefined) throw refusal;
   const wrongKind = completionKindIssues(item, body);
   if (wrongKind.length > 0) throw invalidCompletion(wrongKind);
-  const artifactId =
+  const stored =
     body.artifact === undefined
       ? undefined
       : yield* storeArtifact(state, item, agent, body.artifact);
+  const artifactId = stored?.id;
   if (body.review !== undefined) yield* storeReview(state, item, agent, body.review);
+  const flagged = yield* flagContent(state, item, agent, body, stored);
   yield* run(
     `UPDATE work_items SET status = '${completed}', lease_expires_at = NULL, dead_lettered_at = NULL
        WHERE run_id = ? AND id = ?`,
@@ -328,27 +337,63 @@ export function* completeItem(
     status: "completed" as const,
     ...(artifactId === undefined ? {} : { artifact_id: artifactId }),
     event_id: event.id,
-    ...(receipt?.warning === undefined ? {} : { warning: receipt.warning }),
+    ...warningOf([receipt?.warning, flagged]),
   };
 }
 
-/** Stores the artifact a task item is completed with and announces it; returns its id. */
+/** The answer's `warning`: its sentences joined by a space, or nothing when there are none. */
+function warningOf(sentences: ReadonlyArray<string | undefined>): { warning?: string } {
+  const warning = sentences.filter((sentence) => sentence !== undefined).join(" ");
+  return warning === "" ? {} : { warning };
+}
+
+/**
+ * Scans what the completion sent — the artifact's title and content, or the review's summary and
+ * comments — for passages that pose as instructions or as a task-context format, stored exactly
+ * as sent all the same; when there are any, announces them (`content.flagged`) and returns the
+ * warning for the completing agent.
+ */
+function* flagContent(
+  state: RunState,
+  item: ItemRow,
+  agent: AgentIdentity,
+  body: Contract.CompleteBody,
+  stored: { id: string; findings: ContentFinding[] } | undefined,
+): SqlSteps<string | undefined> {
+  const findings =
+    stored?.findings ?? (body.review === undefined ? [] : reviewFindings(body.review));
+  if (findings.length === 0) return undefined;
+  yield* emitEvent(state, "content.flagged", {
+    work_item_id: item.id,
+    agent_tag: agent.tag,
+    ...(stored === undefined ? {} : { artifact_id: stored.id }),
+    findings,
+  });
+  return contentWarning(
+    stored === undefined ? reviewSubject(item.id) : artifactSubject(stored.id),
+    findings,
+  );
+}
+
+/**
+ * Stores the artifact a task item is completed with and announces it; returns its id and what it
+ * holds that poses as instructions.
+ */
 function* storeArtifact(
   state: RunState,
   item: ItemRow,
   agent: AgentIdentity,
   artifact: NonNullable<Contract.CompleteBody["artifact"]>,
-): SqlSteps<string> {
+): SqlSteps<{ id: string; findings: ContentFinding[] }> {
   const stage = stageOf(state, item);
   const id = newId("art");
-  const reference: ArtifactReference = {
-    artifact_id: id,
-    stage_id: stage.id,
-    author_tag: agent.tag,
-    ...(artifact.title === undefined ? {} : { title: artifact.title }),
-    media_type: artifact.media_type,
-    uri: artifactUri(state.run.id, id),
-  };
+  const title = artifact.title ?? null;
+  const findings = scannedArtifactFindings(state.run.id, { id, title, content: artifact.content });
+  const reference = artifactReferenceOf(
+    state.run.id,
+    { id, stage_id: stage.id, author_tag: agent.tag, title, media_type: artifact.media_type },
+    findings,
+  );
   const event = yield* emitEvent(state, "artifact.created", {
     work_item_id: item.id,
     artifact: reference,
@@ -370,7 +415,7 @@ function* storeArtifact(
     artifact.content,
     state.now,
   );
-  return id;
+  return { id, findings };
 }
 
 /**

@@ -1,6 +1,11 @@
 import type * as Contract from "../contract/schemas.ts";
 import { runNotFound } from "../delivery/delivery-error.ts";
-import type { ChangedOptions, DeliveryStore, StoredAgent } from "../delivery/delivery-store.ts";
+import type {
+  ChangedOptions,
+  CreateRunOptions,
+  DeliveryStore,
+  StoredAgent,
+} from "../delivery/delivery-store.ts";
 import { isId } from "../delivery/ids.ts";
 import { callMethod, defineRunMethods, type RunMethod } from "../delivery/store-methods.ts";
 import { type Outcome, unwrap } from "./outcome.ts";
@@ -27,8 +32,12 @@ export class DurableObjectStore implements DeliveryStore {
     return this.#runs.get(this.#runs.idFromName(runId));
   }
 
-  async createRun(runId: string, input: Contract.CreateRunInput): Promise<Contract.RunView> {
-    return unwrap(this.object(runId).createRun(runId, input));
+  async createRun(
+    runId: string,
+    input: Contract.CreateRunInput,
+    options: CreateRunOptions = {},
+  ): Promise<Contract.RunView> {
+    return unwrap(this.object(runId).createRun(runId, input, options));
   }
 
   async findAgent(runId: string, agentId: string): Promise<StoredAgent | undefined> {

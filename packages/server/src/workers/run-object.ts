@@ -2,7 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { ArgumentError } from "@task-context/core";
 import type * as Contract from "../contract/schemas.ts";
 import { runNotFound } from "../delivery/delivery-error.ts";
-import type { DeliveryStore, StoredAgent } from "../delivery/delivery-store.ts";
+import type { CreateRunOptions, DeliveryStore, StoredAgent } from "../delivery/delivery-store.ts";
 import { checkStageGraph } from "../delivery/stage-graph.ts";
 import { callMethod, defineRunMethods, type RunMethod } from "../delivery/store-methods.ts";
 import { createRateLimiter, type RateLimit } from "../http/rate-limit.ts";
@@ -58,6 +58,7 @@ export class RunObject extends DurableObject<WorkerEnv> {
   async createRun(
     runId: string,
     input: Contract.CreateRunInput,
+    options: CreateRunOptions = {},
   ): Promise<Outcome<Contract.RunView>> {
     return outcome(async () => {
       // Checked before the first write: a refused run leaves no tables behind.
@@ -69,7 +70,7 @@ export class RunObject extends DurableObject<WorkerEnv> {
           message: `expected the id of a new run, got ${runId}: its object already holds a run.`,
         });
       }
-      return this.#store.createRun(runId, input);
+      return this.#store.createRun(runId, input, options);
     });
   }
 

@@ -563,6 +563,23 @@ function replay(
         }
         break;
       }
+      case "content.flagged": {
+        // Part of a completion's transaction, after its artifact or review: the item is not
+        // completed yet, and a flagged artifact is the one the item just created.
+        const item = itemOf(event);
+        if (item !== undefined) {
+          expect(
+            item.status !== "completed" &&
+              (event.artifact_id === undefined
+                ? item.kind === "review"
+                : item.artifacts.at(-1) === event.artifact_id) &&
+              event.findings.length > 0,
+            event,
+            item,
+          );
+        }
+        break;
+      }
       case "work_item.completed": {
         const item = itemOf(event);
         if (item === undefined) break;

@@ -10,6 +10,8 @@ import { secretsSuite } from "./secrets.contract.ts";
 import { securitySuite } from "./security.contract.ts";
 import { spec003Suite } from "./spec-003.contract.ts";
 import { stagesSuite } from "./stages.contract.ts";
+import { traceContextSuite } from "./trace-context.contract.ts";
+import { untrustedContentSuite } from "./untrusted-content.contract.ts";
 import { wellFormedTextSuite } from "./well-formed-text.contract.ts";
 
 /** Every contract suite, against services `start` starts. */
@@ -26,4 +28,6 @@ export function contractSuites(start: StartService): void {
   receiptsSuite(start);
   pageSuite(start);
   wellFormedTextSuite(start);
+  traceContextSuite(start);
+  untrustedContentSuite(start);
 }

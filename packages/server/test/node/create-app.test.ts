@@ -75,7 +75,7 @@ describe("createApp", () => {
     });
     expect(allowed.headers.get("access-control-allow-origin")).toBe("https://app.example");
     expect(allowed.headers.get("access-control-allow-headers")).toBe(
-      "Authorization,Content-Type,Idempotency-Key,Last-Event-ID,MCP-Protocol-Version",
+      "Authorization,Content-Type,Idempotency-Key,Last-Event-ID,MCP-Protocol-Version,traceparent,tracestate",
     );
     const other = await app.request("/healthz", { headers: { Origin: "https://evil.example" } });
     expect(other.headers.get("access-control-allow-origin")).toBeNull();

@@ -1,5 +1,7 @@
+import { context, propagation, ROOT_CONTEXT, trace } from "@opentelemetry/api";
 import { recordSpans, type SpanRecord, type SpanRecorder } from "@task-context/trace-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createServiceClient } from "../../src/client.ts";
 import { artifactCompletion, createRun, runInput, taskStage } from "../contract/client.ts";
 import type { Service } from "../contract/harness.ts";
 import { call, mcpClient } from "../contract/mcp.contract.ts";
@@ -130,6 +132,102 @@ describe("the delivery service with an OpenTelemetry SDK registered", () => {
       { name: "claim work_item", id: item.id, stale: undefined, outcome: "success" },
       { name: "complete work_item", id: item.id, stale: false, outcome: "success" },
     ]);
+  });
+});
+
+describe("the delivery service continues the trace of its callers", () => {
+  const TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
+  const CALLER_SPAN_ID = "00f067aa0ba902b7";
+  const traceparent = `00-${TRACE_ID}-${CALLER_SPAN_ID}-01`;
+
+  /** Each span of the service: its name, whether it is in the caller's trace, its parent's id. */
+  const lineage = () =>
+    recorder
+      .finished()
+      .filter((span) => span.instrumentationScope.name === "@task-context/server")
+      .map((span) => ({
+        name: span.name,
+        inTrace: span.spanContext().traceId === TRACE_ID,
+        parent: span.parentSpanContext?.spanId ?? null,
+      }));
+
+  it("a claim and a completion with a traceparent header are children of the caller's span", async () => {
+    const { writer } = await runWithWriter();
+    const claimed = await writer.post<{ work_item: { id: string } }>("/v1/inbox/claim-next", {
+      headers: { traceparent },
+    });
+    await writer.post(`/v1/work-items/${claimed.body.work_item.id}/complete`, {
+      body: artifactCompletion(1),
+      headers: { traceparent, "Idempotency-Key": "k-1" },
+    });
+
+    expect(lineage()).toStrictEqual([
+      { name: "claim work_item", inTrace: true, parent: CALLER_SPAN_ID },
+      { name: "complete work_item", inTrace: true, parent: CALLER_SPAN_ID },
+    ]);
+  });
+
+  it("the /mcp tools continue the trace a call's _meta names", async () => {
+    const { writer } = await runWithWriter();
+    const client = await mcpClient(service, writer.token);
+    const claimed = await client.callTool({
+      name: "claim_work_item",
+      arguments: {},
+      _meta: { traceparent },
+    });
+    const item = (claimed.structuredContent as { work_item: { id: string } }).work_item;
+    await client.callTool({
+      name: "complete_work_item",
+      arguments: { work_item_id: item.id, ...artifactCompletion(1) },
+    });
+    await client.close();
+
+    expect(lineage()).toStrictEqual([
+      { name: "claim work_item", inTrace: true, parent: CALLER_SPAN_ID },
+      { name: "complete work_item", inTrace: false, parent: null },
+    ]);
+  });
+
+  it("the typed client sends the active span as traceparent; the run's items carry it", async () => {
+    const admin = createServiceClient({
+      url: "http://service.test",
+      token: service.adminToken,
+      fetch: (input, init) => service.fetch(String(input), init),
+    });
+    const tracer = trace.getTracer("test");
+    const { runId, runSpan } = await tracer.startActiveSpan("main agent", async (span) => {
+      const run = await admin.createRun(runInput([taskStage("draft")]));
+      span.end();
+      return { runId: run.run_id, runSpan: span.spanContext() };
+    });
+    const { token } = await admin.addAgent(runId, { tag: "writer" });
+    const writer = createServiceClient({
+      url: "http://service.test",
+      token,
+      fetch: (input, init) => service.fetch(String(input), init),
+    });
+    const {
+      offers: [offer],
+    } = await writer.poll();
+    expect(offer?.trace_context).toStrictEqual({
+      traceparent: `00-${runSpan.traceId}-${runSpan.spanId}-01`,
+    });
+    // An agent that continues the run's trace from its item: its claim joins it.
+    const continued = propagation.extract(ROOT_CONTEXT, offer?.trace_context);
+    const agentSpan = await context.with(continued, () =>
+      tracer.startActiveSpan("agent", async (span) => {
+        await writer.claim(offer?.id ?? "");
+        span.end();
+        return span.spanContext();
+      }),
+    );
+
+    expect(agentSpan.traceId).toBe(runSpan.traceId);
+    expect(lineage()).toStrictEqual([
+      { name: "claim work_item", inTrace: false, parent: agentSpan.spanId },
+    ]);
+    const [claim] = recorder.finished().filter((span) => span.name === "claim work_item");
+    expect(claim?.spanContext().traceId).toBe(runSpan.traceId);
   });
 });
 

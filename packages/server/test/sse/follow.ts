@@ -17,6 +17,7 @@ export const eventTypes = Object.keys({
   "context.stale": true,
   "artifact.created": true,
   "review.feedback": true,
+  "content.flagged": true,
   "stage.completed": true,
   "run.completed": true,
   "run.blocked": true,

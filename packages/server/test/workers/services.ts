@@ -35,10 +35,10 @@ export async function workersService(
   const clock = manualClock();
   const created: string[] = [];
   const createRun = store.createRun.bind(store);
-  store.createRun = async (runId, input) => {
+  store.createRun = async (runId, input, createOptions) => {
     created.push(runId);
     await runObject(runId).setClock(clock.now());
-    return createRun(runId, input);
+    return createRun(runId, input, createOptions);
   };
   const app = createRouter(
     {
