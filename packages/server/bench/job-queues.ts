@@ -43,16 +43,32 @@ export interface JobShape {
   output: object;
 }
 
-/** Claim-next → complete cycles over HTTP on `target`. */
+/**
+ * Claim-next → complete cycles over HTTP on `target`, the workers and the items split evenly over
+ * `runs` runs (default 1) that are worked at the same time.
+ */
 export const overHttp = (
   name: string,
   target: Target,
   stop: () => Promise<unknown>,
+  { runs = 1 }: { runs?: number } = {},
 ): Contestant => ({
   name,
   async round(workers, count) {
-    const { perSecond, latencies } = await round(target, "cycle", workers, count);
-    return { perSecond, ...latencies };
+    const start = now();
+    const parts = await Promise.all(
+      Array.from({ length: runs }, () =>
+        round(target, "cycle", Math.ceil(workers / runs), Math.ceil(count / runs)),
+      ),
+    );
+    const done = parts.reduce((sum, part) => sum + part.count, 0);
+    const latencies = parts.map((part) => part.latencies);
+    return {
+      perSecond: runs === 1 ? (parts[0]?.perSecond ?? 0) : done / ((now() - start) / 1000),
+      cycle: latencies.flatMap((each) => each.cycle),
+      claim: latencies.flatMap((each) => each.claim),
+      complete: latencies.flatMap((each) => each.complete),
+    };
   },
   async close() {
     target.close();

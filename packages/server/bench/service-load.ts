@@ -207,7 +207,7 @@ export async function round(target: Target, phase: Phase, agents: number, count:
       }
     }),
   );
-  return { perSecond: count / ((now() - start) / 1000), latencies };
+  return { perSecond: count / ((now() - start) / 1000), count, latencies };
 }
 
 /** The value below which `fraction` of `values` lie. */
