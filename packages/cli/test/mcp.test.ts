@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { injectTaskContext, loadTaskContext } from "@task-context/core";
+import { CONTEXT_VIEW_PRESETS, injectTaskContext, loadTaskContext } from "@task-context/core";
 import { CONTEXT_MD_URI } from "@task-context/mcp";
 import { afterAll, describe, expect, it } from "vitest";
 import { markdownFences } from "../../../docs/examples/test/markdown-fences.ts";
@@ -205,6 +205,53 @@ describe("task-context mcp --secrets", () => {
         "task-context: option '--secrets <policy>' argument 'hide' is invalid. expected redact, refuse or allow\nhint: run `task-context mcp --help` to see the usage\n",
       code: 2,
     });
+  });
+});
+
+describe("task-context mcp --view, --include, --exclude", () => {
+  const views = temporaryFolder();
+  afterAll(views.remove);
+  writeFileSync(
+    join(views.path, "CONTEXT.md"),
+    "# Task context\n\n## What we are building\nLumen.\n\n## Other details\nRun pnpm test.\n",
+  );
+
+  it("serves the view wherever a request names none; a request's own view wins", async () => {
+    const client = await connect(["mcp", views.path, "--view", "media"]);
+    try {
+      const media = await loadTaskContext(views.path, { view: CONTEXT_VIEW_PRESETS.media });
+      const result = await client.callTool({ name: "get_task_context", arguments: {} });
+      expect(result.structuredContent).toMatchObject({
+        content: "## What we are building\nLumen.",
+        sha256: media.sha256,
+        view: { name: "media", sections: ["What we are building"] },
+      });
+      const own = await client.callTool({
+        name: "get_task_context",
+        arguments: { view: { include: ["Other details"] } },
+      });
+      expect(own.structuredContent).toMatchObject({ content: "## Other details\nRun pnpm test." });
+    } finally {
+      await client.close();
+    }
+    const excluding = await connect(["mcp", views.path, "--exclude", "Other details"]);
+    try {
+      const { contents } = await excluding.readResource({ uri: CONTEXT_MD_URI });
+      expect(contents[0]).toMatchObject({
+        text: "# Task context\n\n## What we are building\nLumen.",
+        _meta: { "task-context/view": { name: "custom" } },
+      });
+    } finally {
+      await excluding.close();
+    }
+  });
+
+  it("refuses --view with --include, as render does, exit 2", async () => {
+    const refused = await runCli(["mcp", "--view", "media", "--include", "Other details"], {
+      cwd: views.path,
+    });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("--view takes a preset; --include and --exclude make a view");
   });
 });
 

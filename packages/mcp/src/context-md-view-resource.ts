@@ -10,7 +10,7 @@ import { resourceError } from "./protocol-errors.ts";
 import { CONTEXT_MD_VIEW_URI_TEMPLATE } from "./resource-uris.ts";
 import { contextMeta } from "./task-context-loader.ts";
 import { viewArgumentSchema, viewOfArgument } from "./view-argument.ts";
-import { type ViewLoader, viewFacts } from "./view-loader.ts";
+import type { ViewLoader } from "./view-loader.ts";
 
 /** The view URI without its query. */
 const BASE = CONTEXT_MD_VIEW_URI_TEMPLATE.slice(0, CONTEXT_MD_VIEW_URI_TEMPLATE.indexOf("{"));
@@ -126,7 +126,7 @@ export function registerContextMdViewResource(server: McpServer, loadView: ViewL
               uri: uri.href,
               mimeType: "text/markdown",
               text: context.content,
-              _meta: { ...contextMeta(context), "task-context/view": viewFacts(context).view },
+              _meta: contextMeta(context),
             },
           ],
         };

@@ -84,12 +84,32 @@ describe("createTaskContextServer: what it lists", () => {
     ]);
   });
 
-  it("offers with_task_context with a required request argument", async () => {
+  it("offers with_task_context with a required request argument and optional view ones", async () => {
     const { prompts } = await (await connect()).listPrompts();
+    const headings =
+      "one a line, or separated by commas (a heading with a comma needs its own line)";
     expect(prompts.map(({ name, arguments: args }) => ({ name, args }))).toEqual([
       {
         name: "with_task_context",
-        args: [{ name: "request", description: "What you want done", required: true }],
+        args: [
+          { name: "request", description: "What you want done", required: true },
+          {
+            name: "view",
+            description:
+              "Deliver only some sections of CONTEXT.md: a preset (media, brief) alone, or the name of the view given by include and exclude",
+            required: false,
+          },
+          {
+            name: "include",
+            description: `Headings of CONTEXT.md whose sections (with their sub-sections) to deliver: ${headings}`,
+            required: false,
+          },
+          {
+            name: "exclude",
+            description: `Headings of CONTEXT.md whose sections to leave out: ${headings}`,
+            required: false,
+          },
+        ],
       },
     ]);
   });

@@ -1,6 +1,7 @@
 import { McpServer } from "@modelcontextprotocol/server";
 import { ArgumentError } from "@task-context/core";
 import {
+  requireContextView,
   requireLoadOptions,
   requireObject,
   requireOptionalBoolean,
@@ -50,7 +51,8 @@ function requireProjectPath(projectPath: unknown): string | undefined {
  *   output schema and `structuredContent`; a refusal (a missing CONTEXT.md, invalid arguments) is
  *   a tool error (`isError: true`) whose text is `<CODE>: <message>` and whose
  *   `_meta["task-context/error"]` is `{ error, code, issues? }`;
- * - the prompt `with_task_context` (argument `request`);
+ * - the prompt `with_task_context` (argument `request`; `view`, `include`, `exclude` for a view);
+ * - with `view`, that view of CONTEXT.md wherever a request names none (the default view);
  * - with `changes`, `notifications/resources/updated` for CONTEXT.md when it changes.
  *
  * Requests with malformed params (`resources/read` without `uri`, `prompts/get` with
@@ -100,6 +102,8 @@ export function buildTaskContextServer(
   const subscribable = changes !== undefined || perRequestSubscriptions;
   const loadOptions = requireLoadOptions({ maxChars, maxTokens, tokenizer, secrets }, "options.");
   const checkedProjectPath = requireProjectPath(projectPath);
+  const defaultView =
+    options.view === undefined ? undefined : requireContextView("options.view", options.view);
   if (changes !== undefined && typeof changes?.subscribe !== "function") {
     throw new ArgumentError({
       argument: "options.changes",
@@ -134,7 +138,7 @@ export function buildTaskContextServer(
   traceDeliveries(server);
   guardRequestParams(server);
   const load = tracedLoader(
-    wrapLoader(taskContextLoader(workspace, loadOptions)),
+    wrapLoader(taskContextLoader(workspace, loadOptions, defaultView)),
     loadOptions.tokenizer,
   );
   registerContextMdResource(server, load);
@@ -148,7 +152,7 @@ export function buildTaskContextServer(
   registerInjectTaskContextTool(server, load, loadView);
   registerValidateTool(server);
   registerLintContextMdTool(server, workspace, loadOptions.maxChars);
-  registerWithTaskContextPrompt(server, load);
+  registerWithTaskContextPrompt(server, load, loadView);
   if (changes !== undefined) wireContextSubscriptions(server, changes, era);
   return server;
 }

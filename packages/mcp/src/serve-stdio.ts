@@ -6,6 +6,7 @@ import { serveStdio as serveSdkStdio } from "@modelcontextprotocol/server/stdio"
 import {
   ArgumentError,
   CONTEXT_FILENAME,
+  type ContextView,
   type SecretPolicy,
   type Tokenizer,
 } from "@task-context/core";
@@ -31,6 +32,11 @@ export interface ServeStdioOptions {
   tokenizer?: Tokenizer | undefined;
   /** What to do with secrets in CONTEXT.md: `"redact"` (default), `"refuse"` or `"allow"`. */
   secrets?: SecretPolicy | undefined;
+  /**
+   * The view of CONTEXT.md delivered where a request names none (`createTaskContextServer`'s
+   * `view`); default: the whole file.
+   */
+  view?: ContextView | undefined;
   /** Quiet milliseconds that end a burst of changes to CONTEXT.md (default 50). */
   debounceMs?: number | undefined;
   /** Where the client's messages are read (default: this process's stdin). */
@@ -120,7 +126,7 @@ export async function serveStdio(options: ServeStdioOptions): Promise<TaskContex
   requireObject("options", options);
   requireText("directory", options.directory, "the workspace directory, a non-empty path");
   const directory = await requireDirectory(options.directory);
-  const { maxChars, maxTokens, tokenizer, secrets, transport, onerror } = options;
+  const { maxChars, maxTokens, tokenizer, secrets, view, transport, onerror } = options;
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const workspace = nodeWorkspace(directory);
@@ -131,6 +137,7 @@ export async function serveStdio(options: ServeStdioOptions): Promise<TaskContex
     maxTokens,
     tokenizer,
     secrets,
+    view,
     projectPath: directory,
     changes: watcher,
     listSageTaskIds: () => sageTaskIds(directory),

@@ -1,4 +1,4 @@
-import type { SecretPolicy, Tokenizer, Workspace } from "@task-context/core";
+import type { ContextView, SecretPolicy, Tokenizer, Workspace } from "@task-context/core";
 import type { ContextChanges } from "./context-changes.ts";
 
 /** Options of {@link createTaskContextServer}. */
@@ -22,6 +22,14 @@ export interface TaskContextServerOptions {
    * error with code `SECRET_IN_CONTEXT`, `"allow"` delivers CONTEXT.md as written.
    */
   secrets?: SecretPolicy | undefined;
+  /**
+   * The view of CONTEXT.md delivered where a request names none — the CONTEXT.md resource,
+   * `get_task_context` and `inject_task_context` without `view`, `with_task_context` without view
+   * arguments — such as `CONTEXT_VIEW_PRESETS.media` for a server an image agent uses. A request's
+   * own view replaces it. Each delivery then says so (`view`, `_meta["task-context/view"]`), and
+   * one the view selects nothing of is refused with `CONTEXT_VIEW_EMPTY`. Default: the whole file.
+   */
+  view?: ContextView | undefined;
   /**
    * The absolute path of the project root, written as `project.path` of the Context Protocol v1
    * block. Without it the server has no context-block resource: a block needs an absolute path.

@@ -1,6 +1,6 @@
 import type { CallToolResult, McpServer } from "@modelcontextprotocol/server";
 import { GEN_AI_ATTRIBUTES, type Tokenizer } from "@task-context/core";
-import { thrownMessage } from "@task-context/core/internal";
+import { contextViewAttributes, thrownMessage } from "@task-context/core/internal";
 import { currentDelivery, traceDelivery, withTraceContext } from "@task-context/core/tracing";
 import type { TaskContextLoader } from "./task-context-loader.ts";
 import { TOOL_ERROR_META_KEY, type ToolErrorBody } from "./tool-results.ts";
@@ -108,7 +108,9 @@ export function tracedLoader(
 ): TaskContextLoader {
   return async () => {
     const context = await load();
-    currentDelivery()?.recordContext(context, tokenizer);
+    const span = currentDelivery();
+    span?.recordContext(context, tokenizer);
+    span?.setAttributes(contextViewAttributes(context));
     return context;
   };
 }

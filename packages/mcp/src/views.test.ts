@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Client } from "@modelcontextprotocol/client";
 import {
+  ArgumentError,
   CONTEXT_VIEW_PRESETS,
   loadTaskContext,
   memoryWorkspace,
@@ -9,6 +10,7 @@ import {
 import { CONTEXT_MD_TEMPLATE } from "@task-context/protocols/context-md";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  CONTEXT_MD_URI,
   CONTEXT_MD_VIEW_URI_TEMPLATE,
   contextMdViewUri,
   createTaskContextServer,
@@ -38,9 +40,14 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
 });
 
-async function connect(): Promise<Client> {
+async function connect(
+  options: Partial<Parameters<typeof createTaskContextServer>[0]> = {},
+): Promise<Client> {
   const client = await connectInMemory(
-    createTaskContextServer({ workspace: memoryWorkspace({ "CONTEXT.md": CONTEXT_MD }) }),
+    createTaskContextServer({
+      workspace: memoryWorkspace({ "CONTEXT.md": CONTEXT_MD }),
+      ...options,
+    }),
   );
   clients.push(client);
   return client;
@@ -201,5 +208,134 @@ describe("views over MCP", () => {
         client.readResource({ uri: contextMdViewUri({ name: "media", maxChars: 0 }) }),
       ),
     ).toMatchObject({ code: -32602, message: expect.stringContaining("Invalid view in") });
+  });
+});
+
+describe("views over MCP: the with_task_context prompt", () => {
+  const injected = (context: string) => `[Task Context]\n${context}\n\n[Request]\nDraw.`;
+
+  it("builds the message from a preset named by the view argument", async () => {
+    const result = await (await connect()).getPrompt({
+      name: "with_task_context",
+      arguments: { request: "Draw.", view: "media" },
+    });
+    expect(result).toStrictEqual({
+      messages: [{ role: "user", content: { type: "text", text: injected(MEDIA) } }],
+      _meta: {
+        "task-context/sha256": sha256(MEDIA),
+        "task-context/truncated": false,
+        "task-context/originalLength": MEDIA.length,
+        "task-context/view": MEDIA_VIEW,
+      },
+    });
+  });
+
+  it("takes include and exclude as comma- or newline-separated headings; blank ones are absent", async () => {
+    const client = await connect();
+    const brief = selectContextView(CONTEXT_MD, CONTEXT_VIEW_PRESETS.brief).content;
+    for (const include of [
+      "What we are building, Key terminology",
+      "What we are building\nKey terminology\n",
+    ]) {
+      const result = await client.getPrompt({
+        name: "with_task_context",
+        arguments: { request: "Draw.", include, exclude: "" },
+      });
+      expect(result.messages[0]?.content).toStrictEqual({ type: "text", text: injected(brief) });
+      expect(result._meta?.["task-context/view"]).toStrictEqual({
+        name: "custom",
+        sections: ["What we are building", "Key terminology"],
+        fileSha256: sha256(CONTEXT_MD),
+      });
+    }
+    const whole = await client.getPrompt({
+      name: "with_task_context",
+      arguments: { request: "Draw.", view: " ", include: "" },
+    });
+    expect(whole.messages[0]?.content).toStrictEqual({ type: "text", text: injected(CONTEXT_MD) });
+    expect(whole._meta).not.toHaveProperty("task-context/view");
+  });
+
+  it("refuses a name that is no preset with -32602 at /arguments/view", async () => {
+    const refused = await protocolError(
+      (await connect()).getPrompt({
+        name: "with_task_context",
+        arguments: { request: "Draw.", view: "tests" },
+      }),
+    );
+    const message =
+      '"tests" is no preset, and a view needs include or exclude. Name a preset (media, brief) or give the headings to include or exclude.';
+    expect(refused).toStrictEqual({
+      code: -32602,
+      message: `Invalid arguments for prompt with_task_context: ${message}`,
+      data: { issues: [{ path: "/arguments/view", message }] },
+    });
+  });
+
+  it("refuses a view that selects nothing as a missing CONTEXT.md is refused: -32600 with the code", async () => {
+    const refused = await protocolError(
+      (await connect()).getPrompt({
+        name: "with_task_context",
+        arguments: { request: "Draw.", include: "Deployment" },
+      }),
+    );
+    expect(refused).toStrictEqual({
+      code: -32600,
+      message: `View "custom" selects nothing of CONTEXT.md: it includes "Deployment" and excludes nothing. CONTEXT.md's headings are ${HEADINGS}. Name headings CONTEXT.md has, or write those sections into it.`,
+      data: { code: "CONTEXT_VIEW_EMPTY" },
+    });
+  });
+});
+
+describe("views over MCP: the server's default view", () => {
+  const MEDIA_META = {
+    "task-context/sha256": sha256(MEDIA),
+    "task-context/truncated": false,
+    "task-context/originalLength": MEDIA.length,
+    "task-context/view": MEDIA_VIEW,
+  };
+
+  it("is delivered wherever a request names no view: resource, tools and prompt", async () => {
+    const client = await connect({ view: CONTEXT_VIEW_PRESETS.media });
+    const { contents } = await client.readResource({ uri: CONTEXT_MD_URI });
+    expect(contents).toStrictEqual([
+      { uri: CONTEXT_MD_URI, mimeType: "text/markdown", text: MEDIA, _meta: MEDIA_META },
+    ]);
+    const got = await client.callTool({ name: "get_task_context", arguments: {} });
+    expect(got.structuredContent).toMatchObject({ content: MEDIA, view: MEDIA_VIEW });
+    const injected = await client.callTool({
+      name: "inject_task_context",
+      arguments: { prompt: "Draw." },
+    });
+    expect(injected.structuredContent).toMatchObject({
+      text: `[Task Context]\n${MEDIA}\n\n[Request]\nDraw.`,
+      view: MEDIA_VIEW,
+    });
+    const prompt = await client.getPrompt({
+      name: "with_task_context",
+      arguments: { request: "Draw." },
+    });
+    expect(prompt._meta).toStrictEqual(MEDIA_META);
+  });
+
+  it("gives way to a request's own view", async () => {
+    const client = await connect({ view: CONTEXT_VIEW_PRESETS.media });
+    const got = await client.callTool({
+      name: "get_task_context",
+      arguments: { view: { name: "brief" } },
+    });
+    expect(got.structuredContent).toMatchObject({
+      content: selectContextView(CONTEXT_MD, CONTEXT_VIEW_PRESETS.brief).content,
+      view: { name: "brief" },
+    });
+  });
+
+  it("refuses a malformed default view before serving", () => {
+    expect(() =>
+      createTaskContextServer({
+        workspace: memoryWorkspace({}),
+        view: { name: "ops", include: [] },
+      }),
+    ).toThrow(ArgumentError);
   });
 });

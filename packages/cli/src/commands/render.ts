@@ -28,8 +28,7 @@ import { explainLibraryError } from "../library-error.ts";
 import { parseJsonInput, readInput } from "../read-input.ts";
 import { remoteAgentItem } from "../render/remote-agent-item.ts";
 import {
-  collect,
-  VIEW_PRESET_NAMES,
+  addViewOptions,
   type ViewOptions,
   viewNotes,
   viewOfOptions,
@@ -197,28 +196,8 @@ export function addRenderCommand(program: Command, { io, exit }: CommandContext)
       "--max-chars <n>",
       `the CONTEXT.md limit (default ${DEFAULT_MAX_CHARS})`,
       positiveInteger,
-    )
-    .addOption(
-      new Option(
-        "--view <preset>",
-        "deliver only a preset's sections of CONTEXT.md (media: building, terms, brand; brief: building, terms)",
-      ).choices(VIEW_PRESET_NAMES),
-    )
-    .option(
-      "--include <heading>",
-      "a view of the sections under <heading> (repeat it for more)",
-      collect,
-    )
-    .option(
-      "--exclude <heading>",
-      "a view without the sections under <heading> (repeatable)",
-      collect,
-    )
-    .option(
-      "--view-max-chars <n>",
-      "the view's own limit (--max-chars still applies)",
-      positiveInteger,
-    )
+    );
+  addViewOptions(command)
     .option("--json", "print { recipient, contextSha256, view?, parts } as JSON")
     .addHelpText(
       "after",

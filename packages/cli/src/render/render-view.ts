@@ -1,5 +1,7 @@
 import { CONTEXT_VIEW_PRESETS, type ContextView, type TaskContext } from "@task-context/core";
+import { type Command, Option } from "commander";
 import { usageError } from "../cli-error.ts";
+import { positiveInteger } from "../commands/lint.ts";
 
 /** The names `render --view` accepts: core's presets. */
 export const VIEW_PRESET_NAMES = Object.keys(CONTEXT_VIEW_PRESETS) as Array<
@@ -17,6 +19,36 @@ export interface ViewOptions {
 /** Collects a repeatable option's values: `--include A --include B`. */
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
+}
+
+/**
+ * Adds the view options to `command` — `--view <preset>`, the repeatable `--include` and
+ * `--exclude <heading>`, `--view-max-chars <n>` — parsed into {@link ViewOptions} for
+ * {@link viewOfOptions}: the same flags on `render` and `mcp`.
+ */
+export function addViewOptions(command: Command): Command {
+  return command
+    .addOption(
+      new Option(
+        "--view <preset>",
+        "deliver only a preset's sections of CONTEXT.md (media: building, terms, brand; brief: building, terms)",
+      ).choices(VIEW_PRESET_NAMES),
+    )
+    .option(
+      "--include <heading>",
+      "a view of the sections under <heading> (repeat it for more)",
+      collect,
+    )
+    .option(
+      "--exclude <heading>",
+      "a view without the sections under <heading> (repeatable)",
+      collect,
+    )
+    .option(
+      "--view-max-chars <n>",
+      "the view's own limit (--max-chars still applies)",
+      positiveInteger,
+    );
 }
 
 /**
