@@ -6,9 +6,8 @@ import {
   UriTemplate,
 } from "@modelcontextprotocol/server";
 import { checkValue } from "@task-context/protocols/internal";
-import { resourceError } from "./protocol-errors.ts";
+import { readContextMd } from "./context-md-resource.ts";
 import { CONTEXT_MD_VIEW_URI_TEMPLATE } from "./resource-uris.ts";
-import { contextMeta } from "./task-context-loader.ts";
 import { viewArgumentSchema, viewOfArgument } from "./view-argument.ts";
 import type { ViewLoader } from "./view-loader.ts";
 
@@ -116,23 +115,9 @@ export function registerContextMdViewResource(server: McpServer, loadView: ViewL
         "Only some sections of CONTEXT.md: a preset by name (media: what we are building, key terminology, brand guidelines) or headings to include or exclude. _meta holds its sha256, the view's sections and the whole file's sha256.",
       mimeType: "text/markdown",
     },
-    async (uri, variables) => {
+    (uri, variables) => {
       const view = viewOfVariables(uri.href, variables);
-      try {
-        const context = await loadView(view);
-        return {
-          contents: [
-            {
-              uri: uri.href,
-              mimeType: "text/markdown",
-              text: context.content,
-              _meta: contextMeta(context),
-            },
-          ],
-        };
-      } catch (error) {
-        return resourceError(uri.href, error);
-      }
+      return readContextMd(uri.href, () => loadView(view));
     },
   );
 }
