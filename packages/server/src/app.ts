@@ -29,7 +29,7 @@ import { eventRoutes } from "./routes/events.ts";
 import { inboxRoutes } from "./routes/inbox.ts";
 import { pageRoutes } from "./routes/page.ts";
 import { publicRoutes } from "./routes/public.ts";
-import type { App, AppEnv, RouteContext } from "./routes/route-context.ts";
+import type { A2aOptions, App, AppEnv, RouteContext } from "./routes/route-context.ts";
 import { runRoutes } from "./routes/runs.ts";
 import { viewLinkRoutes } from "./routes/view-links.ts";
 import { workItemRoutes } from "./routes/work-items.ts";
@@ -85,6 +85,12 @@ export interface AppOptions {
    * answers 422 `SECRET_IN_CONTEXT`, `"allow"` stores them as sent.
    */
   secrets?: SecretPolicy;
+  /**
+   * A2A agents. Registering one (`POST /v1/runs/{run_id}/agents` with `a2a`) reads its agent
+   * card with `fetch` (default: the global one); `agentAdded` is then told the run's id, so that
+   * a dispatcher starts delivering to it (the Node server's does; see `A2aDispatcher`).
+   */
+  a2a?: A2aOptions;
 }
 
 /** The default largest request body: 1 MiB. */
@@ -185,6 +191,7 @@ export function createApp(options: AppOptions): App {
     shutdown: options.signal,
     secrets: requireSecretPolicy("options.secrets", options.secrets),
     viewTokens: viewTokens(options.auth.adminToken),
+    a2a: options.a2a ?? {},
   };
   publicRoutes(app, context);
   runRoutes(app, context);

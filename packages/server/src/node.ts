@@ -16,6 +16,7 @@ import type { AddressInfo } from "node:net";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { ArgumentError, type SecretPolicy } from "@task-context/core";
 import { requireText, requireWholeNumber } from "@task-context/core/internal";
+import type { A2aDispatcher } from "./a2a/a2a-dispatcher.ts";
 import { createApp, defaultBodyBytes, type Limits } from "./app.ts";
 import { defaultAllowedHosts } from "./mcp/dns-rebinding.ts";
 import { createNodeHttpServer } from "./node-http/node-http-server.ts";
@@ -71,6 +72,13 @@ export interface NodeServerOptions {
   onUnexpectedError?: (error: unknown) => void;
   /** Secrets in a new run: `"redact"` (default), `"refuse"` or `"allow"` (see `createApp`). */
   secrets?: SecretPolicy;
+  /**
+   * The service's address as A2A agents reach it (default: the address it listens on): the
+   * earlier artifacts' URIs in the messages sent to A2A agents are under it.
+   */
+  publicUrl?: string;
+  /** How often an A2A task is polled with tasks/get when its agent does not stream (1000 ms). */
+  a2aPollMs?: number;
 }
 
 /** A running server. */
@@ -129,8 +137,28 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
       ? openSqliteStore(options)
       : await openPostgresStore(requirePostgresUrl("databaseUrl", options.databaseUrl), options);
   const shutdown = new AbortController();
+  // The A2A dispatcher, loaded and started once a run has an A2A agent.
+  let dispatcher: Promise<A2aDispatcher> | undefined;
+  let serviceUrl = options.publicUrl;
+  const dispatch = (runId: string) => {
+    dispatcher ??= import("./a2a/a2a-dispatcher.ts").then(
+      ({ A2aDispatcher }) =>
+        new A2aDispatcher({
+          store,
+          serviceUrl,
+          ...(options.a2aPollMs === undefined ? {} : { pollIntervalMs: options.a2aPollMs }),
+          ...(options.onUnexpectedError === undefined
+            ? {}
+            : { onError: options.onUnexpectedError }),
+        }),
+    );
+    dispatcher
+      .then((started) => started.watchRun(runId))
+      .catch((error: unknown) => options.onUnexpectedError?.(error));
+  };
   const app = createApp({
     store,
+    a2a: { agentAdded: dispatch },
     auth: { adminToken: options.adminToken },
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
@@ -172,13 +200,22 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   });
   const address = server.address() as AddressInfo;
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const url = `http://${shownHost}:${address.port}`;
+  serviceUrl ??= url;
+  // Runs whose A2A agents were added before this instance started (or on another instance).
+  const a2aRuns = store.runsWithA2aAgents().then(
+    (runIds) => runIds.forEach(dispatch),
+    (error: unknown) => options.onUnexpectedError?.(error),
+  );
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${shownHost}:${address.port}`,
+    url,
     close() {
       closing ??= (async () => {
         clearInterval(sweeper);
         shutdown.abort();
+        await a2aRuns;
+        await (await dispatcher)?.close();
         store.close();
         await new Promise<void>((resolve) => {
           const force = setTimeout(() => server.closeAllConnections(), 5000);

@@ -61,6 +61,11 @@ export const runExample = {
 
 export const addAgentExample = { tag: "writer-1" };
 
+export const addA2aAgentExample = {
+  tag: "illustrator",
+  a2a: { url: "https://illustrator.example.com/a2a", stages: ["draft"] },
+};
+
 export const agentCreatedExample = {
   agent_id: "agt_wbpeqege0kxj7carerwws74cqy",
   tag: "writer-1",

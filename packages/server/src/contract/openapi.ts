@@ -30,7 +30,7 @@ const statusMeanings: Record<DeliveryErrorStatus, string> = {
   409: "The state forbids it: tag taken, item not on offer, lease lost, already completed, not dead-lettered",
   413: "The body is larger than the limit (1 MiB by default)",
   415: "The body is not declared as JSON",
-  422: "Idempotency-Key reused with another body, a completion that does not fit the work item, or (secrets policy refuse) a new run that holds a secret",
+  422: "Idempotency-Key reused with another body, a completion that does not fit the work item, or (secrets policy refuse) a new run that holds a secret, an A2A agent whose card cannot be read or whose skills cover no stage asked for",
   429: "Too many requests for this token or address: wait Retry-After seconds",
   500: "The service failed to answer: try again, and report it if it keeps failing",
   503: "The service cannot answer now: try again later",
@@ -62,6 +62,21 @@ const errorExamples: Record<
         path: "/goal",
         message:
           "This looks like an OpenAI API key (openai-api-key, line 1): remove it; every agent of the run would receive it.",
+      },
+    ],
+  },
+  A2A_AGENT_CARD_INVALID: {
+    error:
+      "The A2A agent card at https://illustrator.example.com/.well-known/agent-card.json answered HTTP 404. Check the agent's URL and that it serves an A2A 1.0 agent card there.",
+  },
+  A2A_SKILLS_MISMATCH: {
+    error:
+      'The skills the agent card of "Illustrator" declares do not cover the available_skills of the stages asked for. Register an agent whose card declares them, or name other stages.',
+    issues: [
+      {
+        path: "/stages/draft",
+        message:
+          'Stage "draft" needs web_search, which the agent card of "Illustrator" does not declare (as a skill id or tag).',
       },
     ],
   },

@@ -138,8 +138,32 @@ export const addAgentBody = z
       .min(1)
       .max(100)
       .describe("The agent's name in the run (author_tag, reviewer_tag); unique within the run"),
+    a2a: z
+      .strictObject({
+        url: z
+          .url({ protocol: /^https?$/ })
+          .max(2000)
+          .describe(
+            "The A2A agent's base URL: its agent card is /.well-known/agent-card.json under it",
+          ),
+        stages: z
+          .array(text)
+          .min(1)
+          .optional()
+          .describe("Only these stages' items (default: every stage whose skills the card covers)"),
+        concurrency: z
+          .int()
+          .min(1)
+          .max(16)
+          .optional()
+          .describe("How many of its items it works on at once, each its own A2A task (default 1)"),
+      })
+      .optional()
+      .describe(
+        "An A2A 1.0 agent: the service reads its agent card, matches its skills against the stages' available_skills, and delivers its work items to it as A2A messages (one A2A task per lease attempt) instead of waiting for it to poll",
+      ),
   })
-  .meta({ id: "AddAgent", examples: [examples.addAgentExample] });
+  .meta({ id: "AddAgent", examples: [examples.addAgentExample, examples.addA2aAgentExample] });
 
 /** The answer to `POST /v1/runs/{run_id}/agents`: the token is shown this once. */
 export const agentCreated = z
@@ -147,6 +171,16 @@ export const agentCreated = z
     agent_id: text,
     tag: text,
     token: text.describe("Send as Authorization: Bearer <token>. Shown once; stored hashed."),
+    a2a: z
+      .strictObject({
+        url: text,
+        agent_name: text.describe("The name its agent card gives"),
+        stages: z.array(text).describe("The stages whose items it is sent"),
+        streaming: z.boolean().describe("Its tasks are followed by streaming; else by tasks/get"),
+        concurrency: z.int().min(1),
+      })
+      .optional()
+      .describe("An A2A agent: what the service read of its card and will deliver to it"),
   })
   .meta({ id: "AgentCreated", examples: [examples.agentCreatedExample] });
 

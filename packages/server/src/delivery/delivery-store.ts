@@ -23,6 +23,36 @@ export interface AgentIdentity {
 /** An agent as stored: its token only as a SHA-256 hash. */
 export interface StoredAgent extends AgentIdentity {
   token_hash: string;
+  /** An A2A agent: the service delivers its work items to this endpoint (see ../a2a). */
+  a2a?: A2aEndpoint | undefined;
+}
+
+/** Where an A2A agent of a run is reached, as read and checked when it was registered. */
+export interface A2aEndpoint {
+  /** The agent's base URL: its agent card is `/.well-known/agent-card.json` under it. */
+  url: string;
+  /** The agent card as read at registration (A2A 1.0 JSON). */
+  card: A2aAgentCard;
+  /** The ids of the run's stages whose `available_skills` the card's skills cover. */
+  stages: string[];
+  /** How many work items the service holds for it at once (each its own A2A task). */
+  concurrency: number;
+}
+
+/** What the service reads of an agent card; the stored card keeps every other field too. */
+export interface A2aAgentCard {
+  name: string;
+  description?: string | undefined;
+  version?: string | undefined;
+  supportedInterfaces: { url: string; protocolBinding: string; protocolVersion?: string }[];
+  capabilities?: { streaming?: boolean | undefined; pushNotifications?: boolean | undefined };
+  skills: { id: string; name: string; tags?: string[] | undefined }[];
+  [field: string]: unknown;
+}
+
+/** An A2A agent of a run. */
+export interface A2aAgent extends AgentIdentity {
+  a2a: A2aEndpoint;
 }
 
 /**
@@ -112,6 +142,8 @@ export interface DeliveryStore {
   addAgent(runId: string, agent: StoredAgent): Promise<void>;
   /** The agent with that id in the run, or undefined. */
   findAgent(runId: string, agentId: string): Promise<StoredAgent | undefined>;
+  /** The run's A2A agents, in the order they were added. */
+  a2aAgents(runId: string): Promise<A2aAgent[]>;
   /** Items `agent` may claim now, oldest offer first, at most `limit`. */
   offers(runId: string, agent: AgentIdentity, limit: number): Promise<WorkItem[]>;
   /**

@@ -36,6 +36,7 @@ export const storeMethods = {
   getRun: "run",
   addAgent: "run",
   findAgent: "explicit",
+  a2aAgents: "run",
   offers: "run",
   claim: "run",
   heartbeat: "run",

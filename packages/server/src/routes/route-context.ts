@@ -20,6 +20,14 @@ export type AppEnv = { Variables: { caller: Caller } };
 /** The app as route modules see it. */
 export type App = Hono<AppEnv>;
 
+/** How the app registers A2A agents (createApp's `a2a` option). */
+export interface A2aOptions {
+  /** Reads agent cards (default: the global `fetch`). */
+  fetch?: typeof fetch;
+  /** Told when an A2A agent was added to a run. */
+  agentAdded?: (runId: string) => void;
+}
+
 /** What the routes share. */
 export interface RouteContext {
   store: DeliveryStore;
@@ -31,6 +39,8 @@ export interface RouteContext {
   secrets: SecretPolicy;
   /** Signs and checks view links' tokens. */
   viewTokens: ViewTokens;
+  /** Registering A2A agents: how their cards are read, who is told of a new one. */
+  a2a: A2aOptions;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { sha256Hex } from "@task-context/core/internal";
+import { a2aAgentView, a2aEndpoint } from "../a2a/a2a-registration.ts";
 import { jsonResponse } from "../contract/openapi.ts";
 import {
   addAgentBody,
@@ -73,7 +74,7 @@ export function runRoutes(app: App, context: RouteContext): void {
       id: "addAgent",
       summary: "Add an agent to a run; its token is returned this once",
       description:
-        "The token names its run and agent and is stored hashed: keep it, it is never shown again. Each tag is unique within the run (it is the author_tag and reviewer_tag of the agent's work).",
+        "The token names its run and agent and is stored hashed: keep it, it is never shown again. Each tag is unique within the run (it is the author_tag and reviewer_tag of the agent's work). With `a2a`, the agent is an A2A 1.0 agent: its agent card is read and checked (`A2A_AGENT_CARD_INVALID`), its skills are matched against the stages' `available_skills` (`A2A_SKILLS_MISMATCH`), and the service sends it the work items of the matched stages as A2A messages, one A2A task per lease attempt; its token lets it fetch earlier artifacts.",
       tag: "runs",
       audience: "admin",
       responses: { 201: jsonResponse(agentCreated, "The agent and its token") },
@@ -81,6 +82,8 @@ export function runRoutes(app: App, context: RouteContext): void {
         "INVALID_REQUEST",
         "RUN_NOT_FOUND",
         "AGENT_TAG_TAKEN",
+        "A2A_AGENT_CARD_INVALID",
+        "A2A_SKILLS_MISMATCH",
         "PAYLOAD_TOO_LARGE",
         "UNSUPPORTED_MEDIA_TYPE",
       ],
@@ -88,12 +91,20 @@ export function runRoutes(app: App, context: RouteContext): void {
     jsonBody(addAgentBody),
     async (c) => {
       const runId = c.req.param("run_id");
-      const { tag } = c.req.valid("json");
+      const { tag, a2a } = c.req.valid("json");
       const agentId = newId("agt");
       const token = newAgentToken(runId, agentId);
-      await store.addAgent(runId, { agent_id: agentId, tag, token_hash: await sha256Hex(token) });
+      const endpoint = a2a === undefined ? undefined : await a2aEndpoint(context, runId, a2a);
+      await store.addAgent(runId, {
+        agent_id: agentId,
+        tag,
+        token_hash: await sha256Hex(token),
+        a2a: endpoint,
+      });
       c.header("Cache-Control", "no-store");
-      return c.json({ agent_id: agentId, tag, token }, 201);
+      if (endpoint === undefined) return c.json({ agent_id: agentId, tag, token }, 201);
+      context.a2a.agentAdded?.(runId);
+      return c.json({ agent_id: agentId, tag, token, a2a: a2aAgentView(endpoint) }, 201);
     },
   );
 

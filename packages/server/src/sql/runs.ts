@@ -4,7 +4,12 @@ import { ArgumentError } from "@task-context/core";
 import type { TraceContext } from "@task-context/protocols/work-item";
 import type * as Contract from "../contract/schemas.ts";
 import { DeliveryError, runNotFound } from "../delivery/delivery-error.ts";
-import type { StoredAgent } from "../delivery/delivery-store.ts";
+import type {
+  A2aAgent,
+  A2aEndpoint,
+  AgentIdentity,
+  StoredAgent,
+} from "../delivery/delivery-store.ts";
 import type { RunRow } from "./schema.ts";
 import { all, lockedRows, run, type SqlSteps } from "./sql-steps.ts";
 
@@ -139,13 +144,35 @@ export function* insertAgent(state: RunState, agent: StoredAgent): SqlSteps<void
     });
   }
   yield* run(
-    "INSERT INTO agents (run_id, id, tag, token_hash, created_at) VALUES (?, ?, ?, ?, ?)",
+    "INSERT INTO agents (run_id, id, tag, token_hash, created_at, a2a_endpoint) VALUES (?, ?, ?, ?, ?, ?)",
     runId,
     agent.agent_id,
     agent.tag,
     agent.token_hash,
     state.now,
+    agent.a2a === undefined ? null : JSON.stringify(agent.a2a),
   );
+}
+
+/** The run's A2A agents, oldest first. */
+export function* readA2aAgents(runId: string): SqlSteps<A2aAgent[]> {
+  const rows = yield* all<AgentIdentity & { a2a_endpoint: string }>(
+    "SELECT id AS agent_id, tag, a2a_endpoint FROM agents WHERE run_id = ? AND a2a_endpoint IS NOT NULL ORDER BY created_at, id",
+    runId,
+  );
+  return rows.map(({ agent_id, tag, a2a_endpoint }) => ({
+    agent_id,
+    tag,
+    a2a: JSON.parse(a2a_endpoint) as A2aEndpoint,
+  }));
+}
+
+/** The runs not yet completed that have A2A agents (a new instance starts dispatching to them). */
+export function* readRunsWithA2aAgents(): SqlSteps<string[]> {
+  const rows = yield* all<{ run_id: string }>(
+    "SELECT DISTINCT agents.run_id AS run_id FROM agents JOIN runs ON runs.id = agents.run_id WHERE agents.a2a_endpoint IS NOT NULL AND runs.status <> 'completed' ORDER BY agents.run_id",
+  );
+  return rows.map((row) => row.run_id);
 }
 
 /** The agent with that id in the run, or undefined. */

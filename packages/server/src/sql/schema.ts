@@ -168,6 +168,8 @@ export const migrations: readonly (readonly string[])[] = [
   ],
   // 2: the trace context a run was created in, for its work items (`trace_context`).
   ["ALTER TABLE runs ADD COLUMN trace_context TEXT"],
+  // 3: an A2A agent's endpoint (JSON: url, agent card, stages, concurrency); NULL for the others.
+  ["ALTER TABLE agents ADD COLUMN a2a_endpoint TEXT"],
 ];
 
 /** Brings the database's schema up to date, in one transaction per migration. */

@@ -4,6 +4,7 @@ import { ArgumentError } from "@task-context/core";
 import { type Artifact, runContextSha256, type WorkItem } from "@task-context/protocols";
 import type * as Contract from "../contract/schemas.ts";
 import type {
+  A2aAgent,
   AgentIdentity,
   ChangedOptions,
   CreateRunOptions,
@@ -20,7 +21,9 @@ import {
   insertRun,
   loadRunState,
   type RunState,
+  readA2aAgents,
   readAgent,
+  readRunsWithA2aAgents,
   type StageDefinitions,
 } from "./runs.ts";
 import { done, type SqlSteps } from "./sql-steps.ts";
@@ -135,6 +138,15 @@ export abstract class StepStore implements DeliveryStore {
 
   async addAgent(runId: string, agent: StoredAgent): Promise<void> {
     await this.write(runId, (state) => insertAgent(state, agent));
+  }
+
+  async a2aAgents(runId: string): Promise<A2aAgent[]> {
+    return this.read(readA2aAgents(runId));
+  }
+
+  /** The runs not yet completed that have A2A agents: where a starting instance dispatches. */
+  async runsWithA2aAgents(): Promise<string[]> {
+    return this.read(readRunsWithA2aAgents());
   }
 
   async findAgent(runId: string, agentId: string): Promise<StoredAgent | undefined> {

@@ -1,0 +1,150 @@
+// The service's side of A2A: for each A2A agent of a run, it claims the work items that agent may
+// take — as that agent, through the store, like any polling agent — and carries each attempt out
+// as an A2A task (a2a-attempt.ts). Leases, fencing, idempotency, events, receipts and spans are
+// the store's, unchanged.
+
+import type { AgentCard } from "@a2a-js/sdk";
+import { type Client, ClientFactory } from "@a2a-js/sdk/client";
+import { DeliveryError } from "../delivery/delivery-error.ts";
+import type { A2aAgent, DeliveryStore } from "../delivery/delivery-store.ts";
+import { traceWorkItems } from "../delivery/trace-work-items.ts";
+import { type AttemptResult, runAttempt } from "./a2a-attempt.ts";
+
+/** Options of {@link A2aDispatcher}. */
+export interface A2aDispatcherOptions {
+  /** The service's store (the same one its app serves). */
+  store: DeliveryStore;
+  /** The service's own origin (e.g. `http://127.0.0.1:8787`): earlier artifacts' URIs use it. */
+  serviceUrl?: string | undefined;
+  /** How often a task is polled with tasks/get when the agent does not stream. Default 1 000. */
+  pollIntervalMs?: number;
+  /** The longest wait for new offers before looking again. Default 5 000. */
+  idleWaitMs?: number;
+  /** Told of an error the dispatcher could not attribute to an attempt (it keeps going). */
+  onError?: (error: unknown) => void;
+}
+
+/** What the dispatcher did so far, for tests, benchmarks and operators. */
+export interface A2aDispatchStats {
+  /** Attempts sent as A2A messages. */
+  sent: number;
+  completed: number;
+  failed: number;
+  /** Answers the store refused because another attempt held the item, or it was done. */
+  stale: number;
+  /** Attempts nothing came back for before their deadline. */
+  abandoned: number;
+  heartbeats: number;
+}
+
+/**
+ * Delivers the work items of A2A agents: {@link watchRun} starts `concurrency` loops per A2A
+ * agent of a run (each holds one attempt at a time); {@link close} stops them all. On Node the
+ * server starts one dispatcher and watches every run that has A2A agents.
+ */
+export class A2aDispatcher {
+  readonly stats: A2aDispatchStats = {
+    sent: 0,
+    completed: 0,
+    failed: 0,
+    stale: 0,
+    abandoned: 0,
+    heartbeats: 0,
+  };
+  readonly #options: Required<Omit<A2aDispatcherOptions, "serviceUrl" | "onError">> &
+    Pick<A2aDispatcherOptions, "serviceUrl" | "onError">;
+  readonly #stop = new AbortController();
+  readonly #loops = new Map<string, Promise<void>[]>();
+  readonly #clients = new Map<string, Promise<Client>>();
+
+  constructor(options: A2aDispatcherOptions) {
+    // Its claims, completions and failures get the spans a polling agent's requests get.
+    this.#options = {
+      pollIntervalMs: 1000,
+      idleWaitMs: 5000,
+      ...options,
+      store: traceWorkItems(options.store),
+    };
+  }
+
+  /** Starts delivering to the run's A2A agents not served yet (call again after adding one). */
+  async watchRun(runId: string): Promise<void> {
+    const agents = await this.#options.store.a2aAgents(runId);
+    for (const agent of agents) {
+      const key = `${runId} ${agent.agent_id}`;
+      if (this.#loops.has(key) || this.#stop.signal.aborted) continue;
+      const loops = Array.from({ length: agent.a2a.concurrency }, () => this.#loop(runId, agent));
+      this.#loops.set(key, loops);
+    }
+  }
+
+  /** Stops every loop; attempts in flight end and their leases expire in the store. */
+  async close(): Promise<void> {
+    this.#stop.abort();
+    await Promise.allSettled([...this.#loops.values()].flat());
+  }
+
+  #client(agent: A2aAgent): Promise<Client> {
+    const key = agent.a2a.url;
+    let client = this.#clients.get(key);
+    if (client === undefined) {
+      client = new ClientFactory().createFromAgentCard(agent.a2a.card as unknown as AgentCard);
+      client.catch(() => this.#clients.delete(key));
+      this.#clients.set(key, client);
+    }
+    return client;
+  }
+
+  /** One slot of an agent: claim an item it may take, carry it out, again, until the run ends. */
+  async #loop(runId: string, agent: A2aAgent): Promise<void> {
+    const { store } = this.#options;
+    const signal = this.#stop.signal;
+    const identity = { agent_id: agent.agent_id, tag: agent.tag };
+    const stages = new Set(agent.a2a.stages);
+    while (!signal.aborted) {
+      try {
+        const run = await store.getRun(runId);
+        if (run.status === "completed") return;
+        const seq = await store.lastSeq(runId);
+        const offers = await store.offers(runId, identity, 50);
+        let claimed = false;
+        for (const offer of offers) {
+          if (!stages.has(offer.stage_id) || signal.aborted) continue;
+          const claim = await store.claim(runId, identity, offer.id).catch((error: unknown) => {
+            if (DeliveryError.isInstance(error) && error.status === 409) return undefined;
+            throw error;
+          });
+          if (claim === undefined) continue;
+          claimed = true;
+          this.stats.sent += 1;
+          const result: AttemptResult = await runAttempt({
+            store,
+            runId,
+            agent: identity,
+            client: await this.#client(agent),
+            claim,
+            leaseMs: run.lease_ms,
+            streaming: agent.a2a.card.capabilities?.streaming === true,
+            pollIntervalMs: this.#options.pollIntervalMs,
+            serviceUrl: this.#options.serviceUrl,
+            signal,
+            onHeartbeat: () => {
+              this.stats.heartbeats += 1;
+            },
+          });
+          this.stats[result] += 1;
+          break;
+        }
+        if (!claimed) {
+          const timeoutMs = Math.min(this.#options.idleWaitMs, run.lease_ms);
+          await store.changed(runId, seq, { timeoutMs, signal });
+        }
+      } catch (error) {
+        if (signal.aborted) return;
+        if (DeliveryError.isInstance(error) && error.code === "RUN_NOT_FOUND") return;
+        this.#options.onError?.(error);
+        await new Promise((resolve) => setTimeout(resolve, this.#options.pollIntervalMs));
+      }
+    }
+  }
+}

@@ -1,0 +1,28 @@
+// Registering an A2A agent: its card read and checked, its skills matched against the stages.
+import type { AddAgentInput, AgentCreated } from "../contract/schemas.ts";
+import type { A2aEndpoint } from "../delivery/delivery-store.ts";
+import type { RouteContext } from "../routes/route-context.ts";
+import { matchStages, readAgentCard } from "./agent-card.ts";
+
+/** The endpoint of an A2A agent added to `runId`, its card read now. */
+export async function a2aEndpoint(
+  context: RouteContext,
+  runId: string,
+  a2a: NonNullable<AddAgentInput["a2a"]>,
+): Promise<A2aEndpoint> {
+  const run = await context.store.getRun(runId); // RUN_NOT_FOUND before reading anything
+  const card = await readAgentCard(a2a.url, context.a2a.fetch);
+  const stages = matchStages(card, run.stages, a2a.stages);
+  return { url: a2a.url, card, stages, concurrency: a2a.concurrency ?? 1 };
+}
+
+/** What the answer to the registration says of the endpoint. */
+export function a2aAgentView(endpoint: A2aEndpoint): NonNullable<AgentCreated["a2a"]> {
+  return {
+    url: endpoint.url,
+    agent_name: endpoint.card.name,
+    stages: endpoint.stages,
+    streaming: endpoint.card.capabilities?.streaming === true,
+    concurrency: endpoint.concurrency,
+  };
+}

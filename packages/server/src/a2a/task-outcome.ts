@@ -1,0 +1,126 @@
+// What an A2A task's state means for its attempt: still working (a heartbeat), completed (a
+// completion with the task's artifact or review), or given up (a failure with a reason).
+import { type Artifact, type Message, type Part, type Task, TaskState } from "@a2a-js/sdk";
+import type { WorkItem } from "@task-context/protocols";
+import { checkValue } from "@task-context/protocols/internal";
+import { type CompleteBody, completeBody } from "../contract/schemas.ts";
+
+/** What the service does with an attempt after an answer of its A2A task. */
+export type AttemptOutcome =
+  | { kind: "pending"; working: boolean }
+  | { kind: "complete"; body: CompleteBody }
+  | { kind: "fail"; reason: string };
+
+/** The A2A state as the protocol's JSON names it, for reasons: `input-required`, … */
+export function stateName(state: TaskState): string {
+  const name = TaskState[state] ?? "TASK_STATE_UNSPECIFIED";
+  return name.replace("TASK_STATE_", "").toLowerCase().replaceAll("_", "-");
+}
+
+function partsText(parts: readonly Part[]): string {
+  return parts
+    .flatMap((part) => (part.content?.$case === "text" ? [part.content.value] : []))
+    .join("\n");
+}
+
+function failed(reason: string): AttemptOutcome {
+  return { kind: "fail", reason: reason.slice(0, 2000) };
+}
+
+/** The first part of `parts` that is data, or text holding a JSON object, as a value. */
+function dataOf(parts: readonly Part[]): unknown {
+  for (const part of parts) {
+    if (part.content?.$case === "data") return part.content.value;
+  }
+  const text = partsText(parts).trim();
+  if (!text.startsWith("{")) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The completion body a task's result makes for `item`, or why it makes none. */
+function completion(
+  item: WorkItem,
+  attempt: number,
+  parts: readonly Part[],
+  title: string,
+): AttemptOutcome {
+  const receipt = { attempt, context_sha256: item.context_sha256 };
+  let body: unknown;
+  if (item.kind === "review") {
+    body = { ...receipt, review: dataOf(parts) };
+  } else {
+    const data = parts.find((part) => part.content?.$case === "data")?.content?.value;
+    const text = parts.filter((part) => part.content?.$case === "text");
+    if (data !== undefined) body = { ...receipt, artifact: data };
+    else if (text.length > 0) {
+      body = {
+        ...receipt,
+        artifact: {
+          media_type: text[0]?.mediaType || "text/plain",
+          content: partsText(text),
+          ...(title === "" ? {} : { title }),
+        },
+      };
+    } else {
+      return failed(
+        "The A2A task completed with an artifact that has no text or data part (file parts are not accepted as an artifact's content).",
+      );
+    }
+  }
+  const checked = checkValue(completeBody, body, { root: "completion" });
+  if (!checked.valid) {
+    const issues = checked.issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ");
+    return failed(`The A2A task's result is not a valid ${item.kind} completion: ${issues}`);
+  }
+  return { kind: "complete", body: checked.data as CompleteBody };
+}
+
+/** A completed task's result: its last artifact with content, else its status message. */
+function resultParts(task: Task): { parts: Part[]; title: string } | undefined {
+  const artifact = [...task.artifacts].reverse().find((a: Artifact) => a.parts.length > 0);
+  if (artifact !== undefined) return { parts: artifact.parts, title: artifact.name };
+  const message = task.status?.message;
+  if (message !== undefined && message.parts.length > 0) return { parts: message.parts, title: "" };
+  return undefined;
+}
+
+/**
+ * What `task` means for the attempt of `item`: submitted or working, pending (working is a
+ * heartbeat); completed, a completion checked as a polling agent's is (one artifact for a task
+ * item, a review for a review item); input-required or auth-required, failed, rejected or
+ * canceled, a failure with the reason (the item goes back on offer, or to the dead letters).
+ */
+export function taskOutcome(task: Task, item: WorkItem, attempt: number): AttemptOutcome {
+  const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
+  const said = task.status?.message === undefined ? "" : partsText(task.status.message.parts);
+  const because = said === "" ? "" : `: ${said}`;
+  switch (state) {
+    case TaskState.TASK_STATE_SUBMITTED:
+    case TaskState.TASK_STATE_UNSPECIFIED:
+      return { kind: "pending", working: false };
+    case TaskState.TASK_STATE_WORKING:
+      return { kind: "pending", working: true };
+    case TaskState.TASK_STATE_COMPLETED: {
+      const result = resultParts(task);
+      if (result === undefined) return failed("The A2A task completed without an artifact.");
+      return completion(item, attempt, result.parts, result.title);
+    }
+    case TaskState.TASK_STATE_INPUT_REQUIRED:
+    case TaskState.TASK_STATE_AUTH_REQUIRED:
+      return failed(
+        `The A2A agent stopped at ${stateName(state)}${because} (the service cannot answer it; the item goes back on offer).`,
+      );
+    default:
+      return failed(`The A2A task ended ${stateName(state)}${because}`);
+  }
+}
+
+/** An agent's direct answer without a task: its parts are the result, as a completed task's. */
+export function messageOutcome(message: Message, item: WorkItem, attempt: number): AttemptOutcome {
+  if (message.parts.length === 0) return failed("The A2A agent answered with an empty message.");
+  return completion(item, attempt, message.parts, "");
+}

@@ -1,0 +1,133 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { type CreateRunInput, createServiceClient, type ServiceClient } from "../../src/client.ts";
+import { type NodeServer, startNodeServer } from "../../src/node.ts";
+import { type RunningA2aAgent, startA2aAgent } from "./a2a-agent.ts";
+
+const adminToken = "a2a-test-admin-token-0123456789";
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+async function service(): Promise<{ server: NodeServer; admin: ServiceClient }> {
+  const server = await startNodeServer({
+    port: 0,
+    database: ":memory:",
+    adminToken,
+    a2aPollMs: 50,
+    limits: { rateLimit: false },
+  });
+  closers.push(() => server.close());
+  return { server, admin: createServiceClient({ url: server.url, token: adminToken }) };
+}
+
+async function agent(options: Parameters<typeof startA2aAgent>[0]): Promise<RunningA2aAgent> {
+  const started = await startA2aAgent(options);
+  closers.push(() => started.close());
+  return started;
+}
+
+const twoStages = (leaseMs = 60_000, maxAttempts = 3): CreateRunInput => ({
+  goal: "Launch Lumen, a reading lamp",
+  constraints: ["Say Lumen, never Lumen App"],
+  lease_ms: leaseMs,
+  max_attempts: maxAttempts,
+  stages: [
+    {
+      id: "draft",
+      stage_description: "Write the launch post",
+      expected_output: "Markdown",
+      available_skills: ["copywriting"],
+    },
+    {
+      id: "review",
+      kind: "review",
+      reviews: "draft",
+      review_criteria: ["clarity", "brand"],
+      stage_description: "Review the post",
+      expected_output: "A verdict",
+      available_skills: ["reviewing"],
+    },
+  ],
+});
+
+async function waitFor<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  ms = 10_000,
+): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > end) return value;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe.each([
+  ["streaming", true],
+  ["tasks/get", false],
+])("an A2A agent followed by %s", (_name, streaming) => {
+  it("does a run's two stages: a draft and a review, each one A2A task, with the run's context", async () => {
+    const { admin } = await service();
+    const writer = await agent({ name: "Writer", skills: [{ id: "copywriting" }], streaming });
+    const critic = await agent({
+      name: "Critic",
+      skills: [{ id: "review", tags: ["reviewing"] }],
+      streaming,
+    });
+    const run = await admin.createRun(twoStages());
+    const added = await admin.addAgent(run.run_id, { tag: "writer", a2a: { url: writer.url } });
+    expect(added.a2a).toEqual({
+      url: writer.url,
+      agent_name: "Writer",
+      stages: ["draft"],
+      streaming,
+      concurrency: 1,
+    });
+    await admin.addAgent(run.run_id, { tag: "critic", a2a: { url: critic.url } });
+    const done = await waitFor(
+      () => admin.getRun(run.run_id),
+      (r) => r.status === "completed",
+    );
+    if (done.status !== "completed")
+      console.log(JSON.stringify(await admin.listDeadLetters(run.run_id), null, 1));
+    expect(done.status).toBe("completed");
+
+    expect(writer.tasks).toHaveLength(1);
+    const [draft] = writer.tasks;
+    expect(draft?.message.contextId).toBe(run.run_id);
+    expect(draft?.message.messageId).toBe(`${run.run_id}.${draft?.item.id}.1`);
+    expect(draft?.message.metadata?.task_context).toEqual({
+      run_id: run.run_id,
+      work_item_id: draft?.item.id,
+      attempt: 1,
+      context_sha256: draft?.item.context_sha256,
+      kind: "task",
+      stage_id: "draft",
+    });
+    expect(draft?.item.goal).toBe("Launch Lumen, a reading lamp");
+    expect(draft?.text).toContain(
+      "[Task Context]\nGoal: Launch Lumen, a reading lamp\nConstraints:\n- Say Lumen, never Lumen App",
+    );
+    expect(draft?.text).toContain("\n\n[Request]\n");
+
+    const [review] = critic.tasks;
+    expect(review?.item.kind).toBe("review");
+    expect(review?.item.previous_artifacts).toHaveLength(1);
+    const reference = review?.item.previous_artifacts[0];
+    const urlPart = review?.message.parts.find((part) => part.content?.$case === "url");
+    expect(urlPart?.content?.value).toMatch(
+      new RegExp(
+        `^http://127\\.0\\.0\\.1:\\d+/v1/runs/${run.run_id}/artifacts/${reference?.artifact_id}$`,
+      ),
+    );
+    expect(review?.text).toContain("# draft by Writer");
+
+    const events = await admin.listEvents(run.run_id, { after: 0, limit: 100 });
+    const types = events.events.map((event) => event.type);
+    expect(types).toContain("review.feedback");
+    expect(types.filter((type) => type === "work_item.completed")).toHaveLength(2);
+  });
+});
