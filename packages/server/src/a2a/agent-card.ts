@@ -38,7 +38,7 @@ const agentCardSchema = z.looseObject({
 
 function invalidCard(url: string, problem: string, cause?: unknown): DeliveryError {
   return new DeliveryError({
-    code: "A2A_AGENT_CARD_INVALID",
+    code: "AGENT_CARD_INVALID",
     message: `The A2A agent card at ${url} ${problem}. Check the agent's URL and that it serves an A2A 1.0 agent card there.`,
     cause,
   });
@@ -46,7 +46,7 @@ function invalidCard(url: string, problem: string, cause?: unknown): DeliveryErr
 
 /**
  * Reads and checks the agent card of the A2A agent at `baseUrl`:
- * `A2A_AGENT_CARD_INVALID` when it cannot be fetched, is not JSON, or lacks what the service
+ * `AGENT_CARD_INVALID` when it cannot be fetched, is not JSON, or lacks what the service
  * needs (a name, an HTTP interface, its skills), with an issue per missing field.
  */
 export async function readAgentCard(
@@ -77,7 +77,7 @@ export async function readAgentCard(
   const checked = checkValue(agentCardSchema, card, { root: "agent card" });
   if (!checked.valid) {
     throw new DeliveryError({
-      code: "A2A_AGENT_CARD_INVALID",
+      code: "AGENT_CARD_INVALID",
       message: `The A2A agent card at ${url} lacks what the service needs. Fix the issues listed.`,
       issues: checked.issues,
     });
@@ -93,7 +93,7 @@ export function coversSkills(card: A2aAgentCard, skills: readonly string[]): boo
 
 /**
  * The stages of the run an A2A agent takes work from: those (of `wanted`, or all) whose
- * `available_skills` its card's skills cover, by skill id or tag. `A2A_SKILLS_MISMATCH` when a
+ * `available_skills` its card's skills cover, by skill id or tag. `AGENT_SKILLS_MISMATCH` when a
  * wanted stage is not covered (an issue names each skill missing) or no stage is.
  */
 export function matchStages(
@@ -129,7 +129,7 @@ export function matchStages(
     .map((s) => s.id);
   if ((wanted !== undefined && missing.length > 0) || matched.length === 0) {
     throw new DeliveryError({
-      code: "A2A_SKILLS_MISMATCH",
+      code: "AGENT_SKILLS_MISMATCH",
       message: `The skills the agent card of "${card.name}" declares do not cover the available_skills of ${wanted === undefined ? "any stage of the run" : "the stages asked for"}. Register an agent whose card declares them, or name other stages.`,
       issues: missing,
     });

@@ -65,11 +65,11 @@ const errorExamples: Record<
       },
     ],
   },
-  A2A_AGENT_CARD_INVALID: {
+  AGENT_CARD_INVALID: {
     error:
       "The A2A agent card at https://illustrator.example.com/.well-known/agent-card.json answered HTTP 404. Check the agent's URL and that it serves an A2A 1.0 agent card there.",
   },
-  A2A_SKILLS_MISMATCH: {
+  AGENT_SKILLS_MISMATCH: {
     error:
       'The skills the agent card of "Illustrator" declares do not cover the available_skills of the stages asked for. Register an agent whose card declares them, or name other stages.',
     issues: [

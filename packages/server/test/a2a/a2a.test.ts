@@ -1,3 +1,6 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { type CreateRunInput, createServiceClient, type ServiceClient } from "../../src/client.ts";
 import { type NodeServer, startNodeServer } from "../../src/node.ts";
@@ -129,5 +132,49 @@ describe.each([
     const types = events.events.map((event) => event.type);
     expect(types).toContain("review.feedback");
     expect(types.filter((type) => type === "work_item.completed")).toHaveLength(2);
+  });
+});
+
+describe("an A2A agent in a process of its own", () => {
+  it("is registered by its URL and does the draft the run offers it", async () => {
+    const { admin } = await service();
+    const child = spawn(
+      process.execPath,
+      [
+        "--conditions=@task-context/source",
+        fileURLToPath(new URL("agent-process.ts", import.meta.url)),
+      ],
+      {
+        env: { ...process.env, A2A_NAME: "Separate", A2A_SKILLS: "copywriting" },
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
+    closers.push(async () => {
+      if (child.exitCode === null) {
+        child.kill("SIGTERM");
+        await once(child, "exit");
+      }
+    });
+    const [line] = (await once(child.stdout, "data")) as [Buffer];
+    const url = line.toString().trim();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const run = await admin.createRun({ ...twoStages(), stages: [twoStages().stages[0] as never] });
+    const added = await admin.addAgent(run.run_id, { tag: "separate", a2a: { url } });
+    expect(added.a2a?.agent_name).toBe("Separate");
+    const done = await waitFor(
+      () => admin.getRun(run.run_id),
+      (r) => r.status === "completed",
+    );
+    expect(done.status).toBe("completed");
+    const { events } = await admin.listEvents(run.run_id, { after: 0, limit: 100 });
+    const created = events.find((event) => event.type === "artifact.created");
+    const artifact = await admin.getArtifact(
+      run.run_id,
+      created?.type === "artifact.created" ? created.artifact.artifact_id : "",
+    );
+    expect([artifact.author_tag, artifact.content]).toEqual([
+      "separate",
+      "# draft by Separate\n\nLaunch Lumen, a reading lamp",
+    ]);
   });
 });

@@ -1,3 +1,4 @@
+import { a2aSuite } from "./a2a.contract.ts";
 import { eventsSuite } from "./events.contract.ts";
 import type { StartService } from "./harness.ts";
 import { leasesSuite } from "./leases.contract.ts";
@@ -30,4 +31,5 @@ export function contractSuites(start: StartService): void {
   wellFormedTextSuite(start);
   traceContextSuite(start);
   untrustedContentSuite(start);
+  a2aSuite(start);
 }
