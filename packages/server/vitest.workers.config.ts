@@ -17,5 +17,6 @@ export default workerdSuites(
       },
     },
   }),
-  { include: ["test/workers/**/*.test.ts"] },
+  // The A2A agent the run objects dispatch to runs in Node, beside workerd (test/workers/a2a.test.ts).
+  { include: ["test/workers/**/*.test.ts"], globalSetup: ["test/workers/a2a-agent-setup.ts"] },
 );

@@ -73,8 +73,8 @@ export interface NodeServerOptions {
   /** Secrets in a new run: `"redact"` (default), `"refuse"` or `"allow"` (see `createApp`). */
   secrets?: SecretPolicy;
   /**
-   * The service's address as A2A agents reach it (default: the address it listens on): the
-   * earlier artifacts' URIs in the messages sent to A2A agents are under it.
+   * The service's address as A2A agents reach it (default: the origin the admin registered the
+   * agent at): the earlier artifacts' URIs in the messages sent to A2A agents are under it.
    */
   publicUrl?: string;
   /** How often an A2A task is polled with tasks/get when its agent does not stream (1000 ms). */
@@ -139,13 +139,14 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   const shutdown = new AbortController();
   // The A2A dispatcher, loaded and started once a run has an A2A agent.
   let dispatcher: Promise<A2aDispatcher> | undefined;
-  let serviceUrl = options.publicUrl;
+  const serviceUrl = options.publicUrl;
   const dispatch = (runId: string) => {
     dispatcher ??= import("./a2a/a2a-dispatcher.ts").then(
       ({ A2aDispatcher }) =>
         new A2aDispatcher({
           store,
           serviceUrl,
+          ...(options.clock === undefined ? {} : { clock: options.clock }),
           ...(options.a2aPollMs === undefined ? {} : { pollIntervalMs: options.a2aPollMs }),
           ...(options.onUnexpectedError === undefined
             ? {}
@@ -201,7 +202,6 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   const address = server.address() as AddressInfo;
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}`;
-  serviceUrl ??= url;
   // Runs whose A2A agents were added before this instance started (or on another instance).
   const a2aRuns = store.runsWithA2aAgents().then(
     (runIds) => runIds.forEach(dispatch),

@@ -40,6 +40,8 @@ export interface AttemptInput {
   signal: AbortSignal;
   /** Counts each heartbeat sent. */
   onHeartbeat?: () => void;
+  /** The store's clock (ms since the epoch): lease expiries are read with it. */
+  clock: () => number;
 }
 
 /** The A2A task of one attempt as the service knows it: what the agent said so far. */
@@ -113,14 +115,15 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
   // The attempt's deadline: the lease's end, renewed by heartbeats, plus one lease of grace
   // for a late answer (the store refuses it if another attempt holds the item by then).
   let leaseEnds = Date.parse(claim.lease.expires_at);
-  let lastBeat = Date.now();
+  const { clock } = input;
+  let lastBeat = clock();
   const stop = new AbortController();
   const onAbort = () => stop.abort();
   input.signal.addEventListener("abort", onAbort, { once: true });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const arm = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => stop.abort(), Math.max(0, leaseEnds + input.leaseMs - Date.now()));
+    if (timer !== undefined) clearTimeout(timer);
+    timer = setTimeout(() => stop.abort(), Math.max(0, leaseEnds + input.leaseMs - clock()));
   };
   arm();
   const options: RequestOptions = {
@@ -159,8 +162,8 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
     }
   };
   const beat = async (working: boolean) => {
-    if (!working || Date.now() - lastBeat < input.leaseMs / 4) return;
-    lastBeat = Date.now();
+    if (!working || clock() - lastBeat < input.leaseMs / 4) return;
+    lastBeat = clock();
     const extended = await store.heartbeat(runId, agent, item.id, attempt).catch((error) => {
       if (DeliveryError.isInstance(error) && error.status === 409) return undefined;
       throw error;
@@ -246,7 +249,7 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
     }
     return "abandoned";
   } finally {
-    clearTimeout(timer);
+    if (timer !== undefined) clearTimeout(timer);
     input.signal.removeEventListener("abort", onAbort);
     if (stop.signal.aborted && snapshot.task !== undefined && !input.signal.aborted) {
       // Past the deadline: ask the agent to stop (best effort; most agents ignore it).

@@ -5,6 +5,8 @@
 
 import type { AgentCard } from "@a2a-js/sdk";
 import { type Client, ClientFactory } from "@a2a-js/sdk/client";
+import { withTraceContext } from "@task-context/core/tracing";
+import type { RunView } from "../contract/schemas.ts";
 import { DeliveryError } from "../delivery/delivery-error.ts";
 import type { A2aAgent, DeliveryStore } from "../delivery/delivery-store.ts";
 import { traceWorkItems } from "../delivery/trace-work-items.ts";
@@ -20,6 +22,13 @@ export interface A2aDispatcherOptions {
   pollIntervalMs?: number;
   /** The longest wait for new offers before looking again. Default 5 000. */
   idleWaitMs?: number;
+  /**
+   * Follow tasks by streaming where the agent card offers it (default true); false: always poll
+   * tasks/get (a Durable Object's alarm holds no stream).
+   */
+  streaming?: boolean;
+  /** The store's clock (default `Date.now`): leases' expiries are read with it. */
+  clock?: () => number;
   /** Told of an error the dispatcher could not attribute to an attempt (it keeps going). */
   onError?: (error: unknown) => void;
 }
@@ -62,6 +71,8 @@ export class A2aDispatcher {
     this.#options = {
       pollIntervalMs: 1000,
       idleWaitMs: 5000,
+      streaming: true,
+      clock: Date.now,
       ...options,
       store: traceWorkItems(options.store),
     };
@@ -95,46 +106,87 @@ export class A2aDispatcher {
     return client;
   }
 
+  /**
+   * Claims one item on offer to `agent` in its stages and carries the attempt out; false when
+   * nothing was on offer to it.
+   */
+  async #claimAndAttempt(runId: string, agent: A2aAgent, run: RunView): Promise<boolean> {
+    const signal = this.#stop.signal;
+    const identity = { agent_id: agent.agent_id, tag: agent.tag };
+    const offers = await this.#options.store.offers(runId, identity, 50);
+    for (const offer of offers) {
+      if (!agent.a2a.stages.includes(offer.stage_id) || signal.aborted) continue;
+      // In the run's trace: the claim's, completion's and failure's spans continue it.
+      const attempted = await withTraceContext(offer.trace_context, () =>
+        this.#attempt(runId, agent, run, offer.id),
+      );
+      if (attempted) return true;
+    }
+    return false;
+  }
+
+  /** Claims `workItemId` for `agent` and carries the attempt out; false when another took it. */
+  async #attempt(
+    runId: string,
+    agent: A2aAgent,
+    run: RunView,
+    workItemId: string,
+  ): Promise<boolean> {
+    const { store } = this.#options;
+    const identity = { agent_id: agent.agent_id, tag: agent.tag };
+    const claim = await store.claim(runId, identity, workItemId).catch((error: unknown) => {
+      if (DeliveryError.isInstance(error) && error.status === 409) return undefined;
+      throw error;
+    });
+    if (claim === undefined) return false;
+    this.stats.sent += 1;
+    const result: AttemptResult = await runAttempt({
+      store,
+      runId,
+      agent: identity,
+      client: await this.#client(agent),
+      claim,
+      leaseMs: run.lease_ms,
+      streaming: this.#options.streaming && agent.a2a.card.capabilities?.streaming === true,
+      pollIntervalMs: this.#options.pollIntervalMs,
+      serviceUrl: this.#options.serviceUrl ?? agent.a2a.service_url,
+      signal: this.#stop.signal,
+      clock: this.#options.clock,
+      onHeartbeat: () => {
+        this.stats.heartbeats += 1;
+      },
+    });
+    this.stats[result] += 1;
+    return true;
+  }
+
+  /**
+   * One round for a run, where nothing may wait for long (a Durable Object's alarm): each A2A
+   * agent's slots claim an item each and carry their attempts out together. The number of
+   * attempts carried out; 0 when nothing was on offer to them.
+   */
+  async dispatchRound(runId: string): Promise<number> {
+    const run = await this.#options.store.getRun(runId);
+    if (run.status === "completed") return 0;
+    const agents = await this.#options.store.a2aAgents(runId);
+    const slots = agents.flatMap((agent) =>
+      Array.from({ length: agent.a2a.concurrency }, () => agent),
+    );
+    // Slots that race for one item: one claims it, the others get 409 and take the next offer.
+    const done = await Promise.all(slots.map((agent) => this.#claimAndAttempt(runId, agent, run)));
+    return done.filter(Boolean).length;
+  }
+
   /** One slot of an agent: claim an item it may take, carry it out, again, until the run ends. */
   async #loop(runId: string, agent: A2aAgent): Promise<void> {
     const { store } = this.#options;
     const signal = this.#stop.signal;
-    const identity = { agent_id: agent.agent_id, tag: agent.tag };
-    const stages = new Set(agent.a2a.stages);
     while (!signal.aborted) {
       try {
         const run = await store.getRun(runId);
         if (run.status === "completed") return;
         const seq = await store.lastSeq(runId);
-        const offers = await store.offers(runId, identity, 50);
-        let claimed = false;
-        for (const offer of offers) {
-          if (!stages.has(offer.stage_id) || signal.aborted) continue;
-          const claim = await store.claim(runId, identity, offer.id).catch((error: unknown) => {
-            if (DeliveryError.isInstance(error) && error.status === 409) return undefined;
-            throw error;
-          });
-          if (claim === undefined) continue;
-          claimed = true;
-          this.stats.sent += 1;
-          const result: AttemptResult = await runAttempt({
-            store,
-            runId,
-            agent: identity,
-            client: await this.#client(agent),
-            claim,
-            leaseMs: run.lease_ms,
-            streaming: agent.a2a.card.capabilities?.streaming === true,
-            pollIntervalMs: this.#options.pollIntervalMs,
-            serviceUrl: this.#options.serviceUrl,
-            signal,
-            onHeartbeat: () => {
-              this.stats.heartbeats += 1;
-            },
-          });
-          this.stats[result] += 1;
-          break;
-        }
+        const claimed = await this.#claimAndAttempt(runId, agent, run);
         if (!claimed) {
           const timeoutMs = Math.min(this.#options.idleWaitMs, run.lease_ms);
           await store.changed(runId, seq, { timeoutMs, signal });

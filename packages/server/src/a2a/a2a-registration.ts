@@ -9,11 +9,18 @@ export async function a2aEndpoint(
   context: RouteContext,
   runId: string,
   a2a: NonNullable<AddAgentInput["a2a"]>,
+  serviceUrl: string,
 ): Promise<A2aEndpoint> {
   const run = await context.store.getRun(runId); // RUN_NOT_FOUND before reading anything
   const card = await readAgentCard(a2a.url, context.a2a.fetch);
   const stages = matchStages(card, run.stages, a2a.stages);
-  return { url: a2a.url, card, stages, concurrency: a2a.concurrency ?? 1 };
+  return {
+    url: a2a.url,
+    card,
+    stages,
+    concurrency: a2a.concurrency ?? 1,
+    service_url: serviceUrl,
+  };
 }
 
 /** What the answer to the registration says of the endpoint. */

@@ -9,6 +9,9 @@ import type { A2aAgentCard } from "../delivery/delivery-store.ts";
 /** Where an agent card is, under the agent's base URL (A2A 1.0, section 8.2). */
 export const AGENT_CARD_PATH = "/.well-known/agent-card.json";
 
+/** The protocol bindings the service's client speaks (gRPC needs Node-only peers). */
+const SPOKEN = new Set(["JSONRPC", "HTTP+JSON"]);
+
 /** How long reading a card may take. */
 const CARD_TIMEOUT_MS = 10_000;
 
@@ -59,7 +62,8 @@ export async function readAgentCard(
     response = await fetcher(url, {
       headers: { accept: "application/json", "a2a-version": "1.0" },
       signal: AbortSignal.timeout(CARD_TIMEOUT_MS),
-      redirect: "error",
+      // A redirect is answered as its status (Workers refuse "error"): a card is not followed.
+      redirect: "manual",
     });
   } catch (error) {
     throw invalidCard(url, `could not be read (${(error as Error).message})`, error);
@@ -75,6 +79,21 @@ export async function readAgentCard(
     throw invalidCard(url, "is not JSON", error);
   }
   const checked = checkValue(agentCardSchema, card, { root: "agent card" });
+  if (
+    checked.valid &&
+    !checked.data.supportedInterfaces.some((i) => SPOKEN.has(i.protocolBinding))
+  ) {
+    throw new DeliveryError({
+      code: "AGENT_CARD_INVALID",
+      message: `The A2A agent card at ${url} offers no interface the service speaks. Fix the issues listed.`,
+      issues: [
+        {
+          path: "/supportedInterfaces",
+          message: `The service sends A2A messages over JSONRPC or HTTP+JSON; the card offers ${checked.data.supportedInterfaces.map((i) => i.protocolBinding).join(", ")} only.`,
+        },
+      ],
+    });
+  }
   if (!checked.valid) {
     throw new DeliveryError({
       code: "AGENT_CARD_INVALID",

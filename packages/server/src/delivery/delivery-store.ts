@@ -37,6 +37,8 @@ export interface A2aEndpoint {
   stages: string[];
   /** How many work items the service holds for it at once (each its own A2A task). */
   concurrency: number;
+  /** The service's origin as the admin reached it: earlier artifacts' URIs are under it. */
+  service_url: string;
 }
 
 /** What the service reads of an agent card; the stored card keeps every other field too. */

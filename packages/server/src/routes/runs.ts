@@ -94,7 +94,10 @@ export function runRoutes(app: App, context: RouteContext): void {
       const { tag, a2a } = c.req.valid("json");
       const agentId = newId("agt");
       const token = newAgentToken(runId, agentId);
-      const endpoint = a2a === undefined ? undefined : await a2aEndpoint(context, runId, a2a);
+      const endpoint =
+        a2a === undefined
+          ? undefined
+          : await a2aEndpoint(context, runId, a2a, new URL(c.req.url).origin);
       await store.addAgent(runId, {
         agent_id: agentId,
         tag,

@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { ArgumentError } from "@task-context/core";
+import type { A2aDispatcher } from "../a2a/a2a-dispatcher.ts";
 import type * as Contract from "../contract/schemas.ts";
 import { runNotFound } from "../delivery/delivery-error.ts";
 import type { CreateRunOptions, DeliveryStore, StoredAgent } from "../delivery/delivery-store.ts";
@@ -43,6 +44,10 @@ export class RunObject extends DurableObject<WorkerEnv> {
   #store: SqlStore | undefined;
   /** The lease expiry the alarm is set for (undefined: none), or null when not known. */
   #alarmFor: number | undefined | null = null;
+  /** Delivers to the run's A2A agents, from the alarm; loaded with the first round. */
+  #dispatcher: A2aDispatcher | undefined;
+  /** True while the alarm carries out a round of A2A attempts. */
+  #dispatching = false;
   readonly #limiters = new Map<string, (keys: readonly string[]) => number | undefined>();
 
   constructor(ctx: DurableObjectState, env: WorkerEnv) {
@@ -103,7 +108,10 @@ export class RunObject extends DurableObject<WorkerEnv> {
     return limited([key]);
   }
 
-  /** At the earliest lease expiry: expires the overdue leases and sets the next alarm. */
+  /**
+   * At the earliest lease expiry, or at once when items are on offer to the run's A2A agents:
+   * expires the overdue leases, carries out a round of A2A attempts, and sets the next alarm.
+   */
   override async alarm(): Promise<void> {
     const store = this.#open();
     if (store === undefined) return;
@@ -111,7 +119,43 @@ export class RunObject extends DurableObject<WorkerEnv> {
     if (run === undefined) return;
     this.#alarmFor = null; // the alarm that runs now is no longer set
     await store.expireLeases(run.id);
+    if (await this.#a2aDue(store, run.id)) await this.#dispatchRound(store, run.id);
     await this.#schedule(store, run.id);
+  }
+
+  /**
+   * True when an A2A agent of the run has an item on offer in its stages and no round is being
+   * carried out: the alarm should run one now.
+   */
+  async #a2aDue(store: SqlStore, runId: string): Promise<boolean> {
+    if (this.#dispatching) return false;
+    const agents = await store.a2aAgents(runId);
+    for (const agent of agents) {
+      const offers = await store.offers(runId, agent, 50);
+      if (offers.some((offer) => agent.a2a.stages.includes(offer.stage_id))) return true;
+    }
+    return false;
+  }
+
+  /**
+   * One round of A2A attempts, inside the alarm (which may last 15 minutes, and holds the object
+   * in memory meanwhile): each A2A agent's slots claim an item and follow its task by polling
+   * tasks/get, so no connection stays open between polls. The dispatcher is loaded here only.
+   */
+  async #dispatchRound(store: SqlStore, runId: string): Promise<void> {
+    this.#dispatching = true;
+    try {
+      const { A2aDispatcher } = await import("../a2a/a2a-dispatcher.ts");
+      this.#dispatcher ??= new A2aDispatcher({
+        store,
+        streaming: false,
+        clock: () => this.now(),
+        onError: (error) => console.error("A2A dispatch:", error),
+      });
+      await this.#dispatcher.dispatchRound(runId);
+    } finally {
+      this.#dispatching = false;
+    }
   }
 
   /** The run's store, once its tables exist; never creates them. */
@@ -138,11 +182,15 @@ export class RunObject extends DurableObject<WorkerEnv> {
   }
 
   /**
-   * Sets the alarm at the earliest lease expiry, or deletes it when no lease is held. The delay
-   * is measured with the object's clock and applied to real time.
+   * Sets the alarm at the earliest lease expiry (or now, when an A2A agent has work on offer), or
+   * deletes it when neither. The delay is measured with the object's clock and applied to real
+   * time.
    */
   async #schedule(store: SqlStore, runId: string): Promise<void> {
-    const next = store.nextExpiry(runId);
+    const expiry = store.nextExpiry(runId);
+    const due = (await this.#a2aDue(store, runId)) ? this.now() : undefined;
+    const next =
+      expiry === undefined || due === undefined ? (expiry ?? due) : Math.min(expiry, due);
     if (next === this.#alarmFor) return;
     this.#alarmFor = next;
     if (next === undefined) await this.ctx.storage.deleteAlarm();

@@ -1,5 +1,8 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { type CreateRunInput, createServiceClient, type ServiceClient } from "../../src/client.ts";
@@ -176,5 +179,48 @@ describe("an A2A agent in a process of its own", () => {
       "separate",
       "# draft by Separate\n\nLaunch Lumen, a reading lamp",
     ]);
+  });
+});
+
+describe("a service that restarts", () => {
+  it("dispatches to the A2A agents its database already holds", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "a2a-restart-"));
+    closers.push(async () => rmSync(directory, { recursive: true, force: true }));
+    const database = join(directory, "service.db");
+    const options = {
+      port: 0,
+      database,
+      adminToken,
+      a2aPollMs: 50,
+      limits: { rateLimit: false } as const,
+    };
+    const critic = await agent({ name: "Critic", skills: [{ id: "reviewing" }] });
+    const first = await startNodeServer(options);
+    let admin = createServiceClient({ url: first.url, token: adminToken });
+    const run = await admin.createRun(twoStages());
+    await admin.addAgent(run.run_id, {
+      tag: "critic",
+      a2a: { url: critic.url, stages: ["review"] },
+    });
+    const writer = await admin.addAgent(run.run_id, { tag: "writer" });
+    await first.close();
+    expect(critic.tasks).toHaveLength(0); // nothing was on offer to it yet
+
+    const second = await startNodeServer(options);
+    closers.push(() => second.close());
+    admin = createServiceClient({ url: second.url, token: adminToken });
+    const polling = createServiceClient({ url: second.url, token: writer.token });
+    const claim = await polling.claimNext();
+    if (claim === undefined) throw new Error("the draft was not on offer");
+    await polling.complete(claim.work_item.id, {
+      attempt: claim.lease.attempt,
+      artifact: { media_type: "text/markdown", content: "# Lumen" },
+    });
+    const done = await waitFor(
+      () => admin.getRun(run.run_id),
+      (r) => r.status === "completed",
+    );
+    expect(done.status).toBe("completed");
+    expect(critic.tasks.map((task) => [task.item.kind, task.attempt])).toEqual([["review", 1]]);
   });
 });
