@@ -24,6 +24,7 @@ export default defineConfig({
     "src/workers.ts",
     "src/client.ts",
     "src/postgres.ts",
+    "src/a2a.ts",
     "src/main.ts",
   ],
   alias: Object.fromEntries(optionalSchemaModules.map((name) => [name, absentModule])),

@@ -106,7 +106,7 @@ describe("npm run demo, offline", () => {
       "The main agent writes CONTEXT.md and builds its system prompt",
       "read_media and generate_media call the models through the AI SDK",
       "Four subagents inherit the task context (2 in process, 1 child process, 1 MCP client)",
-      "The delivery service in process: two remote agents work a run over HTTP",
+      "The delivery service in process: two remote agents over HTTP and an A2A agent work a run",
       "What every recipient received",
     ].entries()) {
       expect(steps[index * 2]).toBe(`[${index + 1}/5] ${title}`);
@@ -282,7 +282,7 @@ describe("npm run demo, offline", () => {
       `review.feedback → artifact_id ${artifact}: approve — Follows the rules it was given: None of the forbidden terms ("LUMEN", "hospital", "clinic") appears. 57 words, limit 120.`,
     );
     expect(lines()).toContain(
-      "event stream: 19 events, the last run.completed; a reconnect after it gets 204",
+      "event stream: 24 events, the last run.completed; a reconnect after it gets 204",
     );
     const feedback = JSON.parse(
       /\*\*The review.feedback event, linked to the artifact it reviews\*\*\n\n```json\n([\s\S]*?)\n```/.exec(
@@ -342,6 +342,73 @@ describe("npm run demo, offline", () => {
     );
   });
 
+  it("delivers the social post to the A2A agent as an A2A task, which completes with the run's context", async () => {
+    const receipts = await stageReceipts();
+    const context = await loadTaskContext(memoryWorkspace({ "CONTEXT.md": LAUNCH_CONTEXT_MD }));
+    expect(lines()).toContainEqual(
+      expect.stringMatching(
+        /^herald registered as an A2A agent: its card \(http:\/\/127\.0\.0\.1:\d+\/\.well-known\/agent-card\.json\) names "Herald", skills social-post \(tags social-media\) → stages social-post, followed by streaming$/,
+      ),
+    );
+    const [, taskId, artifact] =
+      /^herald \(A2A agent\) worked social-post \(task\) as A2A task ([0-9a-f]{8})…: completed → artifact (art_\w+)$/m.exec(
+        lines().join("\n"),
+      ) ?? [];
+    expect(taskId).toBeDefined();
+    expect(artifact).toBeDefined();
+    // What its message carried, as the trace recorded it: the metadata and the work item.
+    const block = (title: string) =>
+      JSON.parse(
+        new RegExp(
+          `\\*\\*${title.replace(/[()]/g, "\\$&")}\\*\\*\\n\\n\`\`\`json\\n([\\s\\S]*?)\\n\`\`\``,
+        ).exec(trace)?.[1] ?? "{}",
+      );
+    const metadata = block("Message metadata it received (task_context)");
+    const item = block("Work item it received (data part, work-item.v1)");
+    expect(item).toMatchObject({
+      kind: "task",
+      stage_id: "social-post",
+      goal: launchRun(context).goal,
+    });
+    expect(metadata).toMatchObject({
+      run_id: item.run_id,
+      work_item_id: item.id,
+      attempt: item.attempt,
+      context_sha256: item.context_sha256,
+      kind: "task",
+      stage_id: "social-post",
+    });
+    // The receipt is the run context's: recomputed from what arrived, and from the run created.
+    const { goal, constraints, stage_context } = item;
+    expect(await runContextSha256({ goal, constraints, stage_context })).toBe(item.context_sha256);
+    expect(item.context_sha256.slice(0, 12)).toBe(receipts["social-post"]);
+    expect(await sha256Hex(stage_context.background)).toBe(
+      await sha256Hex(LAUNCH_CONTEXT_MD.trim()),
+    );
+    // It continued the run's trace: the traceparent of its metadata is in the demo's one trace.
+    const [traceId] = new Set((await demoSpans()).map((span) => span.traceId));
+    expect(metadata.traceparent).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
+    expect(lines()).toContain(
+      `its message: contextId = the run id, messageId = {run_id}.{work_item_id}.{attempt}; metadata work_item_id ${item.id}, attempt ${item.attempt}, context_sha256 ${receipts["social-post"]} — its work item's, and the receipt of the goal, constraints and stage it received; goal the run's; background CONTEXT.md (sha256 57064526cb77)`,
+    );
+    // The task the agent answered tasks/get about, and the service's completion of its item.
+    expect(trace).toContain(`(\`${taskId}`);
+    expect(trace).toContain(
+      `message id \`${item.run_id}.${item.id}.${item.attempt}\`), following it on its stream. The task ended \`completed\`; the service completed the work item for it: artifact ${artifact}.`,
+    );
+    expect(trace).toMatch(
+      new RegExp(`^\\d+ work_item\\.completed work_item_id=${item.id} agent_tag=herald$`, "m"),
+    );
+    expect(trace).toMatch(
+      new RegExp(`^\\d+ artifact\\.created work_item_id=${item.id} artifact_id=${artifact}$`, "m"),
+    );
+    // Its model received the [Task Context] the service rendered, and the stage's work.
+    expect(trace).toContain(
+      `**Prompt its model received**\n\n\`\`\`text\n[Task Context]\nGoal: ${goal}\n`,
+    );
+    expect(trace).toContain(`\n[Request]\n${stage_context.stage_description}.\n\`\`\``);
+  });
+
   it("ends with a row per recipient: context hash, view, tokens with and without views, truncated", async () => {
     const table = lines().slice(
       lines().indexOf(
@@ -355,7 +422,7 @@ describe("npm run demo, offline", () => {
     const redactedSha = (
       await sha256Hex(contextMdWithKey().trim().replace(PASTED_KEY, "[redacted: openai-api-key]"))
     ).slice(0, 12);
-    expect(table.slice(1, 14).map((row) => row.replace(/\s+/g, " "))).toEqual([
+    expect(table.slice(1, 15).map((row) => row.replace(/\s+/g, " "))).toEqual([
       "main agent system prompt - - 925 - -",
       "vision model, no context external model - - 19 - -",
       `read_media → vision model external model ${sha} - 273 273 no`,
@@ -395,9 +462,14 @@ describe("npm run demo, offline", () => {
           `^remote agent designer: review remote agent \\(HTTP\\) ${sha} - (\\d+) \\1 no$`,
         ),
       ),
+      expect.stringMatching(
+        new RegExp(
+          `^A2A agent herald: social-post A2A agent \\(JSON-RPC\\) ${sha} - (\\d+) \\1 no$`,
+        ),
+      ),
     ]);
     expect(lines()).toContain(
-      `8 of 11 recipients with a task context received the main agent's CONTEXT.md exactly (sha256 ${sha}); 1 received a view of it (media: 229 tokens instead of 262); 1 received an oversized one, truncated; 1 received one with a pasted API key, redacted`,
+      `9 of 12 recipients with a task context received the main agent's CONTEXT.md exactly (sha256 ${sha}); 1 received a view of it (media: 229 tokens instead of 262); 1 received an oversized one, truncated; 1 received one with a pasted API key, redacted`,
     );
   });
 
@@ -427,7 +499,7 @@ describe("npm run demo, offline", () => {
       "invoke_agent review brand-check",
     ]);
     expect(ofKind("work-item").map((span) => span.name)).toEqual(
-      Array.from({ length: 3 }, () => ["claim work_item", "complete work_item"]).flat(),
+      Array.from({ length: 4 }, () => ["claim work_item", "complete work_item"]).flat(),
     );
     // The workspace MCP server the MCP subagent started, in its own process.
     expect([...named("mcp-resource"), ...named("mcp-tool")]).toEqual([
@@ -441,7 +513,7 @@ describe("npm run demo, offline", () => {
     // The designer's completion quoted its first item's receipt: the one stale completion.
     const completions = ofKind("work-item").filter((span) => span.name === "complete work_item");
     expect(completions.map((span) => attribute(span, "task_context.context.stale")).sort()).toEqual(
-      [false, false, true],
+      [false, false, false, true],
     );
     // The oversized CONTEXT.md of step 2 is the one delivery cut short, the pasted key the one
     // secret redacted.
@@ -470,7 +542,7 @@ describe("npm run demo, offline", () => {
     const [traceId] = new Set(spans.map((span) => span.traceId));
     expect(traceId).toMatch(/^[0-9a-f]{32}$/);
     expect(lines()).toContain(
-      `spans: 23 OpenTelemetry spans in one trace (${traceId}), in ${path} (OTLP/JSON)`,
+      `spans: 26 OpenTelemetry spans in one trace (${traceId}), in ${path} (OTLP/JSON)`,
     );
     expect(spans.filter((span) => span.traceId !== traceId)).toEqual([]);
     const roots = spans.filter((span) => (span.parentSpanId ?? "") === "");
@@ -506,6 +578,11 @@ describe("npm run demo, offline", () => {
         ...times(2, "invoke_agent main → invoke_agent designer"),
         ...times(2, "invoke_agent designer → claim work_item"),
         ...times(2, "invoke_agent designer → complete work_item"),
+        // The A2A agent's claim and completion are the service's own, in the run's trace; the
+        // agent continues it from its message's metadata (traceparent).
+        "invoke_agent main → claim work_item",
+        "invoke_agent main → complete work_item",
+        "invoke_agent main → invoke_agent herald",
       ].sort(),
     );
   });

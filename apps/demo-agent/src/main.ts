@@ -13,8 +13,8 @@ const HELP = `Usage: demo-agent [--output <folder>] [--stand-in] [--keep-serving
 
 A main agent writes CONTEXT.md for a product launch, calls read_media and generate_media through
 the AI SDK, spawns four subagents (one reads its context only through MCP), and lets two remote
-agents work a run on the delivery service; then it shows what every recipient received and writes
-the whole trace to a file.
+agents and an A2A agent work a run on the delivery service; then it shows what every recipient
+received and writes the whole trace to a file.
 
 Options:
   --output <folder>  where the workspace, subagents, database and trace go

@@ -48,6 +48,7 @@ const HTTP_PAGES = new Set([
   "docs/delivery-service-walkthrough.md",
   "docs/delivery-service-contract.md",
   "docs/delivery-service.md",
+  "docs/a2a.md",
   "apps/edge/README.md",
   "packages/server/README.md",
 ]);

@@ -1,13 +1,21 @@
-// Step 4: the delivery service in this process (embedded SQLite), a run of two task stages and a
-// review stage, two remote agents working it over HTTP, and the event stream the admin follows.
+// Step 4: the delivery service in this process (embedded SQLite), a run of two task stages, a
+// review stage and a social post, two remote agents working it over HTTP and an A2A agent the
+// service delivers to itself, and the event stream the admin follows.
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
+import { TaskState } from "@a2a-js/sdk";
+import { ClientFactory } from "@a2a-js/sdk/client";
 import type { TaskContext } from "@task-context/core";
 import { sha256Hex } from "@task-context/core/internal";
-import type { CollaborationEvent } from "@task-context/protocols/work-item";
+import {
+  type CollaborationEvent,
+  runContextSha256,
+  type WorkItem,
+} from "@task-context/protocols/work-item";
 import { startNodeServer } from "@task-context/server/node";
 import type { DemoContext } from "../demo-context.ts";
 import { LAUNCH_CONTEXT_MD, launchConstraints } from "../launch-task.ts";
+import { type A2aWork, type RunningA2aAgent, startA2aAgent } from "../remote/a2a-agent.ts";
 import { followEvents } from "../remote/follow-events.ts";
 import { type RemoteWork, runRemoteAgent } from "../remote/remote-agent.ts";
 import { serviceClient } from "../remote/service-client.ts";
@@ -16,7 +24,7 @@ import { serviceClient } from "../remote/service-client.ts";
 export function launchRun(context: TaskContext) {
   const background = context.content;
   return {
-    goal: 'Launch Lumen 2.0, "Threads": the announcement post and the visual brief for the hero image.',
+    goal: 'Launch Lumen 2.0, "Threads": the announcement post, the visual brief for the hero image and the social post.',
     constraints: launchConstraints(LAUNCH_CONTEXT_MD),
     stages: [
       {
@@ -43,6 +51,13 @@ export function launchRun(context: TaskContext) {
         available_skills: ["brand-review"],
         background,
       },
+      {
+        id: "social-post",
+        stage_description: "Write the social post that links to the announcement",
+        expected_output: "Markdown, at most 50 words",
+        available_skills: ["social-media"],
+        background,
+      },
     ],
   };
 }
@@ -60,6 +75,62 @@ export const REMOTE_AGENTS = [
     poisoned: false,
   },
 ] as const;
+
+/**
+ * The A2A agent: the service reads its agent card and delivers it the stages its skills cover —
+ * the social post, whose `available_skills` are its skill's tags.
+ */
+export const A2A_AGENT = {
+  tag: "herald",
+  name: "Herald",
+  description: "Writes the social posts of a launch (an A2A 1.0 agent of the demo).",
+  skills: [
+    {
+      id: "social-post",
+      description: "A short social post from a launch's task context",
+      tags: ["social-media"],
+    },
+  ],
+} as const;
+
+/** The A2A state as the protocol's JSON names it: `completed`, `input-required`, … */
+function stateName(state: TaskState | undefined): string {
+  const name = TaskState[state ?? TaskState.TASK_STATE_UNSPECIFIED] ?? "TASK_STATE_UNSPECIFIED";
+  return name.replace("TASK_STATE_", "").toLowerCase().replaceAll("_", "-");
+}
+
+/**
+ * What the A2A agent's message says about its work item, checked: the ids and the receipt in its
+ * metadata against the work item of its data part, that receipt against the one recomputed from
+ * the goal, constraints and stage it received, and those against the run's.
+ */
+export async function checkA2aMessage(
+  work: A2aWork,
+  run: { run_id: string; goal: string },
+  contextSha256: string,
+) {
+  const { metadata, item } = work;
+  const recomputed = await runContextSha256({
+    goal: item.goal,
+    constraints: item.constraints,
+    stage_context: item.stage_context,
+  });
+  const background =
+    item.stage_context.background === undefined
+      ? undefined
+      : await sha256Hex(item.stage_context.background);
+  return {
+    contextId: work.contextId === run.run_id,
+    messageId: work.messageId === `${run.run_id}.${item.id}.${item.attempt}`,
+    workItemId: metadata.work_item_id === item.id,
+    attempt: metadata.attempt === item.attempt,
+    contextSha256: metadata.context_sha256 === item.context_sha256,
+    receipt: recomputed === item.context_sha256,
+    goal: item.goal === run.goal,
+    background: background === contextSha256,
+    backgroundSha256: background,
+  };
+}
 
 /**
  * What the copywriter appends to its announcement, as an agent that read a poisoned web page
@@ -93,7 +164,10 @@ export function describeEvent(event: CollaborationEvent): string {
 /** Runs step 4. */
 export async function runRemoteAgents(demo: DemoContext, context: TaskContext): Promise<void> {
   const { progress, trace, models } = demo;
-  progress.start(4, "The delivery service in process: two remote agents work a run over HTTP");
+  progress.start(
+    4,
+    "The delivery service in process: two remote agents over HTTP and an A2A agent work a run",
+  );
   const adminToken = randomBytes(24).toString("base64url");
   //#region deliveryService
   const server = await startNodeServer({
@@ -103,6 +177,7 @@ export async function runRemoteAgents(demo: DemoContext, context: TaskContext): 
   });
   //#endregion
   let viewUrl: string;
+  let herald: RunningA2aAgent | undefined;
   try {
     progress.detail(`service: ${server.url} (SQLite ${join(demo.outputRoot, "delivery.db")})`);
     const admin = serviceClient(server.url, adminToken);
@@ -125,7 +200,22 @@ export async function runRemoteAgents(demo: DemoContext, context: TaskContext): 
         ).token,
       })),
     );
-    const following = followEvents(server.url, adminToken, run.run_id, () => {});
+    // The A2A agent: registered by its URL; the service reads its card, matches its skills to
+    // the stages, and delivers their items to it itself.
+    //#region registerA2aAgent
+    herald = await startA2aAgent({ ...A2A_AGENT, model: models.chat }); // official SDK, 127.0.0.1
+    const registered = await admin<{
+      a2a: { url: string; agent_name: string; stages: string[]; streaming: boolean };
+    }>("POST", `/v1/runs/${run.run_id}/agents`, { tag: A2A_AGENT.tag, a2a: { url: herald.url } });
+    //#endregion
+    progress.detail(
+      `${A2A_AGENT.tag} registered as an A2A agent: its card (${herald.url}/.well-known/agent-card.json) names "${registered.a2a.agent_name}", skills ${herald.card.skills.map((skill) => `${skill.id} (tags ${skill.tags.join(", ")})`).join(", ")} → stages ${registered.a2a.stages.join(", ")}, ${registered.a2a.streaming ? "followed by streaming" : "followed by tasks/get"}`,
+    );
+    // A dead-lettered item blocks the run: it would never complete, so the step ends.
+    const following = followEvents(server.url, adminToken, run.run_id, (event) => {
+      if (event.type === "run.blocked")
+        throw new Error(`the run is blocked: work item ${event.work_item_id} was dead-lettered`);
+    });
     const working = agents.map((agent) =>
       runRemoteAgent({
         tag: agent.tag,
@@ -156,6 +246,58 @@ export async function runRemoteAgents(demo: DemoContext, context: TaskContext): 
       stopAgents.abort(),
     );
     const worked: RemoteWork[] = (await agentsDone).flat();
+    // The A2A agent's tasks, as the agent itself answers tasks/get (official SDK client).
+    const a2aClient = await new ClientFactory().createFromUrl(herald.url);
+    const a2aWorked = await Promise.all(
+      herald.worked.map(async (work) => {
+        const task = await a2aClient.getTask({ tenant: "", id: work.taskId });
+        const artifact = events.find(
+          (event) => event.type === "artifact.created" && event.work_item_id === work.item.id,
+        );
+        return {
+          work,
+          state: stateName(task.status?.state),
+          artifactId:
+            artifact?.type === "artifact.created" ? artifact.artifact.artifact_id : "(none)",
+          checks: await checkA2aMessage(
+            work,
+            { run_id: run.run_id, goal: body.goal },
+            context.sha256,
+          ),
+        };
+      }),
+    );
+    for (const { work, state, artifactId, checks } of a2aWorked) {
+      const receipt = work.metadata.context_sha256?.slice(0, 12) ?? "(none)";
+      const ids = [
+        checks.workItemId ? "" : "work_item_id",
+        checks.attempt ? "" : "attempt",
+        checks.contextSha256 ? "" : "context_sha256",
+      ].filter((name) => name !== "");
+      progress.detail(
+        `${A2A_AGENT.tag} (A2A agent) worked ${work.item.stage_id} (${work.item.kind}) as A2A task ${work.taskId.slice(0, 8)}…: ${state} → artifact ${artifactId}`,
+      );
+      const said = [
+        checks.contextId
+          ? "contextId = the run id"
+          : `contextId ${work.contextId} (not the run id)`,
+        checks.messageId
+          ? "messageId = {run_id}.{work_item_id}.{attempt}"
+          : `messageId ${work.messageId} (not {run_id}.{work_item_id}.{attempt})`,
+      ].join(", ");
+      const matched = [
+        ids.length === 0 ? "its work item's" : `not its work item's (${ids.join(", ")})`,
+        checks.receipt
+          ? "and the receipt of the goal, constraints and stage it received"
+          : "and not the receipt of the goal, constraints and stage it received",
+      ].join(", ");
+      const background = checks.background
+        ? `background CONTEXT.md (sha256 ${checks.backgroundSha256?.slice(0, 12)})`
+        : `background sha256 ${checks.backgroundSha256?.slice(0, 12) ?? "(none)"}, not CONTEXT.md's`;
+      progress.detail(
+        `  its message: ${said}; metadata work_item_id ${work.metadata.work_item_id}, attempt ${work.metadata.attempt}, context_sha256 ${receipt} — ${matched}; goal ${checks.goal ? "the run's" : "not the run's"}; ${background}`,
+      );
+    }
     const feedback = events.find((event) => event.type === "review.feedback");
     if (feedback?.type !== "review.feedback")
       throw new Error("the run completed without a review.feedback event");
@@ -191,11 +333,38 @@ export async function runRemoteAgents(demo: DemoContext, context: TaskContext): 
       demo.recipients.push({
         recipient: `remote agent ${work.agent}: ${work.item.stage_id}`,
         kind: "remote agent (HTTP)",
-        contextSha256:
-          work.item.stage_context.background === undefined
-            ? undefined
-            : await sha256Hex(work.item.stage_context.background),
+        contextSha256: await backgroundSha256(work.item),
         tokens: demo.tokenizer.count(JSON.stringify(work.item)),
+        truncated: context.truncated,
+      });
+    }
+    for (const { work, state, artifactId } of a2aWorked) {
+      trace.text(`### ${A2A_AGENT.tag} (A2A agent): ${work.item.stage_id} (${work.item.kind})`);
+      trace.text(
+        `Registered with \`POST /v1/runs/${run.run_id}/agents\` and its URL; the service read its agent card, matched its skills to the stages (${registered.a2a.stages.join(", ")}) and sent it the work item as the message of a new A2A task (\`${work.taskId}\`, contextId = the run id, message id \`${work.messageId}\`), ${registered.a2a.streaming ? "following it on its stream" : "following it with tasks/get"}. The task ended \`${state}\`; the service completed the work item for it: artifact ${artifactId}.`,
+      );
+      trace.block("Its agent card", JSON.stringify(herald.card, null, 2), "json");
+      trace.block(
+        "Message metadata it received (task_context)",
+        JSON.stringify(work.metadata, null, 2),
+        "json",
+      );
+      trace.block("Text part it received", work.text);
+      trace.block(
+        "Work item it received (data part, work-item.v1)",
+        JSON.stringify(work.item, null, 2),
+        "json",
+      );
+      if (work.urls.length > 0) trace.block("Url parts it received", work.urls.join("\n"));
+      trace.block("Prompt its model received", work.prompt);
+      trace.block("Its artifact (a text part)", work.answer, "markdown");
+      demo.recipients.push({
+        recipient: `A2A agent ${A2A_AGENT.tag}: ${work.item.stage_id}`,
+        kind: "A2A agent (JSON-RPC)",
+        contextSha256: await backgroundSha256(work.item),
+        tokens: demo.tokenizer.count(
+          [work.text, JSON.stringify(work.item), ...work.urls].join("\n"),
+        ),
         truncated: context.truncated,
       });
     }
@@ -210,12 +379,21 @@ export async function runRemoteAgents(demo: DemoContext, context: TaskContext): 
     );
     progress.done(
       4,
-      `${worked.length} work items by ${agents.length} remote agents, ${events.length} events`,
+      `${worked.length + a2aWorked.length} work items by ${agents.length} remote agents and 1 A2A agent, ${events.length} events`,
     );
   } catch (error) {
     await server.close();
+    await herald?.close();
     throw error;
   }
+  // The run is completed: the service sends the A2A agent nothing more.
+  await herald.close();
   if (demo.keepServing) demo.serving = { viewUrl, close: () => server.close() };
   else await server.close();
+}
+
+/** The receipt of the CONTEXT.md a work item carries as its stage's background, if any. */
+async function backgroundSha256(item: WorkItem): Promise<string | undefined> {
+  const { background } = item.stage_context;
+  return background === undefined ? undefined : sha256Hex(background);
 }

@@ -15,6 +15,7 @@ import type {
   EventPage,
   RunView,
 } from "../../src/contract/schemas.ts";
+import { dataPart, type RunningA2aAgent, startA2aAgent, textPart } from "../a2a/a2a-agent.ts";
 import { followEvents, type StreamRequest } from "../sse/follow.ts";
 import type { Action, Crash, FinalState, History, Intent, Operation, Restart } from "./history.ts";
 import { seededRandom, streamSeed } from "./random.ts";
@@ -65,6 +66,13 @@ export interface WorkloadOptions {
   instances?: { databaseUrl: string; count: number };
   /** Gives up ("blocked") when the run is not completed after this long. */
   deadlineMs: number;
+  /**
+   * A2A agents beside the polling ones (the official SDK's server, in this process), registered
+   * by their URL; the server process delivers to them. They fault at the same rates: silent
+   * until canceled (`crash`), a late answer past the lease (`stale`), completed twice
+   * (`duplicate`).
+   */
+  a2a?: { agents: number; concurrency: number };
 }
 
 /** What a workload leaves: the history, the final state, and the run. */
@@ -277,6 +285,15 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRes
       keys: 0,
     });
   }
+  const a2aAgents = await startA2aAgents(options, (tag, url) =>
+    settle(admin, {
+      action: "run",
+      intent: "admin",
+      method: "POST",
+      path: `/v1/runs/${runId}/agents`,
+      body: { tag, a2a: { url, concurrency: options.a2a?.concurrency ?? 1 } },
+    }),
+  );
   const readEvents = async (): Promise<CollaborationEvent[]> => {
     const events: CollaborationEvent[] = [];
     for (let after = 0; ; ) {
@@ -523,6 +540,7 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRes
   }
   const durationMs = now() - started;
   await Promise.all(restarting);
+  await Promise.all(a2aAgents.map((agent) => agent.close()));
 
   // The final state.
   const read = async <Body>(path: string) =>
@@ -578,4 +596,55 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRes
       instance: streamInstances[at] ?? streamAt,
     })),
   };
+}
+
+/**
+ * Starts the workload's A2A agents and registers each with `register` (which must answer 201):
+ * each completes an item with the content the checker expects of its tag and attempt, or
+ * faults, drawing from its own stream of the seed.
+ */
+async function startA2aAgents(
+  options: WorkloadOptions,
+  register: (tag: string, url: string) => Promise<Operation>,
+): Promise<RunningA2aAgent[]> {
+  const started: RunningA2aAgent[] = [];
+  for (let index = 0; index < (options.a2a?.agents ?? 0); index++) {
+    const tag = `a2a-${String(index).padStart(2, "0")}`;
+    const random = seededRandom(streamSeed(options.seed, 1000 + index));
+    const agent = await startA2aAgent({
+      name: tag,
+      skills: [{ id: "write_file" }],
+      streaming: index % 2 === 0, // half followed by streaming, half by tasks/get
+      behaviour: async (task) => {
+        const content = `${task.item.id}|${task.attempt}|${tag}`;
+        const parts =
+          task.item.kind === "task"
+            ? [textPart(content, "text/plain")]
+            : [
+                dataPart({
+                  verdict: "approve",
+                  summary: content,
+                  criteria: task.item.review_context.review_criteria.map((criterion) => ({
+                    criterion,
+                    comment: "ok",
+                  })),
+                }),
+              ];
+        const draw = random();
+        task.working();
+        if (draw < options.crash) {
+          while (!task.canceled()) await sleep(20);
+          return;
+        }
+        if (draw < options.crash + options.stale) await sleep(options.leaseMs * 1.5);
+        else await sleep(random() * options.workMs);
+        task.complete(parts);
+        if (random() < options.duplicate) task.complete(parts);
+      },
+    });
+    started.push(agent);
+    const added = await register(tag, agent.url);
+    if (added.status !== 201) throw new Error(`could not register ${tag}: ${added.status}`);
+  }
+  return started;
 }
