@@ -13,6 +13,7 @@ const app = createApp({
   auth: { adminToken },
   a2a: { agentAdded: (runId) => void dispatcher.watchRun(runId) },
 });
-
 //#endregion
-export { app, dispatcher };
+// Serve `app` (e.g. with startNodeServer's adapter or @hono/node-server); stop with:
+await dispatcher.close();
+void app;

@@ -6,6 +6,7 @@
 import type { AgentCard } from "@a2a-js/sdk";
 import { type Client, ClientFactory } from "@a2a-js/sdk/client";
 import { withTraceContext } from "@task-context/core/tracing";
+import type { WorkItem } from "@task-context/protocols";
 import type { RunView } from "../contract/schemas.ts";
 import { DeliveryError } from "../delivery/delivery-error.ts";
 import type { A2aAgent, DeliveryStore } from "../delivery/delivery-store.ts";
@@ -111,51 +112,58 @@ export class A2aDispatcher {
    * nothing was on offer to it.
    */
   async #claimAndAttempt(runId: string, agent: A2aAgent, run: RunView): Promise<boolean> {
-    const signal = this.#stop.signal;
+    // An agent of every stage may take any item: the store's claim-next takes the oldest offer.
+    if (run.stages.every((stage) => agent.a2a.stages.includes(stage.id))) {
+      return this.#attempt(runId, agent, run, undefined);
+    }
     const identity = { agent_id: agent.agent_id, tag: agent.tag };
     const offers = await this.#options.store.offers(runId, identity, 50);
     for (const offer of offers) {
-      if (!agent.a2a.stages.includes(offer.stage_id) || signal.aborted) continue;
-      // In the run's trace: the claim's, completion's and failure's spans continue it.
-      const attempted = await withTraceContext(offer.trace_context, () =>
-        this.#attempt(runId, agent, run, offer.id),
-      );
-      if (attempted) return true;
+      if (!agent.a2a.stages.includes(offer.stage_id) || this.#stop.signal.aborted) continue;
+      if (await this.#attempt(runId, agent, run, offer)) return true;
     }
     return false;
   }
 
-  /** Claims `workItemId` for `agent` and carries the attempt out; false when another took it. */
+  /**
+   * Claims `offer` (or the oldest item on offer) for `agent` and carries the attempt out, in the
+   * run's trace (its claim's, completion's and failure's spans continue it); false when another
+   * agent took it first, or nothing was on offer.
+   */
   async #attempt(
     runId: string,
     agent: A2aAgent,
     run: RunView,
-    workItemId: string,
+    offer: WorkItem | undefined,
   ): Promise<boolean> {
     const { store } = this.#options;
     const identity = { agent_id: agent.agent_id, tag: agent.tag };
-    const claim = await store.claim(runId, identity, workItemId).catch((error: unknown) => {
-      if (DeliveryError.isInstance(error) && error.status === 409) return undefined;
-      throw error;
-    });
+    const claim = await withTraceContext(offer?.trace_context, () =>
+      store.claim(runId, identity, offer?.id).catch((error: unknown) => {
+        if (DeliveryError.isInstance(error) && error.status === 409) return undefined;
+        throw error;
+      }),
+    );
     if (claim === undefined) return false;
     this.stats.sent += 1;
-    const result: AttemptResult = await runAttempt({
-      store,
-      runId,
-      agent: identity,
-      client: await this.#client(agent),
-      claim,
-      leaseMs: run.lease_ms,
-      streaming: this.#options.streaming && agent.a2a.card.capabilities?.streaming === true,
-      pollIntervalMs: this.#options.pollIntervalMs,
-      serviceUrl: this.#options.serviceUrl ?? agent.a2a.service_url,
-      signal: this.#stop.signal,
-      clock: this.#options.clock,
-      onHeartbeat: () => {
-        this.stats.heartbeats += 1;
-      },
-    });
+    const result: AttemptResult = await withTraceContext(claim.work_item.trace_context, async () =>
+      runAttempt({
+        store,
+        runId,
+        agent: identity,
+        client: await this.#client(agent),
+        claim,
+        leaseMs: run.lease_ms,
+        streaming: this.#options.streaming && agent.a2a.card.capabilities?.streaming === true,
+        pollIntervalMs: this.#options.pollIntervalMs,
+        serviceUrl: this.#options.serviceUrl ?? agent.a2a.service_url,
+        signal: this.#stop.signal,
+        clock: this.#options.clock,
+        onHeartbeat: () => {
+          this.stats.heartbeats += 1;
+        },
+      }),
+    );
     this.stats[result] += 1;
     return true;
   }
