@@ -73,8 +73,8 @@ function completion(
   }
   const checked = checkValue(completeBody, body, { root: "completion" });
   if (!checked.valid) {
-    const issues = checked.issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ");
-    return failed(`The A2A task's result is not a valid ${item.kind} completion: ${issues}`);
+    const issues = checked.issues.map((issue) => issue.message).join(" ");
+    return failed(`The A2A task's result is not a valid ${item.kind} completion. ${issues}`);
   }
   return { kind: "complete", body: checked.data as CompleteBody };
 }

@@ -24,6 +24,7 @@ import {
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import type { WorkItem } from "@task-context/protocols";
 import express from "express";
+import type { ServiceClient } from "../../src/client.ts";
 
 /** What the agent does with one task; the default does the stage's work at once. */
 export type Behaviour = (task: AgentTask) => Promise<void>;
@@ -76,6 +77,16 @@ export function stageWork(item: WorkItem, by: string): Part[] {
     ];
   }
   return [textPart(`# ${item.stage_id} by ${by}\n\n${item.goal}`)];
+}
+
+/** A polling agent (its typed client) claims the next item and completes it with a draft. */
+export async function completeNextByPolling(polling: ServiceClient): Promise<void> {
+  const claim = await polling.claimNext();
+  if (claim === undefined) throw new Error("nothing was on offer to the polling agent");
+  await polling.complete(claim.work_item.id, {
+    attempt: claim.lease.attempt,
+    artifact: { media_type: "text/markdown", content: "# Lumen" },
+  });
 }
 
 /** The default behaviour: working, then the stage's work, completed. */

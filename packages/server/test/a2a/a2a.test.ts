@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { type CreateRunInput, createServiceClient, type ServiceClient } from "../../src/client.ts";
 import { type NodeServer, startNodeServer } from "../../src/node.ts";
-import { type RunningA2aAgent, startA2aAgent } from "./a2a-agent.ts";
+import { completeNextByPolling, type RunningA2aAgent, startA2aAgent } from "./a2a-agent.ts";
 
 const adminToken = "a2a-test-admin-token-0123456789";
 
@@ -210,12 +210,7 @@ describe("a service that restarts", () => {
     closers.push(() => second.close());
     admin = createServiceClient({ url: second.url, token: adminToken });
     const polling = createServiceClient({ url: second.url, token: writer.token });
-    const claim = await polling.claimNext();
-    if (claim === undefined) throw new Error("the draft was not on offer");
-    await polling.complete(claim.work_item.id, {
-      attempt: claim.lease.attempt,
-      artifact: { media_type: "text/markdown", content: "# Lumen" },
-    });
+    await completeNextByPolling(polling);
     const done = await waitFor(
       () => admin.getRun(run.run_id),
       (r) => r.status === "completed",

@@ -1,0 +1,169 @@
+import { type Message, type Part, Role, type Task, TaskState } from "@a2a-js/sdk";
+import type { WorkItem } from "@task-context/protocols";
+import { describe, expect, it } from "vitest";
+import { messageOutcome, stateName, taskOutcome } from "./task-outcome.ts";
+
+const sha = "a".repeat(64);
+const base = {
+  run_id: "run_1",
+  stage_id: "draft",
+  goal: "Launch Lumen",
+  constraints: [],
+  stage_context: { stage_description: "Write", expected_output: "Markdown", available_skills: [] },
+  previous_artifacts: [],
+  available_skills: [],
+  attempt: 2,
+  context_sha256: sha,
+};
+const taskItem = { ...base, id: "wi_1", kind: "task" } as unknown as WorkItem;
+const reviewItem = {
+  ...base,
+  id: "wi_2",
+  kind: "review",
+  review_context: {
+    target_artifact_id: "art_1",
+    target_author_tag: "writer",
+    review_criteria: ["clarity"],
+  },
+} as unknown as WorkItem;
+
+const text = (value: string, mediaType = "text/markdown"): Part => ({
+  content: { $case: "text", value },
+  mediaType,
+  filename: "",
+  metadata: undefined,
+});
+const data = (value: unknown): Part => ({
+  content: { $case: "data", value },
+  mediaType: "application/json",
+  filename: "",
+  metadata: undefined,
+});
+const message = (parts: Part[]): Message => ({
+  messageId: "m",
+  contextId: "run_1",
+  taskId: "t",
+  role: Role.ROLE_AGENT,
+  parts,
+  metadata: undefined,
+  extensions: [],
+  referenceTaskIds: [],
+});
+const task = (state: TaskState, artifacts: Part[][] = [], said?: string): Task => ({
+  id: "t",
+  contextId: "run_1",
+  status: {
+    state,
+    message: said === undefined ? undefined : message([text(said, "text/plain")]),
+    timestamp: undefined,
+  },
+  artifacts: artifacts.map((parts, index) => ({
+    artifactId: `a${index}`,
+    name: index === 0 ? "The post" : "",
+    description: "",
+    parts,
+    metadata: undefined,
+    extensions: [],
+  })),
+  history: [],
+  metadata: undefined,
+});
+
+describe("taskOutcome: what an A2A task's state means for its attempt", () => {
+  it("submitted waits, working is a heartbeat", () => {
+    expect(taskOutcome(task(TaskState.TASK_STATE_SUBMITTED), taskItem, 2)).toEqual({
+      kind: "pending",
+      working: false,
+    });
+    expect(taskOutcome(task(TaskState.TASK_STATE_WORKING), taskItem, 2)).toEqual({
+      kind: "pending",
+      working: true,
+    });
+  });
+
+  it("completed with text parts: an artifact of their media type, titled with the artifact's name, quoting the receipt", () => {
+    const done = task(TaskState.TASK_STATE_COMPLETED, [[text("# Lumen"), text("Bright.")]]);
+    expect(taskOutcome(done, taskItem, 2)).toEqual({
+      kind: "complete",
+      body: {
+        attempt: 2,
+        context_sha256: sha,
+        artifact: { media_type: "text/markdown", content: "# Lumen\nBright.", title: "The post" },
+      },
+    });
+  });
+
+  it("completed with a data part: the artifact it holds; for a review item, the review (from JSON text too)", () => {
+    const artifact = { media_type: "text/plain", content: "Lumen" };
+    expect(
+      taskOutcome(task(TaskState.TASK_STATE_COMPLETED, [[data(artifact)]]), taskItem, 1),
+    ).toEqual({
+      kind: "complete",
+      body: { attempt: 1, context_sha256: sha, artifact },
+    });
+    const review = {
+      verdict: "approve",
+      summary: "Clear",
+      criteria: [{ criterion: "clarity", comment: "Clear" }],
+    };
+    const asText = task(TaskState.TASK_STATE_COMPLETED, [[text(JSON.stringify(review))]]);
+    expect(taskOutcome(asText, reviewItem, 2)).toEqual({
+      kind: "complete",
+      body: { attempt: 2, context_sha256: sha, review },
+    });
+  });
+
+  it("completed with nothing usable, or a result that is no completion: a failure that says why", () => {
+    expect(taskOutcome(task(TaskState.TASK_STATE_COMPLETED), taskItem, 2)).toEqual({
+      kind: "fail",
+      reason: "The A2A task completed without an artifact.",
+    });
+    const review = task(TaskState.TASK_STATE_COMPLETED, [[data({ verdict: "great" })]]);
+    expect(taskOutcome(review, reviewItem, 2)).toEqual({
+      kind: "fail",
+      reason:
+        'The A2A task\'s result is not a valid review completion. review.verdict must be one of "approve", "request_changes" or "comment", not the string "great". review.summary is required: a string. review.criteria is required: an array, one entry per review criterion of the review context.',
+    });
+  });
+
+  it("input-required, auth-required, failed, rejected and canceled: failures with what the agent said", () => {
+    expect(
+      taskOutcome(task(TaskState.TASK_STATE_INPUT_REQUIRED, [], "Which lamp?"), taskItem, 2),
+    ).toEqual({
+      kind: "fail",
+      reason:
+        "The A2A agent stopped at input-required: Which lamp? (the service cannot answer it; the item goes back on offer).",
+    });
+    expect(taskOutcome(task(TaskState.TASK_STATE_AUTH_REQUIRED), taskItem, 2)).toEqual({
+      kind: "fail",
+      reason:
+        "The A2A agent stopped at auth-required (the service cannot answer it; the item goes back on offer).",
+    });
+    for (const [state, name] of [
+      [TaskState.TASK_STATE_FAILED, "failed"],
+      [TaskState.TASK_STATE_REJECTED, "rejected"],
+      [TaskState.TASK_STATE_CANCELED, "canceled"],
+    ] as const) {
+      expect(stateName(state)).toBe(name);
+      expect(taskOutcome(task(state, [], "No."), taskItem, 2)).toEqual({
+        kind: "fail",
+        reason: `The A2A task ended ${name}: No.`,
+      });
+    }
+  });
+
+  it("a direct message is the result; an empty one is a failure", () => {
+    expect(messageOutcome(message([text("Lumen", "text/plain")]), taskItem, 3)).toEqual({
+      kind: "complete",
+      body: {
+        attempt: 3,
+        context_sha256: sha,
+        artifact: { media_type: "text/plain", content: "Lumen" },
+      },
+    });
+    expect(messageOutcome(message([]), taskItem, 3)).toEqual({
+      kind: "fail",
+      reason: "The A2A agent answered with an empty message.",
+    });
+  });
+});
