@@ -1,5 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, runCli, runCliClosingStdout, startServe, temporaryFolder } from "./run-cli.ts";
@@ -238,6 +240,52 @@ describe("task-context run", () => {
     const invalid = await runCli(["run", "create", "bad-run.json"], { cwd, env: service() });
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toMatch(/^task-context: the service answered 400 INVALID_REQUEST: /);
+  });
+
+  it("adds an A2A agent by its URL (--a2a-agent tag=url): its card read, its stages named", async () => {
+    // An agent card alone, as an A2A agent serves it (nothing is sent to it in this test).
+    const card = {
+      name: "Illustrator",
+      supportedInterfaces: [{ url: "http://127.0.0.1:9/", protocolBinding: "JSONRPC" }],
+      capabilities: { streaming: false },
+      skills: [{ id: "write", name: "write" }],
+    };
+    const cardServer = createServer((request, response) => {
+      response.writeHead(request.url === "/.well-known/agent-card.json" ? 200 : 404, {
+        "content-type": "application/json",
+      });
+      response.end(JSON.stringify(card));
+    });
+    await new Promise<void>((resolve) => cardServer.listen(0, "127.0.0.1", resolve));
+    const agentUrl = `http://127.0.0.1:${(cardServer.address() as AddressInfo).port}`;
+    try {
+      const created = await runCli(
+        ["run", "create", "run.json", "--a2a-agent", `illustrator=${agentUrl}`],
+        { cwd, env: service() },
+      );
+      expect([created.stderr, created.code]).toEqual(["", 0]);
+      expect(created.stdout).toMatch(
+        /^run_[0-9a-z]{26}\nagent illustrator: tc_run_\S+ \(A2A agent "Illustrator", stages draft, review\)\n$/,
+      );
+      const unreadable = await runCli(
+        ["run", "create", "run.json", "--a2a-agent", "ghost=http://127.0.0.1:9"],
+        { cwd, env: service() },
+      );
+      expect(unreadable.code).toBe(1);
+      expect(unreadable.stderr).toMatch(
+        /^task-context: the service answered 422 AGENT_CARD_INVALID: The A2A agent card at http:\/\/127\.0\.0\.1:9\/\.well-known\/agent-card\.json could not be read/,
+      );
+      const malformed = await runCli(["run", "create", "run.json", "--a2a-agent", "ghost"], {
+        cwd,
+        env: service(),
+      });
+      expect(malformed.code).toBe(2);
+      expect(malformed.stderr).toMatch(
+        /^task-context: option '--a2a-agent <tag=url>' argument 'ghost' is invalid\. expected <tag>=<url>, the agent's tag and its http\(s\) URL/,
+      );
+    } finally {
+      await new Promise((resolve) => cardServer.close(resolve));
+    }
   });
 
   it("says when the service cannot be reached, exit 1", async () => {

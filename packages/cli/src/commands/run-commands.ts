@@ -1,6 +1,6 @@
 import type { CollaborationEvent } from "@task-context/protocols/work-item";
 import type { AgentCreated, CreateRunInput } from "@task-context/server/client";
-import { Command } from "commander";
+import { Command, InvalidArgumentError } from "commander";
 import { usageError } from "../cli-error.ts";
 import type { CliIo } from "../cli-io.ts";
 import { parseJsonInput, readInput } from "../read-input.ts";
@@ -112,6 +112,12 @@ export function addRunCommands(program: Command, { io, exit, outputClosed }: Com
       "add an agent with this tag and print its token (repeatable)",
       (tag: string, tags: string[]) => [...tags, tag],
       [] as string[],
+    )
+    .option(
+      "--a2a-agent <tag=url>",
+      "add an A2A 1.0 agent: the service reads its agent card at the URL and sends it the work items of the stages its skills cover (repeatable)",
+      (value: string, agents: A2aAgentOption[]) => [...agents, parseA2aAgent(value)],
+      [] as A2aAgentOption[],
     );
   withServiceOptions(create)
     .addHelpText(
@@ -119,10 +125,11 @@ export function addRunCommands(program: Command, { io, exit, outputClosed }: Com
       examples(
         "task-context run create run.json",
         "task-context run create run.json --agent writer --agent reviewer --json",
+        "task-context run create run.json --agent writer --a2a-agent illustrator=http://127.0.0.1:41241",
         "cat run.json | task-context run create - --url http://127.0.0.1:8787",
       ),
     )
-    .action(async (file: string, options: ServiceOptions & { agent: string[] }) => {
+    .action(async (file: string, options: ServiceOptions & CreateOptions) => {
       const target = targetOf(io, options);
       const body = parseJsonInput(await readInput(io, file));
       // The service checks the body against the contract and names what is wrong.
@@ -131,13 +138,21 @@ export function addRunCommands(program: Command, { io, exit, outputClosed }: Com
         const agents: AgentCreated[] = [];
         for (const tag of options.agent)
           agents.push(await client.addAgent(created.run_id, { tag }));
+        for (const { tag, url } of options.a2aAgent)
+          agents.push(await client.addAgent(created.run_id, { tag, a2a: { url } }));
         return { created, agents };
       });
       if (options.json === true) {
         io.stdout.write(`${JSON.stringify({ run: created, agents }, null, 2)}\n`);
       } else {
         io.stdout.write(`${created.run_id}\n`);
-        for (const agent of agents) io.stdout.write(`agent ${agent.tag}: ${agent.token}\n`);
+        for (const agent of agents) {
+          const a2a =
+            agent.a2a === undefined
+              ? ""
+              : ` (A2A agent "${agent.a2a.agent_name}", stages ${agent.a2a.stages.join(", ")})`;
+          io.stdout.write(`agent ${agent.tag}: ${agent.token}${a2a}\n`);
+        }
       }
       exit(0);
     });
@@ -241,4 +256,29 @@ ${examples("task-context run view run_01JDâ€¦", "task-context run view run_01JDâ
 
   run.addCommand(create).addCommand(status).addCommand(events).addCommand(view);
   program.addCommand(run);
+}
+
+/** An A2A agent to add with `run create --a2a-agent <tag=url>`. */
+interface A2aAgentOption {
+  tag: string;
+  url: string;
+}
+
+/** What `run create` is given besides the service options. */
+interface CreateOptions {
+  agent: string[];
+  a2aAgent: A2aAgentOption[];
+}
+
+/** `tag=url` as an A2A agent to add; a usage error (exit 2) for anything else. */
+function parseA2aAgent(value: string): A2aAgentOption {
+  const at = value.indexOf("=");
+  const tag = value.slice(0, at);
+  const url = value.slice(at + 1);
+  if (at < 1 || !/^https?:\/\/./.test(url) || !URL.canParse(url)) {
+    throw new InvalidArgumentError(
+      "expected <tag>=<url>, the agent's tag and its http(s) URL, e.g. illustrator=http://127.0.0.1:41241",
+    );
+  }
+  return { tag, url };
 }
