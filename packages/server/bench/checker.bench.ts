@@ -7,6 +7,8 @@
 // PostgreSQL server (scripts/postgres.mjs), requests spread round-robin over the live instances,
 // instance 0 killed (SIGKILL) and instance 1 stopped (SIGTERM) mid-run, and the SSE client moving
 // to another instance when its own goes away.
+// With CHECKER_A2A=<n>: n A2A agents (the official SDK's server, 2 items at once each) beside the
+// polling agents, faulting at the same rates (silent, late, completed twice).
 // Run: `pnpm --filter ./packages/server run bench` (CHECKER_SEED=<n> for another seed), or
 // `CHECKER_POSTGRES=1 node --conditions=@task-context/source bench/checker.bench.ts`.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -19,6 +21,7 @@ import { largeWorkload } from "../test/checker/workloads.ts";
 
 const seed = Number(process.env.CHECKER_SEED ?? 20_261_122);
 const onPostgres = process.env.CHECKER_POSTGRES === "1";
+const a2aAgents = Number(process.env.CHECKER_A2A ?? 0);
 const count = 3;
 const folder = mkdtempSync(join(tmpdir(), "task-context-edge-checker-"));
 let server: Postgres | undefined;
@@ -37,6 +40,7 @@ try {
   const result = await runWorkload({
     ...largeWorkload,
     seed,
+    ...(a2aAgents > 0 ? { a2a: { agents: a2aAgents, concurrency: 2 } } : {}),
     ...(server === undefined ? { folder } : { instances: { databaseUrl: server.url, count } }),
   });
   const checked = check(result.history, result.final, {
@@ -62,6 +66,14 @@ try {
           ],
         ]),
     ["seed", String(seed)],
+    ...(a2aAgents === 0
+      ? []
+      : [
+          [
+            "A2A agents (2 items at once each): items they completed",
+            `${a2aAgents}: ${result.final.events.filter((event) => event.type === "work_item.completed" && event.agent_tag.startsWith("a2a-")).length}`,
+          ],
+        ]),
     [
       "agents × items, lease",
       `${largeWorkload.agents} × ${largeWorkload.items}, ${largeWorkload.leaseMs} ms`,
