@@ -175,11 +175,19 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
   };
 
   const snapshot = new TaskSnapshot();
-  const decide = async (): Promise<AttemptResult | undefined> => {
-    if (snapshot.task === undefined) return undefined;
-    const outcome = taskOutcome(snapshot.task, item, attempt);
+  /** What the task said when last polled: a heartbeat needs news, not the same `working` again. */
+  let lastSaid: string | undefined;
+  const decide = async (polled: boolean): Promise<AttemptResult | undefined> => {
+    const { task } = snapshot;
+    if (task === undefined) return undefined;
+    const outcome = taskOutcome(task, item, attempt);
     if (outcome.kind === "pending") {
-      await beat(outcome.working);
+      // A streamed update is news; a polled task is only when its status (by its timestamp) or
+      // its artifacts changed: an agent stuck in `working` does not hold the item for ever.
+      const said = `${task.status?.state}|${task.status?.timestamp}|${task.artifacts.length}`;
+      const news = !polled || (said !== lastSaid && task.status?.timestamp !== undefined);
+      lastSaid = said;
+      await beat(outcome.working && news);
       return undefined;
     }
     return settle(outcome);
@@ -197,7 +205,7 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
             continue;
           }
           if (!snapshot.apply(payload.value)) continue;
-          const result = await decide();
+          const result = await decide(false);
           if (result !== undefined) return result;
         }
       } catch (error) {
@@ -233,7 +241,7 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
         return outcome.kind === "pending" ? "abandoned" : await settle(outcome);
       }
       snapshot.apply(answer);
-      const result = await decide();
+      const result = await decide(true);
       if (result !== undefined) return result;
     }
     // Poll the task until it settles or the deadline passes.
@@ -244,7 +252,7 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
       const task = await client.getTask({ tenant: "", id }, options).catch(() => undefined);
       if (task === undefined) continue;
       snapshot.apply(task);
-      const result = await decide();
+      const result = await decide(true);
       if (result !== undefined) return result;
     }
     return "abandoned";

@@ -279,6 +279,55 @@ describe("a hostile A2A agent", () => {
     expect(mute.tasks.every((task) => task.canceled())).toBe(true);
   });
 
+  it("stays working for ever (polled with tasks/get): the same `working` renews nothing, the lease expires", async () => {
+    const { admin } = await service();
+    const stuck = await agent({
+      name: "Stuck",
+      skills: [{ id: "copywriting" }],
+      streaming: false,
+      behaviour: async (task) => {
+        task.working();
+        while (!task.canceled()) await sleep(20);
+      },
+    });
+    const run = await admin.createRun(oneItem(200, 2));
+    await admin.addAgent(run.run_id, { tag: "stuck", a2a: { url: stuck.url } });
+    expect((await settled(admin, run.run_id)).status).toBe("blocked");
+    const [letter] = (await admin.listDeadLetters(run.run_id)).dead_letters;
+    expect(letter?.attempts.map((attempt) => [attempt.attempt, attempt.outcome])).toEqual([
+      [1, "expired"],
+      [2, "expired"],
+    ]);
+  });
+
+  it.each([
+    ["streaming", true],
+    ["tasks/get", false],
+  ])(
+    "works past its lease saying `working` again and again (%s): each says so, the attempt keeps its lease",
+    async (_name, streaming) => {
+      const { admin } = await service();
+      const busy = await agent({
+        name: "Busy",
+        skills: [{ id: "copywriting" }],
+        streaming,
+        behaviour: async (task) => {
+          for (let step = 0; step < 12; step++) {
+            task.working();
+            await sleep(50);
+          }
+          task.complete();
+        },
+      });
+      const run = await admin.createRun(oneItem(300, 2));
+      await admin.addAgent(run.run_id, { tag: "busy", a2a: { url: busy.url } });
+      expect((await settled(admin, run.run_id)).status).toBe("completed");
+      const all = await events(admin, run.run_id);
+      expect(ofType(all, "work_item.lease_expired")).toEqual([]);
+      expect(ofType(all, "work_item.completed").map((event) => event.attempt)).toEqual([1]);
+    },
+  );
+
   it("goes away mid-stream: the lease expires and another agent completes the next attempt", async () => {
     const { admin } = await service();
     let vanish: () => void = () => undefined;
