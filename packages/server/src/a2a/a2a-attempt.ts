@@ -260,12 +260,12 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
     if (timer !== undefined) clearTimeout(timer);
     input.signal.removeEventListener("abort", onAbort);
     if (stop.signal.aborted && snapshot.task !== undefined && !input.signal.aborted) {
-      // Past the deadline: ask the agent to stop (best effort; most agents ignore it).
-      await client
-        .cancelTask(
-          { tenant: "", id: snapshot.task.id, metadata: undefined },
-          { signal: AbortSignal.timeout(5000) },
-        )
+      // Past the deadline: ask the agent to stop (best effort; most agents ignore it). Not
+      // awaited: an agent may hold the request until the task ends, and the slot moves on; it
+      // is given up after 5 s, or at once when the dispatcher stops.
+      const signal = AbortSignal.any([input.signal, AbortSignal.timeout(5000)]);
+      client
+        .cancelTask({ tenant: "", id: snapshot.task.id, metadata: undefined }, { signal })
         .catch(() => undefined);
     }
   }

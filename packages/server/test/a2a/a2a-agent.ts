@@ -43,7 +43,7 @@ export interface AgentTask {
   complete(parts?: Part[]): void;
   /** Publishes a final (or interrupted) state with a message. */
   finish(state: TaskState, said?: string): void;
-  /** True once the service asked to cancel this task. */
+  /** True once the service asked to cancel this task, or the agent closed. */
   canceled(): boolean;
   bus: ExecutionEventBus;
 }
@@ -138,6 +138,8 @@ function status(taskId: string, contextId: string, state: TaskState, said?: stri
 
 class StageExecutor implements AgentExecutor {
   readonly #canceled = new Set<string>();
+  /** Set when the agent closes: every task counts as canceled, so no behaviour waits on. */
+  closed = false;
   readonly name: string;
   readonly behaviour: Behaviour;
   readonly tasks: AgentTask[];
@@ -201,7 +203,7 @@ class StageExecutor implements AgentExecutor {
         bus.publish(status(taskId, contextId, TaskState.TASK_STATE_COMPLETED));
       },
       finish: (state, said) => bus.publish(status(taskId, contextId, state, said)),
-      canceled: () => this.#canceled.has(taskId),
+      canceled: () => this.#canceled.has(taskId) || this.closed,
     };
     this.tasks.push(task);
     await this.behaviour(task);
@@ -247,11 +249,8 @@ export async function startA2aAgent(options: A2aAgentOptions): Promise<RunningA2
     })),
     signatures: [],
   };
-  const handler = new DefaultRequestHandler(
-    card,
-    new InMemoryTaskStore(),
-    new StageExecutor(options.name, options.behaviour ?? doTheWork, tasks),
-  );
+  const executor = new StageExecutor(options.name, options.behaviour ?? doTheWork, tasks);
+  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
   const served = options.card === undefined ? card : options.card(card);
   if (served !== null) {
     if (options.card === undefined) {
@@ -270,6 +269,7 @@ export async function startA2aAgent(options: A2aAgentOptions): Promise<RunningA2
     tasks,
     close: () =>
       new Promise<void>((resolve) => {
+        executor.closed = true;
         server.closeAllConnections();
         server.close(() => resolve());
       }),
