@@ -4,35 +4,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
-import { type CreateRunInput, createServiceClient, type ServiceClient } from "../../src/client.ts";
-import { type NodeServer, startNodeServer } from "../../src/node.ts";
-import { completeNextByPolling, type RunningA2aAgent, startA2aAgent } from "./a2a-agent.ts";
+import { describe, expect, it } from "vitest";
+import { type CreateRunInput, createServiceClient } from "../../src/client.ts";
+import { startNodeServer } from "../../src/node.ts";
+import { completeNextByPolling } from "./a2a-agent.ts";
+import { a2aHarness } from "./harness.ts";
 
 const adminToken = "a2a-test-admin-token-0123456789";
 
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
-
-async function service(): Promise<{ server: NodeServer; admin: ServiceClient }> {
-  const server = await startNodeServer({
-    port: 0,
-    database: ":memory:",
-    adminToken,
-    a2aPollMs: 50,
-    limits: { rateLimit: false },
-  });
-  closers.push(() => server.close());
-  return { server, admin: createServiceClient({ url: server.url, token: adminToken }) };
-}
-
-async function agent(options: Parameters<typeof startA2aAgent>[0]): Promise<RunningA2aAgent> {
-  const started = await startA2aAgent(options);
-  closers.push(() => started.close());
-  return started;
-}
+const { service, agent, onClose } = a2aHarness(adminToken, { a2aPollMs: 50 });
 
 const twoStages = (leaseMs = 60_000, maxAttempts = 3): CreateRunInput => ({
   goal: "Launch Lumen, a reading lamp",
@@ -152,7 +132,7 @@ describe("an A2A agent in a process of its own", () => {
         stdio: ["ignore", "pipe", "inherit"],
       },
     );
-    closers.push(async () => {
+    onClose(async () => {
       if (child.exitCode === null) {
         child.kill("SIGTERM");
         await once(child, "exit");
@@ -185,7 +165,7 @@ describe("an A2A agent in a process of its own", () => {
 describe("a service that restarts", () => {
   it("dispatches to the A2A agents its database already holds", async () => {
     const directory = mkdtempSync(join(tmpdir(), "a2a-restart-"));
-    closers.push(async () => rmSync(directory, { recursive: true, force: true }));
+    onClose(async () => rmSync(directory, { recursive: true, force: true }));
     const database = join(directory, "service.db");
     const options = {
       port: 0,
@@ -207,7 +187,7 @@ describe("a service that restarts", () => {
     expect(critic.tasks).toHaveLength(0); // nothing was on offer to it yet
 
     const second = await startNodeServer(options);
-    closers.push(() => second.close());
+    onClose(() => second.close());
     admin = createServiceClient({ url: second.url, token: adminToken });
     const polling = createServiceClient({ url: second.url, token: writer.token });
     await completeNextByPolling(polling);

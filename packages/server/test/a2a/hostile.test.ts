@@ -3,41 +3,17 @@
 // an agent that never answers; an agent that goes away mid-stream. Each ends as a polling
 // agent's would: a clear refusal, a retry, a dead letter — never a lost or doubled completion.
 import { TaskState } from "@a2a-js/sdk";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   type CollaborationEvent,
   type CreateRunInput,
-  createServiceClient,
   type ServiceClient,
   ServiceError,
 } from "../../src/client.ts";
-import { type NodeServer, startNodeServer } from "../../src/node.ts";
-import { type A2aAgentOptions, type RunningA2aAgent, startA2aAgent } from "./a2a-agent.ts";
+import { a2aHarness } from "./harness.ts";
 
 const adminToken = "a2a-hostile-admin-token-0123456789";
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
-
-async function service(): Promise<{ server: NodeServer; admin: ServiceClient }> {
-  const server = await startNodeServer({
-    port: 0,
-    database: ":memory:",
-    adminToken,
-    a2aPollMs: 25,
-    sweepMs: 25,
-    limits: { rateLimit: false },
-  });
-  closers.push(() => server.close());
-  return { server, admin: createServiceClient({ url: server.url, token: adminToken }) };
-}
-
-async function agent(options: A2aAgentOptions): Promise<RunningA2aAgent> {
-  const started = await startA2aAgent(options);
-  closers.push(() => started.close());
-  return started;
-}
+const { service, agent } = a2aHarness(adminToken, { a2aPollMs: 25, sweepMs: 25 });
 
 const oneItem = (leaseMs: number, maxAttempts: number): CreateRunInput => ({
   goal: "Launch Lumen, a reading lamp",
