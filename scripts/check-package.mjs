@@ -29,6 +29,13 @@ if (manifest.publishConfig?.access !== "public" || manifest.publishConfig?.prove
   );
 }
 
+// No tarball without its build (scripts/prepack-guard.mjs): npm and pnpm run it before packing.
+if (manifest.scripts?.prepack !== "node ../../scripts/prepack-guard.mjs") {
+  problems.push(
+    'package.json needs "scripts": { "prepack": "node ../../scripts/prepack-guard.mjs" }: without it a package packed before its build ships no dist/',
+  );
+}
+
 // The registry shows README.md without the repository around it: a relative link must name a file
 // the package ships.
 const shipped = new Set(["README.md", "package.json", ...(manifest.files ?? [])]);

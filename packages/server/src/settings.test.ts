@@ -44,6 +44,34 @@ describe("settingsFromEnv (every runtime's variables)", () => {
     }
   });
 
+  it("reads the body limit, the keep-alive and the recheck interval when they are set", () => {
+    expect(
+      settingsFromEnv({
+        TASK_CONTEXT_ADMIN_TOKEN: adminToken,
+        TASK_CONTEXT_BODY_BYTES: "4096",
+        TASK_CONTEXT_KEEP_ALIVE_MS: "20000",
+        TASK_CONTEXT_RECHECK_MS: "250",
+      }).limits,
+    ).toStrictEqual({
+      rateLimit: { requests: 1200, windowMs: 60_000 },
+      bodyBytes: 4096,
+      keepAliveMs: 20_000,
+      recheckMs: 250,
+    });
+  });
+
+  it("refuses a body limit, keep-alive or recheck that is not a whole number, naming it", () => {
+    expect(() =>
+      settingsFromEnv({ TASK_CONTEXT_ADMIN_TOKEN: adminToken, TASK_CONTEXT_BODY_BYTES: "1MiB" }),
+    ).toThrow('Invalid TASK_CONTEXT_BODY_BYTES: expected a whole number ≥ 1, got "1MiB".');
+    expect(() =>
+      settingsFromEnv({ TASK_CONTEXT_ADMIN_TOKEN: adminToken, TASK_CONTEXT_RECHECK_MS: "0" }),
+    ).toThrow("Invalid TASK_CONTEXT_RECHECK_MS: expected a whole number ≥ 1, got a number (0).");
+    expect(() =>
+      settingsFromEnv({ TASK_CONTEXT_ADMIN_TOKEN: adminToken, TASK_CONTEXT_KEEP_ALIVE_MS: "-5" }),
+    ).toThrow('Invalid TASK_CONTEXT_KEEP_ALIVE_MS: expected a whole number ≥ 1, got "-5".');
+  });
+
   it("refuses a missing admin token unless asked to generate one", () => {
     expect(() => settingsFromEnv({})).toThrow(
       "Invalid TASK_CONTEXT_ADMIN_TOKEN: expected a non-empty string, got undefined.",

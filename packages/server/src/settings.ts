@@ -1,5 +1,6 @@
-import type { SecretPolicy } from "@task-context/core";
-import { requireText } from "@task-context/core/internal";
+import { ArgumentError, type SecretPolicy } from "@task-context/core";
+import { requireText, requireWholeNumber } from "@task-context/core/internal";
+import type { Limits } from "./app.ts";
 import { base64url } from "./delivery/ids.ts";
 import { parseAllowedHosts } from "./http/allowed-hosts.ts";
 import { parseCorsOrigins } from "./http/cors-origins.ts";
@@ -27,6 +28,15 @@ export interface ServiceEnv {
   TASK_CONTEXT_ALLOWED_HOSTS?: string | undefined;
   /** Secrets in a new run's goal, constraints and stages: `redact` (default), `refuse` or `allow`. */
   TASK_CONTEXT_SECRETS?: string | undefined;
+  /** The largest request body in bytes (default 1048576, 1 MiB); larger ones are answered 413. */
+  TASK_CONTEXT_BODY_BYTES?: string | undefined;
+  /** How often, in milliseconds, an idle event stream sends a keep-alive comment (default 15000). */
+  TASK_CONTEXT_KEEP_ALIVE_MS?: string | undefined;
+  /**
+   * How often, in milliseconds, a long poll or an event stream looks at its run even when nothing
+   * woke it (default 1000 on Node, 5000 on Workers).
+   */
+  TASK_CONTEXT_RECHECK_MS?: string | undefined;
 }
 
 /** What {@link ServiceEnv} sets: options of `createApp`, and whether the admin token was made up. */
@@ -38,8 +48,11 @@ export interface ServiceSettings {
    * (only with {@link SettingsFromEnvOptions.generateAdminToken}): print it, or nobody can use it.
    */
   generatedAdminToken: boolean;
-  /** `TASK_CONTEXT_RATE_LIMIT`. */
-  limits: { rateLimit: RateLimit | false };
+  /**
+   * `TASK_CONTEXT_RATE_LIMIT`, and `TASK_CONTEXT_BODY_BYTES`, `TASK_CONTEXT_KEEP_ALIVE_MS` and
+   * `TASK_CONTEXT_RECHECK_MS` when they are set.
+   */
+  limits: Limits & { rateLimit: RateLimit | false };
   /** `TASK_CONTEXT_CORS_ORIGINS`; absent: CORS off. */
   cors?: { origins: string[] };
   /** `TASK_CONTEXT_ALLOWED_HOSTS`; absent: the runtime's default. */
@@ -61,7 +74,8 @@ export interface SettingsFromEnvOptions {
 /**
  * The service's settings from the variables every runtime shares ({@link ServiceEnv}), each
  * parsed here and nowhere else: `TASK_CONTEXT_ADMIN_TOKEN`, `TASK_CONTEXT_RATE_LIMIT`,
- * `TASK_CONTEXT_CORS_ORIGINS`, `TASK_CONTEXT_ALLOWED_HOSTS` and `TASK_CONTEXT_SECRETS`. Throws an
+ * `TASK_CONTEXT_CORS_ORIGINS`, `TASK_CONTEXT_ALLOWED_HOSTS`, `TASK_CONTEXT_SECRETS`,
+ * `TASK_CONTEXT_BODY_BYTES`, `TASK_CONTEXT_KEEP_ALIVE_MS` and `TASK_CONTEXT_RECHECK_MS`. Throws an
  * `ArgumentError` naming the variable when one is missing or malformed. The Workers router
  * configures itself with it; `settingsFromEnv` of `@task-context/server/node` adds `PORT`, `HOST`
  * and `TASK_CONTEXT_DB` to it and generates a missing admin token.
@@ -91,9 +105,41 @@ export function settingsFromEnv(
   return {
     adminToken,
     generatedAdminToken: generated,
-    limits: { rateLimit },
+    limits: { rateLimit, ...parseLimits(env) },
     ...(cors === undefined ? {} : { cors }),
     ...(allowedHosts === undefined ? {} : { allowedHosts }),
     secrets,
+  };
+}
+
+/** A whole number of at least `minimum` in `variable`, or undefined when it is unset or empty. */
+function wholeNumberOf(
+  variable: keyof ServiceEnv,
+  value: string | undefined,
+  minimum: number,
+): number | undefined {
+  if (value === undefined || value === "") return undefined;
+  if (!/^\d+$/.test(value)) {
+    throw new ArgumentError({
+      argument: variable,
+      message: `expected a whole number ≥ ${minimum}, got ${JSON.stringify(value)}.`,
+    });
+  }
+  return requireWholeNumber(variable, Number(value), minimum);
+}
+
+/** `TASK_CONTEXT_BODY_BYTES`, `TASK_CONTEXT_KEEP_ALIVE_MS` and `TASK_CONTEXT_RECHECK_MS`, when set. */
+function parseLimits(env: Readonly<ServiceEnv>): Omit<Limits, "rateLimit"> {
+  const bodyBytes = wholeNumberOf("TASK_CONTEXT_BODY_BYTES", env.TASK_CONTEXT_BODY_BYTES, 1);
+  const keepAliveMs = wholeNumberOf(
+    "TASK_CONTEXT_KEEP_ALIVE_MS",
+    env.TASK_CONTEXT_KEEP_ALIVE_MS,
+    1,
+  );
+  const recheckMs = wholeNumberOf("TASK_CONTEXT_RECHECK_MS", env.TASK_CONTEXT_RECHECK_MS, 1);
+  return {
+    ...(bodyBytes === undefined ? {} : { bodyBytes }),
+    ...(keepAliveMs === undefined ? {} : { keepAliveMs }),
+    ...(recheckMs === undefined ? {} : { recheckMs }),
   };
 }

@@ -8,14 +8,23 @@ import { DeliveryError } from "../delivery/delivery-error.ts";
 
 const escapes = /(?:%[0-9A-Fa-f]{2})+/g;
 
-/** The first run of escapes in `raw` whose bytes are not UTF-8, e.g. `%ED%A0%80`. */
+/** `run` decoded, or undefined when its bytes are not UTF-8. */
+function decoded(run: string): string | undefined {
+  try {
+    return decodeURIComponent(run);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The first run of escapes in `raw` whose bytes are not UTF-8, e.g. `%ED%A0%80`. The decoded text
+ * is looked at, not only whether decoding throws: a bundler that holds `decodeURIComponent` free
+ * of effects drops a call whose result is unused (rolldown did, inside a try/catch).
+ */
 function undecodable(raw: string): string | undefined {
   for (const [run] of raw.matchAll(escapes)) {
-    try {
-      decodeURIComponent(run);
-    } catch {
-      return run;
-    }
+    if (decoded(run) === undefined) return run;
   }
   return undefined;
 }

@@ -18,10 +18,11 @@ export interface RouterOptions {
 
 /**
  * The router Worker's app: `createApp` over the runs' Durable Objects, configured by the
- * Worker's variables. Long polls and streams look at their run every 5 s (the objects' alarms
- * turn every lease expiry into an event that wakes them sooner). The variables are read by
- * `settingsFromEnv`, as on every runtime, except that the admin token is never generated. Throws
- * an `ArgumentError` naming the variable when the configuration is wrong.
+ * Worker's variables. Long polls and streams look at their run every 5 s unless
+ * `TASK_CONTEXT_RECHECK_MS` says otherwise (the objects' alarms turn every lease expiry into an
+ * event that wakes them sooner). The variables are read by `settingsFromEnv`, as on every
+ * runtime, except that the admin token is never generated. Throws an `ArgumentError` naming the
+ * variable when the configuration is wrong.
  */
 export function createRouter(env: WorkerEnv, options: RouterOptions = {}): App {
   // The admin token is required: each isolate would generate another.
@@ -30,7 +31,7 @@ export function createRouter(env: WorkerEnv, options: RouterOptions = {}): App {
   return createApp({
     store,
     auth: { adminToken },
-    limits: { ...limits, recheckMs: 5000, ...options.limits },
+    limits: { recheckMs: 5000, ...limits, ...options.limits },
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     clientAddress: (c) => clientAddress(c.req.header("CF-Connecting-IP")),
     ...settings,

@@ -17,6 +17,12 @@ export interface ServiceOptions {
   recheckMs?: number;
   /** Default: the service's own (redact). Node sets it in createApp's options, Workers in `TASK_CONTEXT_SECRETS`. */
   secrets?: "redact" | "refuse" | "allow";
+  /**
+   * `"w3c"`: the service's process has OpenTelemetry's W3C propagator registered, as an SDK
+   * registers it. A service in the test's own process or isolate shares the suite's global
+   * propagator instead; one in a process of its own (the built bin, the built Worker) registers it.
+   */
+  tracePropagator?: "w3c";
 }
 
 /** A running service the suites talk to. */

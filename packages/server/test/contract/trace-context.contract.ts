@@ -34,7 +34,7 @@ async function runWith(service: Service, headers: Record<string, string>) {
  */
 export function traceContextSuite(start: StartService): void {
   describe("trace context, with an OpenTelemetry propagator", () => {
-    const service = suiteService(start);
+    const service = suiteService(start, { tracePropagator: "w3c" });
     beforeAll(() => {
       propagation.setGlobalPropagator(new W3CTraceContextPropagator());
     });

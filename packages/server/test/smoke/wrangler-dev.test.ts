@@ -2,12 +2,6 @@
 // (test/smoke/wrangler.jsonc: no aliases) and wrangler bundles it from this package's built
 // ./workers entry, on wrangler's own workerd with the production compatibility flags, over a
 // socket. Its entry is test/smoke/worker.ts (the entry re-exported, plus a code-generation probe).
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { validate } from "@task-context/protocols";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -18,85 +12,23 @@ import {
   sendWithAgent,
   sendWithFetch,
 } from "../node/early-errors.ts";
+import { startWranglerDev, type WranglerDev } from "./wrangler-dev.ts";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
 const adminToken = "smoke-admin-token-0123456789abcdef";
 const admin = { Authorization: `Bearer ${adminToken}`, "Content-Type": "application/json" };
 
-/** A port nobody listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address !== null
-          ? resolve(address.port)
-          : reject(new Error("no port")),
-      );
-    });
-  });
-}
-
 describe("wrangler dev", () => {
-  let child: ChildProcess | undefined;
-  let output = "";
+  let wrangler: WranglerDev | undefined;
   let base = "";
-  const state = mkdtempSync(join(tmpdir(), "task-context-edge-wrangler-"));
 
   beforeAll(async () => {
-    const port = await freePort();
-    child = spawn(
-      process.execPath,
-      [
-        join(root, "node_modules/wrangler/bin/wrangler.js"),
-        "dev",
-        "--config=test/smoke/wrangler.jsonc",
-        "--ip=127.0.0.1",
-        `--port=${port}`,
-        `--var=TASK_CONTEXT_ADMIN_TOKEN:${adminToken}`,
-        `--persist-to=${state}`,
-        "--show-interactive-dev-session=false",
-      ],
-      {
-        cwd: root,
-        env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1", CI: "1" },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    const started = child;
-    started.stdout?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
+    wrangler = await startWranglerDev("test/smoke/wrangler.jsonc", {
+      TASK_CONTEXT_ADMIN_TOKEN: adminToken,
     });
-    started.stderr?.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`blocked: not ready:\n${output}`)), 90_000);
-      const check = () => {
-        if (/Ready on http:\/\/127\.0\.0\.1:\d+/.test(output)) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      started.stdout?.on("data", check);
-      started.stderr?.on("data", check);
-      started.once("exit", (code) => {
-        clearTimeout(timer);
-        reject(new Error(`wrangler dev exited (${code}):\n${output}`));
-      });
-    });
-    base = `http://127.0.0.1:${port}`;
+    base = wrangler.url;
   }, 120_000);
 
-  afterAll(async () => {
-    const running = child;
-    if (running !== undefined && running.exitCode === null) {
-      const exited = new Promise((resolve) => running.once("exit", resolve));
-      running.kill("SIGTERM");
-      await exited;
-    }
-    rmSync(state, { recursive: true, force: true });
-  });
+  afterAll(() => wrangler?.stop());
 
   const call = async (path: string, init: RequestInit = {}) => {
     const response = await fetch(`${base}${path}`, init);
