@@ -2,14 +2,16 @@ import type { UserConfig } from "tsdown";
 
 /**
  * What every published package builds the same way: ESM with declarations and source maps, for
- * any runtime (no platform shims), `node:*` built-ins and `#` package imports left to run time.
+ * any runtime (no platform shims), `node:*` built-ins and `#` package imports left to run time,
+ * not minified.
  *
- * Neither tree-shaking nor minification: the bundler must not decide which of our statements have
- * effects. With them on, rolldown dropped `decodeURIComponent(run)` inside a try/catch (it holds
- * the call free of side effects, though its throw was the point), and the built service answered
- * 404 where the source answers 400. What ships is our code as written, statement for statement;
- * the apps that bundle it (a Worker, a site) tree-shake it themselves. The suites run against the
- * built bin and the built Worker as well as the source (packages/server/test/built/).
+ * rolldown drops a statement whose only content is a call it holds free of effects, even when
+ * the call's throw was the point: `decodeURIComponent(run)` in a try/catch vanished from the
+ * built service, which answered 404 where the source answered 400. Turning tree-shaking off keeps
+ * such statements but leaves bare imports between chunks that every user's bundler warns about
+ * (`"sideEffects": false`). So the lint rule lint/result-unused.grit refuses those calls in the
+ * source, packages/server/test/built/bundler-drops.test.ts fails when rolldown drops one the rule
+ * does not name, and the contract suites run against the built bin and Worker as well.
  */
 export const sharedBuildOptions = {
   format: "esm",
@@ -18,7 +20,6 @@ export const sharedBuildOptions = {
   dts: true,
   sourcemap: true,
   clean: true,
-  treeshake: false,
   minify: false,
   deps: { neverBundle: [/^node:/, /^#/] },
 } satisfies UserConfig;

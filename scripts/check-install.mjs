@@ -211,12 +211,14 @@ function serviceProject(runtime, npx, paths) {
   return directory;
 }
 
+const SERVICE_ADMIN_TOKEN = "install-check-admin-token-0123456789";
+
 /**
  * Starts the delivery service with `command` in `cwd` on a free port and an in-memory database,
- * asks GET /healthz, and sends SIGTERM to its process group (npx and the service it starts alike).
- * Resolves to the health answer, what it printed, and how the command ended: `{ code, signal }`,
- * or undefined when it had not ended, or not said "SIGTERM: stopping", 10 s after SIGTERM (then
- * the group is killed).
+ * asks GET /healthz and GET /v1/runs/%FF, and sends SIGTERM to its process group (npx and the
+ * service it starts alike). Resolves to both answers, what it printed, and how the command ended:
+ * `{ code, signal }`, or undefined when it had not ended, or not said "SIGTERM: stopping", 10 s
+ * after SIGTERM (then the group is killed).
  */
 async function serveOnce(command, args, cwd) {
   const child = spawn(command, args, {
@@ -227,7 +229,7 @@ async function serveOnce(command, args, cwd) {
       PATH: `${dirname(node24)}${delimiter}${process.env.PATH ?? ""}`,
       PORT: "0",
       TASK_CONTEXT_DB: ":memory:",
-      TASK_CONTEXT_ADMIN_TOKEN: "install-check-admin-token-0123456789",
+      TASK_CONTEXT_ADMIN_TOKEN: SERVICE_ADMIN_TOKEN,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -253,12 +255,18 @@ async function serveOnce(command, args, cwd) {
     timeout(60_000),
   ]);
   let health = "no address printed";
+  let escapes = "no address printed";
   if (url !== undefined) {
-    const response = await fetch(`${url}/healthz`).catch((error) => error);
-    health =
-      response instanceof Error
+    const ask = async (path, headers = {}) => {
+      const response = await fetch(`${url}${path}`, { headers }).catch((error) => error);
+      return response instanceof Error
         ? response.message
-        : `GET /healthz ${response.status} ${await response.text()}`;
+        : `GET ${path} ${response.status} ${await response.text()}`;
+    };
+    health = await ask("/healthz");
+    // A percent-escape that is not UTF-8: 400 from the source, and from what ships (a bundler
+    // once dropped the check from dist/, which answered 404).
+    escapes = await ask("/v1/runs/%FF", { authorization: `Bearer ${SERVICE_ADMIN_TOKEN}` });
   }
   // False when the group is gone: everything in it has exited.
   const signalGroup = (signal) => {
@@ -283,7 +291,7 @@ async function serveOnce(command, args, cwd) {
   // npx ends at once; the service it started is given 5 s more to finish, then killed.
   for (let waited = 0; waited < 5_000 && signalGroup(0); waited += 100) await timeout(100);
   signalGroup("SIGKILL");
-  return { health, printed, ended };
+  return { health, escapes, printed, ended };
 }
 
 /** The delivery service as a user deploys it, from the installed packages (see the header). */
@@ -344,6 +352,12 @@ async function serviceChecks(paths, all, npx) {
   const npxServed = await serveOnce("npx", ["--no-install", "task-context-server"], all);
   const npxStopped =
     npxServed.ended !== undefined && npxServed.printed.includes("SIGTERM: stopping");
+  check(
+    "npx task-context-server: GET /v1/runs/%FF",
+    npxServed.escapes.startsWith('GET /v1/runs/%FF 400 {"error":') &&
+      npxServed.escapes.includes('"code":"INVALID_REQUEST"'),
+    npxServed.escapes.slice(0, 120),
+  );
   check(
     "npx task-context-server",
     npxServed.health === 'GET /healthz 200 {"status":"ok"}' && npxStopped,

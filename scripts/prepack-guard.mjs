@@ -23,12 +23,13 @@ export function shippedEntries(manifest) {
   return [...found].filter((path) => path !== "package.json" && !path.includes("*"));
 }
 
-/** The newest modification time of a file under `folder` (0 when it has none). */
+/** The newest modification time of a source file under `folder`, tests aside (0 when none). */
 function newest(folder) {
   if (!existsSync(folder)) return 0;
   let latest = 0;
   for (const entry of readdirSync(folder, { withFileTypes: true })) {
     const path = join(folder, entry.name);
+    if (!entry.isDirectory() && /\.test\.[cm]?[jt]sx?$/.test(entry.name)) continue;
     const time = entry.isDirectory() ? newest(path) : statSync(path).mtimeMs;
     if (time > latest) latest = time;
   }
