@@ -46,8 +46,8 @@ describe("task-context", () => {
         sage                          Sage subagent context files
         serve [options]               start the delivery service on Node (≥ 22.18) with embedded SQLite,
                                       or on PostgreSQL
-        run                           create a run, show its status, follow its events on a running
-                                      delivery service
+        run                           create a run, add agents, show its status, follow its events on a
+                                      running delivery service
         mcp [options] [dir]           serve the folder's task context to MCP clients over stdio (Claude
                                       Code, Codex, Cursor)
 
