@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { NO_CONTEXT_MD } from "./context-md-refusals.ts";
+import { noSuchFolder } from "./context-md-refusals.ts";
 import { runCli, temporaryFolder } from "./run-cli.ts";
 
 const folder = temporaryFolder();
@@ -92,7 +92,7 @@ describe("task-context", () => {
 
   it("prints a stack trace only with --debug", async () => {
     const plain = await runCli(["lint", "missing"], { cwd });
-    expect(plain.stderr).toBe(NO_CONTEXT_MD);
+    expect(plain.stderr).toBe(noSuchFolder("missing"));
     const debug = await runCli(["lint", "missing", "--debug"], { cwd });
     expect(debug.code).toBe(2);
     expect(debug.stderr.startsWith(plain.stderr)).toBe(true);
