@@ -44,8 +44,8 @@ describe("task-context", () => {
         render [options] [dir]        print exactly what a recipient receives, with token counts and a
                                       truncation report (writes nothing)
         sage                          Sage subagent context files
-        serve [options]               start the delivery service on Node (≥ 22.18) with embedded SQLite,
-                                      or on PostgreSQL
+        serve [options]               start the delivery service with embedded SQLite (Node ≥ 22.13), or
+                                      on PostgreSQL
         run                           create a run, add agents, show its status, follow its events on a
                                       running delivery service
         mcp [options] [dir]           serve the folder's task context to MCP clients over stdio (Claude

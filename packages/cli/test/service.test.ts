@@ -91,7 +91,7 @@ describe("task-context serve", () => {
     );
   });
 
-  it("needs Node 22.18: on the machine's Node 20 it says so in one line, exit 1", async () => {
+  it("needs Node 22.13 for SQLite: on the machine's Node 20 it says so in one line, with PostgreSQL as the other way, exit 1", async () => {
     const systemNodeScript: string = new URL("../../../scripts/system-node.mjs", import.meta.url)
       .href;
     const { systemNode } = (await import(systemNodeScript)) as { systemNode: () => string };
@@ -101,7 +101,15 @@ describe("task-context serve", () => {
     const result = await runCli(["serve", "--port", "0"], { cwd, node });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(
-      /^task-context: serve needs Node ≥ 22\.18 \(for its built-in SQLite\); this is Node 20\.\d+\.\d+\nhint: install Node 22\.18 or later \(Node 24 is the current LTS\); every other command works on Node 20\n$/,
+      /^task-context: serve needs Node ≥ 22\.13 for the service's embedded SQLite \(node:sqlite\); this is Node 20\.\d+\.\d+\nhint: install Node 22\.13 or later \(Node 24 is the current LTS\), or serve on PostgreSQL with --database-url postgres:\/\/…, which runs on Node 20; every other command works on Node 20\n$/,
+    );
+    const render = await runCli(["render", "--for", "remote-agent", "--run", "run.json"], {
+      cwd,
+      node,
+    });
+    expect(render.code).toBe(1);
+    expect(render.stderr).toMatch(
+      /^task-context: render --for remote-agent needs Node ≥ 22\.13 for the service's embedded SQLite \(node:sqlite\); this is Node 20\.\d+\.\d+\nhint: install Node 22\.13 or later \(Node 24 is the current LTS\); every other command works on Node 20\n$/,
     );
   });
 
