@@ -105,7 +105,7 @@ function usageFromCommander(error: CommanderError, argv: readonly string[]): Cli
   const known = ["init", "lint", "validate", "render", "sage", "serve", "run", "mcp"];
   const index = argv.findIndex((argument) => known.includes(argument));
   const command = argv[index];
-  const subcommands = ["generate", "create", "status", "events"];
+  const subcommands = ["generate", "create", "add-agent", "status", "events", "view"];
   const next = argv[index + 1];
   const path =
     (command === "sage" || command === "run") && next !== undefined && subcommands.includes(next)

@@ -2,7 +2,7 @@ import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "
 import { join } from "node:path";
 import { CONTEXT_MD_TEMPLATE } from "@task-context/protocols/context-md";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { NO_CONTEXT_MD } from "./context-md-refusals.ts";
+import { NO_CONTEXT_MD, noSuchFolder } from "./context-md-refusals.ts";
 import { runCli, temporaryFolder } from "./run-cli.ts";
 
 let folder: ReturnType<typeof temporaryFolder>;
@@ -160,6 +160,51 @@ describe("task-context lint", () => {
       stderr: NO_CONTEXT_MD,
       code: 2,
     });
+  });
+
+  it("says that a folder does not exist, or is a file, rather than that it has no CONTEXT.md, exit 2", async () => {
+    expect(await runCli(["lint", "nowhere"], { cwd: folder.path })).toEqual({
+      stdout: "",
+      stderr: noSuchFolder("nowhere"),
+      code: 2,
+    });
+    writeFileSync(join(folder.path, "CONTEXT.md"), GOOD);
+    expect(await runCli(["lint", "CONTEXT.md"], { cwd: folder.path })).toEqual({
+      stdout: "",
+      stderr:
+        "task-context: CONTEXT.md is not a folder\nhint: give the workspace folder that holds CONTEXT.md (`task-context init` writes one)\n",
+      code: 2,
+    });
+  });
+
+  it("counts characters as render and the loader do: UTF-16 units, without a BOM and surrounding whitespace", async () => {
+    // 500 characters delivered, in a file of 505 (a BOM, a leading and three trailing line feeds),
+    // with a character outside the BMP that counts 2 UTF-16 units.
+    const sections = `${GOOD.trim()}\n- Mark: 🔆\n\n## Visual and brand guidelines\nTeal.\n\n## Other details\n`;
+    const text = `${sections}${"x".repeat(500 - sections.length)}`;
+    expect(text.length).toBe(500);
+    writeFileSync(join(folder.path, "CONTEXT.md"), `\uFEFF\n${text}\n\n\n`);
+    expect(await runCli(["lint", "--max-chars", "500"], { cwd: folder.path })).toEqual({
+      stdout: "CONTEXT.md: no problems (500 characters)\n",
+      stderr: "",
+      code: 0,
+    });
+    const rendered = await runCli(["render", "--for", "image-tool", "--max-chars", "500"], {
+      cwd: folder.path,
+    });
+    expect(rendered.stdout).toContain("-- CONTEXT.md: 500 characters, delivered 500, limit 500;");
+    expect(rendered.stdout).toContain("-- not truncated\n");
+    const over = await runCli(["lint", "--max-chars", "499"], { cwd: folder.path });
+    expect([over.stdout, over.code]).toEqual([
+      "CONTEXT.md: error CONTEXT.md has 500 characters; only 499 are delivered, so the rest would be cut. Shorten it by 1 characters. (over-limit)\nCONTEXT.md: 1 error, 0 warnings, 0 info\n",
+      1,
+    ]);
+    const renderedOver = await runCli(["render", "--for", "image-tool", "--max-chars", "499"], {
+      cwd: folder.path,
+    });
+    expect(renderedOver.stdout).toContain(
+      "-- CONTEXT.md: 500 characters, delivered 499, limit 499;",
+    );
   });
 
   it("refuses a --max-chars that is not a whole number, exit 2", async () => {

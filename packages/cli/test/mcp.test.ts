@@ -7,6 +7,7 @@ import { CONTEXT_VIEW_PRESETS, injectTaskContext, loadTaskContext } from "@task-
 import { CONTEXT_MD_URI } from "@task-context/mcp";
 import { afterAll, describe, expect, it } from "vitest";
 import { markdownFences } from "../../../docs/examples/test/markdown-fences.ts";
+import { noSuchFolder } from "./context-md-refusals.ts";
 import { CLI, runCli, temporaryFolder } from "./run-cli.ts";
 
 const folder = temporaryFolder();
@@ -146,8 +147,7 @@ describe("task-context mcp [dir]", () => {
   it("refuses a folder that does not exist: one line, a hint, exit 2", async () => {
     expect(await runCli(["mcp", "nowhere"], { cwd: folder.path })).toEqual({
       stdout: "",
-      stderr:
-        "task-context: nowhere is not a folder\nhint: give the workspace folder that holds CONTEXT.md (`task-context init` writes one)\n",
+      stderr: noSuchFolder("nowhere"),
       code: 2,
     });
   });

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { NO_CONTEXT_MD } from "./context-md-refusals.ts";
+import { noSuchFolder } from "./context-md-refusals.ts";
 import { runCli, temporaryFolder } from "./run-cli.ts";
 
 const folder = temporaryFolder();
@@ -44,10 +44,10 @@ describe("task-context", () => {
         render [options] [dir]        print exactly what a recipient receives, with token counts and a
                                       truncation report (writes nothing)
         sage                          Sage subagent context files
-        serve [options]               start the delivery service on Node (≥ 22.18) with embedded SQLite,
-                                      or on PostgreSQL
-        run                           create a run, show its status, follow its events on a running
-                                      delivery service
+        serve [options]               start the delivery service with embedded SQLite (Node ≥ 22.13), or
+                                      on PostgreSQL
+        run                           create a run, add agents, show its status, follow its events on a
+                                      running delivery service
         mcp [options] [dir]           serve the folder's task context to MCP clients over stdio (Claude
                                       Code, Codex, Cursor)
 
@@ -92,7 +92,7 @@ describe("task-context", () => {
 
   it("prints a stack trace only with --debug", async () => {
     const plain = await runCli(["lint", "missing"], { cwd });
-    expect(plain.stderr).toBe(NO_CONTEXT_MD);
+    expect(plain.stderr).toBe(noSuchFolder("missing"));
     const debug = await runCli(["lint", "missing", "--debug"], { cwd });
     expect(debug.code).toBe(2);
     expect(debug.stderr.startsWith(plain.stderr)).toBe(true);

@@ -4,7 +4,7 @@ import { loadTaskContext } from "@task-context/core";
 import { nodeWorkspace } from "@task-context/core/node";
 import { runContextSha256 } from "@task-context/protocols";
 import { afterAll, describe, expect, it } from "vitest";
-import { NO_CONTEXT_MD } from "./context-md-refusals.ts";
+import { NO_CONTEXT_MD, noSuchFolder } from "./context-md-refusals.ts";
 import { runCli, temporaryFolder } from "./run-cli.ts";
 
 const folder = temporaryFolder();
@@ -206,9 +206,18 @@ receipt: sha256 a386ef2520b9a62c50b4eebc879b613767d1215509e968c84b1e92b14d8280a4
   });
 
   it("fails with the guiding message and a hint when there is no CONTEXT.md, exit 2", async () => {
-    expect(await runCli(["render", "--for", "image-tool", "nowhere"], { cwd })).toEqual({
+    mkdirSync(join(cwd, "empty"), { recursive: true });
+    expect(await runCli(["render", "--for", "image-tool", "empty"], { cwd })).toEqual({
       stdout: "",
       stderr: NO_CONTEXT_MD,
+      code: 2,
+    });
+  });
+
+  it("says that a folder does not exist, rather than that it has no CONTEXT.md, exit 2", async () => {
+    expect(await runCli(["render", "--for", "image-tool", "nowhere"], { cwd })).toEqual({
+      stdout: "",
+      stderr: noSuchFolder("nowhere"),
       code: 2,
     });
   });

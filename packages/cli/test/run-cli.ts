@@ -157,14 +157,15 @@ export interface Serving {
 }
 
 /**
- * Starts `node dist/cli.js serve …args` in `cwd` with only PATH and `env` in its environment,
- * and resolves once it has printed its `database:` line (rejects if it exits before).
+ * Starts `node dist/cli.js serve …args` in `cwd` with only PATH and `env` in its environment (on
+ * `node`, default the test's own), and resolves once it has printed its `database:` line (rejects
+ * if it exits before).
  */
 export async function startServe(
   args: string[],
-  { cwd, env = {} }: { cwd: string; env?: Record<string, string> },
+  { cwd, env = {}, node }: { cwd: string; env?: Record<string, string>; node?: string },
 ): Promise<Serving> {
-  const child = spawn(process.execPath, [CLI, "serve", ...args], {
+  const child = spawn(node ?? process.execPath, [CLI, "serve", ...args], {
     cwd,
     env: { PATH: process.env.PATH ?? "", ...env },
   });

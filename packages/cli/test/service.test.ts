@@ -4,6 +4,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startA2aAgent } from "../../server/test/a2a/a2a-agent.ts";
 import { CLI, runCli, runCliClosingStdout, startServe, temporaryFolder } from "./run-cli.ts";
 
 const folder = temporaryFolder();
@@ -36,6 +37,8 @@ const RUN = {
 };
 writeFileSync(join(cwd, "run.json"), JSON.stringify(RUN));
 writeFileSync(join(cwd, "bad-run.json"), JSON.stringify({ goal: "" }));
+/** A run of one stage, which needs the skill "write". */
+writeFileSync(join(cwd, "draft-run.json"), JSON.stringify({ ...RUN, stages: [RUN.stages[0]] }));
 
 /** Starts `task-context serve` on a free port and waits for its three lines. */
 beforeAll(async () => {
@@ -65,6 +68,10 @@ afterAll(async () => {
 
 const service = () => ({ TASK_CONTEXT_URL: url, TASK_CONTEXT_TOKEN: token });
 
+/** `task-context run create draft-run.json …options` against the test's service. */
+const createDraftRun = (...options: string[]) =>
+  runCli(["run", "create", "draft-run.json", ...options], { cwd, env: service() });
+
 async function call(path: string, agentToken: string, body?: unknown) {
   const response = await fetch(new URL(path, url), {
     method: body === undefined ? "GET" : "POST",
@@ -84,7 +91,7 @@ describe("task-context serve", () => {
     );
   });
 
-  it("needs Node 22.18: on the machine's Node 20 it says so in one line, exit 1", async () => {
+  it("needs Node 22.13 for SQLite: on the machine's Node 20 it says so in one line, with PostgreSQL as the other way, exit 1", async () => {
     const systemNodeScript: string = new URL("../../../scripts/system-node.mjs", import.meta.url)
       .href;
     const { systemNode } = (await import(systemNodeScript)) as { systemNode: () => string };
@@ -94,7 +101,15 @@ describe("task-context serve", () => {
     const result = await runCli(["serve", "--port", "0"], { cwd, node });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(
-      /^task-context: serve needs Node ≥ 22\.18 \(for its built-in SQLite\); this is Node 20\.\d+\.\d+\nhint: install Node 22\.18 or later \(Node 24 is the current LTS\); every other command works on Node 20\n$/,
+      /^task-context: serve needs Node ≥ 22\.13 for the service's embedded SQLite \(node:sqlite\); this is Node 20\.\d+\.\d+\nhint: install Node 22\.13 or later \(Node 24 is the current LTS\), or serve on PostgreSQL with --database-url postgres:\/\/…, which runs on Node 20; every other command works on Node 20\n$/,
+    );
+    const render = await runCli(["render", "--for", "remote-agent", "--run", "run.json"], {
+      cwd,
+      node,
+    });
+    expect(render.code).toBe(1);
+    expect(render.stderr).toMatch(
+      /^task-context: render --for remote-agent needs Node ≥ 22\.13 for the service's embedded SQLite \(node:sqlite\); this is Node 20\.\d+\.\d+\nhint: install Node 22\.13 or later \(Node 24 is the current LTS\); every other command works on Node 20\n$/,
     );
   });
 
@@ -288,6 +303,102 @@ describe("task-context run", () => {
     }
   });
 
+  it("prints the run and the agents it added before the agent the service refused, and names `run add-agent` for the rest, which adds them", async () => {
+    // Real A2A agents (the official SDK's server): one whose card covers the stages, one whose
+    // card declares none of their skills.
+    const writer = await startA2aAgent({ name: "Writer", skills: [{ id: "write" }] });
+    const painter = await startA2aAgent({ name: "Painter", skills: [{ id: "paint" }] });
+    try {
+      const created = await createDraftRun(
+        "--agent",
+        "human",
+        "--a2a-agent",
+        `writer=${writer.url}`,
+        "--a2a-agent",
+        `painter=${painter.url}`,
+      );
+      const [runId = "", writerLine = ""] = created.stdout.split("\n");
+      expect(runId).toMatch(/^run_[0-9a-z]{26}$/);
+      expect(writerLine).toMatch(/^agent writer: tc_run_\S+ \(A2A agent "Writer", stages draft\)$/);
+      expect(created).toEqual({
+        stdout: `${runId}\n${writerLine}\n`,
+        stderr: `task-context: the service answered 422 AGENT_SKILLS_MISMATCH: The skills the agent card of "Painter" declares do not cover the available_skills of any stage of the run. Register an agent whose card declares them, or name other stages (/stages/draft: Stage "draft" needs write, which the agent card of "Painter" does not declare (as a skill id or tag).)\nhint: declare the stages' available_skills in the agent card's skills (as ids or tags); run ${runId} was created (with writer, printed above) and stays, as a run cannot be canceled: add the rest with \`task-context run add-agent ${runId} --a2a-agent painter=${painter.url} --agent human\`\n`,
+        code: 1,
+      });
+      // The command the hint names, with the painter swapped for an agent that polls.
+      const added = await runCli(
+        ["run", "add-agent", runId, "--agent", "painter", "--agent", "human"],
+        { cwd, env: service() },
+      );
+      expect([added.stderr, added.code]).toEqual(["", 0]);
+      expect(added.stdout).toMatch(/^agent painter: tc_run_\S+\nagent human: tc_run_\S+\n$/);
+      const human = added.stdout.split("\n")[1]?.slice("agent human: ".length) ?? "";
+      expect(await call(`/v1/runs/${runId}`, human)).toMatchObject({ run_id: runId });
+      // A tag the run has: the service's refusal, nothing added, the command for the rest.
+      const again = await runCli(["run", "add-agent", runId, "--agent", "human", "--json"], {
+        cwd,
+        env: service(),
+      });
+      expect(JSON.parse(again.stdout)).toEqual({ agents: [], not_added: ["human"] });
+      expect(again.code).toBe(1);
+      expect(again.stderr).toMatch(
+        new RegExp(
+          `^task-context: the service answered 409 AGENT_TAG_TAKEN: .*\nhint: give the agent a tag no other agent of the run has; no agent was added: add the rest with \`task-context run add-agent ${runId} --agent human\`\n$`,
+        ),
+      );
+    } finally {
+      await Promise.all([writer.close(), painter.close()]);
+    }
+  });
+
+  it("--json: the run, the agents added and the tags not added, on stdout, when an agent is refused", async () => {
+    const painter = await startA2aAgent({ name: "Painter", skills: [{ id: "paint" }] });
+    try {
+      const created = await createDraftRun(
+        "--agent",
+        "human",
+        "--a2a-agent",
+        `painter=${painter.url}`,
+        "--json",
+      );
+      expect(created.code).toBe(1);
+      const printed = JSON.parse(created.stdout) as { run: { run_id: string; status: string } };
+      expect(printed).toEqual({
+        run: expect.objectContaining({ status: "active", goal: "Launch Lumen" }),
+        agents: [],
+        not_added: ["painter", "human"],
+      });
+      expect(created.stderr).toContain(
+        `run ${printed.run.run_id} was created (with no agent) and stays, as a run cannot be canceled: add the rest with \`task-context run add-agent ${printed.run.run_id} --a2a-agent painter=${painter.url} --agent human\``,
+      );
+    } finally {
+      await painter.close();
+    }
+  });
+
+  it("refuses a tag given twice, or no agent to add, before sending anything, exit 2", async () => {
+    expect(
+      await runCli(
+        ["run", "create", "run.json", "--agent", "x", "--a2a-agent", "x=http://127.0.0.1:9"],
+        {
+          cwd,
+          env: service(),
+        },
+      ),
+    ).toEqual({
+      stdout: "",
+      stderr:
+        'task-context: the tag "x" is given twice: each agent of a run has its own tag\nhint: give each --agent and --a2a-agent a different tag\n',
+      code: 2,
+    });
+    expect(await runCli(["run", "add-agent", "run_x"], { cwd, env: service() })).toEqual({
+      stdout: "",
+      stderr:
+        "task-context: run add-agent needs an agent to add\nhint: pass --agent <tag> or --a2a-agent <tag>=<url> (each repeatable)\n",
+      code: 2,
+    });
+  });
+
   it("says when the service cannot be reached, exit 1", async () => {
     const result = await runCli(["run", "events", "run_x", "--url", "http://127.0.0.1:9"], { cwd });
     expect(result.code).toBe(1);
@@ -464,6 +575,7 @@ describe("--help", () => {
     ["serve"],
     ["run"],
     ["run", "create"],
+    ["run", "add-agent"],
     ["run", "status"],
     ["run", "events"],
     ["run", "view"],

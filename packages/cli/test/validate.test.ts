@@ -20,6 +20,8 @@ write("context-limits.yaml", "defaults:\n  max_total: -1\n");
 write("bad.xml", '<subagent-context version="2.0"/>\n');
 write("unknown.json", '{\n  "hello": 1\n}\n');
 write("broken.json", '{\n  "kind": "task",\n}\n');
+write("notes.json", "not json {\n");
+write("broken.yaml", "a: [1\n");
 write(
   "output.json",
   '{\n  "status": "success",\n  "summary": "Done.",\n  "files-modified": "src/a.ts"\n}\n',
@@ -95,9 +97,30 @@ prompt.md: invalid context-block.v1, 3 issues
   it("reports JSON syntax errors with their position", async () => {
     expect(await runCli(["validate", "broken.json", "--schema", "work-item"], { cwd })).toEqual({
       stdout:
-        "broken.json:3:1: error JSON syntax error: property name expected.\nbroken.json: invalid work-item.v1, 1 issue\n",
+        "broken.json:3:1: error JSON syntax error: property name expected.\nbroken.json: invalid, could not be parsed as JSON\n",
       stderr: "",
       code: 1,
+    });
+  });
+
+  it("names the file and the parse error of a file that is not JSON (or YAML), exit 1", async () => {
+    expect(await runCli(["validate", "notes.json", "broken.yaml"], { cwd })).toEqual({
+      stdout:
+        "notes.json:1:1: error JSON syntax error: invalid symbol.\nnotes.json: invalid, could not be parsed as JSON\nbroken.yaml:2:1: error YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]\nbroken.yaml: invalid, could not be parsed as YAML\n",
+      stderr: "",
+      code: 1,
+    });
+    const json = await runCli(["validate", "notes.json", "--json"], { cwd });
+    expect(JSON.parse(json.stdout)).toEqual({
+      files: [
+        {
+          file: "notes.json",
+          schema: null,
+          valid: false,
+          issues: [{ path: "", line: 1, column: 1, message: "JSON syntax error: invalid symbol." }],
+          unparsable: "JSON",
+        },
+      ],
     });
   });
 

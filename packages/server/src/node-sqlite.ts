@@ -1,9 +1,12 @@
-// The SqlDatabase over Node's built-in SQLite (node:sqlite, Node ≥ 22.13). Node only.
+// The SqlDatabase over Node's built-in SQLite (node:sqlite, Node ≥ 22.13). Node only. node:sqlite
+// is loaded when a database is opened, not when this module is: the Node entry that imports it
+// also serves PostgreSQL, which needs no SQLite and runs on Node 20.
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
+import type { SQLInputValue, StatementSync } from "node:sqlite";
 import { ArgumentError } from "@task-context/core";
 import type { SqlDatabase, SqlValue } from "./sql/sql-database.ts";
+import { SqliteUnavailableError } from "./sqlite-unavailable-error.ts";
 
 /** Begin, commit and roll back: of a transaction, and of a savepoint inside one. */
 const topLevel = ["BEGIN IMMEDIATE", "COMMIT", "ROLLBACK"] as const;
@@ -35,8 +38,21 @@ export interface NodeDatabaseOptions {
 }
 
 /**
+ * Node's built-in SQLite module; `SqliteUnavailableError` on a Node without it (before 22.13, or
+ * 22.5 to 22.12 without `--experimental-sqlite`). Loaded synchronously, as `openNodeDatabase` is.
+ */
+function loadNodeSqlite(): typeof import("node:sqlite") {
+  const sqlite = globalThis.process?.getBuiltinModule?.("node:sqlite");
+  if (sqlite === undefined) {
+    throw new SqliteUnavailableError({ nodeVersion: globalThis.process?.versions?.node ?? "?" });
+  }
+  return sqlite;
+}
+
+/**
  * Opens (creating it and its folder when missing) an SQLite database file, or `":memory:"`, in
- * WAL mode; `durability` says what a commit survives.
+ * WAL mode; `durability` says what a commit survives. Throws `SqliteUnavailableError`
+ * (`UNSUPPORTED_RUNTIME`) on a Node without `node:sqlite` (older than 22.13).
  */
 export function openNodeDatabase(
   path: string,
@@ -48,6 +64,7 @@ export function openNodeDatabase(
       message: `expected "process" or "machine", got ${JSON.stringify(durability)}.`,
     });
   }
+  const { DatabaseSync } = loadNodeSqlite();
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const database = new DatabaseSync(path);
   database.exec("PRAGMA journal_mode = WAL");

@@ -1,7 +1,9 @@
 /**
- * The delivery service on Node: embedded SQLite (node:sqlite, Node ≥ 22.18) or PostgreSQL
- * (`databaseUrl`, `TASK_CONTEXT_DATABASE_URL`), a node:http server, settings from the environment,
- * graceful shutdown.
+ * The delivery service on Node: embedded SQLite (node:sqlite, Node ≥ 22.13) or PostgreSQL
+ * (`databaseUrl`, `TASK_CONTEXT_DATABASE_URL`, Node ≥ 20.19), a node:http server, settings from
+ * the environment, graceful shutdown. node:sqlite is loaded only when the SQLite store is opened:
+ * on an older Node that throws `SqliteUnavailableError` (`UNSUPPORTED_RUNTIME`), naming the Node
+ * it needs.
  *
  * ```ts source="../examples/node-server.ts#startNodeServer"
  * const { generatedAdminToken, ...settings } = settingsFromEnv(process.env);
@@ -34,6 +36,11 @@ export {
   type NodeSqlDatabase,
   openNodeDatabase,
 } from "./node-sqlite.ts";
+export {
+  type NodeServiceErrorCode,
+  SQLITE_NODE,
+  SqliteUnavailableError,
+} from "./sqlite-unavailable-error.ts";
 
 /** What {@link startNodeServer} is started with. */
 export interface NodeServerOptions {
@@ -127,7 +134,10 @@ async function openPostgresStore(url: string, options: NodeServerOptions): Promi
   return { store, close: () => store.end() };
 }
 
-/** Starts the delivery service on Node with an SQLite database, or on PostgreSQL. */
+/**
+ * Starts the delivery service on Node with an SQLite database, or on PostgreSQL. Without
+ * `databaseUrl` on a Node older than 22.13 it throws `SqliteUnavailableError` before listening.
+ */
 export async function startNodeServer(options: NodeServerOptions): Promise<NodeServer> {
   const host = options.host ?? "127.0.0.1";
   const port = requireWholeNumber("port", options.port ?? 8787, 0, 65_535);

@@ -5,7 +5,7 @@ import { colorsFor } from "../cli-io.ts";
 import { readContextMd } from "../read-context-md.ts";
 import { readInput } from "../read-input.ts";
 import { type CommandContext, configureCommand, examples } from "../run.ts";
-import { shownContextPath, workspaceDirectory } from "../workspace-paths.ts";
+import { existingWorkspace, shownContextPath } from "../workspace-paths.ts";
 
 /** Parses a whole number ≥ 1 for an option, or says what is wrong. */
 export function positiveInteger(value: string): number {
@@ -14,6 +14,14 @@ export function positiveInteger(value: string): number {
     throw new InvalidArgumentError("expected a whole number of at least 1");
   }
   return parsed;
+}
+
+/**
+ * CONTEXT.md's length as the loader counts it, and so as `render` reports it and the over-limit
+ * rule checks it: UTF-16 units, without a BOM and surrounding whitespace (DESIGN rules 3 and 4).
+ */
+function deliveredLength(text: string): number {
+  return text.replace(/^\uFEFF/, "").trim().length;
 }
 
 function plural(count: number, word: string): string {
@@ -46,7 +54,7 @@ export function addLintCommand(program: Command, { io, exit }: CommandContext): 
       const text =
         dir === "-"
           ? (await readInput(io, "-")).text
-          : await readContextMd(workspaceDirectory(io.cwd, dir), shown);
+          : await readContextMd(await existingWorkspace(io.cwd, dir), shown);
       const result = lintContextMd(
         text,
         options.maxChars === undefined ? {} : { maxChars: options.maxChars },
@@ -76,7 +84,7 @@ export function addLintCommand(program: Command, { io, exit }: CommandContext): 
       const infos = count("info");
       const summary =
         result.issues.length === 0
-          ? `${shown}: no problems (${text.length} characters)`
+          ? `${shown}: no problems (${deliveredLength(text)} characters)`
           : `${shown}: ${plural(errors, "error")}, ${plural(warnings, "warning")}, ${plural(infos, "info")}`;
       io.stdout.write(`${errors > 0 ? colors.red(summary) : colors.green(summary)}\n`);
       exit(result.ok ? 0 : 1);

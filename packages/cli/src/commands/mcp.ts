@@ -1,10 +1,9 @@
-import { stat } from "node:fs/promises";
 import { Readable, Writable } from "node:stream";
 import { Command, InvalidArgumentError } from "commander";
-import { CliError, usageError } from "../cli-error.ts";
+import { usageError } from "../cli-error.ts";
 import { addViewOptions, type ViewOptions, viewOfOptions } from "../render/render-view.ts";
 import { type CommandContext, configureCommand, examples } from "../run.ts";
-import { workspaceDirectory } from "../workspace-paths.ts";
+import { existingWorkspace } from "../workspace-paths.ts";
 import { positiveInteger } from "./lint.ts";
 
 /** The options of `task-context mcp`, as parsed: the view options set the server's default view. */
@@ -68,14 +67,7 @@ ${examples(
       const view = viewOfOptions(options);
       // Loaded here: every other command starts without the MCP SDK.
       const { serveStdio } = await import("@task-context/mcp/stdio");
-      const directory = workspaceDirectory(io.cwd, dir);
-      if (!(await stat(directory).catch(() => undefined))?.isDirectory()) {
-        throw new CliError({
-          code: "CLI_UNREADABLE_INPUT",
-          message: `${dir ?? "."} is not a folder`,
-          hint: "give the workspace folder that holds CONTEXT.md (`task-context init` writes one)",
-        });
-      }
+      const directory = await existingWorkspace(io.cwd, dir);
       const server = await serveStdio({
         directory,
         maxChars: options.maxChars,

@@ -34,7 +34,7 @@ import {
   viewOfOptions,
 } from "../render/render-view.ts";
 import { type CommandContext, configureCommand, examples } from "../run.ts";
-import { shownContextPath, workspaceDirectory } from "../workspace-paths.ts";
+import { existingWorkspace, shownContextPath } from "../workspace-paths.ts";
 import { positiveInteger } from "./lint.ts";
 import { SUBAGENT_TYPES } from "./sage-generate.ts";
 
@@ -264,7 +264,7 @@ ${examples(
           exit(0);
           return;
         }
-        const directory = workspaceDirectory(io.cwd, dir);
+        const directory = await existingWorkspace(io.cwd, dir);
         const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
         const context = await loadTaskContext(nodeWorkspace(directory), { maxChars, view });
         const contextNotes = [

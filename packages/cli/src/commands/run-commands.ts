@@ -1,10 +1,17 @@
 import type { CollaborationEvent } from "@task-context/protocols/work-item";
-import type { AgentCreated, CreateRunInput } from "@task-context/server/client";
+import type { CreateRunInput } from "@task-context/server/client";
 import { Command, InvalidArgumentError } from "commander";
 import { usageError } from "../cli-error.ts";
 import type { CliIo } from "../cli-io.ts";
 import { parseJsonInput, readInput } from "../read-input.ts";
 import { type CommandContext, configureCommand, examples } from "../run.ts";
+import {
+  type AgentOptions,
+  addAgents,
+  agentRequests,
+  partialFailure,
+  printAdded,
+} from "../service/add-agents.ts";
 import { followEvents, type ServiceTarget, withService } from "../service/service-client.ts";
 
 /** The service's default address. */
@@ -87,15 +94,18 @@ function parseTtl(value: string): number {
   return seconds;
 }
 
-/** `task-context run create|status|events|view`: talk to a running delivery service. */
+/** `task-context run create|add-agent|status|events|view`: talk to a running delivery service. */
 export function addRunCommands(program: Command, { io, exit, outputClosed }: CommandContext): void {
   const run = configureCommand(new Command("run"), io)
-    .description("create a run, show its status, follow its events on a running delivery service")
+    .description(
+      "create a run, add agents, show its status, follow its events on a running delivery service",
+    )
     .addHelpCommand(false)
     .addHelpText(
       "after",
       examples(
         "task-context run create run.json --agent writer --agent reviewer",
+        "task-context run add-agent run_01JD… --agent editor",
         "task-context run status run_01JD… --json",
         "task-context run events run_01JD…",
         "task-context run view run_01JD… --ttl 600",
@@ -106,53 +116,65 @@ export function addRunCommands(program: Command, { io, exit, outputClosed }: Com
     .description(
       "create a run from a POST /v1/runs body; print its id (and agent tokens with --agent)",
     )
-    .argument("<run.json>", "the run (goal, constraints, stages); - reads stdin")
-    .option(
-      "--agent <tag>",
-      "add an agent with this tag and print its token (repeatable)",
-      (tag: string, tags: string[]) => [...tags, tag],
-      [] as string[],
-    )
-    .option(
-      "--a2a-agent <tag=url>",
-      "add an A2A 1.0 agent: the service reads its agent card at the URL and sends it the work items of the stages its skills cover (repeatable)",
-      (value: string, agents: A2aAgentOption[]) => [...agents, parseA2aAgent(value)],
-      [] as A2aAgentOption[],
-    );
+    .argument("<run.json>", "the run (goal, constraints, stages); - reads stdin");
+  withAgentOptions(create);
   withServiceOptions(create)
     .addHelpText(
       "after",
-      examples(
-        "task-context run create run.json",
-        "task-context run create run.json --agent writer --agent reviewer --json",
-        "task-context run create run.json --agent writer --a2a-agent illustrator=http://127.0.0.1:41241",
-        "cat run.json | task-context run create - --url http://127.0.0.1:8787",
-      ),
+      `
+A2A agents are added first, then the others. When the service refuses one, what was created is
+printed all the same (the run's id, each token added) and the error names the \`run add-agent\`
+command that adds the agents left: the run stays, as the service cannot cancel a run.
+${examples(
+  "task-context run create run.json",
+  "task-context run create run.json --agent writer --agent reviewer --json",
+  "task-context run create run.json --agent writer --a2a-agent illustrator=http://127.0.0.1:41241",
+  "cat run.json | task-context run create - --url http://127.0.0.1:8787",
+)}`,
     )
-    .action(async (file: string, options: ServiceOptions & CreateOptions) => {
+    .action(async (file: string, options: ServiceOptions & AgentOptions) => {
       const target = targetOf(io, options);
+      const requests = agentRequests(options);
       const body = parseJsonInput(await readInput(io, file));
       // The service checks the body against the contract and names what is wrong.
-      const { created, agents } = await withService(target, async (client) => {
-        const created = await client.createRun(body as CreateRunInput);
-        const agents: AgentCreated[] = [];
-        for (const tag of options.agent)
-          agents.push(await client.addAgent(created.run_id, { tag }));
-        for (const { tag, url } of options.a2aAgent)
-          agents.push(await client.addAgent(created.run_id, { tag, a2a: { url } }));
-        return { created, agents };
-      });
-      if (options.json === true) {
-        io.stdout.write(`${JSON.stringify({ run: created, agents }, null, 2)}\n`);
-      } else {
-        io.stdout.write(`${created.run_id}\n`);
-        for (const agent of agents) {
-          const a2a =
-            agent.a2a === undefined
-              ? ""
-              : ` (A2A agent "${agent.a2a.agent_name}", stages ${agent.a2a.stages.join(", ")})`;
-          io.stdout.write(`agent ${agent.tag}: ${agent.token}${a2a}\n`);
-        }
+      const run = await withService(target, (client) => client.createRun(body as CreateRunInput));
+      const added = await addAgents(target, run.run_id, requests);
+      if (options.json !== true) io.stdout.write(`${run.run_id}\n`);
+      printAdded(io, options, added, { run });
+      if (added.failure !== undefined) {
+        throw partialFailure(run.run_id, added.agents, added.failure, { runCreated: true });
+      }
+      exit(0);
+    });
+
+  const addAgent = configureCommand(new Command("add-agent"), io)
+    .description("add agents to a run; print each one's token")
+    .argument("<run-id>", "the id `task-context run create` printed");
+  withAgentOptions(addAgent);
+  withServiceOptions(addAgent)
+    .addHelpText(
+      "after",
+      `
+Agents are added as by \`run create\`: A2A agents first; when the service refuses one, the
+tokens of those added are printed all the same and the error names the agents left.
+${examples(
+  "task-context run add-agent run_01JD… --agent reviewer",
+  "task-context run add-agent run_01JD… --a2a-agent illustrator=http://127.0.0.1:41241 --json",
+)}`,
+    )
+    .action(async (runId: string, options: ServiceOptions & AgentOptions) => {
+      const target = targetOf(io, options);
+      const requests = agentRequests(options);
+      if (requests.length === 0) {
+        throw usageError(
+          "run add-agent needs an agent to add",
+          "pass --agent <tag> or --a2a-agent <tag>=<url> (each repeatable)",
+        );
+      }
+      const added = await addAgents(target, runId, requests);
+      printAdded(io, options, added);
+      if (added.failure !== undefined) {
+        throw partialFailure(runId, added.agents, added.failure, { runCreated: false });
       }
       exit(0);
     });
@@ -254,24 +276,34 @@ ${examples("task-context run view run_01JD…", "task-context run view run_01JD�
       },
     );
 
-  run.addCommand(create).addCommand(status).addCommand(events).addCommand(view);
+  run
+    .addCommand(create)
+    .addCommand(addAgent)
+    .addCommand(status)
+    .addCommand(events)
+    .addCommand(view);
   program.addCommand(run);
 }
 
-/** An A2A agent to add with `run create --a2a-agent <tag=url>`. */
-interface A2aAgentOption {
-  tag: string;
-  url: string;
-}
-
-/** What `run create` is given besides the service options. */
-interface CreateOptions {
-  agent: string[];
-  a2aAgent: A2aAgentOption[];
+/** `--agent` and `--a2a-agent`, repeatable, as `run create` and `run add-agent` take them. */
+function withAgentOptions(command: Command): Command {
+  return command
+    .option(
+      "--agent <tag>",
+      "add an agent with this tag and print its token (repeatable)",
+      (tag: string, tags: string[]) => [...tags, tag],
+      [] as string[],
+    )
+    .option(
+      "--a2a-agent <tag=url>",
+      "add an A2A 1.0 agent: the service reads its agent card at the URL and sends it the work items of the stages its skills cover (repeatable)",
+      (value: string, agents: AgentOptions["a2aAgent"]) => [...agents, parseA2aAgent(value)],
+      [] as AgentOptions["a2aAgent"],
+    );
 }
 
 /** `tag=url` as an A2A agent to add; a usage error (exit 2) for anything else. */
-function parseA2aAgent(value: string): A2aAgentOption {
+function parseA2aAgent(value: string): { tag: string; url: string } {
   const at = value.indexOf("=");
   const tag = value.slice(0, at);
   const url = value.slice(at + 1);

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { Command, InvalidArgumentError } from "commander";
 import { type CommandContext, configureCommand, examples } from "../run.ts";
-import { loadNodeService, SERVICE_NODE } from "../service/load-node-service.ts";
+import { loadNodeService, SQLITE_NODE, startNodeService } from "../service/load-node-service.ts";
 
 /** Parses a TCP port: 0 (any free port) to 65535. */
 function port(value: string): number {
@@ -44,7 +44,7 @@ export function addServeCommand(
 ): void {
   const command = configureCommand(new Command("serve"), io)
     .description(
-      `start the delivery service on Node (≥ ${SERVICE_NODE}) with embedded SQLite, or on PostgreSQL`,
+      `start the delivery service with embedded SQLite (Node ≥ ${SQLITE_NODE}), or on PostgreSQL`,
     )
     .option("--port <port>", "TCP port, 0 for any free one (default: $PORT or 8787)", port)
     .option("--host <host>", "address to listen on (default: $HOST or 127.0.0.1)")
@@ -80,7 +80,7 @@ ${examples(
           outputClosed.addEventListener("abort", () => resolveSignal(undefined), { once: true });
         });
         try {
-          const service = await loadNodeService("serve");
+          const service = await loadNodeService();
           const {
             generatedAdminToken: generated,
             databaseUrl: environmentUrl,
@@ -90,16 +90,26 @@ ${examples(
           // --db chooses SQLite over $TASK_CONTEXT_DATABASE_URL; --database-url PostgreSQL over both.
           const databaseUrl =
             options.databaseUrl ?? (options.db === undefined ? environmentUrl : undefined);
-          const server = await service.startNodeServer({
-            ...settings,
-            ...(options.port === undefined ? {} : { port: options.port }),
-            ...(options.host === undefined ? {} : { host: options.host }),
-            database: database === ":memory:" ? database : resolve(io.cwd, database),
-            ...(databaseUrl === undefined ? {} : { databaseUrl }),
-            onUnexpectedError: (error) => {
-              io.stderr.write(`task-context: unexpected error in the service: ${String(error)}\n`);
+          const server = await startNodeService(
+            service,
+            {
+              ...settings,
+              ...(options.port === undefined ? {} : { port: options.port }),
+              ...(options.host === undefined ? {} : { host: options.host }),
+              database: database === ":memory:" ? database : resolve(io.cwd, database),
+              ...(databaseUrl === undefined ? {} : { databaseUrl }),
+              onUnexpectedError: (error) => {
+                io.stderr.write(
+                  `task-context: unexpected error in the service: ${String(error)}\n`,
+                );
+              },
             },
-          });
+            {
+              command: "serve",
+              alternative:
+                "serve on PostgreSQL with --database-url postgres://…, which runs on Node 20",
+            },
+          );
           io.stdout.write(`listening on ${server.url}\n`);
           io.stdout.write(
             generated

@@ -114,7 +114,9 @@ ${examples(
         io.stdout.write(
           verdict.valid
             ? `${verdict.file}: ${colors.green("valid")} ${verdict.schema}\n`
-            : `${verdict.file}: ${colors.red("invalid")} ${verdict.schema}, ${count} ${count === 1 ? "issue" : "issues"}\n`,
+            : verdict.unparsable !== undefined
+              ? `${verdict.file}: ${colors.red("invalid")}, could not be parsed as ${verdict.unparsable}\n`
+              : `${verdict.file}: ${colors.red("invalid")} ${verdict.schema}, ${count} ${count === 1 ? "issue" : "issues"}\n`,
         );
       }
       if (options.json === true) {

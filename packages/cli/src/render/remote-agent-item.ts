@@ -6,7 +6,7 @@ import {
   type ServiceClient,
 } from "@task-context/server/client";
 import { CliError } from "../cli-error.ts";
-import { loadNodeService } from "../service/load-node-service.ts";
+import { loadNodeService, startNodeService } from "../service/load-node-service.ts";
 import { withService } from "../service/service-client.ts";
 
 /** Most items worked through to reach the stage asked for. */
@@ -47,9 +47,13 @@ export async function remoteAgentItem(
   run: unknown,
   stageId: string | undefined,
 ): Promise<WorkItem> {
-  const service = await loadNodeService("render --for remote-agent");
+  const service = await loadNodeService();
   const adminToken = "render";
-  const server = await service.startNodeServer({ port: 0, database: ":memory:", adminToken });
+  const server = await startNodeService(
+    service,
+    { port: 0, database: ":memory:", adminToken },
+    { command: "render --for remote-agent" },
+  );
   try {
     return await withService({ url: server.url, token: adminToken }, async (admin) => {
       const created = await admin.createRun(run as CreateRunInput);

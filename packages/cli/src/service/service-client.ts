@@ -16,6 +16,11 @@ function hintFor(status: number | undefined, code: string): string {
     return "pass the admin token with --token or TASK_CONTEXT_TOKEN (`task-context serve` prints it)";
   if (status === 403) return "this needs the admin token, not an agent token";
   if (code === "RUN_NOT_FOUND") return "check the run id: `task-context run create` prints it";
+  if (code === "AGENT_CARD_INVALID")
+    return "check the agent's URL and the card it serves at /.well-known/agent-card.json";
+  if (code === "AGENT_SKILLS_MISMATCH")
+    return "declare the stages' available_skills in the agent card's skills (as ids or tags)";
+  if (code === "AGENT_TAG_TAKEN") return "give the agent a tag no other agent of the run has";
   if (status === 400)
     return "fix the fields named above; the body is the POST /v1/runs body (docs/delivery-service-contract.md)";
   if (status === 429) return "wait a moment and try again";

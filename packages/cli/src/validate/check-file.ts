@@ -23,6 +23,8 @@ export interface FileVerdict {
   issues: LocatedIssue[];
   /** Something the recipient will handle, but should know (e.g. a long summary). */
   warning?: string;
+  /** The format the file could not be parsed as; its first syntax error is the issue. */
+  unparsable?: "JSON" | "YAML";
 }
 
 /** The schema names `--schema` accepts, without their `.v1`. */
@@ -82,6 +84,7 @@ export function checkText(name: string, text: string, schema?: SchemaName): File
       valid: false,
       // The first syntax error: the ones after it are mostly its consequences.
       issues: source.syntaxErrors.slice(0, 1).map((error) => ({ path: "", ...error })),
+      unparsable: kind === "json" ? "JSON" : "YAML",
     };
   }
   let chosen: SchemaName | undefined = schema;

@@ -7,6 +7,7 @@ import {
   MediaToolTimeoutError,
   ModelNotConfiguredError,
   ProviderError,
+  UnsupportedAiSdkError,
   UnsupportedMediaTypeError,
   UnsupportedRuntimeError,
 } from "../index.ts";
@@ -53,6 +54,11 @@ describe("media tool errors", () => {
         new UnsupportedRuntimeError({ nodeVersion: "20.20.2" }),
         "UNSUPPORTED_RUNTIME",
         UnsupportedRuntimeError,
+      ],
+      [
+        new UnsupportedAiSdkError({ aiVersion: "6.0.326" }),
+        "UNSUPPORTED_AI_SDK",
+        UnsupportedAiSdkError,
       ],
     ] as const;
     for (const [error, code, type] of errors) {

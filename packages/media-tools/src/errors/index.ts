@@ -6,5 +6,6 @@ export { MediaToolError, type MediaToolErrorCode } from "./media-tool-error.ts";
 export { MediaToolTimeoutError } from "./media-tool-timeout-error.ts";
 export { ModelNotConfiguredError } from "./model-not-configured-error.ts";
 export { ProviderError } from "./provider-error.ts";
+export { UnsupportedAiSdkError } from "./unsupported-ai-sdk-error.ts";
 export { UnsupportedMediaTypeError } from "./unsupported-media-type-error.ts";
 export { UnsupportedRuntimeError } from "./unsupported-runtime-error.ts";

@@ -8,7 +8,8 @@ export type MediaToolErrorCode =
   | "PROVIDER_ERROR"
   | "TIMEOUT"
   | "ABORTED"
-  | "UNSUPPORTED_RUNTIME";
+  | "UNSUPPORTED_RUNTIME"
+  | "UNSUPPORTED_AI_SDK";
 
 const marker = "task-context.error.MediaToolError";
 const symbol = Symbol.for(marker);

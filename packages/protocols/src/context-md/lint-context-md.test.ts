@@ -76,6 +76,17 @@ describe("lintContextMd", () => {
     expect(lintContextMd(GOOD, { maxChars: 100 }).ok).toBe(false);
   });
 
+  it("counts characters as the loader delivers them: a BOM and surrounding whitespace are not cut", () => {
+    const body = GOOD.trim();
+    const limit = { maxChars: body.length };
+    expect(lintContextMd(`\uFEFF\n ${body}\n\n`, limit).ok).toBe(true);
+    expect(lintContextMd(`${body}x\n`, limit).issues).toContainEqual({
+      rule: "over-limit",
+      severity: "error",
+      message: `CONTEXT.md has ${body.length + 1} characters; only ${body.length} are delivered, so the rest would be cut. Shorten it by 1 characters.`,
+    });
+  });
+
   it.each([
     ["OPENAI_KEY: sk-proj-abcdefghijklmnopqrstuvwxyz0123", "an OpenAI API key"],
     ["key sk-ant-api03-abcdefghijklmnopqrstuvwxyz", "an Anthropic API key"],

@@ -73,11 +73,13 @@ export function lintContextMd(
     });
     return { ok: false, issues };
   }
-  if (content.length > maxChars) {
+  // Counted as the loader counts what it delivers: UTF-16 units, surrounding whitespace trimmed.
+  const length = content.trim().length;
+  if (length > maxChars) {
     issues.push({
       rule: "over-limit",
       severity: "error",
-      message: `CONTEXT.md has ${content.length} characters; only ${maxChars} are delivered, so the rest would be cut. Shorten it by ${content.length - maxChars} characters.`,
+      message: `CONTEXT.md has ${length} characters; only ${maxChars} are delivered, so the rest would be cut. Shorten it by ${length - maxChars} characters.`,
     });
   }
 
