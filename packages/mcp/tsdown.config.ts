@@ -3,5 +3,5 @@ import { sharedBuildOptions } from "../../tsdown.shared.ts";
 
 export default defineConfig({
   ...sharedBuildOptions,
-  entry: ["src/index.ts", "src/stdio.ts", "src/http.ts", "src/bin.ts"],
+  entry: ["src/index.ts", "src/stdio.ts", "src/http.ts", "src/internal.ts", "src/bin.ts"],
 });

@@ -2,7 +2,7 @@ import type { CallToolResult } from "@modelcontextprotocol/server";
 import { checkValue } from "@task-context/protocols/internal";
 import type * as z from "zod";
 import { InvalidToolArgumentsError } from "./invalid-tool-arguments-error.ts";
-import { toolError } from "./tool-results.ts";
+import { toolError } from "./tool-error.ts";
 
 /**
  * A tool's callback that checks its arguments against `schema` first (every problem at its JSON

@@ -14,7 +14,8 @@ import { wireContextSubscriptions } from "./context-subscriptions.ts";
 import { registerGetTaskContextTool } from "./get-task-context-tool.ts";
 import { registerInjectTaskContextTool } from "./inject-task-context-tool.ts";
 import { registerLintContextMdTool } from "./lint-context-md-tool.ts";
-import { guardRequestParams } from "./request-params-guard.ts";
+import { unsupportedRevisionAnswer } from "./protocol-revisions.ts";
+import { guardRequestParams, malformedParamsAnswer } from "./request-params-guard.ts";
 import { registerSageDocumentResource } from "./sage-document-resource.ts";
 import { SERVER_NAME, SERVER_VERSION } from "./server-info.ts";
 import { type TaskContextLoader, taskContextLoader } from "./task-context-loader.ts";
@@ -23,6 +24,7 @@ import { traceDeliveries, tracedLoader } from "./trace-deliveries.ts";
 import { registerValidateTool } from "./validate-tool.ts";
 import { viewLoader } from "./view-loader.ts";
 import { registerWithTaskContextPrompt } from "./with-task-context-prompt.ts";
+import { workspaceRequestParams } from "./workspace-request-params.ts";
 
 const INSTRUCTIONS =
   "This server gives you the task context of the workspace: CONTEXT.md (what we are building, key terms, brand rules, conventions). Call get_task_context before you start and follow it. When you call another model yourself, send the text inject_task_context returns. Everything here is read-only.";
@@ -56,7 +58,9 @@ function requireProjectPath(projectPath: unknown): string | undefined {
  * - with `changes`, `notifications/resources/updated` for CONTEXT.md when it changes.
  *
  * Requests with malformed params (`resources/read` without `uri`, `prompts/get` with
- * `arguments: [1, 2]`) are answered `-32602 Invalid params` with a sentence per problem.
+ * `arguments: [1, 2]`) are answered `-32602 Invalid params` with a sentence per problem; a
+ * method the request's protocol revision removed (`resources/subscribe` at 2026-07-28) is
+ * answered by the SDK as that revision says, `-32601 Method not found`.
  *
  * Each call builds one instance for one connection: pass it as the factory of the SDK's
  * `serveStdio` or `createMcpHandler` (see `serveStdio` of `@task-context/mcp/stdio` for a
@@ -136,7 +140,12 @@ export function buildTaskContextServer(
     },
   );
   traceDeliveries(server);
-  guardRequestParams(server);
+  const paramsSchemas = workspaceRequestParams(subscribable);
+  guardRequestParams(
+    server,
+    (request) =>
+      unsupportedRevisionAnswer(request) ?? malformedParamsAnswer(request, paramsSchemas),
+  );
   const load = tracedLoader(
     wrapLoader(taskContextLoader(workspace, loadOptions, defaultView)),
     loadOptions.tokenizer,

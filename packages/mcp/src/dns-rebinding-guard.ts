@@ -49,27 +49,59 @@ function forbidden(message: string): Response {
 }
 
 /**
- * The DNS-rebinding check of a local MCP server, as the MCP SDK's `hostHeaderValidationResponse`
- * and `originValidationResponse` make it (the same validators): a `Host` that is not an allowed
- * name, or an `Origin` whose host is not, is refused with a 403 that says which name and how to
- * allow it. `undefined` when the request may proceed.
+ * The header that makes a request refused under DNS-rebinding protection: `Host` (`name`: the
+ * host it names, undefined when it has none) or `Origin` (`name`: the header as sent).
+ */
+export type RefusedName =
+  | { header: "Host"; name: string | undefined }
+  | { header: "Origin"; name: string };
+
+/**
+ * The DNS-rebinding check of an MCP server over HTTP, with the MCP SDK's own validators
+ * (`validateHostHeader`, `validateOriginHeader`, as `hostHeaderValidationResponse` and
+ * `originValidationResponse` use them): a `Host` whose name is not in `hosts` (any port;
+ * `undefined`: any host), or an `Origin` whose host is not in `originHosts`, is refused. A
+ * request without `Origin` (every client that is not a browser page) passes that part.
+ * `undefined` when the request may proceed; each server says the refusal in its own words.
+ */
+export function refusedName(
+  headers: Headers,
+  hosts: readonly string[] | undefined,
+  originHosts: readonly string[],
+): RefusedName | undefined {
+  if (hosts !== undefined) {
+    const host = validateHostHeader(headers.get("host"), [...hosts]);
+    if (!host.ok) {
+      const name =
+        host.errorCode === "missing_host" ? undefined : (host.hostname ?? host.hostHeader);
+      return { header: "Host", name };
+    }
+  }
+  const origin = headers.get("origin");
+  if (!validateOriginHeader(origin, [...originHosts]).ok) {
+    return { header: "Origin", name: String(origin) };
+  }
+  return undefined;
+}
+
+/**
+ * The DNS-rebinding check of a local MCP server ({@link refusedName}): a `Host` that is not an
+ * allowed name, or an `Origin` whose host is not, is refused with a 403 that says which name and
+ * how to allow it. `undefined` when the request may proceed.
  */
 export function dnsRebindingRefusal(request: Request, allowed: AllowedNames): Response | undefined {
-  const host = validateHostHeader(request.headers.get("host"), [...allowed.hosts]);
-  if (!host.ok) {
+  const refused = refusedName(request.headers, allowed.hosts, allowed.origins);
+  if (refused === undefined) return undefined;
+  if (refused.header === "Host") {
     const named =
-      host.errorCode === "missing_host"
+      refused.name === undefined
         ? "The request has no Host header"
-        : `Host ${JSON.stringify(host.hostname ?? host.hostHeader)} is not allowed`;
+        : `Host ${JSON.stringify(refused.name)} is not allowed`;
     return forbidden(
       `${named}: this MCP server answers requests addressed to ${allowed.hosts.join(", ")} only (protection against DNS rebinding). To serve it under another name, add the name to allowedHosts.`,
     );
   }
-  const origin = validateOriginHeader(request.headers.get("origin"), [...allowed.origins]);
-  if (!origin.ok) {
-    return forbidden(
-      `Origin ${JSON.stringify(request.headers.get("origin"))} is not allowed: this MCP server answers browser pages from ${allowed.origins.join(", ")} only (protection against DNS rebinding). To allow a site, add its host name to allowedOrigins.`,
-    );
-  }
-  return undefined;
+  return forbidden(
+    `Origin ${JSON.stringify(refused.name)} is not allowed: this MCP server answers browser pages from ${allowed.origins.join(", ")} only (protection against DNS rebinding). To allow a site, add its host name to allowedOrigins.`,
+  );
 }

@@ -1,49 +1,19 @@
 import {
   isJSONRPCRequest,
+  type JSONRPCErrorResponse,
+  type JSONRPCMessage,
   type JSONRPCRequest,
   type McpServer,
   ProtocolError,
   ProtocolErrorCode,
 } from "@modelcontextprotocol/server";
 import { checkValue } from "@task-context/protocols/internal";
-import * as z from "zod";
+import type * as z from "zod";
+import { revisionHasMethod } from "./protocol-revisions.ts";
 import { wrapTransport } from "./wrap-transport.ts";
 
-const uri = z.string().describe("The resource's URI, such as task-context://workspace/CONTEXT.md");
-const page = z.optional(
-  z.object({ cursor: z.optional(z.string().describe("The nextCursor of the previous page")) }),
-);
-
-/**
- * The params of each request the server serves, as the protocol defines them. The SDK checks
- * them too, but a failure there is `-32603 Internal error` with zod's dump (`resources/read`,
- * `prompts/get`) or a raw dump under `-32602` (`tools/call`): this check runs first and answers
- * `-32602 Invalid params` with a sentence per problem.
- */
-const paramsSchemas: Record<string, z.ZodType> = {
-  "resources/read": z.object({ uri }),
-  "resources/subscribe": z.object({ uri }),
-  "resources/unsubscribe": z.object({ uri }),
-  "prompts/get": z.object({
-    name: z.string().describe("The prompt's name, such as with_task_context"),
-    arguments: z.optional(
-      z.record(z.string(), z.string()).describe("The prompt's arguments by name, each a string"),
-    ),
-  }),
-  "tools/call": z.object({
-    name: z.string().describe("The tool's name, such as get_task_context"),
-    arguments: z.optional(
-      z.record(z.string(), z.unknown()).describe("The tool's arguments by name"),
-    ),
-  }),
-  "tools/list": page,
-  "resources/list": page,
-  "resources/templates/list": page,
-  "prompts/list": page,
-};
-
-/** The methods whose handlers exist only when the server offers subscriptions. */
-const SUBSCRIPTION_METHODS = new Set(["resources/subscribe", "resources/unsubscribe"]);
+/** The params schema of each request method a server checks, by method name. */
+export type RequestParamsSchemas = Readonly<Record<string, z.ZodType>>;
 
 /**
  * The protocol's `-32602 Invalid params`, `Invalid <what>: <every problem>` (such as `Invalid
@@ -60,31 +30,45 @@ export function invalidParams(
   });
 }
 
-/** The error answer for a request whose params break its method's schema, if they do. */
-function paramsRefusal(request: JSONRPCRequest, subscribable: boolean) {
-  const schema = paramsSchemas[request.method];
-  if (schema === undefined) return undefined;
-  if (SUBSCRIPTION_METHODS.has(request.method) && !subscribable) return undefined;
-  const checked = checkValue(schema, request.params, { root: "params" });
+/**
+ * The answer to a JSON-RPC message whose params break its method's schema in `schemas`:
+ * `-32602 Invalid params` with a sentence per problem and the problems at their pointers in
+ * `data.issues`. The SDK checks params too, but a failure there is `-32603 Internal error` with
+ * zod's dump (`resources/read`, `prompts/get`) or a raw dump under `-32602` (`tools/call`).
+ *
+ * Undefined — the message goes on to the SDK — when it is not a request, its method has no
+ * schema here, its params are valid, or its method is not one of the revision the request
+ * claims (`resources/subscribe` at 2026-07-28, which removed it): the SDK answers that as the
+ * revision says, `-32601 Method not found` (over HTTP with a 404).
+ */
+export function malformedParamsAnswer(
+  message: unknown,
+  schemas: RequestParamsSchemas,
+): JSONRPCErrorResponse | undefined {
+  if (!isJSONRPCRequest(message)) return undefined;
+  const { id, method, params } = message as JSONRPCRequest;
+  const schema = Object.hasOwn(schemas, method) ? schemas[method] : undefined;
+  if (schema === undefined || !revisionHasMethod(params, method)) return undefined;
+  const checked = checkValue(schema, params, { root: "params" });
   if (checked.valid) return undefined;
-  const { code, message, data } = invalidParams(`params for ${request.method}`, checked.issues);
-  return { jsonrpc: "2.0" as const, id: request.id, error: { code, message, data } };
+  const { code, message: text, data } = invalidParams(`params for ${method}`, checked.issues);
+  return { jsonrpc: "2.0", id, error: { code, message: text, data } };
 }
 
 /**
- * Puts the params check in front of every connection of `server`: a request with malformed
- * params (`resources/read` without `uri`, `prompts/get` with `name: null` or `arguments: [1, 2]`,
- * …) is answered `-32602` with a readable message and never reaches the SDK.
+ * Puts a check in front of every connection of `server`: `answer` sees each request first, and
+ * what it returns (such as {@link malformedParamsAnswer}'s `-32602`) is sent in place of the
+ * SDK's answer; undefined lets the request go on to the SDK.
  */
-export function guardRequestParams(server: McpServer): void {
+export function guardRequestParams(
+  server: McpServer,
+  answer: (request: JSONRPCRequest) => JSONRPCMessage | undefined,
+): void {
   const connect = server.connect.bind(server);
   server.connect = (transport) => {
-    const subscribable = server.server.getCapabilities().resources?.subscribe === true;
     const guarded = wrapTransport(transport, {
       message(message, _extra, deliver) {
-        const refusal = isJSONRPCRequest(message)
-          ? paramsRefusal(message, subscribable)
-          : undefined;
+        const refusal = isJSONRPCRequest(message) ? answer(message) : undefined;
         if (refusal === undefined) return deliver();
         transport.send(refusal).catch((error: unknown) => {
           guarded.onerror?.(error instanceof Error ? error : new Error(String(error)));

@@ -1,8 +1,9 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import { TaskContextError } from "@task-context/core";
-import { thrownMessage } from "@task-context/core/internal";
 
-/** The `_meta` key of a tool error's body: `_meta["task-context/error"]`. */
+/**
+ * The `_meta` key of a tool error's body, `_meta["task-context/error"]`: the same on the
+ * workspace server and on the delivery service's `/mcp`, so one client reads both.
+ */
 export const TOOL_ERROR_META_KEY = "task-context/error";
 
 /**
@@ -29,37 +30,15 @@ export function toolResult(
   };
 }
 
-/** `{ path, message }` of each issue an error carries (other fields, such as `line`, are left out). */
-function issuesOf(error: unknown): Array<{ path: string; message: string }> {
-  const { issues } = error as { issues?: unknown };
-  if (!Array.isArray(issues)) return [];
-  return issues
-    .filter(
-      (issue): issue is { path: string; message: string } =>
-        typeof issue?.path === "string" && typeof issue?.message === "string",
-    )
-    .map(({ path, message }) => ({ path, message }));
-}
-
 /**
  * A tool error (`isError: true`) in the one shape of task-context's MCP servers: the text
- * `<CODE>: <message>` for the model, and `_meta["task-context/error"]` = `{ error, code, issues? }`
- * for a program. No `structuredContent`: a tool's output schema describes its successes, and
- * clients check structured content against it even on errors. A task-context refusal (the
- * missing-CONTEXT.md guidance, a symbolic link out of the workspace, invalid arguments) keeps its
- * code and message; anything else thrown is `INTERNAL_ERROR` with its message (never an
- * operating system's, which names paths).
+ * `<CODE>: <message>` for the model, and `_meta["task-context/error"]` = `body` for a program.
+ * No `structuredContent`: a tool's output schema describes its successes, and clients check
+ * structured content against it even on errors.
  */
-export function toolError(error: unknown, tool?: string): CallToolResult {
-  const known = TaskContextError.isInstance(error);
-  const code = known ? error.code : "INTERNAL_ERROR";
-  const message = known
-    ? thrownMessage(error)
-    : `${tool ?? "The tool"} failed unexpectedly: ${thrownMessage(error)}. Try again; if it keeps failing, report it.`;
-  const issues = issuesOf(error);
-  const body: ToolErrorBody = { error: message, code, ...(issues.length > 0 && { issues }) };
+export function toolErrorResult(body: ToolErrorBody): CallToolResult {
   return {
-    content: [{ type: "text", text: `${code}: ${message}` }],
+    content: [{ type: "text", text: `${body.code}: ${body.error}` }],
     isError: true,
     _meta: { [TOOL_ERROR_META_KEY]: body },
   };

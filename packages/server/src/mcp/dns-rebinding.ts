@@ -1,8 +1,5 @@
-import {
-  localhostAllowedHostnames,
-  validateHostHeader,
-  validateOriginHeader,
-} from "@modelcontextprotocol/server";
+import { localhostAllowedHostnames } from "@modelcontextprotocol/server";
+import { refusedName } from "@task-context/mcp/internal";
 import type { Context } from "hono";
 import { DeliveryError } from "../delivery/delivery-error.ts";
 
@@ -17,38 +14,34 @@ export interface McpAllowedNames {
   corsOrigins: readonly string[];
 }
 
-const refused = (message: string) => new DeliveryError({ code: "HOST_NOT_ALLOWED", message });
+const refusedError = (message: string) => new DeliveryError({ code: "HOST_NOT_ALLOWED", message });
 
 /**
- * The DNS-rebinding check of `/mcp`, with the MCP SDK's own validators
- * (`validateHostHeader`, `validateOriginHeader`): a `Host` that is not an allowed name, or a
- * browser's `Origin` whose host is neither an allowed host (a page of the service itself) nor
- * one of the CORS origins', is refused with 403 `HOST_NOT_ALLOWED`, before the token is checked.
- * A request without `Origin` (every client that is not a browser page) passes that part.
+ * The DNS-rebinding check of `/mcp`, the workspace MCP server's (`refusedName`, with the MCP
+ * SDK's own validators): a `Host` that is not an allowed name, or a browser's `Origin` whose host
+ * is neither an allowed host (a page of the service itself) nor one of the CORS origins', is
+ * refused with 403 `HOST_NOT_ALLOWED`, before the token is checked. A request without `Origin`
+ * (every client that is not a browser page) passes that part.
  */
 export function requireAllowedHost(c: Context, allowed: McpAllowedNames): void {
-  const hostHeader = c.req.header("Host");
-  if (allowed.hosts !== undefined) {
-    const host = validateHostHeader(hostHeader, [...allowed.hosts]);
-    if (!host.ok) {
-      const named =
-        host.errorCode === "missing_host"
-          ? "The request has no Host header"
-          : `Host ${JSON.stringify(host.hostname ?? host.hostHeader)} is not allowed on /mcp`;
-      throw refused(
-        `${named}: this service answers MCP requests addressed to ${allowed.hosts.join(", ")} only (protection against DNS rebinding). To serve it under another name, add the name to TASK_CONTEXT_ALLOWED_HOSTS.`,
-      );
-    }
-  }
   const ownHost = new URL(c.req.url).hostname;
   const originHosts = [
     ...(allowed.hosts ?? [ownHost]),
     ...allowed.corsOrigins.map((origin) => new URL(origin).hostname),
   ];
-  const origin = validateOriginHeader(c.req.header("Origin"), originHosts);
-  if (!origin.ok) {
-    throw refused(
-      `Origin ${JSON.stringify(c.req.header("Origin"))} is not allowed on /mcp: a browser page may call it only from this service's own host or from an origin in TASK_CONTEXT_CORS_ORIGINS (protection against DNS rebinding).`,
+  const refused = refusedName(c.req.raw.headers, allowed.hosts, originHosts);
+  if (refused?.header === "Host") {
+    const named =
+      refused.name === undefined
+        ? "The request has no Host header"
+        : `Host ${JSON.stringify(refused.name)} is not allowed on /mcp`;
+    throw refusedError(
+      `${named}: this service answers MCP requests addressed to ${allowed.hosts?.join(", ")} only (protection against DNS rebinding). To serve it under another name, add the name to TASK_CONTEXT_ALLOWED_HOSTS.`,
+    );
+  }
+  if (refused?.header === "Origin") {
+    throw refusedError(
+      `Origin ${JSON.stringify(refused.name)} is not allowed on /mcp: a browser page may call it only from this service's own host or from an origin in TASK_CONTEXT_CORS_ORIGINS (protection against DNS rebinding).`,
     );
   }
 }

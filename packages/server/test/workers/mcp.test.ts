@@ -2,10 +2,12 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { artifactCompletion, runInput, taskStage } from "../contract/client.ts";
 import { call, mcpClient, mcpSuite } from "../contract/mcp.contract.ts";
+import { mcpRevisionsSuite } from "../contract/mcp-revisions.contract.ts";
 import { onWorkers } from "./services.ts";
 
 describe("on workerd: the router Worker and a Durable Object per run (SQLite)", () => {
   mcpSuite(onWorkers);
+  mcpRevisionsSuite(onWorkers);
 });
 
 describe("on workerd: the deployed Worker's fetch (src/workers.ts) as the MCP client's transport", () => {
