@@ -206,13 +206,20 @@ describe("childProcessRunner", () => {
     const killGraceMs = 200;
     const survived = join(fixture.workspacesRoot, "stubborn", "survived-sigterm");
     const { setTimeout } = globalThis;
-    vi.spyOn(globalThis, "setTimeout").mockImplementation(((callback: () => void, delay?: number) =>
+    vi.spyOn(globalThis, "setTimeout").mockImplementation(((
+      callback: (...values: unknown[]) => void,
+      delay?: number,
+      ...values: unknown[]
+    ) =>
       setTimeout(
         delay === killGraceMs
           ? () =>
-              void waitFor(() => existsSync(survived), "the child's SIGTERM handler").then(callback)
+              void waitFor(() => existsSync(survived), "the child's SIGTERM handler").then(() =>
+                callback(),
+              )
           : callback,
         delay,
+        ...values,
       )) as typeof globalThis.setTimeout);
     const [result] = await spawn([task("stubborn", { timeoutMs: 300 })], {
       runner: stopWhenReady(node(script, { killGraceMs }), "child.pid"),
