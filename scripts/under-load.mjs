@@ -3,10 +3,11 @@
 // races a timer against work, fails. Node only, no dependencies.
 //
 //   node scripts/under-load.mjs [--runs=2] [--hogs=<cores>] [--max-minutes=60] [--cwd=DIR] \
-//     --command=COMMAND... [-- COMMAND...]
+//     [--keep-going] --command=COMMAND... [-- COMMAND...]
 //
-// Each COMMAND is one shell command line (quote it), given with --command or after `--`. A run is the COMMANDs one after the other,
-// stopping at the first that fails; the runs follow each other (`--runs`, 2 by default) while
+// Each COMMAND is one shell command line (quote it), given with --command or after `--`. A run
+// is the COMMANDs one after the other, stopping at the first that fails (with --keep-going, the
+// others still run: to survey many packages at once); the runs follow each other (`--runs`, 2 by default) while
 // `--hogs` processes (one per core by default) spin on the CPU at the tests' own priority. The
 // script prints each command's exit status and duration, each run's, and the CPU time the hogs
 // burnt, and exits 0 only when every run passed.
@@ -15,7 +16,7 @@
 // (the running command is then ended too, and the run counts as failed), when this script is
 // interrupted (SIGINT, SIGTERM, SIGHUP: the running command's process group is ended as well),
 // and by themselves when this script dies without a word (even SIGKILL), as their IPC channel
-// closes. The root script `test:under-load` runs the server's Node and workerd suites through it
+// closes (the command itself then runs on unloaded). The root script `test:under-load` runs the server's Node and workerd suites through it
 // (`pnpm run test:under-load --runs=1` for one run).
 import { fork, spawn } from "node:child_process";
 import { availableParallelism } from "node:os";
@@ -54,7 +55,7 @@ function hog(deadline) {
 
 function usage(problem) {
   console.error(`under-load: ${problem}
-usage: node scripts/under-load.mjs [--runs=2] [--hogs=N] [--max-minutes=60] [--cwd=DIR] --command=COMMAND... [-- COMMAND...]
+usage: node scripts/under-load.mjs [--runs=2] [--hogs=N] [--max-minutes=60] [--cwd=DIR] [--keep-going] --command=COMMAND... [-- COMMAND...]
   each COMMAND is a shell command line; a run is the commands one after the other`);
   return 2;
 }
@@ -83,6 +84,7 @@ async function main(argv) {
         "max-minutes": { type: "string", default: "60" },
         cwd: { type: "string", default: "." },
         command: { type: "string", multiple: true, default: [] },
+        "keep-going": { type: "boolean", default: false },
       },
     });
     const commands = [...values.command, ...positionals];
@@ -93,6 +95,7 @@ async function main(argv) {
       maxMs: positiveInteger("max-minutes", values["max-minutes"]) * 60_000,
       cwd: resolve(values.cwd),
       commands,
+      keepGoing: values["keep-going"],
     };
   } catch (error) {
     return usage(error.message);
@@ -144,8 +147,8 @@ async function main(argv) {
       results.push(line);
       console.log(`under-load: ${line}`);
       if (status !== "exit 0") {
-        runStatus = status;
-        break;
+        runStatus = runStatus === 0 ? status : `${runStatus}, ${status}`;
+        if (!options.keepGoing) break;
       }
     }
     if (interrupted && runStatus === 0) runStatus = `interrupted by ${interrupted}`;
