@@ -126,9 +126,10 @@ function rchar(): number {
 }
 
 /**
- * Swaps two directory entries for `seconds` in a separate process, atomically with
- * renameat2(RENAME_EXCHANGE) (falling back to three renames where the kernel lacks it), with
- * short random pauses so the swaps land at every point of a concurrent read.
+ * Swaps two directory entries in a separate process, atomically with renameat2(RENAME_EXCHANGE)
+ * (falling back to three renames where the kernel lacks it), with short random pauses so the
+ * swaps land at every point of a concurrent read; prints the count every 100 swaps, and at the
+ * end: on SIGTERM, or after `seconds` (a guard: the tests stop it once they have seen enough).
  */
 const SWAPPER = String.raw`
 use strict; use warnings; use Config; use Time::HiRes qw(time);
@@ -141,22 +142,35 @@ my $mode = exchange($first, $second) && exchange($first, $second) ? "exchange" :
 $| = 1;
 print "$mode\n";
 my ($swaps, $end) = (0, time + $seconds);
+$SIG{TERM} = sub { $end = 0 };
 while (time < $end) {
   if ($mode eq "exchange") { exchange($first, $second) or die "renameat2: $!" }
   else { rename($first, "$first.swap"); rename($second, $first); rename("$first.swap", $second) }
   $swaps++;
+  print "$swaps\n" unless $swaps % 100;
   select(undef, undef, undef, rand(0.0004)) if $swaps % 3;
 }
 print "$swaps\n";
 `;
 
+/** How long a swapper runs at most: only a guard, the tests stop it once they have seen enough. */
+const SWAPPER_GUARD_SECONDS = 20;
+
 interface Swapper {
   mode: string;
+  /** The swaps so far (counted in hundreds until it exits). */
+  swaps(): number;
+  /** Stops it; resolves with the number of swaps. */
+  stop(): Promise<number>;
   exited: Promise<number>;
   child: ChildProcess;
 }
 
-async function startSwapper(first: string, second: string, seconds: number): Promise<Swapper> {
+async function startSwapper(
+  first: string,
+  second: string,
+  seconds = SWAPPER_GUARD_SECONDS,
+): Promise<Swapper> {
   const child = spawn("perl", ["-e", SWAPPER, first, second, String(seconds)], {
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -171,17 +185,22 @@ async function startSwapper(first: string, second: string, seconds: number): Pro
     child.on("error", reject);
     child.on("exit", (code) => {
       notify?.();
-      if (code === 0) resolve(Number(lines[1]));
+      if (code === 0) resolve(Number(lines.at(-1)));
       else reject(new Error(`swapper exited with ${code}`));
     });
   });
+  const swaps = () => (lines.length > 1 ? Number(lines.at(-1)) : 0);
+  const stop = () => {
+    if (child.exitCode === null) child.kill("SIGTERM");
+    return exited;
+  };
   while (lines.length === 0 && child.exitCode === null) {
     await new Promise<void>((resolve) => {
       notify = resolve;
     });
   }
   if (lines.length === 0) throw new Error("the swapper did not start");
-  return { mode: lines[0] as string, exited, child };
+  return { mode: lines[0] as string, swaps, stop, exited, child };
 }
 
 interface RaceCounts {
@@ -191,20 +210,25 @@ interface RaceCounts {
   other: string[];
 }
 
-/** Reads `path` from `parallel` loops until `done` settles; counts every outcome. */
+/**
+ * Reads `path` from `parallel` loops while `swapper` swaps, until the counts are `enough` (or the
+ * swapper's guard ends it), then stops the swapper; counts every outcome. How many reads and
+ * swaps fit in some seconds depends on the machine's load; the counts a test wants do not.
+ */
 async function readDuring(
-  done: Promise<unknown>,
+  swapper: Swapper,
   path: string,
   expected: string,
+  enough: (counts: RaceCounts) => boolean,
   parallel = 4,
 ): Promise<RaceCounts> {
   const counts: RaceCounts = { inside: 0, leaked: 0, refused: {}, other: [] };
   let finished = false;
-  void done.finally(() => {
+  void swapper.exited.finally(() => {
     finished = true;
   });
   const loop = async () => {
-    while (!finished) {
+    while (!finished && !enough(counts)) {
       // Let timers and child-process events through even if every read completes synchronously.
       await yieldToEventLoop();
       try {
@@ -221,6 +245,7 @@ async function readDuring(
     }
   };
   await Promise.all(Array.from({ length: parallel }, loop));
+  await swapper.stop();
   return counts;
 }
 
@@ -371,8 +396,14 @@ describe("nodeWorkspace: symbolic links", () => {
     await symlink(outside, swap);
     expect(text(await workspace.readFile("dir/file.txt"))).toBe("inside");
 
-    const swapper = await startSwapper(dir, swap, 3);
-    const counts = await readDuring(swapper.exited, "dir/file.txt", "inside");
+    const swapper = await startSwapper(dir, swap);
+    const counts = await readDuring(
+      swapper,
+      "dir/file.txt",
+      "inside",
+      (seen) =>
+        seen.inside > 100 && (seen.refused.WORKSPACE_ESCAPE ?? 0) > 10 && swapper.swaps() > 100,
+    );
     const swaps = await swapper.exited;
 
     expect(counts.leaked).toBe(0);
@@ -392,8 +423,14 @@ describe("nodeWorkspace: symbolic links", () => {
     await writeFile(file, "inside");
     await symlink(secretPath, swap);
 
-    const swapper = await startSwapper(file, swap, 3);
-    const counts = await readDuring(swapper.exited, "file.txt", "inside");
+    const swapper = await startSwapper(file, swap);
+    const counts = await readDuring(
+      swapper,
+      "file.txt",
+      "inside",
+      (seen) =>
+        seen.inside > 100 && (seen.refused.NOT_A_REGULAR_FILE ?? 0) > 10 && swapper.swaps() > 100,
+    );
     const swaps = await swapper.exited;
 
     expect(counts.leaked).toBe(0);
@@ -624,14 +661,17 @@ describe("nodeWorkspace: writing", () => {
     const swap = join(root, "swap");
     await mkdir(docs);
     await symlink(outside, swap);
-    const swapper = await startSwapper(docs, swap, 3);
+    const swapper = await startSwapper(docs, swap);
     let finished = false;
     void swapper.exited.finally(() => {
       finished = true;
     });
     const counts = { written: 0, refused: {} as Record<string, number>, other: [] as string[] };
+    // Until the writes and refusals the test wants have happened (however long that takes).
+    const enough = () =>
+      counts.written > 20 && (counts.refused.WORKSPACE_ESCAPE ?? 0) > 5 && swapper.swaps() > 100;
     const loop = async (id: number) => {
-      for (let round = 0; !finished; round++) {
+      for (let round = 0; !finished && !enough(); round++) {
         await yieldToEventLoop();
         try {
           await workspace.writeFile(`docs/w${id}-${round % 50}.md`, "PAYLOAD");
@@ -646,7 +686,7 @@ describe("nodeWorkspace: writing", () => {
       }
     };
     await Promise.all([loop(0), loop(1), loop(2), loop(3)]);
-    expect(await swapper.exited).toBeGreaterThan(10);
+    expect(await swapper.stop()).toBeGreaterThan(100);
     expect(await list(outside)).toEqual(["file.txt", "secret.txt"]);
     expect(await readFile(secretPath, "utf8")).toBe(SECRET);
     expect(await readFile(join(outside, "file.txt"), "utf8")).toBe(SECRET);

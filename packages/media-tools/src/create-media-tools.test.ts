@@ -1,7 +1,7 @@
 import { CONTEXT_MISSING_MESSAGE, memoryWorkspace } from "@task-context/core";
 import { APICallError, asSchema, generateText, stepCountIs, type Tool } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createMediaTools, type MediaTools } from "./index.ts";
 import {
   allModels,
@@ -690,24 +690,35 @@ describe("bad input", () => {
   });
 
   it("passes the abort signal to the model, which sees it fire at the timeout", async () => {
+    // The deadline's timer runs on a clock the test moves once the call has reached the model,
+    // however long the machine takes to get there.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     let seen: AbortSignal | undefined;
+    let firedEarly: boolean | undefined;
     const understanding = new MockLanguageModelV4({
       doGenerate: (options) => {
         seen = options.abortSignal;
-        return new Promise((_, reject) =>
+        const aborted = new Promise<never>((_, reject) =>
           options.abortSignal?.addEventListener("abort", () => reject(options.abortSignal?.reason)),
         );
+        vi.advanceTimersByTime(199);
+        firedEarly = seen?.aborted;
+        vi.advanceTimersByTime(1);
+        return aborted;
       },
     });
     const { tools } = toolsOver(
       { "a.png": PNG },
       { understanding },
-      // Long enough for the call to reach the model on a busy machine.
       { timeoutMs: { understand_image: 200 } },
     );
-    const result = await call(tools.understand_image, { path: "a.png", prompt: "?" });
-    expect(result).toMatchObject({ success: false, code: "TIMEOUT" });
-    expect(seen?.aborted).toBe(true);
+    try {
+      const result = await call(tools.understand_image, { path: "a.png", prompt: "?" });
+      expect(result).toMatchObject({ success: false, code: "TIMEOUT" });
+      expect([firedEarly, seen?.aborted]).toEqual([false, true]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("reports the AI SDK's own tool timeout as TIMEOUT", async () => {

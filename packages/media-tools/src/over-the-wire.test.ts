@@ -9,7 +9,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { memoryWorkspace } from "@task-context/core";
 import { generateText, wrapLanguageModel } from "ai";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createMediaTools, taskContextMiddleware } from "./index.ts";
 import { call, injected, MP3, PNG, WAV } from "./test-support/fixtures.ts";
 
@@ -336,17 +336,39 @@ describe("over the wire: OpenAI API on loopback through the AI SDK's providers",
   }
 
   it("aborts the HTTP request at the timeout", async () => {
-    // Long enough for the request to reach the server on a busy machine.
-    const { tools: media } = tools({ "a.mp3": MP3 }, 1_000);
+    const timeoutMs = 1_234;
+    const { tools: media } = tools({ "a.mp3": MP3 }, timeoutMs);
+    let arrived!: () => void;
+    const requestArrived = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
     let closed!: () => void;
     const requestClosed = new Promise<void>((resolve) => {
       closed = resolve;
     });
     overrides.set("/v1/audio/transcriptions", (response) => {
+      arrived();
       response.on("close", closed);
     });
-    const result = await call(media.understand_audio, { path: "a.mp3", prompt: "Transcribe." });
-    expect(result).toMatchObject({ success: false, code: "TIMEOUT" });
-    await requestClosed;
+    // The tool's deadline fires once the request has reached the server too, however long a busy
+    // machine takes to send it: what is tested is that the timeout aborts the request in flight.
+    const { setTimeout } = globalThis;
+    vi.spyOn(globalThis, "setTimeout").mockImplementation(((
+      callback: (...values: unknown[]) => void,
+      delay?: number,
+      ...values: unknown[]
+    ) =>
+      setTimeout(
+        delay === timeoutMs ? () => void requestArrived.then(() => callback()) : callback,
+        delay,
+        ...values,
+      )) as typeof globalThis.setTimeout);
+    try {
+      const result = await call(media.understand_audio, { path: "a.mp3", prompt: "Transcribe." });
+      expect(result).toMatchObject({ success: false, code: "TIMEOUT" });
+      await requestClosed;
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 });

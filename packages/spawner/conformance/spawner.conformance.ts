@@ -14,6 +14,7 @@ import {
   spawnSubagents,
 } from "@task-context/spawner";
 import { describe, expect, it } from "vitest";
+import { stopWhenReady } from "../src/test-support/fixtures.ts";
 
 const CONTEXT = "# Task context\nWe are building Lumen, a note-taking app for researchers.";
 const success = (summary: string): SubagentOutput => ({
@@ -195,11 +196,15 @@ describe("@task-context/spawner", () => {
         parent,
         [{ id: "hung", subagentType: "plan", prompt: "Plan.", timeoutMs: 300 }],
         {
-          runner: childProcessRunner({
-            command: "/bin/sh",
-            args: ["-c", "sleep 60 & echo $! > grandchild.pid; wait"],
-            killGraceMs: 500,
-          }),
+          // Stopped once the grandchild's pid is written, however slowly the machine starts sh.
+          runner: stopWhenReady(
+            childProcessRunner({
+              command: "/bin/sh",
+              args: ["-c", "sleep 60 & echo $! > grandchild.pid; wait"],
+              killGraceMs: 500,
+            }),
+            "grandchild.pid",
+          ),
           workspacesRoot: root,
         },
       );

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { ArgumentError } from "@task-context/core";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type ChildProcessRunnerOptions, childProcessRunner } from "./child-process-runner.ts";
 import { SubagentProcessError } from "./errors/subagent-process-error.ts";
 import type { SpawnOptions } from "./spawn-options.ts";
@@ -23,6 +23,7 @@ beforeEach(async () => {
   fixture = await createFixture();
 });
 afterEach(async () => {
+  vi.restoreAllMocks();
   await fixture.cleanup();
 });
 
@@ -200,8 +201,28 @@ describe("childProcessRunner", () => {
       fs.writeFileSync("child.pid", String(process.pid));
       setInterval(() => {}, 1000);
     `;
+    // The grace starts when SIGTERM is sent, but a busy machine may run the child's handler later
+    // than that: its SIGKILL waits for the handler too (the grace's length is not what is tested).
+    const killGraceMs = 200;
+    const survived = join(fixture.workspacesRoot, "stubborn", "survived-sigterm");
+    const { setTimeout } = globalThis;
+    vi.spyOn(globalThis, "setTimeout").mockImplementation(((
+      callback: (...values: unknown[]) => void,
+      delay?: number,
+      ...values: unknown[]
+    ) =>
+      setTimeout(
+        delay === killGraceMs
+          ? () =>
+              void waitFor(() => existsSync(survived), "the child's SIGTERM handler").then(() =>
+                callback(),
+              )
+          : callback,
+        delay,
+        ...values,
+      )) as typeof globalThis.setTimeout);
     const [result] = await spawn([task("stubborn", { timeoutMs: 300 })], {
-      runner: stopWhenReady(node(script, { killGraceMs: 200 }), "child.pid"),
+      runner: stopWhenReady(node(script, { killGraceMs }), "child.pid"),
     });
     expect(result).toMatchObject({
       status: "timeout",

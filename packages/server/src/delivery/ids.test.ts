@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { decodeTime } from "ulid";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { constantTimeEqual, isId, newAgentToken, newId, parseAgentToken } from "./ids.ts";
 
 describe("ids and agent tokens", () => {
@@ -14,16 +14,19 @@ describe("ids and agent tokens", () => {
     }
   });
 
-  it("makes ids that carry their time, so that later ids sort after earlier ones", async () => {
-    const before = Date.now();
-    const first = newId("art");
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    const second = newId("art");
-    const after = Date.now();
-    expect(first < second).toBe(true);
-    const time = decodeTime(first.slice("art_".length).toUpperCase());
-    expect(time).toBeGreaterThanOrEqual(before);
-    expect(time).toBeLessThanOrEqual(after);
+  it("makes ids that carry their time, so that later ids sort after earlier ones", () => {
+    const now = Date.UTC(2026, 10, 20, 10, 0, 0);
+    vi.useFakeTimers({ toFake: ["Date"], now });
+    try {
+      const first = newId("art");
+      vi.setSystemTime(now + 1);
+      const second = newId("art");
+      expect(first < second).toBe(true);
+      expect(decodeTime(first.slice("art_".length).toUpperCase())).toBe(now);
+      expect(decodeTime(second.slice("art_".length).toUpperCase())).toBe(now + 1);
+    } finally {
+      vi.useRealTimers();
+    }
     // Within one millisecond, 80 random bits tell them apart.
     const sameMillisecond = Array.from({ length: 200 }, () => newId("wi"));
     expect(new Set(sameMillisecond.map((id) => id.slice(13))).size).toBe(200);

@@ -135,7 +135,8 @@ describe("SqlStore's group commit", () => {
   it("wakes a run's waiters only once the group that appended its events has committed", async () => {
     const { store, runId, agent } = await groupedStore();
     const seq = await store.lastSeq(runId);
-    const woken = store.changed(runId, seq, { timeoutMs: 5000 });
+    // The timeout only stops a broken wake-up: it is far past any pause of a busy machine.
+    const woken = store.changed(runId, seq, { timeoutMs: 20_000 });
     let answered = false;
     void woken.then(() => {
       answered = true;

@@ -41,6 +41,12 @@ export interface Service {
 /** Starts a service for a suite; each suite file starts its own. */
 export type StartService = (options?: ServiceOptions) => Promise<Service>;
 
+/**
+ * `expect.poll` options for waiting on a condition, never on a time: the timeout only stops a
+ * hung test, and is far past any pause of a busy machine (vitest's default, 1 s, is not).
+ */
+export const EVENTUALLY = { timeout: 15_000, interval: 10 };
+
 /** A clock that starts at a fixed instant and moves only when told. */
 export function manualClock(start = Date.UTC(2026, 10, 20, 10, 0, 0)) {
   let now = start;

@@ -1,5 +1,6 @@
 // Reads a Server-Sent Events response frame by frame, with Web streams only (any runtime).
 import type { Client } from "./client.ts";
+import { EVENTUALLY } from "./harness.ts";
 
 /** One frame: a comment, or an event with its fields. */
 export interface Frame {
@@ -14,7 +15,7 @@ export interface Frame {
 export interface EventStreamReader {
   status: number;
   headers: Headers;
-  /** The next frame; fails with "blocked" when none comes within `timeoutMs`. */
+  /** The next frame; fails with "blocked" when none comes within `timeoutMs` (default 15 s, a guard). */
   next(timeoutMs?: number): Promise<Frame>;
   /** The next event frame, skipping comments. */
   nextEvent(timeoutMs?: number): Promise<Frame>;
@@ -64,7 +65,7 @@ export async function openEventStream(
     }
   };
 
-  const next = async (timeoutMs = 5000): Promise<Frame> => {
+  const next = async (timeoutMs = EVENTUALLY.timeout): Promise<Frame> => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const blocked = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error("blocked: no frame arrived")), timeoutMs);

@@ -1,6 +1,7 @@
-import { Agent, request } from "node:http";
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import { Agent, type IncomingMessage, request, Server } from "node:http";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { startNodeServer } from "../../src/node.ts";
 import { createRun, runInput, taskStage } from "../contract/client.ts";
 import { temporaryFolder } from "./services.ts";
@@ -40,6 +41,18 @@ function connection(url: string, token: string) {
   };
 }
 
+/** Resolves once this process's HTTP server has begun to handle a request for `path`. */
+function requestStarted(path: string): Promise<void> {
+  return new Promise((resolve) => {
+    const onStart = (message: unknown) => {
+      if ((message as { request: IncomingMessage }).request.url !== path) return;
+      unsubscribe("http.server.request.start", onStart);
+      resolve();
+    };
+    subscribe("http.server.request.start", onStart);
+  });
+}
+
 /** The Node server on a file in `folder`, and the contract suites' view of it. */
 async function startService(folder: string) {
   const server = await startNodeServer({
@@ -71,11 +84,11 @@ describe("stopping the Node server", () => {
     await worker.claimNext(); // nothing is on offer any more: the next claim waits
     const kept = connection(server.url, worker.token ?? "");
     try {
-      const polling = kept.send("/v1/inbox/claim-next?wait=30");
-      // The long poll is sent before this request on another connection, which is answered after
-      // the server read it: the long poll is waiting.
-      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      const path = "/v1/inbox/claim-next?wait=30";
+      const handled = requestStarted(path);
+      const polling = kept.send(path);
+      // The server is handling the long poll: its connection is busy, not idle.
+      await handled;
       const closed = server.close();
 
       // The long poll answers at once (nothing on offer), and says the connection ends.
@@ -105,11 +118,15 @@ describe("stopping the Node server", () => {
     });
     expect(stream.headers.get("content-type")).toMatch(/^text\/event-stream/);
     const ended = stream.text();
-    const started = performance.now();
-    await server.close();
-    // Without closing the connection once its stream ended, the stop waited for the 5 s
-    // fallback (or the client's keep-alive timeout).
-    expect(performance.now() - started).toBeLessThan(1000);
+    const forced = vi.spyOn(Server.prototype, "closeAllConnections");
+    try {
+      await server.close();
+      // Without closing the connection once its stream ended, the stop waited for its last
+      // resort: closing every connection after 5 s (or for the client's keep-alive timeout).
+      expect(forced).not.toHaveBeenCalled();
+    } finally {
+      forced.mockRestore();
+    }
     expect(await ended).toContain("event: run.created");
   });
 });

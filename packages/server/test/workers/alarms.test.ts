@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { newId } from "../../src/delivery/ids.ts";
 import { DurableObjectStore } from "../../src/workers/durable-object-store.ts";
 import { artifactCompletion, createRun, runInput, taskStage } from "../contract/client.ts";
+import { EVENTUALLY } from "../contract/harness.ts";
 import { runObject, workersService } from "./services.ts";
 
 const LEASE_MS = 5000;
@@ -68,7 +69,7 @@ describe("alarms at the earliest lease expiry", () => {
     expect(await alarmOf(run.run_id)).not.toBeNull();
   });
 
-  it("an alarm rings by itself at its time", { timeout: 10_000 }, async () => {
+  it("an alarm rings by itself at its time", async () => {
     const service = await workersService();
     const { run, agent } = await createRun(
       service,
@@ -77,13 +78,11 @@ describe("alarms at the earliest lease expiry", () => {
     await (await agent("worker")).claimNext();
     await service.advance(100);
     await expect
-      .poll(() => storedEvents(run.run_id), { timeout: 5000 })
+      .poll(() => storedEvents(run.run_id), EVENTUALLY)
       .toContain("work_item.lease_expired");
   });
 
-  it("a long poll answers when the alarm expires the lease it waits for", {
-    timeout: 10_000,
-  }, async () => {
+  it("a long poll answers when the alarm expires the lease it waits for", async () => {
     const store = new DurableObjectStore(env.RUNS);
     const waiting: string[] = [];
     const changed = store.changed.bind(store);
@@ -101,7 +100,7 @@ describe("alarms at the earliest lease expiry", () => {
     const waiter = await agent("waiter");
     await crashed.claimNext();
     const answer = waiter.claimNext({ wait: 30 });
-    await expect.poll(() => waiting.length).toBeGreaterThan(0);
+    await expect.poll(() => waiting.length, EVENTUALLY).toBeGreaterThan(0);
     await service.advance(LEASE_MS);
     expect(await runDurableObjectAlarm(runObject(run.run_id))).toBe(true);
     const claimed = await answer;

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { DurableObjectStore } from "../../src/workers/durable-object-store.ts";
 import { createRun, runInput, taskStage } from "../contract/client.ts";
+import { EVENTUALLY } from "../contract/harness.ts";
 import { openEventStream } from "../contract/sse.ts";
 import { workersService } from "./services.ts";
 
@@ -21,9 +22,7 @@ function watchedStore() {
 }
 
 describe("a client that goes away (the object's wait is bounded; the router stops at once)", () => {
-  it("a long poll stops waiting when its request's signal aborts", {
-    timeout: 10_000,
-  }, async () => {
+  it("a long poll stops waiting when its request's signal aborts", async () => {
     const { store, started, waits } = watchedStore();
     const service = await workersService({ recheckMs: 60_000 }, store);
     const { agent } = await createRun(service, runInput([taskStage("draft")]));
@@ -34,14 +33,14 @@ describe("a client that goes away (the object's wait is bounded; the router stop
       headers: { Authorization: `Bearer ${worker.token}` },
       signal: controller.signal,
     });
-    await expect.poll(() => started.length).toBe(1);
+    await expect.poll(() => started.length, EVENTUALLY).toBe(1);
     controller.abort();
     const answer = await polling;
     expect(await answer.json()).toEqual({ offers: [] });
     expect(waits).toEqual([{ changed: false, aborted: true }]);
   });
 
-  it("an event stream's loop ends when its client closes it", { timeout: 10_000 }, async () => {
+  it("an event stream's loop ends when its client closes it", async () => {
     const { store, waits } = watchedStore();
     const service = await workersService({ recheckMs: 60_000 }, store);
     const { admin, run } = await createRun(service, runInput([taskStage("draft")]));
@@ -49,6 +48,6 @@ describe("a client that goes away (the object's wait is bounded; the router stop
     expect((await stream.nextEvent()).id).toBe("1");
     expect((await stream.nextEvent()).id).toBe("2");
     await stream.close();
-    await expect.poll(() => waits.at(-1)).toEqual({ changed: false, aborted: true });
+    await expect.poll(() => waits.at(-1), EVENTUALLY).toEqual({ changed: false, aborted: true });
   });
 });
