@@ -70,6 +70,26 @@ export async function waitFor<T>(
   }
 }
 
+/** A gate an agent's behaviour waits at until the test opens it (then a new one is set). */
+export function cues() {
+  let open: () => void = () => undefined;
+  let gate = Promise.resolve();
+  const next = () => {
+    gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+  };
+  next();
+  return {
+    wait: () => gate,
+    open: () => {
+      const opened = open;
+      next();
+      opened();
+    },
+  };
+}
+
 /** Every event of the run so far. */
 export async function events(admin: ServiceClient, runId: string): Promise<CollaborationEvent[]> {
   return (await admin.listEvents(runId, { after: 0, limit: 1000 })).events;

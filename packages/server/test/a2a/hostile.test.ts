@@ -11,8 +11,10 @@ import { parsePage, textOf } from "../contract/html.ts";
 import { completeNextByPolling } from "./a2a-agent.ts";
 import {
   a2aHarness,
+  cues,
   draftStage,
   events,
+  leaseEnd,
   lumenRun,
   ofType,
   settled,
@@ -108,29 +110,38 @@ describe("a hostile A2A agent", () => {
   });
 
   it("breaks its stream after the task exists: the task is polled with GetTask, and completes", async () => {
-    const { admin } = await service();
-    let release: () => void = () => undefined;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const test = await service();
+    const { admin, clock } = test;
+    const working = cues();
+    const done = cues();
     const flaky = await agent({
       name: "Flaky",
       skills: [{ id: "copywriting" }],
       behaviour: async (task) => {
+        await working.wait();
         task.working();
-        await released;
+        await done.wait();
         task.complete();
       },
     });
     const run = await admin.createRun(oneItem(1));
     await admin.addAgent(run.run_id, { tag: "flaky", a2a: { url: flaky.url } });
-    await waitFor(
+    const [task] = await waitFor(
       "the task",
-      () => flaky.tasks.length,
-      (count) => count === 1,
+      () => flaky.tasks,
+      (tasks) => tasks.length === 1,
+    );
+    // Half a lease on, its working renews the lease: the service has its task from the stream.
+    clock.advance(30_000);
+    const renewed = clock.now() + 60_000;
+    working.open();
+    await waitFor(
+      "the lease renewed",
+      () => leaseEnd(test, run.run_id, task?.item.id ?? "", adminToken),
+      (end) => end === renewed,
     );
     flaky.dropConnections();
-    release();
+    done.open();
     expect((await settled(admin, run.run_id)).status).toBe("completed");
     const all = await events(admin, run.run_id);
     expect(ofType(all, "work_item.completed").map((event) => event.attempt)).toEqual([1]);

@@ -9,6 +9,7 @@ import type { AgentTask, RunningA2aAgent } from "./a2a-agent.ts";
 import {
   type A2aService,
   a2aHarness,
+  cues,
   events,
   leasedUntil,
   leaseEnd,
@@ -28,26 +29,6 @@ const MARGIN_MS = 5000;
 
 const oneItem = (maxAttempts: number) =>
   lumenRun({ lease_ms: LEASE_MS, max_attempts: maxAttempts });
-
-/** A gate a behaviour waits at until the test opens it; each `next()` is a new one. */
-function cues() {
-  let open: () => void = () => undefined;
-  let gate = Promise.resolve();
-  const next = () => {
-    gate = new Promise<void>((resolve) => {
-      open = resolve;
-    });
-  };
-  next();
-  return {
-    wait: () => gate,
-    open: () => {
-      const opened = open;
-      next();
-      opened();
-    },
-  };
-}
 
 /**
  * Waits until the service has seen attempt `attempt`'s task as it is now: polled twice, so the
@@ -221,6 +202,7 @@ describe("an A2A attempt's lease", () => {
     const slow = await agent({
       name: "Slow",
       skills: [{ id: "copywriting" }],
+      streaming: false,
       behaviour: async (task) => {
         if (task.attempt === 1) await late.wait(); // silent past its lease
         task.complete();
@@ -228,6 +210,7 @@ describe("an A2A attempt's lease", () => {
     });
     const run = await admin.createRun(oneItem(3));
     await admin.addAgent(run.run_id, { tag: "slow", a2a: { url: slow.url, concurrency: 2 } });
+    await seen(slow, 1); // the service knows attempt 1's task: it can cancel it
     await silentUntilGivenUp(test, run.run_id, 1);
     await untilEvent(admin, run.run_id, "work_item.completed");
     late.open(); // attempt 1 finishes now: nobody follows its task any more
