@@ -14,6 +14,8 @@ export default defineConfig({
         include: ["test/**/*.test.ts", "src/**/*.test.ts"],
         // Inside workerd: vitest.workers.config.ts; in chromium: vitest.browser.config.ts.
         exclude: [...configDefaults.exclude, "test/workers/**", "test/browser/**"],
+        // Agent cards the contract suite's A2A cases register (the workerd suites start them too).
+        globalSetup: ["test/a2a/card-hosts-setup.ts"],
       },
     }),
   ),

@@ -23,8 +23,21 @@ export {
   type A2aDispatcherOptions,
   type A2aDispatchStats,
 } from "./a2a/a2a-dispatcher.ts";
-export { AGENT_CARD_PATH, coversSkills, matchStages, readAgentCard } from "./a2a/agent-card.ts";
-export { type AttemptOutcome, messageOutcome, taskOutcome } from "./a2a/task-outcome.ts";
+export {
+  AGENT_CARD_PATH,
+  coversSkills,
+  MAX_AGENT_CARD_BYTES,
+  matchStages,
+  readAgentCard,
+} from "./a2a/agent-card.ts";
+export { STUCK_LEASES } from "./a2a/attempt-lease.ts";
+export {
+  type AttemptOutcome,
+  type FinalOutcome,
+  messageOutcome,
+  type OutcomeLimits,
+  taskOutcome,
+} from "./a2a/task-outcome.ts";
 export {
   type AttemptMetadata,
   attemptMessageId,

@@ -84,7 +84,10 @@ export interface NodeServerOptions {
    * agent at): the earlier artifacts' URIs in the messages sent to A2A agents are under it.
    */
   publicUrl?: string;
-  /** How often an A2A task is polled with tasks/get when its agent does not stream (1000 ms). */
+  /**
+   * How often an A2A task is polled with tasks/get when its agent does not stream (default
+   * 1000 ms); the clock is looked at as often (1 s at most) for A2A leases that end.
+   */
   a2aPollMs?: number;
 }
 
@@ -156,6 +159,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
         new A2aDispatcher({
           store,
           serviceUrl,
+          bodyBytes,
           ...(options.clock === undefined ? {} : { clock: options.clock }),
           ...(options.a2aPollMs === undefined ? {} : { pollIntervalMs: options.a2aPollMs }),
           ...(options.onUnexpectedError === undefined

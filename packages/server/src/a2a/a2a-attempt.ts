@@ -1,14 +1,32 @@
 // One lease attempt of one work item, carried out by an A2A agent as its own A2A task: the
 // message sent, the task followed (its stream, or tasks/get), and its outcome applied to the
 // store as the agent's heartbeat, completion or failure — the operations a polling agent calls.
+// Every way the attempt ends is recorded with its reason: what the agent said, the HTTP status or
+// JSON-RPC error it answered, that nothing answered, that it was silent or stuck past its lease,
+// that its result broke a limit, or that the store could not take it.
 import type { Message, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from "@a2a-js/sdk";
-import type { Client, RequestOptions } from "@a2a-js/sdk/client";
+import type { RequestOptions } from "@a2a-js/sdk/client";
 import type { Artifact, WorkItem } from "@task-context/protocols";
 import type { ClaimView } from "../contract/schemas.ts";
 import { DeliveryError } from "../delivery/delivery-error.ts";
-import type { AgentIdentity, DeliveryStore } from "../delivery/delivery-store.ts";
+import type { A2aAgentCard, AgentIdentity, DeliveryStore } from "../delivery/delivery-store.ts";
 import { idempotencyKeyOf } from "../http/idempotency.ts";
-import { type AttemptOutcome, messageOutcome, taskOutcome } from "./task-outcome.ts";
+import { type AgentConnection, connectAgent } from "./agent-client.ts";
+import {
+  type AgentCall,
+  agentProblem,
+  errorMessages,
+  jsonRpcError,
+  quoted,
+} from "./agent-problem.ts";
+import { AttemptLease, STUCK_LEASES } from "./attempt-lease.ts";
+import {
+  type FinalOutcome,
+  messageOutcome,
+  type OutcomeLimits,
+  stateName,
+  taskOutcome,
+} from "./task-outcome.ts";
 import { sendRequest, workItemMessage } from "./work-item-message.ts";
 
 /** How an attempt ended, as the dispatcher counts it. */
@@ -19,7 +37,10 @@ export type AttemptResult =
   | "failed"
   /** The store refused it as stale: another attempt holds the item, or it is done. */
   | "stale"
-  /** Nothing came before the lease (and its grace) ended: the lease expires in the store. */
+  /**
+   * Nothing could be recorded: the dispatcher stopped, or the store failed even to take the
+   * attempt's failure (`onError` was told); the lease expires in the store.
+   */
   | "abandoned";
 
 /** What one attempt needs. */
@@ -27,22 +48,33 @@ export interface AttemptInput {
   store: DeliveryStore;
   runId: string;
   agent: AgentIdentity;
-  client: Client;
+  /** The agent's card as stored: the attempt's client is made from it. */
+  card: A2aAgentCard;
   claim: ClaimView;
-  /** The run's lease length: heartbeats renew it; silence past it (and as long again) ends. */
+  /** The run's lease length: heartbeats renew it; an agent silent until near its end is given up. */
   leaseMs: number;
   /** Follow the task's stream (the card offers streaming), or poll tasks/get. */
   streaming: boolean;
+  /** How often tasks/get is sent (real time); the clock is looked at as often, 1 s at most. */
   pollIntervalMs: number;
   /** The service's own origin, for earlier artifacts' URIs. */
   serviceUrl: string | undefined;
+  /** The largest completion, in bytes (the HTTP entry's request body limit). */
+  bodyBytes: number;
   /** Aborts when the dispatcher stops. */
   signal: AbortSignal;
   /** Counts each heartbeat sent. */
   onHeartbeat?: () => void;
-  /** The store's clock (ms since the epoch): lease expiries are read with it. */
+  /** Told of a store error (the attempt records it as its failure when the store lets it). */
+  onError?: (error: unknown) => void;
+  /** The store's clock (ms since the epoch): leases, silence and stuck tasks are measured with it. */
   clock: () => number;
+  /** The `fetch` A2A requests go through (default: the global one). */
+  fetch?: typeof fetch;
 }
+
+/** An answer of an agent's is read up to this many times the request body limit. */
+const ANSWER_BODIES = 4;
 
 /** The A2A task of one attempt as the service knows it: what the agent said so far. */
 class TaskSnapshot {
@@ -58,6 +90,14 @@ class TaskSnapshot {
     if ("status" in event) this.task.status = event.status;
     else if (event.artifact !== undefined) this.#artifact(event);
     return true;
+  }
+
+  /** Everything the task says, as one string: what changed between two polls. */
+  said(): string {
+    const task = this.task as Task;
+    const message = task.status?.message?.parts.map((part) => JSON.stringify(part.content));
+    const parts = task.artifacts.map((artifact) => artifact.parts.length);
+    return JSON.stringify([task.status?.state, task.status?.timestamp, message, parts]);
   }
 
   #artifact({ artifact, append }: TaskArtifactUpdateEvent): void {
@@ -80,17 +120,17 @@ function traceHeaders(trace: WorkItem["trace_context"]): Record<string, string> 
   return tracestate === undefined ? { traceparent } : { traceparent, tracestate };
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
+/** Resolves after `ms` of real time, or at once when `signal` aborts. */
+const pause = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
   });
 
 /**
@@ -99,174 +139,296 @@ const sleep = (ms: number, signal: AbortSignal) =>
  * applies the outcome with the message id as the idempotency key. Anything said after the lease
  * passed to another attempt is refused by the store (`stale`): the fencing A2A lacks.
  */
-export async function runAttempt(input: AttemptInput): Promise<AttemptResult> {
-  const { store, runId, agent, claim, client } = input;
-  const item = claim.work_item;
-  const { attempt } = claim.lease;
-  const reviewed =
-    item.kind === "review"
-      ? await store.artifact(runId, item.review_context.target_artifact_id).catch(() => undefined)
-      : undefined;
-  const message = workItemMessage(claim, {
-    serviceUrl: input.serviceUrl,
-    reviewed: reviewed as Artifact | undefined,
-  });
+export function runAttempt(input: AttemptInput): Promise<AttemptResult> {
+  return new Attempt(input).run();
+}
 
-  // The attempt's deadline: the lease's end, renewed by heartbeats, plus one lease of grace
-  // for a late answer (the store refuses it if another attempt holds the item by then).
-  let leaseEnds = Date.parse(claim.lease.expires_at);
-  const { clock } = input;
-  let lastBeat = clock();
-  const stop = new AbortController();
-  const onAbort = () => stop.abort();
-  input.signal.addEventListener("abort", onAbort, { once: true });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const arm = () => {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = setTimeout(() => stop.abort(), Math.max(0, leaseEnds + input.leaseMs - clock()));
-  };
-  arm();
-  const options: RequestOptions = {
-    signal: stop.signal,
-    serviceParameters: traceHeaders(item.trace_context),
-  };
+/** One attempt's state while it runs: see {@link runAttempt}. */
+class Attempt {
+  readonly #input: AttemptInput;
+  readonly #item: WorkItem;
+  readonly #attempt: number;
+  readonly #lease: AttemptLease;
+  readonly #limits: OutcomeLimits;
+  readonly #answerBytes: number;
+  readonly #snapshot = new TaskSnapshot();
+  /** Aborts when the agent was silent until the lease's margin. */
+  readonly #silence = new AbortController();
+  /** Aborts when the attempt is over (the silence watch ends). */
+  readonly #over = new AbortController();
+  /** Aborts every request of the attempt: the dispatcher stops, or the agent was silent. */
+  readonly #requests: AbortSignal;
+  #message: Message | undefined;
+  #connection: AgentConnection | undefined;
+  /** Set when the service gave the task up: it asks the agent to cancel it. */
+  #cancel = false;
 
-  const settle = async (outcome: Exclude<AttemptOutcome, { kind: "pending" }>) => {
+  constructor(input: AttemptInput) {
+    this.#input = input;
+    this.#item = input.claim.work_item;
+    this.#attempt = input.claim.lease.attempt;
+    this.#lease = new AttemptLease(input.clock, input.leaseMs, input.claim.lease.expires_at);
+    this.#limits = { bodyBytes: input.bodyBytes };
+    this.#answerBytes = ANSWER_BODIES * input.bodyBytes;
+    this.#requests = AbortSignal.any([input.signal, this.#silence.signal]);
+  }
+
+  async run(): Promise<AttemptResult> {
+    const input = this.#input;
+    const reviewed = await this.#reviewed();
+    this.#message = workItemMessage(input.claim, {
+      serviceUrl: input.serviceUrl,
+      reviewed,
+    });
     try {
-      if (outcome.kind === "complete") {
-        const key = await idempotencyKeyOf(message.messageId, "complete", item.id, outcome.body);
-        try {
-          await store.complete(runId, agent, item.id, outcome.body, key);
-          return "completed";
-        } catch (error) {
-          // Refused by the rules (a review of the wrong artifact, …): the attempt fails with why.
-          if (!DeliveryError.isInstance(error) || error.status !== 422) throw error;
-          outcome = {
-            kind: "fail",
-            reason: `The service refused the A2A task's result: ${error.message}`,
-          };
-        }
+      this.#connection = await connectAgent(input.card, this.#answerBytes, input.fetch);
+    } catch (error) {
+      return this.#settle({
+        kind: "fail",
+        reason: `The service could not make a client of the A2A agent from its card: ${quoted(errorMessages(error))}.`,
+      });
+    }
+    void this.#watchSilence();
+    try {
+      const started = input.streaming ? await this.#stream() : await this.#send();
+      return started ?? (await this.#poll());
+    } finally {
+      this.#over.abort();
+      this.#cancelTask();
+    }
+  }
+
+  /** A review item's reviewed artifact, fenced into the message; a store error is told, not hidden. */
+  async #reviewed(): Promise<Artifact | undefined> {
+    if (this.#item.kind !== "review") return undefined;
+    const { store, runId, onError } = this.#input;
+    try {
+      return await store.artifact(runId, this.#item.review_context.target_artifact_id);
+    } catch (error) {
+      // The message still links it (a url part): the agent can fetch it.
+      onError?.(error);
+      return undefined;
+    }
+  }
+
+  /** Aborts {@link #silence} once the agent has been silent until the lease's margin. */
+  async #watchSilence(): Promise<void> {
+    const { clock, pollIntervalMs } = this.#input;
+    const tick = Math.min(pollIntervalMs, 1000);
+    while (!this.#over.signal.aborted) {
+      if (this.#lease.silent()) {
+        this.#silence.abort();
+        return;
       }
-      const body = { attempt, reason: outcome.reason };
-      await store.fail(
-        runId,
-        agent,
-        item.id,
-        body,
-        await idempotencyKeyOf(message.messageId, "fail", item.id, body),
+      await pause(Math.min(Math.max(1, this.#lease.giveUpAt() - clock()), tick), this.#over.signal);
+    }
+  }
+
+  #options(): RequestOptions {
+    return {
+      signal: this.#requests,
+      serviceParameters: traceHeaders(this.#item.trace_context),
+    };
+  }
+
+  /** Sends the message and follows the task's stream; undefined: poll the task from now on. */
+  async #stream(): Promise<AttemptResult | undefined> {
+    const { client } = this.#connection as AgentConnection;
+    const request = sendRequest(this.#message as Message, false);
+    try {
+      for await (const event of client.sendMessageStream(request, this.#options())) {
+        const payload = event.payload;
+        if (payload === undefined) continue;
+        if (payload.$case === "message") {
+          return await this.#settle(
+            messageOutcome(payload.value as Message, this.#item, this.#attempt, this.#limits),
+          );
+        }
+        if (!this.#snapshot.apply(payload.value)) continue;
+        const result = await this.#decide(true);
+        if (result !== undefined) return result;
+      }
+    } catch (error) {
+      const exchange = this.#connection?.exchange();
+      const answered = exchange?.tooLarge === true || jsonRpcError(error) !== undefined;
+      // The stream broke after the task existed (the agent went away mid-stream, or its stream
+      // was not one): the task is polled from then on. An error it answered ends the attempt.
+      if (this.#snapshot.task === undefined || answered || this.#requests.aborted) {
+        return this.#callFailed("SendStreamingMessage", error);
+      }
+    }
+    if (this.#snapshot.task === undefined) {
+      return this.#settle({
+        kind: "fail",
+        reason: "The A2A agent's stream ended before it created a task.",
+      });
+    }
+    return undefined;
+  }
+
+  /** Sends the message for a polled task; undefined: poll the task from now on. */
+  async #send(): Promise<AttemptResult | undefined> {
+    const { client } = this.#connection as AgentConnection;
+    let answer: Task | Message;
+    try {
+      const request = sendRequest(this.#message as Message, true);
+      answer = (await client.sendMessage(request, this.#options())) as Task | Message;
+    } catch (error) {
+      return this.#callFailed("SendMessage", error);
+    }
+    if (!("id" in answer)) {
+      return this.#settle(messageOutcome(answer, this.#item, this.#attempt, this.#limits));
+    }
+    this.#snapshot.apply(answer);
+    return this.#decide(false);
+  }
+
+  /** Polls the task with tasks/get until it settles, or the attempt is given up. */
+  async #poll(): Promise<AttemptResult> {
+    const { client } = this.#connection as AgentConnection;
+    const id = (this.#snapshot.task as Task).id;
+    for (;;) {
+      await pause(this.#input.pollIntervalMs, this.#requests);
+      let task: Task;
+      try {
+        if (this.#requests.aborted) throw this.#requests.reason;
+        task = await client.getTask({ tenant: "", id, historyLength: 0 }, this.#options());
+      } catch (error) {
+        return this.#callFailed("GetTask", error);
+      }
+      if (task.id !== id) {
+        return this.#settle({
+          kind: "fail",
+          reason: `The A2A agent answered GetTask for task ${quoted(id)} with another task, ${quoted(task.id)}.`,
+        });
+      }
+      this.#snapshot.apply(task);
+      const result = await this.#decide(false);
+      if (result !== undefined) return result;
+    }
+  }
+
+  /**
+   * A call that failed: the dispatcher stopped (abandoned), the agent was silent until the
+   * lease's margin (given up), or the call's own error (a failure saying what it answered).
+   */
+  #callFailed(call: AgentCall, error: unknown): Promise<AttemptResult> {
+    if (this.#input.signal.aborted) return Promise.resolve("abandoned");
+    if (this.#silence.signal.aborted) return this.#giveUp(this.#silenceReason(call));
+    const { bodyBytes } = this.#input;
+    const exchange = this.#connection?.exchange();
+    return this.#settle({
+      kind: "fail",
+      reason: agentProblem(call, error, exchange, this.#answerBytes, bodyBytes),
+    });
+  }
+
+  #silenceReason(call: AgentCall): string {
+    const lease = `the attempt's lease (lease_ms ${this.#input.leaseMs}, renewed by each working update; given up ${this.#lease.marginMs} ms before its end)`;
+    const task = this.#snapshot.task;
+    if (task === undefined) return `The A2A agent did not answer ${call} within ${lease}.`;
+    const state = stateName(task.status?.state ?? 0);
+    return `The A2A agent did not answer within ${lease}: its task was last ${state}. The service gave the attempt up and asked the agent to cancel the task.`;
+  }
+
+  /** What the task's latest state means: a heartbeat, a stuck task, or its outcome. */
+  async #decide(streamed: boolean): Promise<AttemptResult | undefined> {
+    const task = this.#snapshot.task as Task;
+    const outcome = taskOutcome(task, this.#item, this.#attempt, this.#limits);
+    if (outcome.kind !== "pending") return this.#settle(outcome);
+    const said = this.#snapshot.said();
+    const verdict = this.#lease.observe({ said, working: outcome.working, streamed });
+    if (verdict === "stuck") {
+      return this.#giveUp(
+        `The A2A task said working with nothing new (the same status, message and artifacts) for ${this.#lease.unchangedMs()} ms, ${STUCK_LEASES} times the run's lease_ms: the service gave the attempt up as stuck and asked the agent to cancel the task.`,
       );
+    }
+    return verdict === "beat" ? this.#beat() : undefined;
+  }
+
+  /** Renews the lease; `stale` when the store says the attempt lost it. */
+  async #beat(): Promise<AttemptResult | undefined> {
+    const { store, runId, agent } = this.#input;
+    try {
+      const extended = await store.heartbeat(runId, agent, this.#item.id, this.#attempt);
+      this.#lease.renewed(extended.expires_at);
+      this.#input.onHeartbeat?.();
+      return undefined;
+    } catch (error) {
+      if (DeliveryError.isInstance(error) && error.status === 409) {
+        this.#cancel = true;
+        return "stale";
+      }
+      this.#input.onError?.(error);
+      return this.#giveUp(
+        `The service could not renew the attempt's lease: ${quoted(errorMessages(error))}. It gave the attempt up and asked the agent to cancel the task.`,
+      );
+    }
+  }
+
+  /** Fails the attempt with `reason` and asks the agent to cancel the task. */
+  #giveUp(reason: string): Promise<AttemptResult> {
+    this.#cancel = true;
+    return this.#settle({ kind: "fail", reason });
+  }
+
+  /**
+   * Applies an outcome: the completion (the message id is its idempotency key), or the failure
+   * with its reason. A completion the store refuses, or cannot store, becomes a failure saying
+   * why; `stale` when another attempt holds the item; `abandoned` when not even the failure can
+   * be stored (`onError` is told).
+   */
+  async #settle(outcome: FinalOutcome): Promise<AttemptResult> {
+    const { store, runId, agent } = this.#input;
+    const item = this.#item;
+    const messageId = (this.#message as Message).messageId;
+    if (outcome.kind === "complete") {
+      try {
+        const key = await idempotencyKeyOf(messageId, "complete", item.id, outcome.body);
+        await store.complete(runId, agent, item.id, outcome.body, key);
+        return "completed";
+      } catch (error) {
+        if (DeliveryError.isInstance(error) && error.status === 409) return "stale";
+        outcome = { kind: "fail", reason: this.#refusal(error) };
+      }
+    }
+    const body = { attempt: this.#attempt, reason: outcome.reason };
+    try {
+      const key = await idempotencyKeyOf(messageId, "fail", item.id, body);
+      await store.fail(runId, agent, item.id, body, key);
       return "failed";
     } catch (error) {
       if (DeliveryError.isInstance(error) && error.status === 409) return "stale";
-      throw error;
+      this.#input.onError?.(error);
+      return "abandoned";
     }
-  };
-  const beat = async (working: boolean) => {
-    if (!working || clock() - lastBeat < input.leaseMs / 4) return;
-    lastBeat = clock();
-    const extended = await store.heartbeat(runId, agent, item.id, attempt).catch((error) => {
-      if (DeliveryError.isInstance(error) && error.status === 409) return undefined;
-      throw error;
-    });
-    if (extended === undefined) return;
-    input.onHeartbeat?.();
-    leaseEnds = Date.parse(extended.expires_at);
-    arm();
-  };
+  }
 
-  const snapshot = new TaskSnapshot();
-  /** What the task said when last polled: a heartbeat needs news, not the same `working` again. */
-  let lastSaid: string | undefined;
-  const decide = async (polled: boolean): Promise<AttemptResult | undefined> => {
-    const { task } = snapshot;
-    if (task === undefined) return undefined;
-    const outcome = taskOutcome(task, item, attempt);
-    if (outcome.kind === "pending") {
-      // A streamed update is news; a polled task is only when its status (by its timestamp) or
-      // its artifacts changed: an agent stuck in `working` does not hold the item for ever.
-      const said = `${task.status?.state}|${task.status?.timestamp}|${task.artifacts.length}`;
-      const news = !polled || (said !== lastSaid && task.status?.timestamp !== undefined);
-      lastSaid = said;
-      await beat(outcome.working && news);
-      return undefined;
+  /** Why the store did not take the task's result: its refusal, or its own error. */
+  #refusal(error: unknown): string {
+    if (DeliveryError.isInstance(error)) {
+      const issues = (error.issues ?? []).map((issue) => ` ${issue.path}: ${issue.message}`);
+      return `The service refused the A2A task's result (${error.code}): ${error.message}${issues.join("")}`;
     }
-    return settle(outcome);
-  };
+    this.#input.onError?.(error);
+    return `The service could not store the A2A task's result: ${quoted(errorMessages(error))}. The item goes back on offer.`;
+  }
 
-  try {
-    if (input.streaming) {
-      try {
-        for await (const event of client.sendMessageStream(sendRequest(message, false), options)) {
-          const payload = event.payload;
-          if (payload === undefined) continue;
-          if (payload.$case === "message") {
-            const outcome = messageOutcome(payload.value as Message, item, attempt);
-            if (outcome.kind !== "pending") return await settle(outcome);
-            continue;
-          }
-          if (!snapshot.apply(payload.value)) continue;
-          const result = await decide(false);
-          if (result !== undefined) return result;
-        }
-      } catch (error) {
-        if (stop.signal.aborted) return "abandoned";
-        if (DeliveryError.isInstance(error)) throw error;
-        // The stream broke (the agent went away mid-stream): poll the task if it was created.
-        if (snapshot.task === undefined) {
-          return await settle({
-            kind: "fail",
-            reason: `The A2A agent could not be reached: ${(error as Error).message}`,
-          });
-        }
-      }
-      if (snapshot.task === undefined) {
-        return await settle({
-          kind: "fail",
-          reason: "The A2A agent's stream ended before it created a task.",
-        });
-      }
-    } else {
-      let answer: Task | Message;
-      try {
-        answer = (await client.sendMessage(sendRequest(message, true), options)) as Task | Message;
-      } catch (error) {
-        if (stop.signal.aborted) return "abandoned";
-        return await settle({
-          kind: "fail",
-          reason: `The A2A agent could not be reached: ${(error as Error).message}`,
-        });
-      }
-      if (!("id" in answer)) {
-        const outcome = messageOutcome(answer, item, attempt);
-        return outcome.kind === "pending" ? "abandoned" : await settle(outcome);
-      }
-      snapshot.apply(answer);
-      const result = await decide(true);
-      if (result !== undefined) return result;
-    }
-    // Poll the task until it settles or the deadline passes.
-    const id = (snapshot.task as Task).id;
-    while (!stop.signal.aborted) {
-      await sleep(input.pollIntervalMs, stop.signal);
-      if (stop.signal.aborted) break;
-      const task = await client.getTask({ tenant: "", id }, options).catch(() => undefined);
-      if (task === undefined) continue;
-      snapshot.apply(task);
-      const result = await decide(true);
-      if (result !== undefined) return result;
-    }
-    return "abandoned";
-  } finally {
-    if (timer !== undefined) clearTimeout(timer);
-    input.signal.removeEventListener("abort", onAbort);
-    if (stop.signal.aborted && snapshot.task !== undefined && !input.signal.aborted) {
-      // Past the deadline: ask the agent to stop (best effort; most agents ignore it). Not
-      // awaited: an agent may hold the request until the task ends, and the slot moves on; it
-      // is given up after 5 s, or at once when the dispatcher stops.
-      const signal = AbortSignal.any([input.signal, AbortSignal.timeout(5000)]);
-      client
-        .cancelTask({ tenant: "", id: snapshot.task.id, metadata: undefined }, { signal })
-        .catch(() => undefined);
-    }
+  /**
+   * Asks the agent to cancel a task the service gave up (best effort; most agents ignore it).
+   * Not awaited: an agent may hold the request until the task ends, and the slot moves on; it is
+   * given up after 5 s, or at once when the dispatcher stops.
+   */
+  #cancelTask(): void {
+    const task = this.#snapshot.task;
+    const { signal } = this.#input;
+    if (!this.#cancel || task === undefined || signal.aborted) return;
+    const { client } = this.#connection as AgentConnection;
+    client
+      .cancelTask(
+        { tenant: "", id: task.id, metadata: undefined },
+        { signal: AbortSignal.any([signal, AbortSignal.timeout(5000)]) },
+      )
+      .catch(() => undefined);
   }
 }

@@ -3,10 +3,9 @@
 // as an A2A task (a2a-attempt.ts). Leases, fencing, idempotency, events, receipts and spans are
 // the store's, unchanged.
 
-import type { AgentCard } from "@a2a-js/sdk";
-import { type Client, ClientFactory } from "@a2a-js/sdk/client";
 import { withTraceContext } from "@task-context/core/tracing";
 import type { WorkItem } from "@task-context/protocols";
+import { defaultBodyBytes } from "../app.ts";
 import type { RunView } from "../contract/schemas.ts";
 import { DeliveryError } from "../delivery/delivery-error.ts";
 import type { A2aAgent, DeliveryStore } from "../delivery/delivery-store.ts";
@@ -19,7 +18,10 @@ export interface A2aDispatcherOptions {
   store: DeliveryStore;
   /** The service's own origin (e.g. `http://127.0.0.1:8787`): earlier artifacts' URIs use it. */
   serviceUrl?: string | undefined;
-  /** How often a task is polled with tasks/get when the agent does not stream. Default 1 000. */
+  /**
+   * How often a task is polled with tasks/get when the agent does not stream (real time); the
+   * clock is looked at as often (1 s at most) for leases that end. Default 1 000.
+   */
   pollIntervalMs?: number;
   /** The longest wait for new offers before looking again. Default 5 000. */
   idleWaitMs?: number;
@@ -28,9 +30,23 @@ export interface A2aDispatcherOptions {
    * tasks/get (a Durable Object's alarm holds no stream).
    */
   streaming?: boolean;
-  /** The store's clock (default `Date.now`): leases' expiries are read with it. */
+  /**
+   * The store's clock (default `Date.now`): leases' expiries, silent agents and stuck tasks are
+   * measured with it, so that a test that moves it moves them.
+   */
   clock?: () => number;
-  /** Told of an error the dispatcher could not attribute to an attempt (it keeps going). */
+  /**
+   * The largest completion an agent's result may make, in bytes of its JSON: the app's request
+   * body limit (`limits.bodyBytes`, default 1 MiB), so that both entries take the same. An
+   * answer of the agent is read up to 4 times this (room for the task and its history).
+   */
+  bodyBytes?: number;
+  /** The `fetch` A2A requests go through (default: the global one). */
+  fetch?: typeof fetch;
+  /**
+   * Told of an error the dispatcher could not attribute to an attempt, and of a store error
+   * during an attempt (which the attempt records as its failure when the store lets it).
+   */
   onError?: (error: unknown) => void;
 }
 
@@ -61,11 +77,10 @@ export class A2aDispatcher {
     abandoned: 0,
     heartbeats: 0,
   };
-  readonly #options: Required<Omit<A2aDispatcherOptions, "serviceUrl" | "onError">> &
-    Pick<A2aDispatcherOptions, "serviceUrl" | "onError">;
+  readonly #options: Required<Omit<A2aDispatcherOptions, "serviceUrl" | "onError" | "fetch">> &
+    Pick<A2aDispatcherOptions, "serviceUrl" | "onError" | "fetch">;
   readonly #stop = new AbortController();
   readonly #loops = new Map<string, Promise<void>[]>();
-  readonly #clients = new Map<string, Promise<Client>>();
 
   constructor(options: A2aDispatcherOptions) {
     // Its claims, completions and failures get the spans a polling agent's requests get.
@@ -74,6 +89,7 @@ export class A2aDispatcher {
       idleWaitMs: 5000,
       streaming: true,
       clock: Date.now,
+      bodyBytes: defaultBodyBytes,
       ...options,
       store: traceWorkItems(options.store),
     };
@@ -96,15 +112,9 @@ export class A2aDispatcher {
     await Promise.allSettled([...this.#loops.values()].flat());
   }
 
-  #client(agent: A2aAgent): Promise<Client> {
-    const key = agent.a2a.url;
-    let client = this.#clients.get(key);
-    if (client === undefined) {
-      client = new ClientFactory().createFromAgentCard(agent.a2a.card as unknown as AgentCard);
-      client.catch(() => this.#clients.delete(key));
-      this.#clients.set(key, client);
-    }
-    return client;
+  /** Whether the dispatcher follows `agent`'s tasks on their stream (else by tasks/get). */
+  streams(agent: Pick<A2aAgent, "a2a">): boolean {
+    return this.#options.streaming && agent.a2a.card.capabilities?.streaming === true;
   }
 
   /**
@@ -146,22 +156,26 @@ export class A2aDispatcher {
     );
     if (claim === undefined) return false;
     this.stats.sent += 1;
-    const result: AttemptResult = await withTraceContext(claim.work_item.trace_context, async () =>
+    const { onError, fetch } = this.#options;
+    const result: AttemptResult = await withTraceContext(claim.work_item.trace_context, () =>
       runAttempt({
         store,
         runId,
         agent: identity,
-        client: await this.#client(agent),
+        card: agent.a2a.card,
         claim,
         leaseMs: run.lease_ms,
-        streaming: this.#options.streaming && agent.a2a.card.capabilities?.streaming === true,
+        streaming: this.streams(agent),
         pollIntervalMs: this.#options.pollIntervalMs,
         serviceUrl: this.#options.serviceUrl ?? agent.a2a.service_url,
+        bodyBytes: this.#options.bodyBytes,
         signal: this.#stop.signal,
         clock: this.#options.clock,
         onHeartbeat: () => {
           this.stats.heartbeats += 1;
         },
+        ...(onError === undefined ? {} : { onError }),
+        ...(fetch === undefined ? {} : { fetch }),
       }),
     );
     this.stats[result] += 1;
@@ -181,8 +195,14 @@ export class A2aDispatcher {
       Array.from({ length: agent.a2a.concurrency }, () => agent),
     );
     // Slots that race for one item: one claims it, the others get 409 and take the next offer.
-    const done = await Promise.all(slots.map((agent) => this.#claimAndAttempt(runId, agent, run)));
-    return done.filter(Boolean).length;
+    // A slot's error (its claim's store failed) is told, and the other slots' attempts stand.
+    const done = await Promise.allSettled(
+      slots.map((agent) => this.#claimAndAttempt(runId, agent, run)),
+    );
+    for (const slot of done) {
+      if (slot.status === "rejected") this.#options.onError?.(slot.reason);
+    }
+    return done.filter((slot) => slot.status === "fulfilled" && slot.value).length;
   }
 
   /** One slot of an agent: claim an item it may take, carry it out, again, until the run ends. */

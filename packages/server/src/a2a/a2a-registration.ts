@@ -1,4 +1,5 @@
-// Registering an A2A agent: its card read and checked, its skills matched against the stages.
+// Registering an A2A agent: its card read and checked, its skills matched against the stages,
+// and what the answer says of it.
 import type { AddAgentInput, AgentCreated } from "../contract/schemas.ts";
 import type { A2aEndpoint } from "../delivery/delivery-store.ts";
 import type { RouteContext } from "../routes/route-context.ts";
@@ -23,13 +24,20 @@ export async function a2aEndpoint(
   };
 }
 
-/** What the answer to the registration says of the endpoint. */
-export function a2aAgentView(endpoint: A2aEndpoint): NonNullable<AgentCreated["a2a"]> {
+/**
+ * What the answer to the registration says of the endpoint: `streaming` is what the service
+ * will do on this runtime (`streams`: whether its dispatcher follows streams at all; a Durable
+ * Object's alarm only polls).
+ */
+export function a2aAgentView(
+  endpoint: A2aEndpoint,
+  streams: boolean,
+): NonNullable<AgentCreated["a2a"]> {
   return {
     url: endpoint.url,
     agent_name: endpoint.card.name,
     stages: endpoint.stages,
-    streaming: endpoint.card.capabilities?.streaming === true,
+    streaming: streams && endpoint.card.capabilities?.streaming === true,
     concurrency: endpoint.concurrency,
   };
 }

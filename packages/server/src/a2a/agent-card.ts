@@ -1,21 +1,32 @@
-// An A2A agent's card: read from its endpoint when an admin registers the agent, checked, and
-// matched against the run's stages (which stages' `available_skills` its skills cover).
+// An A2A agent's card: read from its endpoint when an admin registers the agent (at most
+// MAX_AGENT_CARD_BYTES of it), checked for what the service can serve — an interface it speaks,
+// no credentials it cannot send — and kept as the few fields the service uses, then matched
+// against the run's stages (which stages' `available_skills` its skills cover).
+import type { ValidationIssue } from "@task-context/protocols";
 import { checkValue } from "@task-context/protocols/internal";
 import * as z from "zod";
 import type { StageView } from "../contract/schemas.ts";
 import { DeliveryError } from "../delivery/delivery-error.ts";
 import type { A2aAgentCard } from "../delivery/delivery-store.ts";
+import { loneSurrogateIssues } from "../http/lone-surrogates.ts";
+import { readBoundedBody } from "./bounded-body.ts";
+import { credentialsIssues } from "./card-credentials.ts";
 
 /** Where an agent card is, under the agent's base URL (A2A 1.0, section 8.2). */
 export const AGENT_CARD_PATH = "/.well-known/agent-card.json";
 
+/** The most of an agent card the service reads: 1 MiB, as much as any request body it takes. */
+export const MAX_AGENT_CARD_BYTES = 1024 * 1024;
+
 /** The protocol bindings the service's client speaks (gRPC needs Node-only peers). */
-const SPOKEN = new Set(["JSONRPC", "HTTP+JSON"]);
+const SPOKEN_BINDINGS = ["JSONRPC", "HTTP+JSON"];
 
 /** How long reading a card may take. */
 const CARD_TIMEOUT_MS = 10_000;
 
-/** The fields of an agent card the service relies on; every other field is kept as sent. */
+const securityRequirements = z.array(z.unknown()).optional();
+
+/** The fields of an agent card the service relies on; the others are read past and not kept. */
 const agentCardSchema = z.looseObject({
   name: z.string().min(1),
   supportedInterfaces: z
@@ -24,20 +35,24 @@ const agentCardSchema = z.looseObject({
         url: z.url({ protocol: /^https?$/ }),
         protocolBinding: z.string().min(1),
         protocolVersion: z.string().optional(),
+        tenant: z.string().optional(),
       }),
     )
     .min(1),
-  capabilities: z
-    .looseObject({ streaming: z.boolean().optional(), pushNotifications: z.boolean().optional() })
-    .optional(),
+  capabilities: z.looseObject({ streaming: z.boolean().optional() }).optional(),
+  securityRequirements,
   skills: z.array(
     z.looseObject({
       id: z.string().min(1),
       name: z.string(),
       tags: z.array(z.string()).optional(),
+      securityRequirements,
     }),
   ),
 });
+
+type CheckedCard = z.infer<typeof agentCardSchema>;
+type CardInterface = CheckedCard["supportedInterfaces"][number];
 
 function invalidCard(url: string, problem: string, cause?: unknown): DeliveryError {
   return new DeliveryError({
@@ -47,10 +62,130 @@ function invalidCard(url: string, problem: string, cause?: unknown): DeliveryErr
   });
 }
 
+function refusedCard(url: string, problem: string, issues: ValidationIssue[]): DeliveryError {
+  return new DeliveryError({
+    code: "AGENT_CARD_INVALID",
+    message: `The A2A agent card at ${url} ${problem}. Fix the issues listed.`,
+    issues,
+  });
+}
+
 /**
- * Reads and checks the agent card of the A2A agent at `baseUrl`:
- * `AGENT_CARD_INVALID` when it cannot be fetched, is not JSON, or lacks what the service
- * needs (a name, an HTTP interface, its skills), with an issue per missing field.
+ * True when an interface's `protocolVersion` is one the service speaks: A2A 1.x. An interface
+ * without one is taken as 1.0, the version whose card shape (`supportedInterfaces`,
+ * `protocolBinding`) it has, as the SDK's client takes it.
+ */
+function speaksVersion(version: string | undefined): boolean {
+  if (version === undefined || version.trim() === "") return true;
+  return /^\s*1(\.\d+)*\s*$/.test(version);
+}
+
+/**
+ * The interfaces the service can send to (a binding and a version it speaks), in the card's
+ * order; an issue per interface it cannot use when none fits.
+ */
+function usableInterfaces(interfaces: CardInterface[]): {
+  usable: CardInterface[];
+  issues: ValidationIssue[];
+} {
+  const usable: CardInterface[] = [];
+  const issues: ValidationIssue[] = [];
+  interfaces.forEach((entry, index) => {
+    const binding = SPOKEN_BINDINGS.includes(entry.protocolBinding.toUpperCase());
+    const version = speaksVersion(entry.protocolVersion);
+    if (binding && version) usable.push(entry);
+    if (!binding) {
+      issues.push({
+        path: `/supportedInterfaces/${index}/protocolBinding`,
+        message: `The service sends A2A messages over JSONRPC or HTTP+JSON, not ${entry.protocolBinding}.`,
+      });
+    }
+    if (!version) {
+      issues.push({
+        path: `/supportedInterfaces/${index}/protocolVersion`,
+        message: `The service speaks A2A 1.0, not ${JSON.stringify(entry.protocolVersion)}: offer an interface with protocolVersion "1.0".`,
+      });
+    }
+  });
+  return { usable, issues: usable.length > 0 ? [] : issues };
+}
+
+/** The card's text as JSON, or why it is not: too large (`request` is aborted), not UTF-8, not JSON. */
+async function cardJson(
+  url: string,
+  response: Response,
+  request: AbortController,
+): Promise<unknown> {
+  let body: Awaited<ReturnType<typeof readBoundedBody>>;
+  try {
+    body = await readBoundedBody(response, MAX_AGENT_CARD_BYTES, request);
+  } catch (error) {
+    throw invalidCard(url, `could not be read (${(error as Error).message})`, error);
+  }
+  if ("over" in body) {
+    throw invalidCard(
+      url,
+      `is larger than ${MAX_AGENT_CARD_BYTES} bytes, the most the service reads of a card (it stopped reading there)`,
+    );
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(body.bytes);
+  } catch (error) {
+    throw invalidCard(url, "is not UTF-8 text", error);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw invalidCard(url, "is not JSON", error);
+  }
+}
+
+/** The fields the service keeps of a checked card: what it matches and sends with, nothing else. */
+function keptCard(card: CheckedCard, interfaces: CardInterface[]): A2aAgentCard {
+  return {
+    name: card.name,
+    supportedInterfaces: interfaces.map((entry) => ({
+      url: entry.url,
+      protocolBinding: entry.protocolBinding,
+      protocolVersion: entry.protocolVersion ?? "1.0",
+      tenant: entry.tenant ?? "",
+    })),
+    capabilities: { streaming: card.capabilities?.streaming === true },
+    skills: card.skills.map((skill) => ({
+      id: skill.id,
+      name: skill.name,
+      ...(skill.tags === undefined ? {} : { tags: skill.tags }),
+    })),
+  };
+}
+
+/**
+ * The strings the service would keep that are not well-formed Unicode, at their pointers in the
+ * card (stored text is never altered, and SQLite would alter them).
+ */
+function malformedKeptText(card: CheckedCard): ValidationIssue[] {
+  return loneSurrogateIssues({
+    name: card.name,
+    supportedInterfaces: card.supportedInterfaces.map(
+      ({ url, protocolBinding, protocolVersion, tenant }) => ({
+        url,
+        protocolBinding,
+        protocolVersion,
+        tenant,
+      }),
+    ),
+    skills: card.skills.map(({ id, name, tags }) => ({ id, name, tags })),
+  });
+}
+
+/**
+ * Reads and checks the agent card of the A2A agent at `baseUrl`, and answers the fields the
+ * service keeps of it: its name, the interfaces it can send to, whether it streams, its skills.
+ * `AGENT_CARD_INVALID` when the card cannot be fetched, is larger than
+ * {@link MAX_AGENT_CARD_BYTES} (reading stops there), is not JSON, lacks what the service needs
+ * (a name, skills, an http(s) interface), offers no interface the service speaks (JSONRPC or
+ * HTTP+JSON, A2A 1.x), or asks for credentials the service cannot send — with an issue per field.
  */
 export async function readAgentCard(
   baseUrl: string,
@@ -58,10 +193,11 @@ export async function readAgentCard(
 ): Promise<A2aAgentCard> {
   const url = new URL(AGENT_CARD_PATH, baseUrl).href;
   let response: Response;
+  const stop = new AbortController();
   try {
     response = await fetcher(url, {
       headers: { accept: "application/json", "a2a-version": "1.0" },
-      signal: AbortSignal.timeout(CARD_TIMEOUT_MS),
+      signal: AbortSignal.any([AbortSignal.timeout(CARD_TIMEOUT_MS), stop.signal]),
       // A redirect is answered as its status (Workers refuse "error"): a card is not followed.
       redirect: "manual",
     });
@@ -72,36 +208,29 @@ export async function readAgentCard(
     await response.body?.cancel();
     throw invalidCard(url, `answered HTTP ${response.status}`);
   }
-  let card: unknown;
-  try {
-    card = await response.json();
-  } catch (error) {
-    throw invalidCard(url, "is not JSON", error);
-  }
-  const checked = checkValue(agentCardSchema, card, { root: "agent card" });
-  if (
-    checked.valid &&
-    !checked.data.supportedInterfaces.some((i) => SPOKEN.has(i.protocolBinding))
-  ) {
-    throw new DeliveryError({
-      code: "AGENT_CARD_INVALID",
-      message: `The A2A agent card at ${url} offers no interface the service speaks. Fix the issues listed.`,
-      issues: [
-        {
-          path: "/supportedInterfaces",
-          message: `The service sends A2A messages over JSONRPC or HTTP+JSON; the card offers ${checked.data.supportedInterfaces.map((i) => i.protocolBinding).join(", ")} only.`,
-        },
-      ],
-    });
-  }
+  const json = await cardJson(url, response, stop);
+  const checked = checkValue(agentCardSchema, json, { root: "agent card" });
   if (!checked.valid) {
-    throw new DeliveryError({
-      code: "AGENT_CARD_INVALID",
-      message: `The A2A agent card at ${url} lacks what the service needs. Fix the issues listed.`,
-      issues: checked.issues,
-    });
+    throw refusedCard(url, "lacks what the service needs", checked.issues);
   }
-  return checked.data as A2aAgentCard;
+  const card = checked.data;
+  const malformed = malformedKeptText(card);
+  if (malformed.length > 0) {
+    throw refusedCard(url, "holds text that is not well-formed Unicode", malformed);
+  }
+  const { usable, issues } = usableInterfaces(card.supportedInterfaces);
+  if (usable.length === 0) {
+    throw refusedCard(url, "offers no interface the service speaks", issues);
+  }
+  const credentials = credentialsIssues(card);
+  if (credentials.length > 0) {
+    throw refusedCard(
+      url,
+      "asks for credentials the service cannot send (it sends A2A requests without credentials)",
+      credentials,
+    );
+  }
+  return keptCard(card, usable);
 }
 
 /** True when the card's skills (by id or tag) include every one of `skills`. */

@@ -1,7 +1,7 @@
 import { type Message, type Part, Role, type Task, TaskState } from "@a2a-js/sdk";
 import type { WorkItem } from "@task-context/protocols";
 import { describe, expect, it } from "vitest";
-import { messageOutcome, stateName, taskOutcome } from "./task-outcome.ts";
+import { messageOutcome, quotingReason, stateName, taskOutcome } from "./task-outcome.ts";
 
 const sha = "a".repeat(64);
 const base = {
@@ -165,5 +165,45 @@ describe("taskOutcome: what an A2A task's state means for its attempt", () => {
       kind: "fail",
       reason: "The A2A agent answered with an empty message.",
     });
+  });
+
+  it("holds a result to the HTTP entry's limits: its size as a completion, then well-formed text", () => {
+    const done = (value: string) => task(TaskState.TASK_STATE_COMPLETED, [[text(value)]]);
+    const body = {
+      attempt: 2,
+      context_sha256: sha,
+      artifact: { media_type: "text/markdown", content: "x".repeat(100), title: "The post" },
+    };
+    const bytes = new TextEncoder().encode(JSON.stringify(body)).byteLength;
+    expect(taskOutcome(done("x".repeat(100)), taskItem, 2, { bodyBytes: bytes })).toEqual({
+      kind: "complete",
+      body,
+    });
+    expect(taskOutcome(done("x".repeat(100)), taskItem, 2, { bodyBytes: bytes - 1 })).toEqual({
+      kind: "fail",
+      reason: `The A2A task's result is ${bytes} bytes as a completion, over the service's limit of ${bytes - 1} bytes for one (PAYLOAD_TOO_LARGE, as for a completion sent over HTTP). Have the agent send less: store large content elsewhere and reference it.`,
+    });
+    expect(taskOutcome(done("\uDC00"), taskItem, 2)).toEqual({
+      kind: "fail",
+      reason:
+        "The A2A task's result holds text that is not well-formed Unicode (INVALID_REQUEST, as for a completion sent over HTTP). /artifact/content: The string contains a lone surrogate (U+DC00) at index 0: send well-formed Unicode text (a surrogate only as half of a pair).",
+    });
+  });
+});
+
+describe("quotingReason: a reason with the agent's words, or why they are left out", () => {
+  it("quotes the words when the reason stays within 10 000 characters of well-formed text", () => {
+    expect(quotingReason("It ended", "")).toBe("It ended");
+    expect(quotingReason("It ended", "No.", " (retry)")).toBe("It ended: No. (retry)");
+    expect(quotingReason("It ended", "x".repeat(9990))).toHaveLength(10_000);
+  });
+
+  it("leaves out words a failure's reason over HTTP could not carry, saying why", () => {
+    expect(quotingReason("It ended", "x".repeat(9991))).toBe(
+      "It ended; what it said (9991 characters) is not recorded: a failure's reason holds at most 10000 characters (INVALID_REQUEST, as for one sent over HTTP)",
+    );
+    expect(quotingReason("It ended", "a\uD800", ".")).toBe(
+      "It ended; what it said is not recorded: it contains a lone surrogate (U+D800) at index 1 (INVALID_REQUEST, as for a failure's reason sent over HTTP).",
+    );
   });
 });

@@ -1,15 +1,29 @@
 // What an A2A task's state means for its attempt: still working (a heartbeat), completed (a
-// completion with the task's artifact or review), or given up (a failure with a reason).
+// completion with the task's artifact or review), or given up (a failure with a reason). A result
+// is held to the limits a completion sent over HTTP is held to, and refused as it would be there.
 import { type Artifact, type Message, type Part, type Task, TaskState } from "@a2a-js/sdk";
 import type { WorkItem } from "@task-context/protocols";
 import { checkValue } from "@task-context/protocols/internal";
-import { type CompleteBody, completeBody } from "../contract/schemas.ts";
+import { defaultBodyBytes } from "../app.ts";
+import { type CompleteBody, completeBody, maxReasonLength } from "../contract/schemas.ts";
+import { loneSurrogateIssues, loneSurrogateProblem } from "../http/lone-surrogates.ts";
+
+/** The limits an A2A task's result is held to: those of the HTTP entry. */
+export interface OutcomeLimits {
+  /** The largest completion, in bytes of its JSON (the service's request body limit, 1 MiB). */
+  bodyBytes: number;
+}
+
+const httpLimits: OutcomeLimits = { bodyBytes: defaultBodyBytes };
 
 /** What the service does with an attempt after an answer of its A2A task. */
 export type AttemptOutcome =
   | { kind: "pending"; working: boolean }
   | { kind: "complete"; body: CompleteBody }
   | { kind: "fail"; reason: string };
+
+/** An outcome that ends the attempt: a completion or a failure. */
+export type FinalOutcome = Exclude<AttemptOutcome, { kind: "pending" }>;
 
 /** The A2A state as the protocol's JSON names it, for reasons: `input-required`, … */
 export function stateName(state: TaskState): string {
@@ -23,8 +37,29 @@ function partsText(parts: readonly Part[]): string {
     .join("\n");
 }
 
-function failed(reason: string): AttemptOutcome {
-  return { kind: "fail", reason: reason.slice(0, 2000) };
+function failed(reason: string): FinalOutcome {
+  return { kind: "fail", reason };
+}
+
+/**
+ * A reason that quotes the agent's words: `sentence: words end`. Words a failure's reason sent
+ * over HTTP could not carry (not well-formed Unicode, or the reason over its 10 000 characters)
+ * are refused as they would be there, and the reason says so instead of quoting them.
+ */
+export function quotingReason(sentence: string, words: string, end = ""): string {
+  if (words === "") return `${sentence}${end}`;
+  const problem = loneSurrogateProblem(words);
+  if (problem !== undefined) {
+    return `${sentence}; what it said is not recorded: it ${problem} (INVALID_REQUEST, as for a failure's reason sent over HTTP)${end}`;
+  }
+  const reason = `${sentence}: ${words}${end}`;
+  if (reason.length <= maxReasonLength) return reason;
+  return `${sentence}; what it said (${words.length} characters) is not recorded: a failure's reason holds at most ${maxReasonLength} characters (INVALID_REQUEST, as for one sent over HTTP)${end}`;
+}
+
+/** The UTF-8 length of `text`. */
+function utf8Bytes(text: string): number {
+  return new TextEncoder().encode(text).byteLength;
 }
 
 /** The first part of `parts` that is data, or text holding a JSON object, as a value. */
@@ -47,7 +82,8 @@ function completion(
   attempt: number,
   parts: readonly Part[],
   title: string,
-): AttemptOutcome {
+  limits: OutcomeLimits,
+): FinalOutcome {
   const receipt = { attempt, context_sha256: item.context_sha256 };
   let body: unknown;
   if (item.kind === "review") {
@@ -71,6 +107,20 @@ function completion(
       );
     }
   }
+  // The checks of the HTTP entry, in its order: the body's size, well-formed text, the schema.
+  const bytes = utf8Bytes(JSON.stringify(body));
+  if (bytes > limits.bodyBytes) {
+    return failed(
+      `The A2A task's result is ${bytes} bytes as a completion, over the service's limit of ${limits.bodyBytes} bytes for one (PAYLOAD_TOO_LARGE, as for a completion sent over HTTP). Have the agent send less: store large content elsewhere and reference it.`,
+    );
+  }
+  const malformed = loneSurrogateIssues(body);
+  if (malformed.length > 0) {
+    const issues = malformed.map((issue) => `${issue.path}: ${issue.message}`).join(" ");
+    return failed(
+      `The A2A task's result holds text that is not well-formed Unicode (INVALID_REQUEST, as for a completion sent over HTTP). ${issues}`,
+    );
+  }
   const checked = checkValue(completeBody, body, { root: "completion" });
   if (!checked.valid) {
     const issues = checked.issues.map((issue) => issue.message).join(" ");
@@ -91,13 +141,18 @@ function resultParts(task: Task): { parts: Part[]; title: string } | undefined {
 /**
  * What `task` means for the attempt of `item`: submitted or working, pending (working is a
  * heartbeat); completed, a completion checked as a polling agent's is (one artifact for a task
- * item, a review for a review item); input-required or auth-required, failed, rejected or
- * canceled, a failure with the reason (the item goes back on offer, or to the dead letters).
+ * item, a review for a review item; the size, text and schema limits of `limits`, by default the
+ * HTTP entry's); input-required or auth-required, failed, rejected or canceled, a failure with
+ * the reason (the item goes back on offer, or to the dead letters).
  */
-export function taskOutcome(task: Task, item: WorkItem, attempt: number): AttemptOutcome {
+export function taskOutcome(
+  task: Task,
+  item: WorkItem,
+  attempt: number,
+  limits: OutcomeLimits = httpLimits,
+): AttemptOutcome {
   const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
   const said = task.status?.message === undefined ? "" : partsText(task.status.message.parts);
-  const because = said === "" ? "" : `: ${said}`;
   switch (state) {
     case TaskState.TASK_STATE_SUBMITTED:
     case TaskState.TASK_STATE_UNSPECIFIED:
@@ -107,20 +162,29 @@ export function taskOutcome(task: Task, item: WorkItem, attempt: number): Attemp
     case TaskState.TASK_STATE_COMPLETED: {
       const result = resultParts(task);
       if (result === undefined) return failed("The A2A task completed without an artifact.");
-      return completion(item, attempt, result.parts, result.title);
+      return completion(item, attempt, result.parts, result.title, limits);
     }
     case TaskState.TASK_STATE_INPUT_REQUIRED:
     case TaskState.TASK_STATE_AUTH_REQUIRED:
       return failed(
-        `The A2A agent stopped at ${stateName(state)}${because} (the service cannot answer it; the item goes back on offer).`,
+        quotingReason(
+          `The A2A agent stopped at ${stateName(state)}`,
+          said,
+          " (the service cannot answer it; the item goes back on offer).",
+        ),
       );
     default:
-      return failed(`The A2A task ended ${stateName(state)}${because}`);
+      return failed(quotingReason(`The A2A task ended ${stateName(state)}`, said));
   }
 }
 
 /** An agent's direct answer without a task: its parts are the result, as a completed task's. */
-export function messageOutcome(message: Message, item: WorkItem, attempt: number): AttemptOutcome {
+export function messageOutcome(
+  message: Message,
+  item: WorkItem,
+  attempt: number,
+  limits: OutcomeLimits = httpLimits,
+): FinalOutcome {
   if (message.parts.length === 0) return failed("The A2A agent answered with an empty message.");
-  return completion(item, attempt, message.parts, "");
+  return completion(item, attempt, message.parts, "", limits);
 }

@@ -176,11 +176,21 @@ export const agentCreated = z
         url: text,
         agent_name: text.describe("The name its agent card gives"),
         stages: z.array(text).describe("The stages whose items it is sent"),
-        streaming: z.boolean().describe("Its tasks are followed by streaming; else by tasks/get"),
+        streaming: z
+          .boolean()
+          .describe(
+            "The service will follow its tasks on their streams (its card offers streaming, and this runtime's dispatcher streams: not a Durable Object's alarm); else by tasks/get",
+          ),
         concurrency: z.int().min(1),
       })
       .optional()
       .describe("An A2A agent: what the service read of its card and will deliver to it"),
+    warning: z
+      .string()
+      .optional()
+      .describe(
+        "Set for an A2A agent when a review stage of the run can only be taken by an agent that also takes the stage it reviews (no agent reviews its own artifact, so those reviews would wait): which stage, which agent, what to add",
+      ),
   })
   .meta({ id: "AgentCreated", examples: [examples.agentCreatedExample] });
 
@@ -262,9 +272,12 @@ export const completionView = z
   })
   .meta({ id: "Completion", examples: [examples.completionExample] });
 
+/** The most characters a failure's reason may have. */
+export const maxReasonLength = 10_000;
+
 /** `POST /v1/work-items/{id}/fail`. */
 export const failBody = z
-  .strictObject({ attempt, reason: z.string().max(10_000) })
+  .strictObject({ attempt, reason: z.string().max(maxReasonLength) })
   .meta({ id: "Fail", examples: [examples.failExample] });
 
 /** The answer to a failure: back on offer, or dead-lettered after the last attempt. */

@@ -41,12 +41,20 @@ export interface A2aEndpoint {
   service_url: string;
 }
 
-/** What the service reads of an agent card; the stored card keeps every other field too. */
+/**
+ * What the service keeps of an agent card: its name, the interfaces it can send to, whether it
+ * streams, its skills (cards registered by earlier versions kept every field, and read the same).
+ */
 export interface A2aAgentCard {
   name: string;
   description?: string | undefined;
   version?: string | undefined;
-  supportedInterfaces: { url: string; protocolBinding: string; protocolVersion?: string }[];
+  supportedInterfaces: {
+    url: string;
+    protocolBinding: string;
+    protocolVersion?: string;
+    tenant?: string;
+  }[];
   capabilities?: { streaming?: boolean | undefined; pushNotifications?: boolean | undefined };
   skills: { id: string; name: string; tags?: string[] | undefined }[];
   [field: string]: unknown;

@@ -8,6 +8,14 @@ import { DeliveryError } from "../delivery/delivery-error.ts";
 /** A high surrogate not followed by a low one, or a low surrogate not preceded by a high one. */
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/**
+ * `text` with each lone surrogate replaced by U+FFFD, for quoting an outsider's text in a message
+ * of the service's own (never for text stored as sent, which is refused instead).
+ */
+export function wellFormedQuote(text: string): string {
+  return text.replace(new RegExp(loneSurrogate.source, "g"), "\uFFFD");
+}
+
 /** The most issues listed for one value: a hostile one can hold thousands of such strings. */
 const MAX_ISSUES = 50;
 

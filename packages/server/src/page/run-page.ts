@@ -18,11 +18,23 @@ export interface RunPageInput {
   nonce: string;
   /** The service's clock, for the lease countdowns as rendered. */
   nowMs: number;
+  /** What may keep the run from finishing (a review stage only a self-reviewer could take). */
+  warnings?: readonly string[];
+}
+
+/** The warnings, in a region of their own, or nothing when there are none. */
+function renderWarnings(warnings: readonly string[]): Markup | string {
+  if (warnings.length === 0) return "";
+  return markup`<section aria-labelledby="warnings-heading" class="warnings" data-region="warnings">
+<h2 id="warnings-heading">⚠ Warnings</h2>
+<ul>${warnings.map((warning) => markup`<li>${warning}</li>`)}</ul>
+</section>`;
 }
 
 /**
- * The run page: goal, constraints and status; the stages; the work items; the artifacts with
- * their reviews; the events. Complete without JavaScript; the script only keeps it live.
+ * The run page: goal, constraints and status; warnings (what may keep the run from finishing);
+ * the stages; the work items; the artifacts with their reviews; the events. Complete without
+ * JavaScript; the script only keeps it live.
  */
 export function renderRunPage({
   overview,
@@ -31,6 +43,7 @@ export function renderRunPage({
   access,
   nonce,
   nowMs,
+  warnings = [],
 }: RunPageInput): Markup {
   const { run } = overview;
   const completed = run.status === "completed";
@@ -40,6 +53,7 @@ export function renderRunPage({
 <p data-region="status">Status: <strong class="status" data-run-status="${run.status}">${run.status}</strong>${run.status === "blocked" ? " — a dead-lettered item waits for a requeue" : ""}</p>
 <p id="live-status" role="status" class="muted">${completed ? "The run is completed." : "Reload the page for the latest state."}</p>
 </header>
+${renderWarnings(warnings)}
 <section aria-labelledby="constraints-heading">
 <h2 id="constraints-heading">Constraints</h2>
 ${run.constraints.length === 0 ? markup`<p class="muted">None.</p>` : markup`<ul>${run.constraints.map((constraint) => markup`<li>${constraint}</li>`)}</ul>`}

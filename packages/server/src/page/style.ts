@@ -3,8 +3,8 @@ import { raw } from "hono/html";
 /**
  * The pages' stylesheet: system fonts, light and dark (prefers-color-scheme) with AA contrast,
  * no horizontal scroll of the page on a phone (tables scroll inside their own container),
- * visible focus, dead letters and flagged artifacts marked by a border, an icon and words, not by
- * colour alone.
+ * visible focus, dead letters, flagged artifacts and warnings marked by a border, an icon and
+ * words, not by colour alone.
  */
 export const pageStyle = raw(`
 :root{--bg:#fff;--fg:#1a1a1a;--muted:#4a4a4a;--line:#c4c4c4;--panel:#f4f4f5;--accent:#0b57d0;--danger:#a4161a;--danger-bg:#fdecea;--ok:#1b5e20;color-scheme:light dark}
@@ -34,6 +34,8 @@ th{background:var(--panel)}
 tr[data-state=dead_lettered]{background:var(--danger-bg)}
 tr[data-state=dead_lettered] td:first-child{border-left:4px solid var(--danger)}
 .dead{color:var(--danger);font-weight:700}
+.warnings{background:var(--danger-bg);border:1px solid var(--danger);border-left-width:4px;border-radius:.25rem;padding:0 .75rem}
+.warnings h2{border:0}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--panel);border:1px solid var(--line);padding:.5rem;border-radius:.25rem;max-height:32rem;overflow-y:auto}
 article{border:1px solid var(--line);border-radius:.5rem;padding:.75rem;margin:.75rem 0}

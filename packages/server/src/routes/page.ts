@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { selfReviewWarnings } from "../a2a/self-review.ts";
 import { operation } from "../contract/openapi.ts";
 import { DeliveryError } from "../delivery/delivery-error.ts";
 import { bearerToken } from "../http/auth.ts";
@@ -128,7 +129,9 @@ export function pageRoutes(app: App, context: RouteContext): void {
         const skipped = Math.max(0, lastSeq - PAGE_EVENTS);
         const { events } = await store.events(runId, skipped, PAGE_EVENTS);
         const overview = await store.overview(runId);
+        const warnings = selfReviewWarnings(overview.run.stages, await store.a2aAgents(runId));
         const page = renderRunPage({
+          warnings,
           overview,
           events,
           skippedEvents: skipped,

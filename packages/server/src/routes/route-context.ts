@@ -26,6 +26,12 @@ export interface A2aOptions {
   fetch?: typeof fetch;
   /** Told when an A2A agent was added to a run. */
   agentAdded?: (runId: string) => void;
+  /**
+   * Whether the service's dispatcher follows an A2A task on its stream when the card offers one
+   * (default true, as `A2aDispatcher` does); false where it only polls tasks/get (a Durable
+   * Object's alarm). The registration answer's `streaming` says what it will do.
+   */
+  streaming?: boolean;
 }
 
 /** What the routes share. */

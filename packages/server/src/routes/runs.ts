@@ -1,5 +1,6 @@
 import { sha256Hex } from "@task-context/core/internal";
 import { a2aAgentView, a2aEndpoint } from "../a2a/a2a-registration.ts";
+import { selfReviewWarnings } from "../a2a/self-review.ts";
 import { jsonResponse } from "../contract/openapi.ts";
 import {
   addAgentBody,
@@ -74,7 +75,7 @@ export function runRoutes(app: App, context: RouteContext): void {
       id: "addAgent",
       summary: "Add an agent to a run; its token is returned this once",
       description:
-        "The token names its run and agent and is stored hashed: keep it, it is never shown again. Each tag is unique within the run (it is the author_tag and reviewer_tag of the agent's work). With `a2a`, the agent is an A2A 1.0 agent: its agent card is read and checked (`AGENT_CARD_INVALID`), its skills are matched against the stages' `available_skills` (`AGENT_SKILLS_MISMATCH`), and the service sends it the work items of the matched stages as A2A messages, one A2A task per lease attempt; its token lets it fetch earlier artifacts.",
+        "The token names its run and agent and is stored hashed: keep it, it is never shown again. Each tag is unique within the run (it is the author_tag and reviewer_tag of the agent's work). With `a2a`, the agent is an A2A 1.0 agent: its agent card is read and checked (`AGENT_CARD_INVALID`), its skills are matched against the stages' `available_skills` (`AGENT_SKILLS_MISMATCH`), and the service sends it the work items of the matched stages as A2A messages, one A2A task per lease attempt; its token lets it fetch earlier artifacts. A card the service cannot serve is refused (`AGENT_CARD_INVALID`): larger than 1 MiB, no interface it speaks (JSONRPC or HTTP+JSON, A2A 1.x), or security requirements it cannot meet (it sends no credentials). `warning` says when a review stage can only be taken by an agent that would review its own work.",
       tag: "runs",
       audience: "admin",
       responses: { 201: jsonResponse(agentCreated, "The agent and its token") },
@@ -107,7 +108,11 @@ export function runRoutes(app: App, context: RouteContext): void {
       c.header("Cache-Control", "no-store");
       if (endpoint === undefined) return c.json({ agent_id: agentId, tag, token }, 201);
       context.a2a.agentAdded?.(runId);
-      return c.json({ agent_id: agentId, tag, token, a2a: a2aAgentView(endpoint) }, 201);
+      const view = a2aAgentView(endpoint, context.a2a.streaming ?? true);
+      const [run, agents] = await Promise.all([store.getRun(runId), store.a2aAgents(runId)]);
+      const warning = selfReviewWarnings(run.stages, agents).join(" ");
+      const answer = { agent_id: agentId, tag, token, a2a: view };
+      return c.json(warning === "" ? answer : { ...answer, warning }, 201);
     },
   );
 

@@ -36,6 +36,8 @@ export function createRouter(env: WorkerEnv, options: RouterOptions = {}): App {
     clientAddress: (c) => clientAddress(c.req.header("CF-Connecting-IP")),
     ...settings,
     rateLimiter: workersRateLimiter(store, env.ADDRESS_RATE_LIMITER),
+    // A run's object follows A2A tasks from its alarm by tasks/get, never on a stream.
+    a2a: { streaming: false },
     onUnexpectedError: (error) => console.error("unexpected error:", error),
   });
 }

@@ -144,15 +144,20 @@ export class RunObject extends DurableObject<WorkerEnv> {
    */
   async #dispatchRound(store: SqlStore, runId: string): Promise<void> {
     this.#dispatching = true;
+    const onError = (error: unknown) => console.error("A2A dispatch:", error);
     try {
       const { A2aDispatcher } = await import("../a2a/a2a-dispatcher.ts");
       this.#dispatcher ??= new A2aDispatcher({
         store,
         streaming: false,
         clock: () => this.now(),
-        onError: (error) => console.error("A2A dispatch:", error),
+        onError,
       });
       await this.#dispatcher.dispatchRound(runId);
+    } catch (error) {
+      // An attempt records its own store errors as its failure; what is left (the round could
+      // not read the run) is told, and the alarm is set again as after any round.
+      onError(error);
     } finally {
       this.#dispatching = false;
     }

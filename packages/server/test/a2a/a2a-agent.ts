@@ -38,13 +38,16 @@ export interface AgentTask {
   taskId: string;
   /** The text part the service rendered. */
   text: string;
-  working(): void;
+  /** Publishes `working`: with a status timestamp unless `timestamp: false` (it is optional). */
+  working(options?: { timestamp?: boolean }): void;
   /** Publishes an artifact (default: the stage's work) then `completed`. */
   complete(parts?: Part[]): void;
   /** Publishes a final (or interrupted) state with a message. */
   finish(state: TaskState, said?: string): void;
   /** True once the service asked to cancel this task, or the agent closed. */
   canceled(): boolean;
+  /** How many times the task was polled (tasks/get) so far. */
+  polls(): number;
   bus: ExecutionEventBus;
 }
 
@@ -108,16 +111,24 @@ export interface RunningA2aAgent {
   url: string;
   /** Every task it received, in order. */
   tasks: AgentTask[];
+  /** Drops every open connection (a stream breaks), and goes on serving new ones. */
+  dropConnections(): void;
   close(): Promise<void>;
 }
 
-function status(taskId: string, contextId: string, state: TaskState, said?: string) {
+function status(
+  taskId: string,
+  contextId: string,
+  state: TaskState,
+  said?: string,
+  timestamp = true,
+) {
   return AgentEvent.statusUpdate({
     taskId,
     contextId,
     status: {
       state,
-      timestamp: new Date().toISOString(),
+      timestamp: timestamp ? new Date().toISOString() : undefined,
       message:
         said === undefined
           ? undefined
@@ -136,8 +147,22 @@ function status(taskId: string, contextId: string, state: TaskState, said?: stri
   });
 }
 
+/** The SDK's request handler, counting each task's polls (tasks/get). */
+class CountingRequestHandler extends DefaultRequestHandler {
+  readonly polls = new Map<string, number>();
+
+  override async getTask(
+    ...args: Parameters<DefaultRequestHandler["getTask"]>
+  ): ReturnType<DefaultRequestHandler["getTask"]> {
+    this.polls.set(args[0].id, (this.polls.get(args[0].id) ?? 0) + 1);
+    return super.getTask(...args);
+  }
+}
+
 class StageExecutor implements AgentExecutor {
   readonly #canceled = new Set<string>();
+  /** The request handler, for each task's polls (set once it exists). */
+  handler: CountingRequestHandler | undefined;
   /** Set when the agent closes: every task counts as canceled, so no behaviour waits on. */
   closed = false;
   readonly name: string;
@@ -180,7 +205,16 @@ class StageExecutor implements AgentExecutor {
       taskId,
       text: (text?.content as { value: string } | undefined)?.value ?? "",
       bus,
-      working: () => bus.publish(status(taskId, contextId, TaskState.TASK_STATE_WORKING)),
+      working: (options) =>
+        bus.publish(
+          status(
+            taskId,
+            contextId,
+            TaskState.TASK_STATE_WORKING,
+            undefined,
+            options?.timestamp ?? true,
+          ),
+        ),
       complete: (parts = stageWork(item, this.name)) => {
         const artifact: Artifact = {
           artifactId: crypto.randomUUID(),
@@ -204,6 +238,7 @@ class StageExecutor implements AgentExecutor {
       },
       finish: (state, said) => bus.publish(status(taskId, contextId, state, said)),
       canceled: () => this.#canceled.has(taskId) || this.closed,
+      polls: () => this.handler?.polls.get(taskId) ?? 0,
     };
     this.tasks.push(task);
     await this.behaviour(task);
@@ -250,7 +285,8 @@ export async function startA2aAgent(options: A2aAgentOptions): Promise<RunningA2
     signatures: [],
   };
   const executor = new StageExecutor(options.name, options.behaviour ?? doTheWork, tasks);
-  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
+  const handler = new CountingRequestHandler(card, new InMemoryTaskStore(), executor);
+  executor.handler = handler;
   const served = options.card === undefined ? card : options.card(card);
   if (served !== null) {
     if (options.card === undefined) {
@@ -267,6 +303,7 @@ export async function startA2aAgent(options: A2aAgentOptions): Promise<RunningA2
   return {
     url,
     tasks,
+    dropConnections: () => server.closeAllConnections(),
     close: () =>
       new Promise<void>((resolve) => {
         executor.closed = true;

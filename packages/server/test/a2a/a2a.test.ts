@@ -5,51 +5,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { type CreateRunInput, createServiceClient } from "../../src/client.ts";
+import { createServiceClient } from "../../src/client.ts";
 import { startNodeServer } from "../../src/node.ts";
+import { manualClock } from "../contract/harness.ts";
 import { completeNextByPolling } from "./a2a-agent.ts";
-import { a2aHarness } from "./harness.ts";
+import { a2aHarness, draftStage, lumenRun, reviewStage, settled } from "./harness.ts";
 
 const adminToken = "a2a-test-admin-token-0123456789";
 
-const { service, agent, onClose } = a2aHarness(adminToken, { a2aPollMs: 50 });
+const { service, agent, onClose } = a2aHarness(adminToken, { a2aPollMs: 20 });
 
-const twoStages = (leaseMs = 60_000, maxAttempts = 3): CreateRunInput => ({
-  goal: "Launch Lumen, a reading lamp",
+const twoStages = lumenRun({
   constraints: ["Say Lumen, never Lumen App"],
-  lease_ms: leaseMs,
-  max_attempts: maxAttempts,
-  stages: [
-    {
-      id: "draft",
-      stage_description: "Write the launch post",
-      expected_output: "Markdown",
-      available_skills: ["copywriting"],
-    },
-    {
-      id: "review",
-      kind: "review",
-      reviews: "draft",
-      review_criteria: ["clarity", "brand"],
-      stage_description: "Review the post",
-      expected_output: "A verdict",
-      available_skills: ["reviewing"],
-    },
-  ],
+  stages: [draftStage, reviewStage],
 });
-
-async function waitFor<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  ms = 10_000,
-): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > end) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe.each([
   ["streaming", true],
@@ -63,7 +32,7 @@ describe.each([
       skills: [{ id: "review", tags: ["reviewing"] }],
       streaming,
     });
-    const run = await admin.createRun(twoStages());
+    const run = await admin.createRun(twoStages);
     const added = await admin.addAgent(run.run_id, { tag: "writer", a2a: { url: writer.url } });
     expect(added.a2a).toEqual({
       url: writer.url,
@@ -73,13 +42,7 @@ describe.each([
       concurrency: 1,
     });
     await admin.addAgent(run.run_id, { tag: "critic", a2a: { url: critic.url } });
-    const done = await waitFor(
-      () => admin.getRun(run.run_id),
-      (r) => r.status === "completed",
-    );
-    if (done.status !== "completed")
-      console.log(JSON.stringify(await admin.listDeadLetters(run.run_id), null, 1));
-    expect(done.status).toBe("completed");
+    expect((await settled(admin, run.run_id)).status).toBe("completed");
 
     expect(writer.tasks).toHaveLength(1);
     const [draft] = writer.tasks;
@@ -141,14 +104,10 @@ describe("an A2A agent in a process of its own", () => {
     const [line] = (await once(child.stdout, "data")) as [Buffer];
     const url = line.toString().trim();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const run = await admin.createRun({ ...twoStages(), stages: [twoStages().stages[0] as never] });
+    const run = await admin.createRun(lumenRun());
     const added = await admin.addAgent(run.run_id, { tag: "separate", a2a: { url } });
     expect(added.a2a?.agent_name).toBe("Separate");
-    const done = await waitFor(
-      () => admin.getRun(run.run_id),
-      (r) => r.status === "completed",
-    );
-    expect(done.status).toBe("completed");
+    expect((await settled(admin, run.run_id)).status).toBe("completed");
     const { events } = await admin.listEvents(run.run_id, { after: 0, limit: 100 });
     const created = events.find((event) => event.type === "artifact.created");
     const artifact = await admin.getArtifact(
@@ -171,13 +130,14 @@ describe("a service that restarts", () => {
       port: 0,
       database,
       adminToken,
-      a2aPollMs: 50,
+      a2aPollMs: 20,
+      clock: manualClock().now,
       limits: { rateLimit: false } as const,
     };
     const critic = await agent({ name: "Critic", skills: [{ id: "reviewing" }] });
     const first = await startNodeServer(options);
     let admin = createServiceClient({ url: first.url, token: adminToken });
-    const run = await admin.createRun(twoStages());
+    const run = await admin.createRun(twoStages);
     await admin.addAgent(run.run_id, {
       tag: "critic",
       a2a: { url: critic.url, stages: ["review"] },
@@ -191,11 +151,7 @@ describe("a service that restarts", () => {
     admin = createServiceClient({ url: second.url, token: adminToken });
     const polling = createServiceClient({ url: second.url, token: writer.token });
     await completeNextByPolling(polling);
-    const done = await waitFor(
-      () => admin.getRun(run.run_id),
-      (r) => r.status === "completed",
-    );
-    expect(done.status).toBe("completed");
+    expect((await settled(admin, run.run_id)).status).toBe("completed");
     expect(critic.tasks.map((task) => [task.item.kind, task.attempt])).toEqual([["review", 1]]);
   });
 });

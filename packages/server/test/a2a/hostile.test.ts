@@ -1,126 +1,46 @@
-// Hostile A2A agents against the Node service: a card that is missing, malformed or lies about
-// its skills; an artifact that is not one; completed twice; a late answer for an older attempt;
-// an agent that never answers; an agent that goes away mid-stream. Each ends as a polling
-// agent's would: a clear refusal, a retry, a dead letter — never a lost or doubled completion.
+// Hostile A2A agents against the Node service: a task rejected, an artifact that is not one,
+// completed twice, a stream that breaks; an agent that answers with an HTTP error, a JSON-RPC
+// error or something that is not an A2A answer, to SendMessage or to GetTask; an agent that is
+// gone. Each attempt ends as a polling agent's would — a clear failure, a retry, a dead letter,
+// never a lost or doubled completion — and its reason says what the agent answered, in the
+// item's events, in the dead letter and on the run page.
 import { TaskState } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
+import { createServiceClient, type ServiceClient } from "../../src/client.ts";
+import { parsePage, textOf } from "../contract/html.ts";
+import { completeNextByPolling } from "./a2a-agent.ts";
 import {
-  type CollaborationEvent,
-  type CreateRunInput,
-  type ServiceClient,
-  ServiceError,
-} from "../../src/client.ts";
-import { a2aHarness } from "./harness.ts";
+  a2aHarness,
+  cues,
+  draftStage,
+  events,
+  leaseEnd,
+  lumenRun,
+  ofType,
+  settled,
+  untilEvent,
+  waitFor,
+} from "./harness.ts";
+import { type RpcAnswer, type RpcRequest, rpcError, taskJson } from "./hostile-agent.ts";
 
 const adminToken = "a2a-hostile-admin-token-0123456789";
-const { service, agent } = a2aHarness(adminToken, { a2aPollMs: 25, sweepMs: 25 });
+const { service, agent, hostile } = a2aHarness(adminToken, { a2aPollMs: 20 });
 
-const oneItem = (leaseMs: number, maxAttempts: number): CreateRunInput => ({
-  goal: "Launch Lumen, a reading lamp",
-  constraints: [],
-  lease_ms: leaseMs,
-  max_attempts: maxAttempts,
-  stages: [
-    {
-      id: "draft",
-      stage_description: "Write the launch post",
-      expected_output: "Markdown",
-      available_skills: ["copywriting"],
-    },
-  ],
-});
+const oneItem = (maxAttempts: number) => lumenRun({ max_attempts: maxAttempts });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function settled(admin: ServiceClient, runId: string, ms = 15_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const run = await admin.getRun(runId);
-    if (run.status !== "active" || Date.now() > end) return run;
-    await sleep(25);
-  }
+/** The reasons of the run's one dead letter, by attempt. */
+async function deadLetterReasons(admin: ServiceClient, runId: string) {
+  const [letter] = (await admin.listDeadLetters(runId)).dead_letters;
+  return letter?.attempts.map((attempt) => [attempt.attempt, attempt.outcome, attempt.reason]);
 }
 
-async function events(admin: ServiceClient, runId: string): Promise<CollaborationEvent[]> {
-  return (await admin.listEvents(runId, { after: 0, limit: 500 })).events;
-}
-
-const ofType = <T extends CollaborationEvent["type"]>(all: CollaborationEvent[], type: T) =>
-  all.filter((event): event is Extract<CollaborationEvent, { type: T }> => event.type === type);
-
-async function refusal(promise: Promise<unknown>): Promise<ServiceError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  if (!ServiceError.isInstance(error)) throw new Error(`expected a ServiceError, got ${error}`);
-  return error;
-}
-
-describe("registering an A2A agent", () => {
-  it("refuses an agent whose card is missing, and keeps nothing: the tag stays free", async () => {
-    const { admin } = await service();
-    const missing = await agent({
-      name: "Ghost",
-      skills: [{ id: "copywriting" }],
-      card: () => null,
-    });
-    const run = await admin.createRun(oneItem(60_000, 3));
-    const error = await refusal(
-      admin.addAgent(run.run_id, { tag: "ghost", a2a: { url: missing.url } }),
-    );
-    expect(error.status).toBe(422);
-    expect(error.code).toBe("AGENT_CARD_INVALID");
-    expect(error.message).toBe(
-      `The A2A agent card at ${missing.url}/.well-known/agent-card.json answered HTTP 404. Check the agent's URL and that it serves an A2A 1.0 agent card there.`,
-    );
-    const good = await agent({ name: "Writer", skills: [{ id: "copywriting" }] });
-    const added = await admin.addAgent(run.run_id, { tag: "ghost", a2a: { url: good.url } });
-    expect(added.a2a?.stages).toEqual(["draft"]);
-  });
-
-  it("refuses a card that is not JSON, or lacks its interfaces, naming the fields", async () => {
-    const { admin } = await service();
-    const run = await admin.createRun(oneItem(60_000, 3));
-    const text = await agent({ name: "Text", skills: [], card: () => "<html>hello</html>" });
-    const notJson = await refusal(admin.addAgent(run.run_id, { tag: "a", a2a: { url: text.url } }));
-    expect([notJson.code, notJson.message]).toEqual([
-      "AGENT_CARD_INVALID",
-      `The A2A agent card at ${text.url}/.well-known/agent-card.json is not JSON. Check the agent's URL and that it serves an A2A 1.0 agent card there.`,
-    ]);
-    const bare = await agent({
-      name: "Bare",
-      skills: [{ id: "copywriting" }],
-      card: (card) => ({ ...card, supportedInterfaces: [] }),
-    });
-    const noInterface = await refusal(
-      admin.addAgent(run.run_id, { tag: "b", a2a: { url: bare.url } }),
-    );
-    expect(noInterface.code).toBe("AGENT_CARD_INVALID");
-    expect(noInterface.issues?.map((issue) => issue.path)).toEqual(["/supportedInterfaces"]);
-  });
-
-  it("refuses an agent whose skills cover no stage, naming each missing skill", async () => {
-    const { admin } = await service();
-    const run = await admin.createRun(oneItem(60_000, 3));
-    const painter = await agent({ name: "Painter", skills: [{ id: "painting", tags: ["art"] }] });
-    const error = await refusal(
-      admin.addAgent(run.run_id, { tag: "p", a2a: { url: painter.url } }),
-    );
-    expect(error.code).toBe("AGENT_SKILLS_MISMATCH");
-    expect(error.issues).toEqual([
-      {
-        path: "/stages/draft",
-        message:
-          'Stage "draft" needs copywriting, which the agent card of "Painter" does not declare (as a skill id or tag).',
-      },
-    ]);
-    const unknown = await refusal(
-      admin.addAgent(run.run_id, { tag: "p", a2a: { url: painter.url, stages: ["nope"] } }),
-    );
-    expect([unknown.status, unknown.code]).toEqual([400, "INVALID_REQUEST"]);
-  });
-});
+/** A polled agent whose SendMessage starts a task, and whose GetTask answers `getTask`. */
+const polledTask =
+  (getTask: (request: RpcRequest) => RpcAnswer) =>
+  (request: RpcRequest): RpcAnswer =>
+    request.method === "SendMessage"
+      ? { result: { task: taskJson("task-1", "TASK_STATE_SUBMITTED") } }
+      : getTask(request);
 
 describe("a hostile A2A agent", () => {
   it("lies about its skills (rejects every task): each attempt fails with why, then a dead letter", async () => {
@@ -130,13 +50,10 @@ describe("a hostile A2A agent", () => {
       skills: [{ id: "copywriting" }],
       behaviour: async (task) => task.finish(TaskState.TASK_STATE_REJECTED, "I only paint."),
     });
-    const run = await admin.createRun(oneItem(60_000, 2));
+    const run = await admin.createRun(oneItem(2));
     await admin.addAgent(run.run_id, { tag: "liar", a2a: { url: liar.url } });
     expect((await settled(admin, run.run_id)).status).toBe("blocked");
-    const [letter] = (await admin.listDeadLetters(run.run_id)).dead_letters;
-    expect(
-      letter?.attempts.map((attempt) => [attempt.attempt, attempt.outcome, attempt.reason]),
-    ).toEqual([
+    expect(await deadLetterReasons(admin, run.run_id)).toEqual([
       [1, "failed", "The A2A task ended rejected: I only paint."],
       [2, "failed", "The A2A task ended rejected: I only paint."],
     ]);
@@ -163,7 +80,7 @@ describe("a hostile A2A agent", () => {
         } else task.complete();
       },
     });
-    const run = await admin.createRun(oneItem(60_000, 3));
+    const run = await admin.createRun(oneItem(3));
     await admin.addAgent(run.run_id, { tag: "sloppy", a2a: { url: sloppy.url } });
     expect((await settled(admin, run.run_id)).status).toBe("completed");
     const all = await events(admin, run.run_id);
@@ -184,162 +101,150 @@ describe("a hostile A2A agent", () => {
         task.complete();
       },
     });
-    const run = await admin.createRun(oneItem(60_000, 3));
+    const run = await admin.createRun(oneItem(3));
     await admin.addAgent(run.run_id, { tag: "twice", a2a: { url: twice.url } });
     expect((await settled(admin, run.run_id)).status).toBe("completed");
-    await sleep(200);
     const all = await events(admin, run.run_id);
     expect(ofType(all, "work_item.completed")).toHaveLength(1);
     expect(ofType(all, "artifact.created")).toHaveLength(1);
   });
 
-  it("answers late for an older attempt: refused as stale; the newer attempt's work is kept", async () => {
-    const { admin } = await service();
-    const slow = await agent({
-      name: "Slow",
-      skills: [{ id: "copywriting" }],
-      behaviour: async (task) => {
-        if (task.attempt === 1) {
-          await sleep(700); // silent past the 300 ms lease: attempt 2 starts meanwhile
-          task.complete([
-            {
-              content: { $case: "text", value: "late, attempt 1" },
-              mediaType: "text/plain",
-              filename: "",
-              metadata: undefined,
-            },
-          ]);
-          return;
-        }
-        task.complete([
-          {
-            content: { $case: "text", value: "on time, attempt 2" },
-            mediaType: "text/plain",
-            filename: "",
-            metadata: undefined,
-          },
-        ]);
-      },
-    });
-    const run = await admin.createRun(oneItem(300, 3));
-    await admin.addAgent(run.run_id, { tag: "slow", a2a: { url: slow.url, concurrency: 2 } });
-    expect((await settled(admin, run.run_id)).status).toBe("completed");
-    await sleep(1000); // attempt 1's late answer arrives and is refused
-    expect(slow.tasks.map((task) => task.attempt)).toEqual([1, 2]);
-    const all = await events(admin, run.run_id);
-    const completed = ofType(all, "work_item.completed");
-    expect(completed.map((event) => event.attempt)).toEqual([2]);
-    const [created] = ofType(all, "artifact.created");
-    const artifact = await admin.getArtifact(run.run_id, created?.artifact.artifact_id ?? "");
-    expect(artifact.content).toBe("on time, attempt 2");
-  });
-
-  it("never answers: each attempt expires past its lease, the task is canceled, then a dead letter", async () => {
-    const { admin } = await service();
-    const mute = await agent({
-      name: "Mute",
-      skills: [{ id: "copywriting" }],
-      behaviour: async (task) => {
-        while (!task.canceled()) await sleep(20);
-      },
-    });
-    const run = await admin.createRun(oneItem(200, 2));
-    await admin.addAgent(run.run_id, { tag: "mute", a2a: { url: mute.url } });
-    expect((await settled(admin, run.run_id)).status).toBe("blocked");
-    const [letter] = (await admin.listDeadLetters(run.run_id)).dead_letters;
-    expect(letter?.attempts.map((attempt) => [attempt.attempt, attempt.outcome])).toEqual([
-      [1, "expired"],
-      [2, "expired"],
-    ]);
-    await sleep(800);
-    expect(mute.tasks.every((task) => task.canceled())).toBe(true);
-  });
-
-  it("stays working for ever (polled with tasks/get): the same `working` renews nothing, the lease expires", async () => {
-    const { admin } = await service();
-    const stuck = await agent({
-      name: "Stuck",
-      skills: [{ id: "copywriting" }],
-      streaming: false,
-      behaviour: async (task) => {
-        task.working();
-        while (!task.canceled()) await sleep(20);
-      },
-    });
-    const run = await admin.createRun(oneItem(200, 2));
-    await admin.addAgent(run.run_id, { tag: "stuck", a2a: { url: stuck.url } });
-    expect((await settled(admin, run.run_id)).status).toBe("blocked");
-    const [letter] = (await admin.listDeadLetters(run.run_id)).dead_letters;
-    expect(letter?.attempts.map((attempt) => [attempt.attempt, attempt.outcome])).toEqual([
-      [1, "expired"],
-      [2, "expired"],
-    ]);
-  });
-
-  it.each([
-    ["streaming", true],
-    ["tasks/get", false],
-  ])(
-    "works past its lease saying `working` again and again (%s): each says so, the attempt keeps its lease",
-    async (_name, streaming) => {
-      const { admin } = await service();
-      const busy = await agent({
-        name: "Busy",
-        skills: [{ id: "copywriting" }],
-        streaming,
-        behaviour: async (task) => {
-          for (let step = 0; step < 12; step++) {
-            task.working();
-            await sleep(50);
-          }
-          task.complete();
-        },
-      });
-      const run = await admin.createRun(oneItem(300, 2));
-      await admin.addAgent(run.run_id, { tag: "busy", a2a: { url: busy.url } });
-      expect((await settled(admin, run.run_id)).status).toBe("completed");
-      const all = await events(admin, run.run_id);
-      expect(ofType(all, "work_item.lease_expired")).toEqual([]);
-      expect(ofType(all, "work_item.completed").map((event) => event.attempt)).toEqual([1]);
-    },
-  );
-
-  it("goes away mid-stream: the lease expires and another agent completes the next attempt", async () => {
-    const { admin } = await service();
-    let vanish: () => void = () => undefined;
-    const vanished = new Promise<void>((resolve) => {
-      vanish = resolve;
-    });
+  it("breaks its stream after the task exists: the task is polled with GetTask, and completes", async () => {
+    const test = await service();
+    const { admin, clock } = test;
+    const working = cues();
+    const done = cues();
     const flaky = await agent({
       name: "Flaky",
       skills: [{ id: "copywriting" }],
       behaviour: async (task) => {
+        await working.wait();
         task.working();
-        await sleep(100); // the task and its working update reach the service first
-        vanish();
-        await sleep(60_000);
+        await done.wait();
+        task.complete();
       },
     });
-    const run = await admin.createRun(oneItem(300, 3));
+    const run = await admin.createRun(oneItem(1));
     await admin.addAgent(run.run_id, { tag: "flaky", a2a: { url: flaky.url } });
-    await vanished;
-    await flaky.close();
-    const steady = await agent({ name: "Steady", skills: [{ id: "copywriting" }] });
-    await admin.addAgent(run.run_id, { tag: "steady", a2a: { url: steady.url } });
+    const [task] = await waitFor(
+      "the task",
+      () => flaky.tasks,
+      (tasks) => tasks.length === 1,
+    );
+    // Half a lease on, its working renews the lease: the service has its task from the stream.
+    clock.advance(30_000);
+    const renewed = clock.now() + 60_000;
+    working.open();
+    await waitFor(
+      "the lease renewed",
+      () => leaseEnd(test, run.run_id, task?.item.id ?? "", adminToken),
+      (end) => end === renewed,
+    );
+    flaky.dropConnections();
+    done.open();
     expect((await settled(admin, run.run_id)).status).toBe("completed");
     const all = await events(admin, run.run_id);
-    // Attempt 1 expired (the stream broke, tasks/get found nobody); the gone agent's next
-    // attempts fail at once (unreachable) until the steady one claims the item.
-    const completed = ofType(all, "work_item.completed");
-    expect(completed.map((event) => event.agent_tag)).toEqual(["steady"]);
-    expect(
-      ofType(all, "work_item.lease_expired").map((event) => [event.attempt, event.agent_tag]),
-    ).toEqual([[1, "flaky"]]);
-    for (const failed of ofType(all, "work_item.failed")) {
-      expect([
-        failed.agent_tag,
-        failed.reason.startsWith("The A2A agent could not be reached: "),
-      ]).toEqual(["flaky", true]);
-    }
+    expect(ofType(all, "work_item.completed").map((event) => event.attempt)).toEqual([1]);
+    expect(ofType(all, "work_item.failed")).toEqual([]);
+  });
+});
+
+describe("what an agent answered is the attempt's reason", () => {
+  it("HTTP 401 to SendMessage: in the item's events, the dead letter and the run page", async () => {
+    const { server, admin } = await service();
+    const locked = await hostile({
+      answer: () => ({ status: 401, statusText: "Unauthorized", body: '{"error":"who are you"}' }),
+    });
+    const run = await admin.createRun(oneItem(1));
+    await admin.addAgent(run.run_id, { tag: "locked", a2a: { url: locked.url } });
+    expect((await settled(admin, run.run_id)).status).toBe("blocked");
+    const reason = "The A2A agent answered SendMessage with HTTP 401 Unauthorized.";
+    const failed = ofType(await events(admin, run.run_id), "work_item.failed");
+    expect(failed.map((event) => [event.attempt, event.reason])).toEqual([[1, reason]]);
+    expect(await deadLetterReasons(admin, run.run_id)).toEqual([[1, "failed", reason]]);
+    const response = await fetch(`${server.url}/runs/${run.run_id}`, {
+      headers: { authorization: `Bearer ${adminToken}`, accept: "text/html" },
+    });
+    const page = textOf(parsePage(await response.text()));
+    expect(page).toContain(`Attempt 1 by locked: failed — ${reason}`);
+    expect(page).toContain(`reason ${reason}`);
+  });
+
+  it.each([
+    [
+      "a JSON-RPC error to SendMessage (-32601, a method it does not know)",
+      (request: RpcRequest) => rpcError(request, -32601, "Method not found: SendMessage"),
+      "The A2A agent answered SendMessage with JSON-RPC error -32601: Method not found: SendMessage.",
+    ],
+    [
+      "a JSON-RPC error with an HTTP error status",
+      (request: RpcRequest) => ({
+        ...(rpcError(request, -32603, "Internal error") as { body: string }),
+        status: 500,
+        statusText: "Internal Server Error",
+      }),
+      "The A2A agent answered SendMessage with JSON-RPC error -32603 (HTTP 500 Internal Server Error): Internal error.",
+    ],
+    [
+      "an HTML page to SendMessage",
+      () => ({ status: 200, body: "<html>hello</html>", contentType: "text/html" }),
+      `The A2A agent answered SendMessage with something that is not an A2A response (Unexpected token '<', "<html>hello</html>" is not valid JSON).`,
+    ],
+    [
+      "JSON that is not JSON-RPC to SendMessage",
+      () => ({ status: 200, body: '{"ok":true}' }),
+      "The A2A agent answered SendMessage with something that is not an A2A response (Invalid JSON-RPC response for SendMessage: expected 'jsonrpc' to be exactly '2.0', got undefined.).",
+    ],
+    [
+      "HTTP 404 to GetTask",
+      polledTask(() => ({ status: 404, statusText: "Not Found", body: "" })),
+      "The A2A agent answered GetTask with HTTP 404 Not Found.",
+    ],
+    [
+      "a JSON-RPC error to GetTask (-32001, task not found)",
+      polledTask((request) => rpcError(request, -32001, "Task not found")),
+      "The A2A agent answered GetTask with JSON-RPC error -32001: Task not found.",
+    ],
+    [
+      "another task to GetTask",
+      polledTask(() => ({ result: taskJson("task-2", "TASK_STATE_WORKING") })),
+      "The A2A agent answered GetTask for task task-1 with another task, task-2.",
+    ],
+  ])("%s", async (_name, answer, reason) => {
+    const { admin } = await service();
+    const rude = await hostile({ answer });
+    const run = await admin.createRun(oneItem(1));
+    await admin.addAgent(run.run_id, { tag: "rude", a2a: { url: rude.url } });
+    expect((await settled(admin, run.run_id)).status).toBe("blocked");
+    expect(await deadLetterReasons(admin, run.run_id)).toEqual([[1, "failed", reason]]);
+  });
+
+  it("nothing, once it is gone: could not be reached, with why", async () => {
+    const { server, admin } = await service();
+    const gone = await agent({ name: "Gone", skills: [{ id: "publishing" }] });
+    const run = await admin.createRun({
+      ...oneItem(1),
+      stages: [
+        draftStage,
+        {
+          id: "publish",
+          stage_description: "Publish the post",
+          expected_output: "A URL",
+          available_skills: ["publishing"],
+        },
+      ],
+    });
+    // It takes the second stage only: it is gone before anything is on offer to it.
+    const added = await admin.addAgent(run.run_id, { tag: "gone", a2a: { url: gone.url } });
+    expect(added.a2a?.stages).toEqual(["publish"]);
+    await gone.close();
+    const writer = await admin.addAgent(run.run_id, { tag: "writer" });
+    await completeNextByPolling(createServiceClient({ url: server.url, token: writer.token }));
+    const failed = await untilEvent(admin, run.run_id, "work_item.failed");
+    const port = new URL(gone.url).port;
+    expect([failed.agent_tag, failed.reason]).toEqual([
+      "gone",
+      `The A2A agent could not be reached (SendStreamingMessage): fetch failed: connect ECONNREFUSED 127.0.0.1:${port}.`,
+    ]);
   });
 });

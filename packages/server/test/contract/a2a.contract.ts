@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { createRun, runInput, taskStage } from "./client.ts";
 import type { StartService } from "./harness.ts";
 import { suiteService } from "./suite-service.ts";
@@ -6,10 +6,15 @@ import { suiteService } from "./suite-service.ts";
 /** Nothing listens on port 9 of the loopback address (discard): a card nobody serves. */
 const NOBODY = "http://127.0.0.1:9";
 
+/** Where the card of an agent at `url` is. */
+const cardAt = (url: string) => `${url}/.well-known/agent-card.json`;
+
 /**
  * Registering an A2A agent, as far as every store and runtime answers it alike: a card that
- * cannot be read is refused with AGENT_CARD_INVALID and nothing is kept. Dispatch to real
- * A2A agents is tested on Node (test/a2a).
+ * cannot be read, or that the service cannot serve (credentials it does not have, only A2A 0.3,
+ * larger than 1 MiB), is refused with AGENT_CARD_INVALID and nothing is kept. The cards are
+ * served by the suites' global setup (test/a2a/card-hosts.ts). Dispatch to real A2A agents is
+ * tested on Node (test/a2a), on PostgreSQL and on workerd.
  */
 export function a2aSuite(start: StartService): void {
   describe("A2A agents", () => {
@@ -27,6 +32,66 @@ export function a2aSuite(start: StartService): void {
       );
       const added = await admin.addAgent(run.run_id, "illustrator");
       expect(added.status).toBe(201);
+    });
+
+    it("a card that asks for credentials is refused, naming each requirement; the tag stays free", async () => {
+      const { secured } = inject("a2aCardHosts");
+      const { admin, run } = await createRun(service, runInput([taskStage("draft")]));
+      const refused = await admin.post(`/v1/runs/${run.run_id}/agents`, {
+        body: { tag: "guarded", a2a: { url: secured } },
+      });
+      expect([refused.status, refused.error]).toEqual([
+        422,
+        {
+          error: `The A2A agent card at ${cardAt(secured)} asks for credentials the service cannot send (it sends A2A requests without credentials). Fix the issues listed.`,
+          code: "AGENT_CARD_INVALID",
+          issues: [
+            {
+              path: "/securityRequirements/0",
+              message:
+                'The card asks for credentials of "bearer", which the service cannot send: it sends A2A requests without credentials. Register an agent that takes requests without them (no securityRequirements, or an empty one among them).',
+            },
+          ],
+        },
+      ]);
+      expect((await admin.addAgent(run.run_id, "guarded")).status).toBe(201);
+    });
+
+    it("a card whose only interface speaks A2A 0.3 is refused, naming its protocolVersion", async () => {
+      const { legacy } = inject("a2aCardHosts");
+      const { admin, run } = await createRun(service, runInput([taskStage("draft")]));
+      const refused = await admin.post(`/v1/runs/${run.run_id}/agents`, {
+        body: { tag: "old", a2a: { url: legacy } },
+      });
+      expect([refused.status, refused.error]).toEqual([
+        422,
+        {
+          error: `The A2A agent card at ${cardAt(legacy)} offers no interface the service speaks. Fix the issues listed.`,
+          code: "AGENT_CARD_INVALID",
+          issues: [
+            {
+              path: "/supportedInterfaces/0/protocolVersion",
+              message:
+                'The service speaks A2A 1.0, not "0.3": offer an interface with protocolVersion "1.0".',
+            },
+          ],
+        },
+      ]);
+    });
+
+    it("a card of 20 MiB is refused once 1 MiB of it is read (422, not a 500)", async () => {
+      const { huge } = inject("a2aCardHosts");
+      const { admin, run } = await createRun(service, runInput([taskStage("draft")]));
+      const refused = await admin.post(`/v1/runs/${run.run_id}/agents`, {
+        body: { tag: "huge", a2a: { url: huge } },
+      });
+      expect([refused.status, refused.error]).toEqual([
+        422,
+        {
+          error: `The A2A agent card at ${cardAt(huge)} is larger than 1048576 bytes, the most the service reads of a card (it stopped reading there). Check the agent's URL and that it serves an A2A 1.0 agent card there.`,
+          code: "AGENT_CARD_INVALID",
+        },
+      ]);
     });
 
     it("an A2A URL that is not http(s), or a concurrency out of range, is a bad request", async () => {

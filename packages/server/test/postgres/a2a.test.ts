@@ -1,10 +1,14 @@
 // A2A agents on PostgreSQL: registered through one instance, served by another that starts on
 // the same database later (it finds the runs with A2A agents), with a real agent (the official
-// SDK's server) on loopback.
+// SDK's server) on loopback; and a store error while an A2A result is stored, which fails the
+// attempt with PostgreSQL's reason. The instances' clocks move only when a test moves them.
+import postgres from "postgres";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServiceClient } from "../../src/client.ts";
 import { startNodeServer } from "../../src/node.ts";
 import { completeNextByPolling, startA2aAgent } from "../a2a/a2a-agent.ts";
+import { draftStage, events, lumenRun, ofType, reviewStage, settled } from "../a2a/harness.ts";
+import { manualClock } from "../contract/harness.ts";
 import { newDatabase, reason, title } from "./services.ts";
 
 const adminToken = "postgres-a2a-admin-token-0123456789";
@@ -12,6 +16,9 @@ const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
+
+/** A draft stage any agent may take, and its review by an agent with `reviewing`. */
+const draft = { ...draftStage, available_skills: [] };
 
 describe.skipIf(reason !== undefined)(title("A2A agents on PostgreSQL"), () => {
   it("an instance started later delivers to the A2A agent registered through another", async () => {
@@ -23,33 +30,14 @@ describe.skipIf(reason !== undefined)(title("A2A agents on PostgreSQL"), () => {
       port: 0,
       databaseUrl: database.url,
       adminToken,
-      a2aPollMs: 50,
+      a2aPollMs: 20,
+      clock: manualClock().now,
       limits: { rateLimit: false },
     } as const;
 
     const first = await startNodeServer(options);
     const admin = createServiceClient({ url: first.url, token: adminToken });
-    const run = await admin.createRun({
-      goal: "Launch Lumen, a reading lamp",
-      constraints: [],
-      stages: [
-        {
-          id: "draft",
-          stage_description: "Write the post",
-          expected_output: "Markdown",
-          available_skills: [],
-        },
-        {
-          id: "review",
-          kind: "review",
-          reviews: "draft",
-          review_criteria: ["clarity"],
-          stage_description: "Review the post",
-          expected_output: "A verdict",
-          available_skills: ["reviewing"],
-        },
-      ],
-    });
+    const run = await admin.createRun(lumenRun({ stages: [draft, reviewStage] }));
     const added = await admin.addAgent(run.run_id, {
       tag: "critic",
       a2a: { url: critic.url, stages: ["review"] },
@@ -63,16 +51,46 @@ describe.skipIf(reason !== undefined)(title("A2A agents on PostgreSQL"), () => {
     const polling = createServiceClient({ url: second.url, token: writer.token });
     await completeNextByPolling(polling);
     const reader = createServiceClient({ url: second.url, token: adminToken });
-    const end = Date.now() + 15_000;
-    let status = (await reader.getRun(run.run_id)).status;
-    while (status !== "completed" && Date.now() < end) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      status = (await reader.getRun(run.run_id)).status;
-    }
-    expect(status).toBe("completed");
+    expect((await settled(reader, run.run_id)).status).toBe("completed");
     expect(critic.tasks.map((task) => [task.item.kind, task.attempt])).toEqual([["review", 1]]);
-    const { events } = await reader.listEvents(run.run_id, { after: 0, limit: 100 });
-    const feedback = events.find((event) => event.type === "review.feedback");
-    expect(feedback?.type === "review.feedback" && feedback.feedback.reviewer_tag).toBe("critic");
+    const feedback = ofType(await events(reader, run.run_id), "review.feedback");
+    expect(feedback.map((event) => event.feedback.reviewer_tag)).toEqual(["critic"]);
+  });
+
+  it("a store error while an A2A result is stored fails the attempt with PostgreSQL's reason", async () => {
+    const database = await newDatabase();
+    closers.push(() => database.drop());
+    const writer = await startA2aAgent({ name: "Writer", skills: [] });
+    closers.push(() => writer.close());
+    const server = await startNodeServer({
+      port: 0,
+      databaseUrl: database.url,
+      adminToken,
+      a2aPollMs: 20,
+      clock: manualClock().now,
+      limits: { rateLimit: false },
+      onUnexpectedError: () => undefined, // told of the store's error; the attempt records it
+    });
+    closers.push(() => server.close());
+    // A real PostgreSQL error, raised by the database itself whenever an artifact is written.
+    const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+    await sql.unsafe(`
+      CREATE FUNCTION refuse_artifacts() RETURNS trigger LANGUAGE plpgsql AS
+        $$ BEGIN RAISE EXCEPTION 'the artifact store is full'; END $$;
+      CREATE TRIGGER store_full BEFORE INSERT ON artifacts
+        FOR EACH ROW EXECUTE FUNCTION refuse_artifacts();
+    `);
+    await sql.end();
+    const admin = createServiceClient({ url: server.url, token: adminToken });
+    const run = await admin.createRun(lumenRun({ max_attempts: 1, stages: [draft] }));
+    await admin.addAgent(run.run_id, { tag: "writer", a2a: { url: writer.url } });
+    expect((await settled(admin, run.run_id)).status).toBe("blocked");
+    const failed = ofType(await events(admin, run.run_id), "work_item.failed");
+    expect(failed.map((event) => [event.attempt, event.reason])).toEqual([
+      [
+        1,
+        "The service could not store the A2A task's result: the artifact store is full. The item goes back on offer.",
+      ],
+    ]);
   });
 });

@@ -1,11 +1,18 @@
 // Global setup of the workerd suites (runs in Node): a real A2A agent (the official SDK's server)
-// on loopback, for the run objects to dispatch to. Its URL reaches the tests by inject().
+// on loopback, for the run objects to dispatch to, and the agent cards every runtime must refuse
+// (../a2a/card-hosts.ts). Their URLs reach the tests by inject().
 import type { TestProject } from "vitest/node";
 import { startA2aAgent } from "../a2a/a2a-agent.ts";
+import { startCardHosts } from "../a2a/card-hosts.ts";
+import { startHostileAgent, taskJson } from "../a2a/hostile-agent.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
     a2aAgentUrl: string;
+    /** An agent whose every task completes with a 2 MiB text artifact, over the 1 MiB limit. */
+    a2aBulkyUrl: string;
+    /** An agent that answers every request with HTTP 401. */
+    a2aLockedUrl: string;
   }
 }
 
@@ -16,6 +23,29 @@ export default async function setup(project: TestProject) {
     // A Durable Object's alarm polls tasks/get; the card may offer streaming all the same.
     streaming: true,
   });
+  const bulky = await startHostileAgent({
+    name: "Bulky",
+    skills: ["web_search", "write_file", "read_file"],
+    answer: ({ method }) => ({
+      result:
+        method === "SendMessage"
+          ? { task: taskJson("bulky-1", "TASK_STATE_SUBMITTED") }
+          : taskJson("bulky-1", "TASK_STATE_COMPLETED", [
+              { text: "x".repeat(2 * 1024 * 1024), mediaType: "text/plain" },
+            ]),
+    }),
+  });
+  const locked = await startHostileAgent({
+    name: "Locked",
+    skills: ["web_search", "write_file", "read_file"],
+    answer: () => ({ status: 401, statusText: "Unauthorized", body: "" }),
+  });
+  const hosts = await startCardHosts();
   project.provide("a2aAgentUrl", agent.url);
-  return () => agent.close();
+  project.provide("a2aBulkyUrl", bulky.url);
+  project.provide("a2aLockedUrl", locked.url);
+  project.provide("a2aCardHosts", hosts.urls);
+  return async () => {
+    await Promise.all([agent.close(), bulky.close(), locked.close(), hosts.close()]);
+  };
 }

@@ -1,10 +1,12 @@
 // A2A on workerd: an A2A agent registered with the router Worker (its card read from inside
 // workerd), and its work items carried out from the run's Durable Object — set to ring at once
 // when an item is on offer to it, its alarm claims the item and follows the A2A task by
-// polling tasks/get. The agent is real (the official SDK's server, in the suites' global setup).
+// polling tasks/get (so the registration answers `streaming: false`). The agents are real (the
+// official SDK's server, and hostile ones, in the suites' global setup, a2a-agent-setup.ts); each
+// way an attempt fails inside the alarm's round is recorded with its reason, nothing escapes it.
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
-import { createRun, reviewStage, runInput, taskStage } from "../contract/client.ts";
+import { createRun, ofType, reviewStage, runInput, taskStage } from "../contract/client.ts";
 import { runObject, workersService } from "./services.ts";
 
 const alarmOf = (runId: string) =>
@@ -20,14 +22,15 @@ describe("A2A agents on workerd", () => {
         lease_ms: 60_000,
       }),
     );
-    const added = await admin.post<{ a2a: { stages: string[]; agent_name: string } }>(
-      `/v1/runs/${run.run_id}/agents`,
-      { body: { tag: "edge-writer", a2a: { url } } },
-    );
+    const added = await admin.post<{
+      a2a: { stages: string[]; agent_name: string; streaming: boolean };
+    }>(`/v1/runs/${run.run_id}/agents`, { body: { tag: "edge-writer", a2a: { url } } });
     expect(added.status, added.text).toBe(201);
-    expect([added.body.a2a.agent_name, added.body.a2a.stages]).toEqual([
+    // Its card offers streaming; the run's object polls all the same, and says so.
+    expect([added.body.a2a.agent_name, added.body.a2a.stages, added.body.a2a.streaming]).toEqual([
       "Edge writer",
       ["draft", "review"],
+      false,
     ]);
     // The registration set the alarm to ring now: an item is on offer to the A2A agent.
     const due = await alarmOf(run.run_id);
@@ -62,5 +65,57 @@ describe("A2A agents on workerd", () => {
     expect(feedback?.type === "review.feedback" && feedback.feedback.verdict).toBe("approve");
     // Nothing left to do: no alarm (no lease held, nothing on offer).
     expect(await alarmOf(run.run_id)).toBeNull();
+  });
+
+  /** A run of one task stage (one attempt), with the A2A agent at `url` registered. */
+  async function oneAttempt(url: string) {
+    const service = await workersService();
+    const fixture = await createRun(
+      service,
+      runInput([taskStage("draft")], { lease_ms: 60_000, max_attempts: 1 }),
+    );
+    const added = await fixture.admin.post(`/v1/runs/${fixture.run.run_id}/agents`, {
+      body: { tag: "edge-agent", a2a: { url } },
+    });
+    expect(added.status, added.text).toBe(201);
+    return fixture;
+  }
+
+  /** Rings the run's alarm once: its round ends the one attempt with a failure; its reason. */
+  async function failedReason(fixture: Awaited<ReturnType<typeof oneAttempt>>) {
+    expect(await runDurableObjectAlarm(runObject(fixture.run.run_id))).toBe(true);
+    const all = await fixture.events();
+    expect(ofType(all, "artifact.created")).toEqual([]);
+    expect(ofType(all, "work_item.lease_expired")).toEqual([]);
+    return ofType(all, "work_item.failed").map((event) => event.reason);
+  }
+
+  it("an agent answering HTTP 401: the attempt fails with that reason", async () => {
+    const fixture = await oneAttempt(inject("a2aLockedUrl"));
+    expect(await failedReason(fixture)).toEqual([
+      "The A2A agent answered SendMessage with HTTP 401 Unauthorized.",
+    ]);
+  });
+
+  it("a result of 2 MiB: the attempt fails with PAYLOAD_TOO_LARGE (the object's write is never tried)", async () => {
+    const fixture = await oneAttempt(inject("a2aBulkyUrl"));
+    // 2 MiB of text and 166 bytes of JSON around it: the completion the service would store.
+    expect(await failedReason(fixture)).toEqual([
+      "The A2A task's result is 2097318 bytes as a completion, over the service's limit of 1048576 bytes for one (PAYLOAD_TOO_LARGE, as for a completion sent over HTTP). Have the agent send less: store large content elsewhere and reference it.",
+    ]);
+  });
+
+  it("a store error in the alarm's round: the attempt fails with the store's reason", async () => {
+    const fixture = await oneAttempt(inject("a2aAgentUrl"));
+    // A real error of the object's SQLite storage, raised whenever an artifact is written.
+    await runInDurableObject(runObject(fixture.run.run_id), (_, state) => {
+      state.storage.sql.exec(
+        "CREATE TRIGGER full BEFORE INSERT ON artifacts BEGIN SELECT RAISE(ABORT, 'the artifact store is full'); END",
+      );
+    });
+    const [reason] = await failedReason(fixture);
+    expect(reason).toMatch(
+      /^The service could not store the A2A task's result: the artifact store is full.*\. The item goes back on offer\.$/,
+    );
   });
 });
