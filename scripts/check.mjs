@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+// `npm test` (through scripts/bootstrap.mjs): every check CI runs, in the fewest minutes two cores
+// allow. The lint steps, then type-checking with the build, then — side by side, as one waits on
+// npm and the disk while the others keep the cores busy — the install check and the tests (each
+// package's suites, then the runtime tests). Each step's output is printed whole when it ends,
+// under its name; a table of durations closes the run. Exits 1 when a step failed.
+import { spawn } from "node:child_process";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const steps = [];
+
+/** Runs `command` in the repository's root; resolves whether it succeeded. */
+function step(name, command) {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    console.log(`── ${name}: started`);
+    const child = spawn(command, { cwd: root, shell: true, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.on("close", (code, signal) => {
+      const seconds = (performance.now() - started) / 1000;
+      const ok = code === 0;
+      steps.push({ name, seconds, ok });
+      process.stdout.write(
+        `\n── ${name} (${command}): ${ok ? "passed" : `FAILED (${code ?? signal})`} in ${seconds.toFixed(0)} s\n${output}`,
+      );
+      resolve(ok);
+    });
+  });
+}
+
+/** Runs the steps one after another; stops at the first that fails. */
+async function inOrder(...runs) {
+  for (const run of runs) if (!(await run())) return false;
+  return true;
+}
+
+const started = performance.now();
+const ok = await inOrder(
+  () => step("lint", "biome check . && pnpm run lint:workflows"),
+  () => step("examples in sync", "node scripts/sync-examples.mjs --check"),
+  () =>
+    step(
+      "typecheck, build, package checks",
+      "turbo run typecheck build check:package --output-logs=errors-only",
+    ),
+  async () => {
+    const [installed, tested] = await Promise.all([
+      step("install check", "node scripts/check-install.mjs"),
+      inOrder(
+        () => step("tests", "turbo run test --output-logs=new-only"),
+        () => step("runtime tests", "node runtime-tests/run.mjs"),
+      ),
+    ]);
+    return installed && tested;
+  },
+);
+const total = (performance.now() - started) / 1000;
+console.log("\n| step | result | seconds |\n| --- | --- | --- |");
+for (const { name, seconds, ok: passed } of steps) {
+  console.log(`| ${name} | ${passed ? "passed" : "FAILED"} | ${seconds.toFixed(0)} |`);
+}
+console.log(`| all | ${ok ? "passed" : "FAILED"} | ${total.toFixed(0)} |`);
+process.exit(ok ? 0 : 1);
