@@ -56,7 +56,8 @@ const ok = await inOrder(
     const results = await Promise.all([
       step("install check", "node scripts/check-install.mjs"),
       // --only: the builds are done (the step before); nothing rewrites dist/ while it is read.
-      step("tests", "turbo run test --only --output-logs=new-only"),
+      // --continue: every package's failures, not only the first.
+      step("tests", "turbo run test --only --continue --output-logs=new-only"),
       step("runtime tests", "node runtime-tests/run.mjs"),
     ]);
     return results.every(Boolean);

@@ -1,4 +1,4 @@
-import { defineConfig, mergeConfig } from "vitest/config";
+import { defineConfig } from "vitest/config";
 import shared from "../../vitest.shared.ts";
 
 // Without "import": vitest hands these conditions to Node as --conditions, and with "import" a
@@ -7,9 +7,9 @@ import shared from "../../vitest.shared.ts";
 const conditions = ["@task-context/source", "node", "default"];
 
 // The demo runs as a subprocess in its test (real stand-in server, real delivery service, real
-// child processes): allow it the time a busy two-core machine needs.
+// child processes): the shared time limits allow what a busy two-core machine needs.
 export default defineConfig({
-  ...mergeConfig(shared, defineConfig({ test: { testTimeout: 120_000, hookTimeout: 120_000 } })),
+  ...shared,
   resolve: { conditions },
   ssr: { resolve: { conditions } },
 });

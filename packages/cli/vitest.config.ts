@@ -1,5 +1,5 @@
 import { defineConfig, mergeConfig } from "vitest/config";
-import shared from "../../vitest.shared.ts";
+import shared, { WAITING_SUITE_WORKERS } from "../../vitest.shared.ts";
 
 // The tests run the built binary (dist/cli.js) as a subprocess: the global setup builds it once.
 export default mergeConfig(
@@ -8,6 +8,7 @@ export default mergeConfig(
     test: {
       include: ["src/**/*.test.ts", "test/**/*.test.ts"],
       globalSetup: ["test/build-once.ts"],
+      maxWorkers: WAITING_SUITE_WORKERS,
     },
   }),
 );

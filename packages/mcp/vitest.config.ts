@@ -1,7 +1,9 @@
 import { defineConfig, mergeConfig } from "vitest/config";
-import shared from "../../vitest.shared.ts";
+import shared, { WAITING_SUITE_WORKERS } from "../../vitest.shared.ts";
 
 export default mergeConfig(
   shared,
-  defineConfig({ test: { globalSetup: ["src/test-support/build-once.ts"] } }),
+  defineConfig({
+    test: { globalSetup: ["src/test-support/build-once.ts"], maxWorkers: WAITING_SUITE_WORKERS },
+  }),
 );
