@@ -57,7 +57,10 @@ const ok = await inOrder(
       step("install check", "node scripts/check-install.mjs"),
       // --only: the builds are done (the step before); nothing rewrites dist/ while it is read.
       // --continue: every package's failures, not only the first.
-      step("tests", "turbo run test --only --continue --output-logs=new-only"),
+      step(
+        "tests",
+        "turbo run test test:workerd test:browser --only --continue --output-logs=new-only",
+      ),
       step("runtime tests", "node runtime-tests/run.mjs"),
     ]);
     return results.every(Boolean);
