@@ -278,10 +278,11 @@ async function holdEveryConnectionSlot(url: string): Promise<Sql[]> {
 }
 
 /**
- * Waits until every instance listens for the others' commits again (its LISTEN connection is
- * back): polled, for at most `deadlineMs`; throws naming how many listen when they do not.
+ * Waits until `instances` instances of the service listen for the others' commits on the database
+ * `admin` is connected to (each LISTEN connection is back): polled, for at most `deadlineMs`;
+ * throws naming how many listen when they do not.
  */
-async function everyInstanceListens(admin: Sql, instances: number, deadlineMs = 30_000) {
+export async function everyInstanceListens(admin: Sql, instances: number, deadlineMs = 30_000) {
   const deadline = performance.now() + deadlineMs;
   for (;;) {
     const [row] = await admin<{ listening: number }[]>`
