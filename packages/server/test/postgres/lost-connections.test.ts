@@ -52,18 +52,26 @@ async function lockRun(url: string, runId: string) {
   };
 }
 
-/** The store's backends waiting for a lock, once there are `count` (polled; 30 s at most). */
-async function waitingForLock(admin: Sql, count = 1): Promise<number[]> {
+/** Polls `condition` until it answers something other than undefined (30 s at most). */
+async function until<T>(condition: () => Promise<T | undefined>, what: string): Promise<T> {
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const rows = await admin<{ pid: number }[]>`
+    const answer = await condition();
+    if (answer !== undefined) return answer;
+    if (Date.now() > deadline) throw new Error(`30 s passed before ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** The pid of the store's backend once one waits for a lock. */
+function waitingForLock(admin: Sql): Promise<number> {
+  return until(async () => {
+    const [row] = await admin<{ pid: number }[]>`
       SELECT pid FROM pg_stat_activity
       WHERE datname = current_database() AND application_name = 'task-context-server'
         AND wait_event_type = 'Lock'`;
-    if (rows.length >= count) return rows.map((row) => row.pid);
-    if (Date.now() > deadline) throw new Error(`${rows.length} backends wait for a lock`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+    return row?.pid;
+  }, "a backend of the store waited for a lock");
 }
 
 describe.skipIf(reason !== undefined)(title("PostgresStore when it loses its connections"), () => {
@@ -72,8 +80,8 @@ describe.skipIf(reason !== undefined)(title("PostgresStore when it loses its con
     const runId = await newRun();
     const lock = await lockRun(url, runId);
     const claim = store.claim(runId, agent, undefined);
-    const [pid] = await waitingForLock(admin);
-    await admin`SELECT pg_terminate_backend(${pid as number})`;
+    const pid = await waitingForLock(admin);
+    await admin`SELECT pg_terminate_backend(${pid})`;
     await lock.release();
 
     expect(await claim).toMatchObject({ lease: { attempt: 1 } });
@@ -87,10 +95,10 @@ describe.skipIf(reason !== undefined)(title("PostgresStore when it loses its con
     const [first, second] = [await newRun(), await newRun()];
     const lock = await lockRun(url, first);
     const waiting = store.claim(first, agent, undefined);
-    const [pid] = await waitingForLock(admin);
+    const pid = await waitingForLock(admin);
     // Waits for the one connection, which waits for the lock.
     const queued = store.claim(second, agent, undefined);
-    await admin`SELECT pg_terminate_backend(${pid as number})`;
+    await admin`SELECT pg_terminate_backend(${pid})`;
     await lock.release();
 
     expect(await Promise.all([waiting, queued])).toMatchObject([
@@ -105,14 +113,13 @@ describe.skipIf(reason !== undefined)(title("PostgresStore when it loses its con
     const lock = await lockRun(url, runId);
     const claim = store.claim(runId, agent, undefined);
     claim.catch(() => {});
-    const [pid] = await waitingForLock(admin);
+    const pid = await waitingForLock(admin);
     // Once that wait has been cancelled, the lock is free: a second try would take it.
-    for (;;) {
+    await until(async () => {
       const [row] = await admin<{ waiting: boolean }[]>`
-        SELECT wait_event_type = 'Lock' AS waiting FROM pg_stat_activity WHERE pid = ${pid as number}`;
-      if (row?.waiting !== true) break;
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+        SELECT wait_event_type = 'Lock' AS waiting FROM pg_stat_activity WHERE pid = ${pid}`;
+      return row?.waiting === true ? undefined : true;
+    }, "the wait for the lock was cancelled");
     await lock.release();
 
     await expect(claim).rejects.toMatchObject({ code: "57014" });
