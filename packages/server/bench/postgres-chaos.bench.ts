@@ -36,10 +36,26 @@ const base = ci ? ciChaosWorkload : largeChaosWorkload;
 const instances = ci ? 2 : 3;
 const sizes = ci ? ciChaosSizes : largeChaosSizes;
 
+/** The faults' sentences; many of one shape as the shape once, with each one's numbers. */
+const faultsOf = (faults: ReadonlyArray<{ what: string }>) => {
+  const shape = (what: string) => what.replace(/\d+(\.\d+)?/g, "#");
+  const [first] = faults;
+  if (first === undefined) return "none";
+  if (faults.length <= 4 || faults.some((fault) => shape(fault.what) !== shape(first.what))) {
+    return faults.map((fault) => fault.what).join("; ");
+  }
+  const numbers = faults.map((fault) => (fault.what.match(/\d+(\.\d+)?/g) ?? []).join(" "));
+  return `${faults.length} × "${shape(first.what)}", # = ${numbers.join(", ")}`;
+};
+
 const counted = (counts: Record<string, number>) =>
   Object.entries(counts)
     .map(([what, count]) => `${what} × ${count}`)
     .join(", ") || "none";
+
+const slowest = (operations: ReadonlyArray<{ start: number; end: number }>) =>
+  Math.max(0, ...operations.map((operation) => operation.end - operation.start));
+const seconds = (milliseconds: number) => `${(milliseconds / 1000).toFixed(2)} s`;
 
 let server: Postgres | undefined;
 try {
@@ -63,6 +79,12 @@ try {
         chaosTolerated[scenario],
       );
       const { faults } = checked;
+      // The operations that overlapped a fault of the database (or a storm).
+      const during = result.history.operations.filter((operation) =>
+        result.history.faults.some(
+          (fault) => operation.start <= fault.end && operation.end >= fault.start,
+        ),
+      );
       const storms = result.history.operations.filter((operation) => operation.intent === "storm");
       const rows = [
         ["scenario", `${scenario}: ${chaosSummaries[scenario]}`],
@@ -70,10 +92,7 @@ try {
           "store, instances, seed",
           `PostgreSQL ${server.version}, ${instances} Node instances, seed ${seed}`,
         ],
-        [
-          "faults of the database injected",
-          result.history.faults.map((fault) => fault.what).join("; ") || "none",
-        ],
+        ["faults of the database injected", faultsOf(result.history.faults)],
         ...(storms.length === 0
           ? []
           : [
@@ -112,6 +131,10 @@ try {
         ["errors answered to agents", counted(checked.errors.answered)],
         ["errors the instances logged, by code", counted(checked.errors.logged)],
         ["operations without an answer", String(checked.unknown)],
+        [
+          "slowest answer while a fault was under way / at any time",
+          `${seconds(slowest(during))} / ${seconds(slowest(result.history.operations))}`,
+        ],
         [
           "SSE client: connections / new clients after a refused reconnection",
           `${result.stream.length} / ${result.streamRestarts}`,
