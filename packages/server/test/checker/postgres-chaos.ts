@@ -36,7 +36,7 @@ export interface ChaosSize {
 
 /** How often each scenario injects its fault in the CI's run (test/postgres/chaos.test.ts). */
 export const ciChaosSizes: Record<ChaosScenarioName, ChaosSize> = {
-  terminate: { rounds: 4 },
+  terminate: { rounds: 3 },
   pool: { rounds: 1 },
   locks: { rounds: 2, statementTimeoutMs: 1000 },
   restart: { rounds: 2 },
@@ -61,7 +61,7 @@ export const SMALL_POOL = 2;
 /** What the scenario does, in one sentence (for the test's and the benchmark's report). */
 export const chaosSummaries: Record<ChaosScenarioName, string> = {
   terminate: "pg_terminate_backend on every connection of the service, the LISTEN ones included",
-  pool: `instances of ${SMALL_POOL} connections for 8 agents and more; then another client holds every connection slot of PostgreSQL while the service's own are terminated, until agents are answered errors`,
+  pool: `instances of ${SMALL_POOL} connections each, for many more agents; then another client holds every connection slot of PostgreSQL while the service's own are terminated, until agents are answered errors`,
   locks:
     "another session takes the run's row lock (SELECT … FOR UPDATE), or an ACCESS EXCLUSIVE lock on work_items, and sits idle in its transaction until agents are answered errors",
   restart:
