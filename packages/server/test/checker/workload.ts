@@ -47,6 +47,8 @@ export interface WorkloadOptions {
   maxAttempts: number;
   /** Per claim: the agent stops without completing or failing. */
   crash: number;
+  /** The first this many claims of the run crash too, whatever the draws (a small run's sure crashes). */
+  firstCrashes?: number;
   /** Per claim: the agent fails its attempt. */
   fail: number;
   /** Per claim of a first attempt: the agent holds it past its expiry while another agent
@@ -417,12 +419,15 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRes
 
   // The agents' side.
   const completedItems = new Set<string>();
+  /** Items completed as the run last said (its stages' counts): A2A agents' completions too. */
+  let completedByRun = 0;
+  /** How many items have been completed, as far as anyone here knows. */
+  const completedCount = () => Math.max(completedItems.size, completedByRun);
   const restarting: Promise<void>[] = [];
-  const completed = (workItemId: string) => {
-    completedItems.add(workItemId);
-    recheck();
+  /** Starts the next restart once enough items have been completed. */
+  const restartWhenDue = () => {
     const restart = options.restarts[restarting.length];
-    if (restart !== undefined && completedItems.size >= restart.afterCompleted) {
+    if (restart !== undefined && completedCount() >= restart.afterCompleted) {
       // The instances in turn; the others serve meanwhile.
       const at = restarting.length % servers.length;
       restartsUnderWay[at] = (restartsUnderWay[at] ?? 0) + 1;
@@ -436,11 +441,18 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRes
       );
     }
   };
+  const completed = (workItemId: string) => {
+    completedItems.add(workItemId);
+    recheck();
+    restartWhenDue();
+  };
   const newKey = (agent: Agent) => {
     agent.keys += 1;
     return `${agent.tag}-${agent.keys}`;
   };
   let bursts = 0;
+  /** Claims that reached an agent's work, for firstCrashes. */
+  let claimsSeen = 0;
   const completion = (agent: Agent, item: WorkItem, attempt: number, extra = "") => {
     const content = `${item.id}|${attempt}|${agent.tag}${extra}`;
     const body =
@@ -541,7 +553,8 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRes
       return;
     }
     const roll = agent.random();
-    if (roll < options.crash) {
+    const early = claimsSeen++ < (options.firstCrashes ?? 0);
+    if (roll < options.crash || early) {
       crashes.push({ process: agent.tag, workItemId: item.id, attempt: lease.attempt, at: now() });
       return;
     }
@@ -628,7 +641,7 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRes
     gathering !== undefined
       ? !gathering.joined.has(agent)
       : stormsBegun < storms.length &&
-        completedItems.size >= (storms[stormsBegun]?.afterCompleted ?? Number.POSITIVE_INFINITY);
+        completedCount() >= (storms[stormsBegun]?.afterCompleted ?? Number.POSITIVE_INFINITY);
 
   const agentLoop = async (agent: Agent) => {
     while (!finished) {
@@ -675,9 +688,15 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRes
         method: "GET",
         path: `/v1/runs/${runId}`,
       });
-      if (run.status === 200 && (run.body as RunView).status === "completed") {
-        finished = true;
+      if (run.status === 200) {
+        const { status, stages } = run.body as RunView;
+        completedByRun = stages.reduce((sum, stage) => sum + stage.counts.completed, 0);
+        restartWhenDue();
         recheck();
+        if (status === "completed") {
+          finished = true;
+          recheck();
+        }
       }
       if (run.status === "unknown") await someUp();
       keepFollowing();
@@ -697,7 +716,7 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRes
     .disrupt?.({
       runId,
       now,
-      completed: (count) => until(() => completedItems.size >= count),
+      completed: (count) => until(() => completedCount() >= count),
       serverErrors: (count) => {
         const target = errorsAnswered + count;
         return until(() => errorsAnswered >= target);

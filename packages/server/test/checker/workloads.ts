@@ -55,6 +55,7 @@ export const ciChaosWorkload: Omit<WorkloadOptions, "seed" | "folder"> = {
   agents: 6,
   items: 24,
   reviews: false,
+  firstCrashes: 2,
   poison: 1,
   restarts: [],
 };
