@@ -384,6 +384,7 @@ export class PostgresStore extends StepStore {
   ): Promise<T> {
     const pool = this.#pool.current;
     try {
+      // Wrapped: begin would wait for the elements of an array it is given.
       const result = await pool.begin(async (sql) => {
         const result = await body(sql);
         progress.committing = true;
