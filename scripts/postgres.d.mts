@@ -13,8 +13,12 @@ export interface Postgres {
   version: string;
   /** The temporary folder: `data/`, the unix socket and `server.log`. */
   directory: string;
-  /** A fast shutdown (clients disconnected, committed work kept), then a start on the same port. */
-  restart(): Promise<void>;
+  /**
+   * A shutdown, then a start on the same data folder and port. `"fast"` (the default): clients
+   * disconnected, a checkpoint written; `"immediate"`: the server quits at once without a
+   * checkpoint, as after a crash, and the start replays the WAL. Committed work is kept either way.
+   */
+  restart(options?: { mode?: "fast" | "immediate" }): Promise<void>;
   /** Stops the server and removes `directory`; idempotent. */
   stop(): Promise<void>;
 }

@@ -8,8 +8,9 @@
 //     - url: `postgres://postgres:<password>@127.0.0.1:<port>/postgres` (scram-sha-256)
 //     - settings: more postgresql.conf lines, e.g. `{ max_connections: 200 }`
 //     - keep: leave it running when this process exits (what the CLI's start does)
-//     - restart(): a fast shutdown (clients disconnected, committed work kept) and a start on the
-//       same data folder and port
+//     - restart({ mode = "fast" }): a shutdown and a start on the same data folder and port;
+//       "fast": clients disconnected, a checkpoint written; "immediate": the server processes
+//       quit at once, without a checkpoint (as after a crash: the start replays the WAL)
 //     - stop(): stops the server (fast, then immediate, then SIGKILL) and removes its folder;
 //       idempotent; servers still running when the process exits are stopped then too
 //     - rejects with a PostgresUnavailableError (`code: "POSTGRES_UNAVAILABLE"`, a one-line
@@ -325,12 +326,15 @@ export async function startPostgres({ install = true, settings = {}, keep = fals
       database: "postgres",
       version,
       directory,
-      async restart() {
-        // A fast shutdown (connections dropped, what was committed kept), then a start on the
-        // same data folder and port.
+      async restart({ mode = "fast" } = {}) {
+        // A shutdown (connections dropped; fast: a checkpoint written; immediate: none, so the
+        // start recovers from the WAL as after a crash), then a start on the same folder and port.
+        if (mode !== "fast" && mode !== "immediate") {
+          throw new Error(`restart's mode is "fast" or "immediate", not ${JSON.stringify(mode)}`);
+        }
         const restarted = await run(
           join(bin, "pg_ctl"),
-          ["restart", "-D", data, "-l", log, "-w", "-t", "60", "-m", "fast", "-o", `-p ${port}`],
+          ["restart", "-D", data, "-l", log, "-w", "-t", "60", "-m", mode, "-o", `-p ${port}`],
           90_000,
         );
         if (restarted.code !== 0) {

@@ -4,15 +4,19 @@
 // different runs proceed in parallel. A commit that
 // appends events notifies every instance (LISTEN/NOTIFY), whose long polls and streams wake; they
 // look at the run again at least every `recheckMs` anyway, so a lost notification only delays.
+// A connection lost mid-transaction (its backend terminated, the server restarting) fails its
+// group, which runs again on a new pool (renewing-pool.ts) unless its COMMIT was on its way.
 import { requireWholeNumber } from "@task-context/core/internal";
-import postgres, { type Sql } from "postgres";
+import postgres, { type Options, type Sql, type TransactionSql } from "postgres";
 import type { ChangedOptions } from "../delivery/delivery-store.ts";
 import type { RunTransaction } from "../sql/run-transaction.ts";
 import { done, runStepsAsync, type SqlSteps, type Statement } from "../sql/sql-steps.ts";
 import { requireFunctions, StepStore } from "../sql/step-store.ts";
+import { isConnectionLost, mayRunStrictly } from "./postgres-errors.ts";
 import { migratePostgres } from "./postgres-schema.ts";
 import { decodeText, encodeText, postgresText } from "./postgres-sql.ts";
 import { requirePostgresUrl } from "./postgres-url.ts";
+import { RenewingPool } from "./renewing-pool.ts";
 
 /** The channel a commit notifies with the id of each run it appended events to. */
 const CHANNEL = "task_context_runs";
@@ -44,6 +48,11 @@ interface Committed {
   appended: string[];
 }
 
+/** How far a group commit got: once `committing`, it may have committed, so it never runs again. */
+interface Progress {
+  committing: boolean;
+}
+
 /** An operation waiting for its run's next group commit. */
 interface Pending {
   body: (transaction: RunTransaction) => SqlSteps<unknown>;
@@ -69,35 +78,8 @@ const notify = (runId: string): Statement => ({
 /** A statement with no parameters (a transaction's control), sent without waiting for it. */
 const control = (sql: string): Statement => ({ kind: "run", sql, params: [] });
 
-/**
- * The savepoint of one operation of a group. `strict`, set before the operation's first statement
- * and released after its last: any statement of it may fail and be undone alone. Not strict, a
- * statement PostgreSQL refuses fails the whole group (which runs again strictly), so the savepoint
- * is only for an operation that throws in JavaScript after it wrote: set before its first write,
- * and kept when it succeeds (nested, at most {@link GROUP_LIMIT}) — one statement less for each.
- */
-function savepoints(statements: Pipeline, { strict }: { strict: boolean }) {
-  let set = false;
-  const setSavepoint = () => {
-    set = true;
-    void statements.execute(control("SAVEPOINT operation"));
-  };
-  if (strict) setSavepoint();
-  return {
-    execute(statement: Statement): Promise<unknown> {
-      if (!set && statement.kind === "run") setSavepoint();
-      return statements.execute(statement);
-    },
-    release() {
-      if (strict) void statements.execute(control("RELEASE SAVEPOINT operation"));
-    },
-    async rollBack(connection: Pick<Sql, "unsafe">) {
-      if (!set) return;
-      await execute(connection, control("ROLLBACK TO SAVEPOINT operation"));
-      void statements.execute(control("RELEASE SAVEPOINT operation"));
-    },
-  };
-}
+/** What a statement on a lost connection answers: nothing, ever (see {@link pipeline}). */
+const NEVER = new Promise<never>(() => {});
 
 /** The pipelined statements of one transaction (see {@link pipeline}). */
 type Pipeline = ReturnType<typeof pipeline>;
@@ -107,9 +89,26 @@ type Pipeline = ReturnType<typeof pipeline>;
  * answer; `settle` waits for the writes sent so far. `strict`, a read (`all`) first waits for the
  * writes before it, so that their own failure surfaces there; not strict, a read goes out at once
  * (were a write before it refused, PostgreSQL refuses the read too: the transaction is aborted).
+ *
+ * A statement that finds its connection gone ({@link isConnectionLost}) never answers, nor does
+ * any sent after it: the transaction fails with the loss instead (postgres.js's `begin` answers
+ * when the connection closes), and nothing more, not even a ROLLBACK, goes to that connection:
+ * postgres.js 3.4.9 would write to a socket that is no more, a throw nobody can catch, which ends
+ * the process.
  */
 function pipeline(sql: Pick<Sql, "unsafe">, { strict }: { strict: boolean }) {
   let unsettled: Promise<unknown>[] = [];
+  let lost = false;
+  const send = (statement: Statement): Promise<unknown> => {
+    if (lost) return NEVER;
+    const answer = execute(sql, statement).catch((error: unknown) => {
+      if (!isConnectionLost(error)) throw error;
+      lost = true;
+      return NEVER;
+    });
+    answer.catch(() => {});
+    return answer;
+  };
   const settle = async () => {
     const sent = unsettled;
     unsettled = [];
@@ -118,8 +117,7 @@ function pipeline(sql: Pick<Sql, "unsafe">, { strict }: { strict: boolean }) {
   return {
     settle,
     async execute(statement: Statement): Promise<unknown> {
-      const answer = execute(sql, statement);
-      answer.catch(() => {});
+      const answer = send(statement);
       if (statement.kind === "run") {
         unsettled.push(answer);
         return undefined;
@@ -131,14 +129,48 @@ function pipeline(sql: Pick<Sql, "unsafe">, { strict }: { strict: boolean }) {
 }
 
 /**
+ * The savepoint of one operation of a group that is not run strictly: a statement PostgreSQL
+ * refuses fails the whole group (which runs again strictly), so the savepoint is only for an
+ * operation that throws in JavaScript after it wrote. Set before its first write, and kept when
+ * it succeeds (nested, at most {@link GROUP_LIMIT}): one statement less for each.
+ */
+function operationSavepoint(statements: Pipeline) {
+  let set = false;
+  return {
+    execute(statement: Statement): Promise<unknown> {
+      if (!set && statement.kind === "run") {
+        set = true;
+        void statements.execute(control("SAVEPOINT operation"));
+      }
+      return statements.execute(statement);
+    },
+    async rollBack() {
+      if (!set) return;
+      await statements.execute({ ...control("ROLLBACK TO SAVEPOINT operation"), kind: "all" });
+      void statements.execute(control("RELEASE SAVEPOINT operation"));
+    },
+  };
+}
+
+/**
  * The most operations one group commit holds: each is a savepoint (a subtransaction), and
  * PostgreSQL caches at most 64 of a transaction's before every snapshot gets slower.
  */
 const GROUP_LIMIT = 32;
 
 /**
+ * How long a pool that lost a connection gives its other transactions before it closes their
+ * connections (each such group then runs again on the new pool, unless it was committing): a
+ * connection lost in the middle of a statement keeps its pool from ending until then.
+ */
+const RETIRE_MS = 2000;
+
+/** How many times a group runs again on a new pool after losing its connection. */
+const LOST_CONNECTION_RETRIES = 2;
+
+/**
  * The delivery store on PostgreSQL. Open it with {@link PostgresStore.open} (which migrates the
- * schema once, however many instances start together) and close it with {@link close}.
+ * schema once, however many instances start together) and close it with {@link end}.
  *
  * @example
  * ```ts source="../../examples/postgres-store.ts#PostgresStore"
@@ -150,16 +182,19 @@ const GROUP_LIMIT = 32;
  * ```
  */
 export class PostgresStore extends StepStore {
-  readonly #sql: Sql;
+  readonly #pool: RenewingPool;
+  /** The connection that listens for the commits of other instances (postgres.js renews it). */
+  readonly #listener: Sql;
   /** The operations waiting for their run's next group commit. */
   readonly #pending = new Map<string, Pending[]>();
   /** The runs whose group is being committed. */
   readonly #committing = new Set<string>();
   #unlisten: (() => Promise<void>) | undefined;
 
-  private constructor(sql: Sql, clock: () => number) {
+  private constructor(pool: RenewingPool, listener: Sql, clock: () => number) {
     super(clock);
-    this.#sql = sql;
+    this.#pool = pool;
+    this.#listener = listener;
   }
 
   /**
@@ -172,8 +207,7 @@ export class PostgresStore extends StepStore {
     requireFunctions({ "options.clock": clock });
     requireWholeNumber("options.maxConnections", maxConnections, 1);
     requireWholeNumber("options.statementTimeoutMs", statementTimeoutMs, 1);
-    const sql = postgres(url, {
-      max: maxConnections,
+    const settings: Options<Record<string, postgres.PostgresType>> = {
       types: { bigint: bigintAsNumber },
       transform: {
         value: {
@@ -185,15 +219,23 @@ export class PostgresStore extends StepStore {
         statement_timeout: statementTimeoutMs,
       },
       onnotice: () => {},
+      // The schema has no array columns. Fetched, the array types are one more query on each
+      // new connection, whose failure (the connection lost meanwhile) postgres.js 3.4.9 leaves
+      // unhandled: a rejection that ends the process.
+      fetch_types: false,
+    };
+    const pool = new RenewingPool(() => postgres(url, { ...settings, max: maxConnections }), {
+      retireMs: RETIRE_MS,
     });
+    const listener = postgres(url, { ...settings, max: 1 });
     try {
-      await migratePostgres(sql);
-      const store = new PostgresStore(sql, clock);
-      const { unlisten } = await sql.listen(CHANNEL, (runId) => store.waiters.wake(runId));
+      await migratePostgres(pool.current);
+      const store = new PostgresStore(pool, listener, clock);
+      const { unlisten } = await listener.listen(CHANNEL, (runId) => store.waiters.wake(runId));
       store.#unlisten = unlisten;
       return store;
     } catch (error) {
-      await sql.end({ timeout: 1 });
+      await Promise.all([pool.end({ timeoutMs: 1000 }), listener.end({ timeout: 1 })]);
       throw error;
     }
   }
@@ -204,8 +246,14 @@ export class PostgresStore extends StepStore {
     return this.waiters.wait(runId, options);
   }
 
-  protected read<T>(steps: SqlSteps<T>): Promise<T> {
-    return runStepsAsync((statement) => execute(this.#sql, statement), steps);
+  protected async read<T>(steps: SqlSteps<T>): Promise<T> {
+    const pool = this.#pool.current;
+    try {
+      return await runStepsAsync((statement) => execute(pool, statement), steps);
+    } catch (error) {
+      this.#pool.failed(pool, error);
+      throw error;
+    }
   }
 
   /**
@@ -236,14 +284,22 @@ export class PostgresStore extends StepStore {
     if (waiting.length === 0) this.#pending.delete(runId);
     this.#committing.add(runId);
     try {
-      let committed: Committed;
-      try {
-        committed = await this.#commitOperations(group, { strict: false });
-      } catch (error) {
-        if (!(error instanceof postgres.PostgresError)) throw error;
-        // A write failed in PostgreSQL, and which operation it belonged to is not known: again,
-        // each operation's writes answered before the next operation starts.
-        committed = await this.#commitOperations(group, { strict: true });
+      let committed: Committed | undefined;
+      let strict = false;
+      for (let lost = 0; committed === undefined; ) {
+        const progress: Progress = { committing: false };
+        try {
+          committed = await this.#commitOperations(group, { strict }, progress);
+        } catch (error) {
+          // Never again once COMMIT was on its way: the group may have committed.
+          if (progress.committing) throw error;
+          // The connection was lost (the pool is a new one now): again.
+          if (isConnectionLost(error) && lost++ < LOST_CONNECTION_RETRIES) continue;
+          // A statement PostgreSQL refused, of an operation not known: again, each operation
+          // in a savepoint of its own that is answered before the next, so that it fails alone.
+          if (strict || !mayRunStrictly(error)) throw error;
+          strict = true;
+        }
       }
       for (const id of committed.appended) this.waiters.wake(id);
       group.forEach((operation, index) => {
@@ -261,68 +317,83 @@ export class PostgresStore extends StepStore {
   }
 
   /**
-   * Runs `group` in one transaction, each operation in its own savepoint. Not `strict`, the
-   * writes of an operation may still be on their way when the next starts (one round trip less
-   * each): an operation that throws in JavaScript is undone alone, but a write or read that
-   * PostgreSQL refuses rejects the whole transaction with its PostgresError. `strict`, each
-   * operation's writes are answered before the next starts, so such a statement fails its own
-   * operation only.
+   * Runs `group` in one transaction, each operation in a savepoint. Not `strict`, the writes of
+   * an operation may still be on their way when the next starts (one round trip less each): an
+   * operation that throws in JavaScript is undone alone, but a write or read that PostgreSQL
+   * refuses rejects the whole transaction with its PostgresError. `strict`, each operation runs in
+   * a savepoint whose statements are answered before the next operation starts, so such a
+   * statement fails its own operation only.
    */
   #commitOperations(
     group: readonly Pending[],
     { strict }: { strict: boolean },
+    progress: Progress,
   ): Promise<Committed> {
-    return this.#inTransaction({ strict }, async (statements, connection) => {
+    return this.#inTransaction(progress, async (sql) => {
+      const statements = pipeline(sql, { strict });
       const transaction = this.newTransaction();
       const outcomes: Outcome[] = [];
       for (const operation of group) {
         // An operation that fails undoes its own writes and state only.
         const undo = transaction.savepoint();
-        const saved = savepoints(statements, { strict });
+        if (strict) {
+          try {
+            const value = await sql.savepoint(async (savepoint) => {
+              const own = pipeline(savepoint, { strict });
+              const value = await runStepsAsync(own.execute, operation.body(transaction));
+              await own.settle();
+              return value;
+            });
+            outcomes.push({ value });
+          } catch (error) {
+            // Gone, its connection takes nothing more (see pipeline): begin answers the loss.
+            if (isConnectionLost(error)) return NEVER;
+            undo();
+            outcomes.push({ error });
+          }
+          continue;
+        }
+        const saved = operationSavepoint(statements);
         try {
-          const value = await runStepsAsync(saved.execute, operation.body(transaction));
-          if (strict) await statements.settle();
-          saved.release();
-          outcomes.push({ value });
+          outcomes.push({ value: await runStepsAsync(saved.execute, operation.body(transaction)) });
         } catch (error) {
-          if (!strict && error instanceof postgres.PostgresError) throw error;
+          if (error instanceof postgres.PostgresError) throw error;
           undo();
-          // Not strict, an earlier operation's write may fail here: the whole group then fails.
-          if (strict) await statements.settle().catch(() => {});
-          else await statements.settle();
-          await saved.rollBack(connection);
+          // An earlier operation's write may fail here: the whole group then fails.
+          await statements.settle();
+          await saved.rollBack();
           outcomes.push({ error });
         }
       }
       const appended = await runStepsAsync(statements.execute, transaction.finish());
       // Delivered to every listening instance when (and only if) the transaction commits.
       for (const id of appended) void statements.execute(notify(id));
+      await statements.settle();
       return { appended, outcomes };
     });
   }
 
   /**
-   * Runs `body` in a transaction on a connection of its own, its statements pipelined: `BEGIN`
-   * is sent with the first of them, `COMMIT` once every write has been answered; a failure rolls
-   * everything back.
+   * Runs `body` in a transaction of the pool (postgres.js's `begin`: `BEGIN`, the body's
+   * statements on a connection of its own, `COMMIT` once it has returned — `progress` says when
+   * — or `ROLLBACK` when it throws). A failure that means the pool lost a connection renews it.
    */
   async #inTransaction<T>(
-    { strict }: { strict: boolean },
-    body: (statements: Pipeline, connection: Pick<Sql, "unsafe">) => Promise<T>,
+    progress: Progress,
+    body: (sql: TransactionSql<Record<string, unknown>>) => Promise<T>,
   ): Promise<T> {
-    const connection = await this.#sql.reserve();
+    const pool = this.#pool.current;
     try {
-      const statements = pipeline(connection, { strict });
-      void statements.execute(control("BEGIN"));
-      const result = await body(statements, connection);
-      await statements.settle();
-      await execute(connection, control("COMMIT"));
-      return result;
+      // Wrapped: begin would wait for the elements of an array it is given.
+      const result = await pool.begin(async (sql) => {
+        const result = await body(sql);
+        progress.committing = true;
+        return { result };
+      });
+      return result.result as T;
     } catch (error) {
-      await connection.unsafe("ROLLBACK").catch(() => {});
+      this.#pool.failed(pool, error);
       throw error;
-    } finally {
-      connection.release();
     }
   }
 
@@ -333,6 +404,9 @@ export class PostgresStore extends StepStore {
   async end({ timeoutMs = 5_000 }: { timeoutMs?: number } = {}): Promise<void> {
     this.close();
     await this.#unlisten?.().catch(() => {});
-    await this.#sql.end({ timeout: timeoutMs / 1000 });
+    await Promise.all([
+      this.#pool.end({ timeoutMs }),
+      this.#listener.end({ timeout: timeoutMs / 1000 }),
+    ]);
   }
 }

@@ -153,6 +153,7 @@ function scenario() {
     ],
     crashes: [{ process: "agent-a", workItemId: "wi_2", attempt: 1, at: 31 }],
     restarts: [],
+    faults: [],
   };
   const counts = { total: 2, offered: 0, leased: 0, completed: 2, dead_lettered: 0 };
   const run: RunView = {
@@ -410,10 +411,52 @@ describe("check", () => {
       expected,
     );
     expect(result.problems).toEqual([
-      "agent-a claim-next (work, #5) was answered 500.",
+      "agent-a claim-next (work, #5) was answered 500 INTERNAL_ERROR.",
       "the server wrote to stderr: unexpected error: boom",
       "the lease agent-b crashed with (wi_1) was never claimed again.",
       "lease wi_2 attempt 1 expired 5 ms early.",
+    ]);
+  });
+  it("takes a tolerated server error as no answer and counts it, with the codes the servers logged", () => {
+    const { history, final, expected } = scenario();
+    // agent-b's completion was first answered 500 (the database was away), then sent again.
+    history.operations.splice(4, 0, {
+      ...(history.operations[4] as Operation),
+      status: 500,
+      code: "INTERNAL_ERROR",
+      body: { error: "The service failed to answer this request.", code: "INTERNAL_ERROR" },
+    });
+    history.operations.forEach((operation, index) => {
+      operation.index = index;
+    });
+    const serverErrors = [
+      "unexpected error: PostgresError: the database system is starting up",
+      "    at ErrorResponse (connection.js:817:22) {",
+      "  severity: 'FATAL',",
+      "  code: '57P03',",
+      "}",
+      "unexpected error: Error: connect ECONNREFUSED 127.0.0.1:5432",
+      "    at TCPConnectWrap.afterConnect [as oncomplete] {",
+      "  code: 'ECONNREFUSED',",
+      "}",
+      "",
+    ].join("\n");
+    const tolerated = { answers: ["500 INTERNAL_ERROR"], logged: ["57P03", "ECONNREFUSED"] };
+    const result = check(history, { ...final, serverErrors }, expected, tolerated);
+    expect(result.problems).toEqual([]);
+    expect(result.errors).toEqual({
+      answered: { "500 INTERNAL_ERROR": 1 },
+      logged: { "57P03": 1, ECONNREFUSED: 1 },
+    });
+
+    // Not tolerated: each is a problem.
+    const strict = check(history, { ...final, serverErrors }, expected, {
+      answers: ["503 SERVICE_UNAVAILABLE"],
+      logged: ["57P03"],
+    });
+    expect(strict.problems).toEqual([
+      "agent-b complete wi_2 attempt 2 (work, #4) was answered 500 INTERNAL_ERROR.",
+      `the server wrote to stderr: ${serverErrors.slice(serverErrors.indexOf("unexpected error: Error"))}`,
     ]);
   });
 });

@@ -44,6 +44,11 @@ export interface CheckResult {
     duplicates: Record<"same-key" | "other-key" | "other-body" | "late", number>;
     restarts: Record<"SIGKILL" | "SIGTERM", number>;
   };
+  /**
+   * The server errors that were tolerated: answers the agents got (`"500 INTERNAL_ERROR"`), and
+   * errors the servers logged, by code (`"57P01"`), each with how many times.
+   */
+  errors: { answered: Record<string, number>; logged: Record<string, number> };
   /** Per crash: milliseconds from the crash to the next claim of its item (client clock). */
   redeliveryMs: number[];
   /**
@@ -59,6 +64,23 @@ export interface CheckResult {
 export interface Expected {
   taskItems: number;
   reviewItems: number;
+}
+
+/**
+ * The server errors a fault of the database may cause, which are then not problems. Without
+ * them, any 5xx answer and anything the servers wrote to stderr is a problem.
+ */
+export interface Tolerated {
+  /**
+   * Answers such as `"500 INTERNAL_ERROR"`: taken as no answer at all (the operation may or may
+   * not have happened, so the client sends it again), and counted.
+   */
+  answers?: readonly string[];
+  /**
+   * Codes of the errors the servers may log (`"57P01"`, `"CONNECTION_CLOSED"`, …), each counted;
+   * any other entry of their stderr is still a problem.
+   */
+  logged?: readonly string[];
 }
 
 type ItemStatus = "offered" | "leased" | "between" | "requeued" | "completed" | "dead_lettered";
@@ -105,8 +127,33 @@ const answerOf = (operation: Operation) =>
 const describe = (operation: Operation) =>
   `${operation.process} ${operation.action}${operation.workItemId === undefined ? "" : ` ${operation.workItemId}`}${operation.attempt === undefined ? "" : ` attempt ${operation.attempt}`} (${operation.intent}${operation.retry ? ", retried" : ""}, #${operation.index})`;
 
-/** Checks a history and the final state; `expected` is what the run was created with. */
-export function check(history: History, final: FinalState, expected: Expected): CheckResult {
+/**
+ * The entries the servers wrote to stderr: each `unexpected error:` (the Node server's log of an
+ * error it answered 500 for, or met in the background) with the rest of its lines, and the code
+ * it names (a PostgreSQL SQLSTATE or the driver's code), or none.
+ */
+export function serverLogEntries(
+  stderr: string,
+): Array<{ text: string; code: string | undefined }> {
+  const entries = stderr
+    .split(/^(?=unexpected error:|instance \d+: )/m)
+    .filter((entry) => entry.trim() !== "");
+  return entries.map((text) => ({
+    text,
+    code: /^\s*code: '([0-9A-Z_]+)'/m.exec(text)?.[1],
+  }));
+}
+
+/**
+ * Checks a history and the final state; `expected` is what the run was created with, `tolerated`
+ * the server errors a fault of the database may cause.
+ */
+export function check(
+  history: History,
+  final: FinalState,
+  expected: Expected,
+  tolerated: Tolerated = {},
+): CheckResult {
   const problems: string[] = [];
   let problemCount = 0;
   const problem = (sentence: string) => {
@@ -195,12 +242,19 @@ export function check(history: History, final: FinalState, expected: Expected): 
     staleAccepted += item.completions.filter((completion) => completion.stale).length;
   }
 
-  // 4. The history against the stream.
+  // 4. The history against the stream. A tolerated server error is as if no answer had come.
+  const answered: Record<string, number> = {};
+  const isTolerated = (operation: Operation) => {
+    if (typeof operation.status !== "number" || operation.status < 500) return false;
+    return tolerated.answers?.includes(answerOf(operation)) === true;
+  };
   const operations = history.operations;
   const okClaims = new Map<string, Array<{ attempt: number; end: number }>>();
   for (const operation of operations) {
-    if (typeof operation.status === "number" && operation.status >= 500) {
-      problem(`${describe(operation)} was answered ${operation.status}.`);
+    if (isTolerated(operation)) {
+      answered[answerOf(operation)] = (answered[answerOf(operation)] ?? 0) + 1;
+    } else if (typeof operation.status === "number" && operation.status >= 500) {
+      problem(`${describe(operation)} was answered ${answerOf(operation)}.`);
     } else if (
       operation.status !== "unknown" &&
       !allowedAnswers[operation.action].includes(answerOf(operation))
@@ -275,7 +329,7 @@ export function check(history: History, final: FinalState, expected: Expected): 
   const duplicates = { "same-key": 0, "other-key": 0, "other-body": 0, late: 0 };
   let staleRefused = 0;
   for (const operation of completions) {
-    if (operation.status === "unknown") continue;
+    if (operation.status === "unknown" || isTolerated(operation)) continue;
     const wanted = duplicateAnswers[operation.intent];
     if (wanted !== undefined) {
       duplicates[operation.intent as keyof typeof duplicates] += 1;
@@ -337,8 +391,14 @@ export function check(history: History, final: FinalState, expected: Expected): 
   // 6. Nothing left behind; every crashed lease delivered again; expiry never early.
   if (final.deadLetters.length > 0)
     problem(`${final.deadLetters.length} items are still dead-lettered.`);
-  if (final.serverErrors.trim() !== "")
-    problem(`the server wrote to stderr: ${final.serverErrors.slice(0, 500)}`);
+  const logged: Record<string, number> = {};
+  for (const entry of serverLogEntries(final.serverErrors)) {
+    if (entry.code !== undefined && tolerated.logged?.includes(entry.code) === true) {
+      logged[entry.code] = (logged[entry.code] ?? 0) + 1;
+    } else {
+      problem(`the server wrote to stderr: ${entry.text.slice(0, 500)}`);
+    }
+  }
   const redeliveryMs: number[] = [];
   /** Crashed leases claimed again for an A2A agent (in the stream only, so not timed). */
   let redeliveredToA2a = 0;
@@ -402,6 +462,7 @@ export function check(history: History, final: FinalState, expected: Expected): 
     staleAccepted,
     acknowledged: acknowledged.length,
     unknown: operations.filter((operation) => operation.status === "unknown").length,
+    errors: { answered, logged },
     faults: {
       crashes: history.crashes.length,
       redelivered: redeliveryMs.length + redeliveredToA2a,

@@ -36,6 +36,8 @@ export type Intent =
   | "steal"
   /** Failing an item on purpose until it is dead-lettered. */
   | "poison"
+  /** Failing a lease at the same moment as every other agent (a retry storm). */
+  | "storm"
   /** The admin's bookkeeping: reading the run and its dead letters, requeueing them. */
   | "admin";
 
@@ -90,11 +92,22 @@ export interface Restart {
   upAtEpoch: number;
 }
 
+/** A fault injected into the database under the service (see postgres-chaos.ts). */
+export interface Fault {
+  /** What was done, as a sentence ("terminated 9 of the service's connections"). */
+  what: string;
+  /** When it began and ended (the monotonic clock of the operations). */
+  start: number;
+  end: number;
+}
+
 /** Everything the clients saw. */
 export interface History {
   operations: Operation[];
   crashes: Crash[];
   restarts: Restart[];
+  /** The faults injected into the database (none unless a disruption ran). */
+  faults: Fault[];
 }
 
 /** The state read after the run, with the event stream as a real SSE client received it. */

@@ -5,7 +5,9 @@
 // are dead-lettered (an admin requeues them), and a server is killed (SIGKILL) or stopped
 // (SIGTERM) and started again on the same database. Every operation and its answer is recorded;
 // a real SSE client follows the event stream throughout, from one instance to another when its
-// own goes away. No test framework here: the benchmark runs the large configuration.
+// own goes away. On PostgreSQL a disruption can also fail the database under the service
+// (postgres-chaos.ts), and agents can fail and claim again all at once (a retry storm). No test
+// framework here: the benchmark runs the large configuration.
 import { join } from "node:path";
 import type { Artifact, CollaborationEvent, WorkItem } from "@task-context/protocols";
 import type {
@@ -16,8 +18,17 @@ import type {
   RunView,
 } from "../../src/contract/schemas.ts";
 import { dataPart, type RunningA2aAgent, startA2aAgent, textPart } from "../a2a/a2a-agent.ts";
-import { followEvents, type StreamRequest } from "../sse/follow.ts";
-import type { Action, Crash, FinalState, History, Intent, Operation, Restart } from "./history.ts";
+import { type Follower, followEvents, type StreamRequest } from "../sse/follow.ts";
+import type {
+  Action,
+  Crash,
+  Fault,
+  FinalState,
+  History,
+  Intent,
+  Operation,
+  Restart,
+} from "./history.ts";
 import { seededRandom, streamSeed } from "./random.ts";
 import { type ServerProcess, startServerProcess } from "./server-process.ts";
 
@@ -36,6 +47,8 @@ export interface WorkloadOptions {
   maxAttempts: number;
   /** Per claim: the agent stops without completing or failing. */
   crash: number;
+  /** The first this many claims of the run crash too, whatever the draws (a small run's sure crashes). */
+  firstCrashes?: number;
   /** Per claim: the agent fails its attempt. */
   fail: number;
   /** Per claim of a first attempt: the agent holds it past its expiry while another agent
@@ -62,8 +75,19 @@ export interface WorkloadOptions {
    * database at `databaseUrl`, all serving the run at once. Each request goes to the next live
    * instance (round-robin per request, so one agent's claim, heartbeat and completion land on
    * different instances); the SSE client starts on instance 0 and reconnects to another one.
+   * `pool`: the most connections each instance opens (TASK_CONTEXT_DATABASE_POOL).
    */
-  instances?: { databaseUrl: string; count: number };
+  instances?: { databaseUrl: string; count: number; pool?: number };
+  /**
+   * Faults injected into the database under the service while the agents work (see
+   * postgres-chaos.ts): started with the agents, awaited before the final state is read.
+   */
+  disrupt?: (workload: WorkloadProgress) => Promise<void>;
+  /**
+   * Retry storms, each when this many items have been completed: every agent claims an item and
+   * waits for all the others; then they all fail their attempts at once and claim again at once.
+   */
+  storms?: ReadonlyArray<{ afterCompleted: number }>;
   /** Gives up ("blocked") when the run is not completed after this long. */
   deadlineMs: number;
   /**
@@ -85,6 +109,27 @@ export interface WorkloadResult {
   durationMs: number;
   /** The SSE client's connection attempts, each with the instance it went to (0-based). */
   stream: StreamConnection[];
+  /**
+   * How many times the SSE client gave up (a reconnection answered with another status than
+   * 200, e.g. 500 while the database was away) and a new one started after its last event.
+   */
+  streamRestarts: number;
+}
+
+/** What a disruption sees of the workload, and where it records the faults it injects. */
+export interface WorkloadProgress {
+  runId: string;
+  /** The monotonic clock of the history. */
+  now(): number;
+  /** Resolves true once `count` items have been completed; false when the run ended first. */
+  completed(count: number): Promise<boolean>;
+  /**
+   * Resolves true once the agents have been answered `count` more server errors (5xx) than so
+   * far; false when the run ended first.
+   */
+  serverErrors(count: number): Promise<boolean>;
+  /** Records a fault: `what` was done, from `start` (of {@link now}) until now. */
+  fault(what: string, start: number): void;
 }
 
 /** A connection attempt of the SSE client and the server instance it went to. */
@@ -128,7 +173,14 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRes
   }
   const store =
     instances !== undefined
-      ? { environment: { TASK_CONTEXT_DATABASE_URL: instances.databaseUrl } }
+      ? {
+          environment: {
+            TASK_CONTEXT_DATABASE_URL: instances.databaseUrl,
+            ...(instances.pool === undefined
+              ? {}
+              : { TASK_CONTEXT_DATABASE_POOL: String(instances.pool) }),
+          },
+        }
       : folder !== undefined
         ? { database: join(folder, "checker.db") }
         : undefined;
@@ -166,8 +218,24 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRes
   const operations: Operation[] = [];
   const crashes: Crash[] = [];
   const restarts: Restart[] = [];
+  const faults: Fault[] = [];
   let finished = false;
   let stopping = false;
+  let errorsAnswered = 0;
+  /** What a disruption waits for: each settled when its condition holds, or (false) at the end. */
+  const conditions = new Set<{ holds: () => boolean; settle: (held: boolean) => void }>();
+  const until = (holds: () => boolean) =>
+    holds()
+      ? Promise.resolve(true)
+      : new Promise<boolean>((settle) => conditions.add({ holds, settle }));
+  const recheck = () => {
+    for (const condition of conditions) {
+      if (finished || condition.holds()) {
+        conditions.delete(condition);
+        condition.settle(!finished);
+      }
+    }
+  };
 
   /** Sends a request and records it with its answer; "unknown" when no answer came. */
   const call = async (caller: { tag: string; token: string }, request: Request) => {
@@ -214,18 +282,23 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRes
       ...(body === undefined ? {} : { body }),
     };
     operations.push(operation);
+    if (typeof status === "number" && status >= 500) {
+      errorsAnswered += 1;
+      recheck();
+    }
     return operation;
   };
   /**
-   * Sends a request until an answer comes, waiting for a server between tries (each try goes
-   * to the next live instance).
+   * Sends a request until an answer other than a server error comes, waiting for a server
+   * between tries (each try goes to the next live instance), 5 ms after the first, twice as long
+   * after each next, at most 200 ms.
    */
   const settle = async (caller: { tag: string; token: string }, request: Request) => {
     for (let tries = 0; ; tries++) {
       const answer = await call(caller, tries === 0 ? request : { ...request, retry: true });
-      if (answer.status !== "unknown") return answer;
+      if (answer.status !== "unknown" && answer.status < 500) return answer;
       await someUp();
-      await sleep(5);
+      await sleep(Math.min(200, 5 * 2 ** tries));
     }
   };
   const admin = { tag: "admin", token: adminToken };
@@ -315,26 +388,46 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRes
       .slice(0, options.poison),
   );
   // The SSE client starts on instance 0 (the first one restarted); each reconnection goes to
-  // the next live instance after the one it was on: another one, when there are several.
+  // the next live instance after the one it was on: another one, when there are several. An
+  // EventSource gives up when a reconnection is answered with another status than 200: then a
+  // new one starts after the last event received, on the next live instance, as an application
+  // would to keep following.
   const streamInstances: number[] = [];
   let streamAt = 0;
-  const follower = followEvents(
-    (previous) => {
-      if (previous !== undefined) streamAt = nextLive(streamAt);
-      streamInstances.push(streamAt);
-      return instance(streamAt).url();
-    },
-    `/v1/runs/${runId}/events`,
-    adminToken,
-  );
+  const followers: Follower[] = [];
+  const streamed = () => followers.flatMap((follower) => follower.frames);
+  const follow = () => {
+    const after = streamed().at(-1)?.event.seq ?? 0;
+    if (followers.length > 0) streamAt = nextLive(streamAt);
+    followers.push(
+      followEvents(
+        (previous) => {
+          if (previous !== undefined) streamAt = nextLive(streamAt);
+          streamInstances.push(streamAt);
+          return instance(streamAt).url();
+        },
+        `/v1/runs/${runId}/events${after === 0 ? "" : `?after=${after}`}`,
+        adminToken,
+      ),
+    );
+  };
+  /** A new SSE client when the last one gave up. */
+  const keepFollowing = () => {
+    if (followers.at(-1)?.closed() === true) follow();
+  };
+  follow();
 
   // The agents' side.
   const completedItems = new Set<string>();
+  /** Items completed as the run last said (its stages' counts): A2A agents' completions too. */
+  let completedByRun = 0;
+  /** How many items have been completed, as far as anyone here knows. */
+  const completedCount = () => Math.max(completedItems.size, completedByRun);
   const restarting: Promise<void>[] = [];
-  const completed = (workItemId: string) => {
-    completedItems.add(workItemId);
+  /** Starts the next restart once enough items have been completed. */
+  const restartWhenDue = () => {
     const restart = options.restarts[restarting.length];
-    if (restart !== undefined && completedItems.size >= restart.afterCompleted) {
+    if (restart !== undefined && completedCount() >= restart.afterCompleted) {
       // The instances in turn; the others serve meanwhile.
       const at = restarting.length % servers.length;
       restartsUnderWay[at] = (restartsUnderWay[at] ?? 0) + 1;
@@ -348,11 +441,18 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRes
       );
     }
   };
+  const completed = (workItemId: string) => {
+    completedItems.add(workItemId);
+    recheck();
+    restartWhenDue();
+  };
   const newKey = (agent: Agent) => {
     agent.keys += 1;
     return `${agent.tag}-${agent.keys}`;
   };
   let bursts = 0;
+  /** Claims that reached an agent's work, for firstCrashes. */
+  let claimsSeen = 0;
   const completion = (agent: Agent, item: WorkItem, attempt: number, extra = "") => {
     const content = `${item.id}|${attempt}|${agent.tag}${extra}`;
     const body =
@@ -453,7 +553,8 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRes
       return;
     }
     const roll = agent.random();
-    if (roll < options.crash) {
+    const early = claimsSeen++ < (options.firstCrashes ?? 0);
+    if (roll < options.crash || early) {
       crashes.push({ process: agent.tag, workItemId: item.id, attempt: lease.attempt, at: now() });
       return;
     }
@@ -484,8 +585,70 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRes
     }
   };
 
+  // Retry storms: the agents meet, each holding an item when one was on offer; once the last
+  // arrives, all fail at once and claim again at once.
+  const storms = options.storms ?? [];
+  let stormsBegun = 0;
+  let activeAgents = agents.length;
+  let gathering:
+    | {
+        joined: Set<Agent>;
+        arrived: number;
+        holding: number;
+        start: number;
+        released: Promise<void>;
+        release(): void;
+      }
+    | undefined;
+  const releaseIfAllArrived = () => {
+    if (gathering === undefined || gathering.arrived < activeAgents) return;
+    const { arrived, holding, start, release } = gathering;
+    gathering = undefined;
+    faults.push({
+      what: `retry storm ${stormsBegun}: ${arrived} agents met holding ${holding} leases, all failed at once and claimed again at once`,
+      start,
+      end: now(),
+    });
+    release();
+  };
+  const joinStorm = async (agent: Agent) => {
+    if (gathering === undefined) {
+      stormsBegun += 1;
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      gathering = { joined: new Set(), arrived: 0, holding: 0, start: now(), released, release };
+    }
+    const storm = gathering;
+    storm.joined.add(agent);
+    const claim = await call(agent, {
+      action: "claim-next",
+      intent: "work",
+      method: "POST",
+      path: "/v1/inbox/claim-next",
+    });
+    const held = claim.status === 200 ? (claim.body as ClaimView) : undefined;
+    if (held !== undefined) storm.holding += 1;
+    storm.arrived += 1;
+    releaseIfAllArrived();
+    await storm.released;
+    if (held !== undefined) {
+      await fail(agent, held.work_item, held.lease.attempt, "storm");
+    }
+  };
+  const stormFor = (agent: Agent) =>
+    gathering !== undefined
+      ? !gathering.joined.has(agent)
+      : stormsBegun < storms.length &&
+        completedCount() >= (storms[stormsBegun]?.afterCompleted ?? Number.POSITIVE_INFINITY);
+
   const agentLoop = async (agent: Agent) => {
     while (!finished) {
+      if (stormFor(agent)) {
+        await joinStorm(agent);
+        continue;
+      }
       const claim = await call(agent, {
         action: "claim-next",
         intent: "work",
@@ -496,6 +659,9 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRes
       if (claim.status === "unknown") await someUp();
       if (claim.status === 200) await work(agent, claim.body as ClaimView);
     }
+    // Those still gathering for a storm no longer wait for this agent.
+    activeAgents -= 1;
+    releaseIfAllArrived();
   };
 
   // The admin requeues dead letters and watches for the run's completion.
@@ -522,8 +688,18 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRes
         method: "GET",
         path: `/v1/runs/${runId}`,
       });
-      if (run.status === 200 && (run.body as RunView).status === "completed") finished = true;
+      if (run.status === 200) {
+        const { status, stages } = run.body as RunView;
+        completedByRun = stages.reduce((sum, stage) => sum + stage.counts.completed, 0);
+        restartWhenDue();
+        recheck();
+        if (status === "completed") {
+          finished = true;
+          recheck();
+        }
+      }
       if (run.status === "unknown") await someUp();
+      keepFollowing();
       await sleep(50);
     }
   };
@@ -532,13 +708,40 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRes
   const deadline = setTimeout(() => {
     stopping = true;
     finished = true;
+    recheck();
   }, options.deadlineMs);
+  // A disruption that fails ends the workload: the agents stop, the servers are stopped.
+  let disruptionFailed: { error: unknown } | undefined;
+  const disrupting = options
+    .disrupt?.({
+      runId,
+      now,
+      completed: (count) => until(() => completedCount() >= count),
+      serverErrors: (count) => {
+        const target = errorsAnswered + count;
+        return until(() => errorsAnswered >= target);
+      },
+      fault: (what, start) => faults.push({ what, start, end: now() }),
+    })
+    .catch((error: unknown) => {
+      disruptionFailed = { error };
+      finished = true;
+      recheck();
+    });
   try {
     await Promise.all([adminLoop(), ...agents.map(agentLoop)]);
   } finally {
     clearTimeout(deadline);
   }
   const durationMs = now() - started;
+  await disrupting;
+  if (disruptionFailed !== undefined) {
+    await Promise.all(restarting);
+    await Promise.all(a2aAgents.map((agent) => agent.close()));
+    for (const follower of followers) follower.close();
+    await Promise.all(servers.map((server) => server.stop()));
+    throw disruptionFailed.error;
+  }
   await Promise.all(restarting);
   await Promise.all(a2aAgents.map((agent) => agent.close()));
 
@@ -565,8 +768,11 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRes
   // The SSE client catches up (it may be waiting to reconnect after the last restart).
   const last = events.at(-1)?.seq ?? 0;
   const caughtUp = now() + 30_000;
-  while ((follower.frames.at(-1)?.event.seq ?? 0) < last && now() < caughtUp) await sleep(20);
-  follower.close();
+  while ((streamed().at(-1)?.event.seq ?? 0) < last && now() < caughtUp) {
+    keepFollowing();
+    await sleep(20);
+  }
+  for (const follower of followers) follower.close();
   const serverErrors = (await Promise.all(servers.map((server) => server.stop())))
     .map((errors, at) =>
       servers.length > 1 && errors !== "" ? `instance ${at}: ${errors}` : errors,
@@ -580,21 +786,21 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRes
   return {
     options,
     runId,
-    history: { operations, crashes, restarts },
+    history: { operations, crashes, restarts, faults },
     final: {
       run,
       events,
-      streamed: follower.frames,
+      streamed: streamed(),
       artifacts,
       deadLetters,
       serverErrors,
     },
     durationMs,
     // A connection attempt is recorded before its instance is chosen: the last may have none yet.
-    stream: follower.requests.map((request, at) => ({
-      ...request,
-      instance: streamInstances[at] ?? streamAt,
-    })),
+    stream: followers
+      .flatMap((follower) => follower.requests)
+      .map((request, at) => ({ ...request, instance: streamInstances[at] ?? streamAt })),
+    streamRestarts: followers.length - 1,
   };
 }
 

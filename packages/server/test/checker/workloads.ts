@@ -1,4 +1,6 @@
-// The checker's configurations: the CI one (a test) and the large one (a benchmark).
+// The checker's configurations: the CI one (a test) and the large one (a benchmark); and the same
+// two for PostgreSQL failing under the service (postgres-chaos.ts), where the service's own
+// processes are not restarted.
 import type { WorkloadOptions } from "./workload.ts";
 
 /** Small enough for a loaded 2-core machine in seconds; every fault still happens. */
@@ -41,4 +43,28 @@ export const largeWorkload: Omit<WorkloadOptions, "seed" | "folder"> = {
   ],
   workMs: 20,
   deadlineMs: 600_000,
+};
+
+/**
+ * The CI's, for PostgreSQL failing under the service: the faults of {@link ciWorkload} at the same
+ * rates on fewer agents and items (so not every kind is sure to happen: test/checker proves
+ * each), the service's processes left running (PostgreSQL is what fails).
+ */
+export const ciChaosWorkload: Omit<WorkloadOptions, "seed" | "folder"> = {
+  ...ciWorkload,
+  agents: 6,
+  items: 24,
+  reviews: false,
+  firstCrashes: 2,
+  poison: 1,
+  restarts: [],
+};
+
+/** The benchmark's, for PostgreSQL failing under the service: 50 agents × 2 000 items, 2 s leases. */
+export const largeChaosWorkload: Omit<WorkloadOptions, "seed" | "folder"> = {
+  ...largeWorkload,
+  items: 2000,
+  poison: 3,
+  restarts: [],
+  deadlineMs: 300_000,
 };

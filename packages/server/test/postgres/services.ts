@@ -2,13 +2,12 @@
 // over a socket (startNodeServer with a database URL), each on a new database of one throwaway
 // PostgreSQL server (scripts/postgres.mjs). Where PostgreSQL cannot be started here, `reason` says
 // why in one line and the suites that need it are skipped by name.
-import postgres from "postgres";
 import { afterAll } from "vitest";
 import { findPostgres, type Postgres, startPostgres } from "../../../../scripts/postgres.mjs";
-import { newId } from "../../src/delivery/ids.ts";
 import { PostgresStore } from "../../src/postgres/postgres-store.ts";
 import type { StartService } from "../contract/harness.ts";
 import { inProcessOn, overSocketOn } from "../node/services.ts";
+import { createDatabase, type Database } from "./databases.ts";
 
 const found = await findPostgres();
 /** Why PostgreSQL cannot be started here, or undefined when it can. */
@@ -30,22 +29,8 @@ export function postgresServer(): Promise<Postgres> {
 }
 
 /** A new, empty database on this file's PostgreSQL server (started on first use): its URL. */
-export async function newDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const { url } = await postgresServer();
-  const name = newId("run").replace("run_", "tc_");
-  const admin = postgres(url, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  return {
-    url: target.href,
-    async drop() {
-      const dropper = postgres(url, { max: 1, onnotice: () => {} });
-      await dropper.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await dropper.end();
-    },
-  };
+export async function newDatabase(): Promise<Database> {
+  return createDatabase((await postgresServer()).url);
 }
 
 /** The app in process (`app.request`) on a PostgresStore. */

@@ -53,6 +53,8 @@ export interface Follower {
   hold(): void;
   release(): void;
   close(): void;
+  /** Whether the client stopped: it gave up (a reconnection was refused), or was closed. */
+  closed(): boolean;
 }
 
 /**
@@ -120,5 +122,6 @@ export function followEvents(
       gate?.open();
       source.close();
     },
+    closed: () => source.readyState === source.CLOSED,
   };
 }
