@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // What a user meets who installs the packages: packs every published package as the registry would
 // receive it, installs the tarballs with npm into fresh projects, and checks
-// - the install size of @task-context/core alone (its tokenizer is an optional peer dependency);
+// - the install size of @task-context/core alone (its tokenizer and @opentelemetry/api are optional
+//   peer dependencies), and that its tracing entry point works there without the API;
 // - that every entry point of every package imports on the machine's Node (media-tools on Node ≥ 22),
 //   and that media-tools on an older machine Node fails with UNSUPPORTED_RUNTIME, naming Node 22;
 // - that the exact tokenizer, without gpt-tokenizer, fails with an error that says what to install;
@@ -69,15 +70,22 @@ function installChecks(packages, paths) {
     "@task-context/core": tarballs["@task-context/core"],
   });
   const coreSize = sizeOf(join(alone, "node_modules"));
-  // Core (about 0.5 MB with its source maps) and its one required peer, @opentelemetry/api
-  // (0.7 MB): well under 1.5 MiB, where gpt-tokenizer's vocabularies alone would add 26 MB.
-  check("@task-context/core alone, installed", coreSize < 1_572_864, megabytes(coreSize));
+  // Core alone, about 0.5 MB with its source maps: its peers are optional, so neither
+  // @opentelemetry/api (0.6 MB, 2 MB on disk) nor gpt-tokenizer's vocabularies (26 MB) come with it.
+  check("@task-context/core alone, installed", coreSize < 786_432, megabytes(coreSize));
   const probe = `
     import { loadO200kTokenizer, loadTaskContext, memoryWorkspace } from "@task-context/core";
     const context = await loadTaskContext(memoryWorkspace({ "CONTEXT.md": "Building Lumen.\\n" }));
     const missing = await loadO200kTokenizer().then(() => "loaded", (error) => error.code + ": " + error.message);
     const direct = await import("@task-context/core/o200k").then(() => "loaded", (error) => error.message);
-    console.log(JSON.stringify({ content: context.content, missing, direct }));`;
+    const tracing = await import("@task-context/core/tracing");
+    const headers = {};
+    tracing.injectTraceContext(headers);
+    const traced = await tracing.traceDelivery(
+      { tracer: "probe", name: "probe", recipient: { kind: "model" } },
+      (span) => (span.recording ? "recording" : "not recording") + " " + JSON.stringify(headers),
+    );
+    console.log(JSON.stringify({ content: context.content, missing, direct, traced }));`;
   writeFileSync(join(alone, "probe.mjs"), probe);
   const answer = JSON.parse(run(machineNode, ["probe.mjs"], alone));
   check(
@@ -95,6 +103,12 @@ function installChecks(packages, paths) {
     "import @task-context/core/o200k without gpt-tokenizer names the missing package",
     answer.direct.includes("gpt-tokenizer"),
     answer.direct.split("\n")[0],
+  );
+  check(
+    "@task-context/core/tracing without @opentelemetry/api traces nothing, as without an SDK",
+    answer.traced === "not recording {}" &&
+      !existsSync(join(alone, "node_modules", "@opentelemetry", "api")),
+    answer.traced,
   );
 
   // 2. everything together, with the peers a user installs.

@@ -25,6 +25,7 @@ export default defineConfig({
     "src/client.ts",
     "src/postgres.ts",
     "src/a2a.ts",
+    "src/a2a-agent.ts",
     "src/main.ts",
   ],
   alias: Object.fromEntries(optionalSchemaModules.map((name) => [name, absentModule])),

@@ -20,7 +20,8 @@ import { ArgumentError, type SecretPolicy } from "@task-context/core";
 import { requireText, requireWholeNumber } from "@task-context/core/internal";
 import type { A2aDispatcher } from "./a2a/a2a-dispatcher.ts";
 import { createApp, defaultBodyBytes, type Limits } from "./app.ts";
-import { defaultAllowedHosts } from "./mcp/dns-rebinding.ts";
+import { defaultAllowedHosts } from "./http/allowed-hosts.ts";
+import { clientAddress } from "./http/client-address.ts";
 import { createNodeHttpServer } from "./node-http/node-http-server.ts";
 import { closingConnection } from "./node-http/unread-body.ts";
 import { type Durability, openNodeDatabase } from "./node-sqlite.ts";
@@ -28,7 +29,6 @@ import { requirePostgresUrl } from "./postgres/postgres-url.ts";
 import { type ServiceEnv, settingsFromEnv as serviceSettingsFromEnv } from "./settings.ts";
 import { SqlStore } from "./sql/sql-store.ts";
 import type { StepStore } from "./sql/step-store.ts";
-import { clientAddress } from "./workers/client-address.ts";
 
 export {
   type Durability,

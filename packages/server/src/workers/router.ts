@@ -1,7 +1,7 @@
 import { createApp, type Limits } from "../app.ts";
+import { clientAddress } from "../http/client-address.ts";
 import type { App } from "../routes/route-context.ts";
 import { settingsFromEnv } from "../settings.ts";
-import { clientAddress } from "./client-address.ts";
 import { DurableObjectStore } from "./durable-object-store.ts";
 import type { WorkerEnv } from "./worker-env.ts";
 import { workersRateLimiter } from "./workers-rate-limiter.ts";

@@ -1,7 +1,8 @@
 /**
- * The client's address as the per-address rate limit counts it, from `CF-Connecting-IP` (which
- * Cloudflare's edge sets; `wrangler dev` passes a client's own header through): an IPv6 client
- * by its /64 prefix, since one client holds a whole /64; `"unknown"` without the header.
+ * The client's address as the per-address rate limit counts it, on every runtime: an IPv6 client
+ * by its /64 prefix, since one client holds a whole /64; `"unknown"` without an address. Node
+ * passes the socket's remote address; Workers pass `CF-Connecting-IP` (which Cloudflare's edge
+ * sets; `wrangler dev` passes a client's own header through).
  */
 export function clientAddress(connectingIp: string | undefined): string {
   const address = connectingIp?.trim().toLowerCase() ?? "";
