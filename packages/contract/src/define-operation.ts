@@ -140,6 +140,24 @@ export interface OperationDefinition {
  *
  * @example
  * ```ts source="../examples/define-operation.ts#defineOperation"
+ * export const getRunStatus = defineOperation({
+ *   id: "getRunStatus",
+ *   method: "GET",
+ *   path: "/v1/runs/{run_id}/status",
+ *   audience: "admin or agent",
+ *   summary: "A run's status",
+ *   description: "`active`, `blocked` while a dead letter waits for a requeue, or `completed`.",
+ *   tag: "runs",
+ *   input: { path: z.strictObject({ run_id: runIdParameter }) },
+ *   output: {
+ *     kind: "json",
+ *     status: 200,
+ *     body: z.strictObject({ status: runView.shape.status }),
+ *     description: "Its status",
+ *   },
+ *   errors: ["RUN_NOT_FOUND"],
+ *   client: { method: "getRunStatus" },
+ * });
  * ```
  */
 export function defineOperation<const Definition extends OperationDefinition>(

@@ -270,6 +270,9 @@ export interface OpenApiDocumentOptions {
  *
  * @example
  * ```ts source="../examples/openapi-document.ts#openApiDocument"
+ * const document = openApiDocument({ serverUrl: "https://tc.example.com" });
+ * const completion = document.paths["/v1/work-items/{id}/complete"]?.post as Record<string, unknown>;
+ * console.log(completion["x-task-context-client"]); // complete
  * ```
  */
 export function openApiDocument(options: OpenApiDocumentOptions = {}): OpenApiDocument {
