@@ -7,6 +7,7 @@ import type { Browser } from "playwright-core";
 import { rolldown } from "rolldown";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type NodeServer, startNodeServer } from "../../src/node.ts";
+import { runInput, taskStage } from "../contract/client.ts";
 import { browserVerdict, launchChromium, suiteTitle } from "./chromium.ts";
 
 const verdict = browserVerdict();
@@ -61,50 +62,43 @@ describe.skipIf(!verdict.available)(suiteTitle("@task-context/client in chromium
     );
     await page.goto(`${server.url}/client-test`);
     await page.evaluate(bundle);
-    const result = await page.evaluate(async (token) => {
-      const { createServiceClient, ServiceError } = (
-        globalThis as unknown as { taskContextClient: typeof import("@task-context/client") }
-      ).taskContextClient;
-      const admin = createServiceClient({ url: location.origin, token });
-      const run = await admin.createRun({
-        goal: "Launch Lumen",
-        constraints: ["Say Lumen, never Lumen App"],
-        stages: [
-          {
-            id: "draft",
-            stage_description: "Write the launch post",
-            expected_output: "Markdown, with a title",
-            available_skills: [],
-          },
-        ],
-      });
-      const agent = createServiceClient({
-        url: location.origin,
-        token: (await admin.addAgent(run.run_id, { tag: "writer" })).token,
-      });
-      const claim = await agent.claimNext({ wait: 5 });
-      if (claim === undefined) throw new Error("nothing was offered");
-      const done = await agent.complete(claim.work_item.id, {
-        attempt: claim.lease.attempt,
-        artifact: { media_type: "text/markdown", content: "# Lumen" },
-      });
-      const refusal = await agent.heartbeat(claim.work_item.id, { attempt: 1 }).then(
-        () => "no refusal",
-        (error: unknown) =>
-          ServiceError.isInstance(error) ? `${error.status} ${error.code}` : String(error),
-      );
-      const events: string[] = [];
-      for await (const event of admin.followEvents(run.run_id)) {
-        events.push(`${event.seq} ${event.type}`);
-      }
-      const aborted = new AbortController();
-      aborted.abort(new Error("stopped"));
-      const abort = await agent.poll({ wait: 30, signal: aborted.signal }).then(
-        () => "not aborted",
-        (error: unknown) => (error as Error).message,
-      );
-      return { status: done.status, refusal, events, abort };
-    }, adminToken);
+    const input = runInput([taskStage("draft")]);
+    const result = await page.evaluate(
+      async ({ token, input }) => {
+        const { createServiceClient, ServiceError } = (
+          globalThis as unknown as { taskContextClient: typeof import("@task-context/client") }
+        ).taskContextClient;
+        const admin = createServiceClient({ url: location.origin, token });
+        const run = await admin.createRun(input);
+        const agent = createServiceClient({
+          url: location.origin,
+          token: (await admin.addAgent(run.run_id, { tag: "writer" })).token,
+        });
+        const claim = await agent.claimNext({ wait: 5 });
+        if (claim === undefined) throw new Error("nothing was offered");
+        const done = await agent.complete(claim.work_item.id, {
+          attempt: claim.lease.attempt,
+          artifact: { media_type: "text/markdown", content: "# Lumen" },
+        });
+        const refusal = await agent.heartbeat(claim.work_item.id, { attempt: 1 }).then(
+          () => "no refusal",
+          (error: unknown) =>
+            ServiceError.isInstance(error) ? `${error.status} ${error.code}` : String(error),
+        );
+        const events: string[] = [];
+        for await (const event of admin.followEvents(run.run_id)) {
+          events.push(`${event.seq} ${event.type}`);
+        }
+        const aborted = new AbortController();
+        aborted.abort(new Error("stopped"));
+        const abort = await agent.poll({ wait: 30, signal: aborted.signal }).then(
+          () => "not aborted",
+          (error: unknown) => (error as Error).message,
+        );
+        return { status: done.status, refusal, events, abort };
+      },
+      { token: adminToken, input },
+    );
     expect(result).toEqual({
       status: "completed",
       refusal: "409 ALREADY_COMPLETED",
