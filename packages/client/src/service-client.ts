@@ -1,5 +1,4 @@
-import type { FollowEventsOptions } from "./follow-events.ts";
-import { followEvents } from "./follow-events.ts";
+import { type FollowEventsOptions, followEvents } from "./follow-events.ts";
 import type {
   AddAgentInput,
   AgentCreated,
@@ -80,9 +79,10 @@ function newIdempotencyKey(): string {
 }
 
 /**
- * A typed client of the delivery service's HTTP contract. Each method is one endpoint: it sends
- * the contract's body and answers the contract's JSON, as the contract's types describe it.
- * A refusal is thrown as a `ServiceError`.
+ * A typed client of the delivery service's HTTP contract. Each method calls one operation of the
+ * generated table (`src/generated/operations.ts`: its method and path template) and is typed by
+ * the generated types (its body and its answer): it sends the contract's body and answers the
+ * contract's JSON. A refusal is thrown as a `ServiceError`.
  */
 class ServiceClient {
   readonly #send: Send;
