@@ -60,9 +60,10 @@ export const typeNames: Readonly<Record<string, string>> = {
 };
 
 /**
- * The client's method names of each operation, until the document carries them as the extension
- * `x-task-context-client` (then this map goes): one operation may have two, `listEvents` as JSON
- * pages and as the event stream.
+ * The client's method names of each operation, for a document that does not carry them yet as
+ * the extensions `x-task-context-client` (the method) and `x-task-context-client-stream` (the
+ * method that follows its event stream, `followEvents` of `listEvents`): once the contract's
+ * document has them, they alone count and this map goes.
  */
 const clientMethods: Readonly<Record<string, readonly string[]>> = {
   health: ["health"],
@@ -101,7 +102,8 @@ interface DocumentOperation {
   responses?: Record<string, { content?: Record<string, unknown> }>;
   "x-task-context-audience"?: string;
   "x-audience"?: string;
-  "x-task-context-client"?: string | string[];
+  "x-task-context-client"?: string;
+  "x-task-context-client-stream"?: string;
 }
 
 const methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
@@ -123,6 +125,12 @@ export interface TableEntry {
 /** Every operation of `document`, in the document's order. */
 export function operationsOf(document: ServiceDocument): TableEntry[] {
   const entries: TableEntry[] = [];
+  const named = Object.values(document.paths).some((item) =>
+    methods.some(
+      (method) =>
+        (item[method] as DocumentOperation | undefined)?.["x-task-context-client"] !== undefined,
+    ),
+  );
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of methods) {
       const operation = item[method] as DocumentOperation | undefined;
@@ -131,13 +139,11 @@ export function operationsOf(document: ServiceDocument): TableEntry[] {
       if (id === undefined) throw new Error(`${method.toUpperCase()} ${path} has no operationId.`);
       const parameters = (place: string) =>
         (operation.parameters ?? []).filter((p) => p.in === place).map((p) => p.name);
-      const extension = operation["x-task-context-client"];
-      const client =
-        extension === undefined
-          ? [...(clientMethods[id] ?? [])]
-          : typeof extension === "string"
-            ? [extension]
-            : [...extension];
+      const client = named
+        ? [operation["x-task-context-client"], operation["x-task-context-client-stream"]].filter(
+            (name) => name !== undefined,
+          )
+        : [...(clientMethods[id] ?? [])];
       const audience = operation["x-task-context-audience"] ?? operation["x-audience"];
       if (audience === undefined) throw new Error(`Operation ${id} names no audience.`);
       entries.push({
