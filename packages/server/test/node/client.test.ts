@@ -1,4 +1,4 @@
-// The typed client (@task-context/server/client) against the real Node server on loopback, on
+// The typed client (@task-context/client) against the real Node server on loopback, on
 // an in-memory SQLite database with a clock the tests move: every method with its exact answer,
 // the errors it maps, 429 with Retry-After, the idempotent resend of completions, the event
 // stream resuming after its connection ends or breaks, and aborts.
