@@ -26,6 +26,7 @@ import {
   installedProject,
   node24,
   npm,
+  packagesIn,
   packPackages,
   root,
   run,
@@ -114,8 +115,9 @@ function installChecks(packages, paths) {
   // 2. everything together, with the peers a user installs.
   const peers = {};
   for (const manifest of packages) {
+    // Our own packages as peers (the CLI's @task-context/server) are installed from their tarballs.
     for (const [peer, range] of Object.entries(manifest.peerDependencies ?? {}))
-      peers[peer] = range;
+      if (tarballs[peer] === undefined) peers[peer] = range;
   }
   const all = installedProject(work, "all-packages", { ...tarballs, ...peers });
   rows.push(
@@ -204,6 +206,101 @@ function installChecks(packages, paths) {
     lint.status === 0 ? "CONTEXT.md ok" : lint.stderr || lint.stdout,
   );
   return { all, npx };
+}
+
+/** What the CLI must not install: the service, its PostgreSQL driver, its A2A SDK. */
+const SERVER_ONLY = ["@task-context/server", "postgres", "@a2a-js/sdk"];
+/** What an agent that only calls the service must not install either: the contract's zod, the MCP server SDK, hono. */
+const NOT_FOR_THE_CLIENT = [
+  ...SERVER_ONLY,
+  "zod",
+  "@task-context/protocols",
+  "@modelcontextprotocol/server",
+  "hono",
+];
+/** The client's install, at most (1.21 MB measured, with core and @opentelemetry/api, November 29). */
+const CLIENT_MAX_BYTES = 3_145_728;
+
+/**
+ * The client, the CLI and the server, each installed alone (our other packages from their
+ * tarballs, as if published): what each brings (bytes, packages), and that the client and the
+ * CLI bring none of the server's dependencies — the CLI loads the server only for `serve`, and
+ * says what to install when it is not there.
+ */
+function aloneChecks(paths) {
+  const installedAlone = (name) => {
+    const overrides = Object.fromEntries(
+      Object.entries(paths)
+        .filter(([other]) => other !== name)
+        .map(([other, path]) => [other, `file:${path}`]),
+    );
+    const directory = installedProject(
+      work,
+      `${name.split("/")[1]}-alone`,
+      { [name]: `file:${paths[name]}` },
+      overrides,
+    );
+    const nodeModules = join(directory, "node_modules");
+    const installed = packagesIn(nodeModules);
+    const size = sizeOf(nodeModules);
+    const unwanted = installed.filter((dependency) => SERVER_ONLY.includes(dependency));
+    return {
+      directory,
+      installed,
+      size,
+      unwanted,
+      figure: `${installed.length} packages, ${megabytes(size)}`,
+    };
+  };
+
+  const client = installedAlone("@task-context/client");
+  const forbidden = client.installed.filter((dependency) =>
+    NOT_FOR_THE_CLIENT.includes(dependency),
+  );
+  check(
+    "@task-context/client alone, installed",
+    client.size < CLIENT_MAX_BYTES && forbidden.length === 0,
+    `${client.figure}${forbidden.length === 0 ? "" : `, with ${forbidden.join(", ")}`} (at most ${megabytes(CLIENT_MAX_BYTES)}, without ${NOT_FOR_THE_CLIENT.join(", ")})`,
+  );
+  const probe = `
+    import { createServer } from "node:http";
+    import { createServiceClient } from "@task-context/client";
+    const server = createServer((request, response) => {
+      response.setHeader("Content-Type", "application/json");
+      response.end(JSON.stringify({ status: "ok", path: request.url }));
+    }).listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    const client = createServiceClient({ url: "http://127.0.0.1:" + server.address().port });
+    console.log(JSON.stringify(await client.health()));
+    server.close();`;
+  writeFileSync(join(client.directory, "probe.mjs"), probe);
+  const answer = spawnSync(machineNode, ["probe.mjs"], { cwd: client.directory, encoding: "utf8" });
+  check(
+    "the client alone asks GET /healthz on the machine's Node",
+    answer.stdout.trim() === '{"status":"ok","path":"/healthz"}',
+    answer.stdout.trim() || answer.stderr.split("\n").find((line) => line.includes("Error")),
+  );
+
+  const cli = installedAlone("@task-context/cli");
+  check(
+    "@task-context/cli alone, installed",
+    cli.unwanted.length === 0,
+    `${cli.figure}${cli.unwanted.length === 0 ? ", without the server" : `, with ${cli.unwanted.join(", ")}`}`,
+  );
+  const serve = spawnSync(
+    machineNode,
+    [join("node_modules", "@task-context", "cli", "dist", "cli.js"), "serve"],
+    { cwd: cli.directory, encoding: "utf8" },
+  );
+  check(
+    "task-context serve without @task-context/server says what to install",
+    serve.status === 1 &&
+      serve.stderr.includes("hint: install it beside the CLI: npm install @task-context/server"),
+    serve.stderr.split("\n")[0] || `exit ${serve.status}`,
+  );
+
+  const server = installedAlone("@task-context/server");
+  rows.push(`| @task-context/server alone, installed | | ${server.figure} |`);
 }
 
 /**
@@ -383,6 +480,7 @@ try {
   const { manifests, tarballs } = packPackages(join(work, "packs"));
   if (onlyPages === undefined) {
     const { all, npx } = installChecks(manifests, tarballs);
+    aloneChecks(tarballs);
     // 4. the delivery service, deployed from the installed packages.
     await serviceChecks(tarballs, all, npx);
   }

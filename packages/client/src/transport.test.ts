@@ -2,7 +2,7 @@
 // error page, a code this client does not know, a success that is not JSON, a bad address.
 import { ArgumentError } from "@task-context/core";
 import { describe, expect, it } from "vitest";
-import { createServiceClient } from "../client.ts";
+import { createServiceClient } from "./service-client.ts";
 import { ServiceError } from "./service-error.ts";
 
 /** A client whose every request is answered by `answer`; `sent` records the requests. */

@@ -1,6 +1,12 @@
 import { TaskContextError } from "@task-context/core";
-import type { ValidationIssue } from "@task-context/protocols";
-import type { DeliveryErrorCode } from "../delivery/delivery-error.ts";
+import type { errorStatus } from "./generated/error-codes.ts";
+import type { ErrorBody } from "./generated/schemas.ts";
+
+/** Every code the delivery service answers with, e.g. `"LEASE_LOST"`. */
+export type ErrorCode = keyof typeof errorStatus;
+
+/** A field to fix: its JSON Pointer and what is wrong with it. */
+export type ValidationIssue = NonNullable<ErrorBody["issues"]>[number];
 
 /**
  * The `code` of a {@link ServiceError}: every code the delivery service answers with, and two of
@@ -12,7 +18,7 @@ import type { DeliveryErrorCode } from "../delivery/delivery-error.ts";
  *   without a code the client knows (a proxy's error page, a newer service). `status` is its
  *   HTTP status.
  */
-export type ServiceErrorCode = DeliveryErrorCode | "NETWORK_ERROR" | "UNEXPECTED_RESPONSE";
+export type ServiceErrorCode = ErrorCode | "NETWORK_ERROR" | "UNEXPECTED_RESPONSE";
 
 const marker = "task-context.error.ServiceError";
 const symbol = Symbol.for(marker);
@@ -23,7 +29,7 @@ const symbol = Symbol.for(marker);
  * service's own (what happened and what to do) or says why there was no answer.
  *
  * @example
- * ```ts source="../../examples/typed-client.ts#errors"
+ * ```ts source="../../server/examples/typed-client.ts#errors"
  * try {
  *   await agent.heartbeat(item.id, { attempt: lease.attempt });
  * } catch (error) {

@@ -1,15 +1,37 @@
-import type { Artifact, CollaborationEvent } from "@task-context/protocols/work-item";
-import type { OpenApiDocument } from "../contract/openapi.ts";
-import type * as Contract from "../contract/schemas.ts";
 import { type FollowEventsOptions, followEvents } from "./follow-events.ts";
+import type {
+  AddAgentInput,
+  AgentCreated,
+  Artifact,
+  ClaimView,
+  CollaborationEvent,
+  CompleteBody,
+  CompletionView,
+  CreateRunInput,
+  CreateViewLinkInput,
+  DeadLettersView,
+  EventPage,
+  FailBody,
+  FailureView,
+  HealthView,
+  HeartbeatBody,
+  HeartbeatView,
+  OffersView,
+  RequeueView,
+  RunCreated,
+  RunView,
+  SchemaList,
+  ValidationView,
+  ViewLinkCreated,
+} from "./generated/schemas.ts";
+import type { OpenApiDocument } from "./openapi-document.ts";
 import {
-  anySignal,
-  type Call,
-  createSend,
-  readJson,
-  type Send,
-  type TransportOptions,
-} from "./transport.ts";
+  type AnswerOf,
+  type OperationId,
+  type OperationRequest,
+  operationCall,
+} from "./operation-call.ts";
+import { anySignal, createSend, readJson, type Send, type TransportOptions } from "./transport.ts";
 
 /** What every method takes besides its own arguments. */
 export interface CallOptions {
@@ -56,12 +78,11 @@ function newIdempotencyKey(): string {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-const segment = encodeURIComponent;
-
 /**
- * A typed client of the delivery service's HTTP contract. Each method is one endpoint: it sends
- * the contract's body and answers the contract's JSON, as the contract's types describe it.
- * A refusal is thrown as a `ServiceError`.
+ * A typed client of the delivery service's HTTP contract. Each method calls one operation of the
+ * generated table (`src/generated/operations.ts`: its method and path template) and is typed by
+ * the generated types (its body and its answer): it sends the contract's body and answers the
+ * contract's JSON. A refusal is thrown as a `ServiceError`.
  */
 class ServiceClient {
   readonly #send: Send;
@@ -72,42 +93,50 @@ class ServiceClient {
     this.#signal = options.signal;
   }
 
-  #json<T>(call: Call, options: CallOptions | undefined): Promise<T> {
-    return this.#send({ ...call, signal: options?.signal }, readJson<T>);
+  /** Calls operation `id` and reads its JSON answer. */
+  #json<Id extends OperationId>(
+    id: Id,
+    request: OperationRequest<Id>,
+    options: CallOptions | undefined,
+  ): Promise<AnswerOf<Id>> {
+    const call = operationCall(id, { ...request, signal: options?.signal });
+    return this.#send(call, readJson<AnswerOf<Id>>);
   }
 
   // Public
 
   /** `GET /healthz`: whether the service answers, `{ status: "ok" }`. Public. */
-  health(options?: CallOptions): Promise<Contract.HealthView> {
-    return this.#json({ method: "GET", path: "/healthz" }, options);
+  health(options?: CallOptions): Promise<HealthView> {
+    return this.#json("health", {}, options);
   }
 
   /** `GET /v1/schemas`: the names, ids and URLs of the published JSON Schemas. Public. */
-  listSchemas(options?: CallOptions): Promise<Contract.SchemaList> {
-    return this.#json({ method: "GET", path: "/v1/schemas" }, options);
+  listSchemas(options?: CallOptions): Promise<SchemaList> {
+    return this.#json("listSchemas", {}, options);
   }
 
   /** `GET /v1/schemas/{name}`: one published JSON Schema, e.g. `work-item.v1`. Public. */
   getSchema(name: string, options?: CallOptions): Promise<Record<string, unknown>> {
-    const path = `/v1/schemas/${segment(name)}`;
-    return this.#json({ method: "GET", path, accept: "application/schema+json" }, options);
+    const call = operationCall("getSchema", {
+      path: { name },
+      accept: "application/schema+json",
+      signal: options?.signal,
+    });
+    return this.#send(call, readJson<Record<string, unknown>>);
   }
 
   /**
    * `POST /v1/validate/{name}`: checks `value` against a published schema. An invalid value is
    * an answer (`valid: false` with its issues), not an error. Public.
    */
-  validate(name: string, value: unknown, options?: CallOptions): Promise<Contract.ValidationView> {
-    return this.#json(
-      { method: "POST", path: `/v1/validate/${segment(name)}`, body: value },
-      options,
-    );
+  validate(name: string, value: unknown, options?: CallOptions): Promise<ValidationView> {
+    return this.#json("validate", { path: { name }, body: value }, options);
   }
 
   /** `GET /v1/openapi.json`: the contract as an OpenAPI 3.1 document. Public. */
   getOpenApiDocument(options?: CallOptions): Promise<OpenApiDocument> {
-    return this.#json({ method: "GET", path: "/v1/openapi.json" }, options);
+    const call = operationCall("openApi", { signal: options?.signal });
+    return this.#send(call, readJson<OpenApiDocument>);
   }
 
   // Runs (admin)
@@ -116,25 +145,20 @@ class ServiceClient {
    * `POST /v1/runs`: creates a run and offers its first stage's items. `warning` says when
    * secrets were redacted from it. Admin.
    */
-  createRun(input: Contract.CreateRunInput, options?: CallOptions): Promise<Contract.RunCreated> {
-    return this.#json({ method: "POST", path: "/v1/runs", body: input }, options);
+  createRun(input: CreateRunInput, options?: CallOptions): Promise<RunCreated> {
+    return this.#json("createRun", { body: input }, options);
   }
 
   /** `GET /v1/runs/{run_id}`: the run, its stages and their counts. Admin or an agent of the run. */
-  getRun(runId: string, options?: CallOptions): Promise<Contract.RunView> {
-    return this.#json({ method: "GET", path: `/v1/runs/${segment(runId)}` }, options);
+  getRun(runId: string, options?: CallOptions): Promise<RunView> {
+    return this.#json("getRun", { path: { run_id: runId } }, options);
   }
 
   /**
    * `POST /v1/runs/{run_id}/agents`: adds an agent; the answer's `token` is shown this once. Admin.
    */
-  addAgent(
-    runId: string,
-    input: Contract.AddAgentInput,
-    options?: CallOptions,
-  ): Promise<Contract.AgentCreated> {
-    const path = `/v1/runs/${segment(runId)}/agents`;
-    return this.#json({ method: "POST", path, body: input }, options);
+  addAgent(runId: string, input: AddAgentInput, options?: CallOptions): Promise<AgentCreated> {
+    return this.#json("addAgent", { path: { run_id: runId }, body: input }, options);
   }
 
   /**
@@ -142,23 +166,21 @@ class ServiceClient {
    * a work item's `previous_artifacts` entry). Admin or an agent of the run.
    */
   getArtifact(runId: string, artifactId: string, options?: CallOptions): Promise<Artifact> {
-    const path = `/v1/runs/${segment(runId)}/artifacts/${segment(artifactId)}`;
-    return this.#json({ method: "GET", path }, options);
+    const path = { run_id: runId, artifact_id: artifactId };
+    return this.#json("getArtifact", { path }, options);
   }
 
   /** `GET /v1/runs/{run_id}/dead-letters`: the dead-lettered items with their attempts. Admin. */
-  listDeadLetters(runId: string, options?: CallOptions): Promise<Contract.DeadLettersView> {
-    const path = `/v1/runs/${segment(runId)}/dead-letters`;
-    return this.#json({ method: "GET", path }, options);
+  listDeadLetters(runId: string, options?: CallOptions): Promise<DeadLettersView> {
+    return this.#json("listDeadLetters", { path: { run_id: runId } }, options);
   }
 
   /**
    * `POST /v1/runs/{run_id}/work-items/{id}/requeue`: puts a dead letter back on offer with a
    * fresh budget of attempts. Admin.
    */
-  requeue(runId: string, workItemId: string, options?: CallOptions): Promise<Contract.RequeueView> {
-    const path = `/v1/runs/${segment(runId)}/work-items/${segment(workItemId)}/requeue`;
-    return this.#json({ method: "POST", path }, options);
+  requeue(runId: string, workItemId: string, options?: CallOptions): Promise<RequeueView> {
+    return this.#json("requeueWorkItem", { path: { run_id: runId, id: workItemId } }, options);
   }
 
   /**
@@ -167,11 +189,10 @@ class ServiceClient {
    */
   createViewLink(
     runId: string,
-    input: Contract.CreateViewLinkInput = {},
+    input: CreateViewLinkInput = {},
     options?: CallOptions,
-  ): Promise<Contract.ViewLinkCreated> {
-    const path = `/v1/runs/${segment(runId)}/view-links`;
-    return this.#json({ method: "POST", path, body: input }, options);
+  ): Promise<ViewLinkCreated> {
+    return this.#json("createViewLink", { path: { run_id: runId }, body: input }, options);
   }
 
   // Events
@@ -180,10 +201,9 @@ class ServiceClient {
    * `GET /v1/runs/{run_id}/events` as JSON: one page of events after `after`; `next_after` is
    * the next page's `after`. Admin or an agent of the run.
    */
-  listEvents(runId: string, options: ListEventsOptions = {}): Promise<Contract.EventPage> {
+  listEvents(runId: string, options: ListEventsOptions = {}): Promise<EventPage> {
     const { after, limit } = options;
-    const path = `/v1/runs/${segment(runId)}/events`;
-    return this.#json({ method: "GET", path, query: { after, limit } }, options);
+    return this.#json("listEvents", { path: { run_id: runId }, query: { after, limit } }, options);
   }
 
   /**
@@ -198,7 +218,7 @@ class ServiceClient {
   ): AsyncGenerator<CollaborationEvent, void, undefined> {
     // The client's signal too: it ends the stream while it waits to reconnect.
     const signal = anySignal([this.#signal, options.signal]);
-    const path = `/v1/runs/${segment(runId)}/events`;
+    const { path } = operationCall("listEvents", { path: { run_id: runId } });
     return followEvents(this.#send, path, {
       ...options,
       ...(signal === undefined ? {} : { signal }),
@@ -208,36 +228,28 @@ class ServiceClient {
   // Inbox and work items (agents)
 
   /** `GET /v1/inbox/poll`: the items the agent may claim now, oldest offer first. Agent. */
-  poll(options: PollOptions = {}): Promise<Contract.OffersView> {
+  poll(options: PollOptions = {}): Promise<OffersView> {
     const { wait, limit } = options;
-    return this.#json({ method: "GET", path: "/v1/inbox/poll", query: { wait, limit } }, options);
+    return this.#json("pollInbox", { query: { wait, limit } }, options);
   }
 
   /**
    * `POST /v1/inbox/claim-next`: claims the oldest item on offer (a new attempt with a lease);
    * undefined when nothing was on offer before `wait` ended. Agent.
    */
-  claimNext(options: WaitOptions = {}): Promise<Contract.ClaimView | undefined> {
-    return this.#send(
-      {
-        method: "POST",
-        path: "/v1/inbox/claim-next",
-        query: { wait: options.wait },
-        signal: options.signal,
-      },
-      (response) =>
-        response.status === 204
-          ? Promise.resolve(undefined)
-          : readJson<Contract.ClaimView>(response),
+  claimNext(options: WaitOptions = {}): Promise<ClaimView | undefined> {
+    const call = operationCall("claimNext", {
+      query: { wait: options.wait },
+      signal: options.signal,
+    });
+    return this.#send(call, (response) =>
+      response.status === 204 ? Promise.resolve(undefined) : readJson<ClaimView>(response),
     );
   }
 
   /** `POST /v1/work-items/{id}/claim`: claims one item by its id. Agent. */
-  claim(workItemId: string, options?: CallOptions): Promise<Contract.ClaimView> {
-    return this.#json(
-      { method: "POST", path: `/v1/work-items/${segment(workItemId)}/claim` },
-      options,
-    );
+  claim(workItemId: string, options?: CallOptions): Promise<ClaimView> {
+    return this.#json("claimWorkItem", { path: { id: workItemId } }, options);
   }
 
   /**
@@ -246,11 +258,10 @@ class ServiceClient {
    */
   heartbeat(
     workItemId: string,
-    body: Contract.HeartbeatBody,
+    body: HeartbeatBody,
     options?: CallOptions,
-  ): Promise<Contract.HeartbeatView> {
-    const path = `/v1/work-items/${segment(workItemId)}/heartbeat`;
-    return this.#json({ method: "POST", path, body }, options);
+  ): Promise<HeartbeatView> {
+    return this.#json("heartbeat", { path: { id: workItemId }, body }, options);
   }
 
   /**
@@ -261,10 +272,10 @@ class ServiceClient {
    */
   complete(
     workItemId: string,
-    body: Contract.CompleteBody,
+    body: CompleteBody,
     options: SettleOptions = {},
-  ): Promise<Contract.CompletionView> {
-    return this.#settle(`/v1/work-items/${segment(workItemId)}/complete`, body, options);
+  ): Promise<CompletionView> {
+    return this.#settle("completeWorkItem", workItemId, body, options);
   }
 
   /**
@@ -272,17 +283,20 @@ class ServiceClient {
    * the dead letters after its last attempt. Idempotent as {@link ServiceClient.complete} is.
    * Agent.
    */
-  fail(
-    workItemId: string,
-    body: Contract.FailBody,
-    options: SettleOptions = {},
-  ): Promise<Contract.FailureView> {
-    return this.#settle(`/v1/work-items/${segment(workItemId)}/fail`, body, options);
+  fail(workItemId: string, body: FailBody, options: SettleOptions = {}): Promise<FailureView> {
+    return this.#settle("failWorkItem", workItemId, body, options);
   }
 
-  #settle<T>(path: string, body: unknown, options: SettleOptions): Promise<T> {
+  /** A completion or a failure: sent with an `Idempotency-Key`, and sent again when no answer came. */
+  #settle<Id extends "completeWorkItem" | "failWorkItem">(
+    id: Id,
+    workItemId: string,
+    body: OperationRequest<Id>["body"],
+    options: SettleOptions,
+  ): Promise<AnswerOf<Id>> {
     const headers = { "Idempotency-Key": options.idempotencyKey ?? newIdempotencyKey() };
-    return this.#json({ method: "POST", path, body, headers, resend: true }, options);
+    const request = { path: { id: workItemId }, body, headers, resend: true };
+    return this.#json(id, request as OperationRequest<Id>, options);
   }
 }
 
@@ -295,7 +309,7 @@ export type { ServiceClient };
  * the active span as `traceparent` (and `tracestate`): the service's spans continue it.
  *
  * @example
- * ```ts source="../../examples/typed-client.ts#agent"
+ * ```ts source="../../server/examples/typed-client.ts#agent"
  * const agent = createServiceClient({ url: server.url, token });
  * const claim = await agent.claimNext({ wait: 30 }); // undefined when nothing came within 30 s
  * if (claim === undefined) throw new Error("Nothing was offered within 30 s.");

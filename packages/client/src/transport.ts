@@ -1,8 +1,8 @@
 import { ArgumentError } from "@task-context/core";
 import { injectTraceContext } from "@task-context/core/tracing";
-import type { ErrorBody } from "../contract/schemas.ts";
-import { type DeliveryErrorCode, deliveryErrorStatus } from "../delivery/delivery-error.ts";
-import { ServiceError } from "./service-error.ts";
+import { errorStatus } from "./generated/error-codes.ts";
+import type { ErrorBody } from "./generated/schemas.ts";
+import { type ErrorCode, ServiceError } from "./service-error.ts";
 import { sleep } from "./sleep.ts";
 
 /** A `fetch` function: the runtime's own (the default), or one a test or a framework gives. */
@@ -59,7 +59,7 @@ export interface Call {
  */
 export type Send = <T>(call: Call, read: (response: Response) => Promise<T>) => Promise<T>;
 
-const knownCodes: ReadonlySet<string> = new Set(Object.keys(deliveryErrorStatus));
+const knownCodes: ReadonlySet<string> = new Set(Object.keys(errorStatus));
 
 /** The lowest-level reason of a failed fetch: `ECONNREFUSED`, or the message. */
 function reasonOf(error: unknown): string {
@@ -92,7 +92,7 @@ async function errorOf(response: Response): Promise<ServiceError> {
   const message = typeof body?.error === "string" ? body.error : undefined;
   if (typeof body?.code === "string" && knownCodes.has(body.code) && message !== undefined) {
     return new ServiceError({
-      code: body.code as DeliveryErrorCode,
+      code: body.code as ErrorCode,
       message,
       status,
       ...(Array.isArray(body.issues) ? { issues: body.issues } : {}),

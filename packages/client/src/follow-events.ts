@@ -1,4 +1,4 @@
-import type { CollaborationEvent } from "@task-context/protocols/work-item";
+import type { CollaborationEvent } from "./generated/schemas.ts";
 import { createServerSentEventsParser } from "./server-sent-events.ts";
 import { ServiceError } from "./service-error.ts";
 import { sleep } from "./sleep.ts";
