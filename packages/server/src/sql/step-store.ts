@@ -10,6 +10,7 @@ import type {
   A2aAgent,
   AgentIdentity,
   ChangedOptions,
+  Completed,
   CreateRunOptions,
   DeliveryStore,
   RunOverview,
@@ -197,7 +198,7 @@ export abstract class StepStore implements DeliveryStore {
 
   async complete(
     ...[runId, agent, workItemId, body, idempotency]: Parameters<DeliveryStore["complete"]>
-  ): Promise<Contract.CompletionView> {
+  ): Promise<Completed> {
     // The item's run context as it is now, hashed before the transaction (hashing is
     // asynchronous on Workers); only a completion that quotes a hash needs it.
     const current =
@@ -205,7 +206,7 @@ export abstract class StepStore implements DeliveryStore {
         ? undefined
         : await this.#currentContextSha256(runId, workItemId);
     const command = { type: "complete" as const, agent, workItemId, body, idempotency, current };
-    return this.execute(runId, command, ({ view }) => done(view));
+    return this.execute(runId, command, done);
   }
 
   async fail(
