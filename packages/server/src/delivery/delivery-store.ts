@@ -1,4 +1,3 @@
-import type { Artifact, ReviewFeedback, TraceContext, WorkItem } from "@task-context/protocols";
 import type {
   AttemptRecord,
   ClaimView,
@@ -11,7 +10,8 @@ import type {
   FailureView,
   HeartbeatView,
   RunView,
-} from "../contract/schemas.ts";
+} from "@task-context/contract";
+import type { Artifact, ReviewFeedback, TraceContext, WorkItem } from "@task-context/protocols";
 import type { Receipt } from "./receipt.ts";
 import type { ItemStatus } from "./rules.ts";
 

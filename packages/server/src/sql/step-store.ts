@@ -2,10 +2,11 @@
 // (../delivery/machine), decided on the run's state in one transaction and written down there, and
 // a view of the result; SqlStore runs the steps on a synchronous database (SQLite on Node, a
 // Durable Object's storage), PostgresStore on PostgreSQL.
+
+import type * as Contract from "@task-context/contract";
 import { ArgumentError } from "@task-context/core";
 import { sha256Hex } from "@task-context/core/internal";
 import { type Artifact, renderRunContext, type WorkItem } from "@task-context/protocols";
-import type * as Contract from "../contract/schemas.ts";
 import type {
   A2aAgent,
   AgentIdentity,

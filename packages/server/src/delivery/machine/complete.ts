@@ -2,8 +2,9 @@
 // the item's artifact (a task) or review (a review item), stored with what they hold that poses as
 // instructions; the receipt the agent quoted is checked (typed on the answer: the edge words its
 // warning); the stage advances when nothing of it is left open. Once per idempotency key.
+
+import type * as Contract from "@task-context/contract";
 import type { ContentFinding, ReviewFeedback } from "@task-context/protocols";
-import type * as Contract from "../../contract/schemas.ts";
 import { artifactReferenceOf } from "../artifact-reference.ts";
 import {
   artifactFindings,

@@ -1,5 +1,7 @@
 // The state machine alone, without a store: each command's answer, refusal, events and writes,
 // and the state after them — applied, and as a store would read it back from its rows.
+
+import type { CompleteBody, CreateRunInput } from "@task-context/contract";
 import { describe, expect, it } from "vitest";
 import {
   artifactCompletion,
@@ -9,7 +11,6 @@ import {
   taskStage,
 } from "../../../test/contract/client.ts";
 import { MemoryRun } from "../../../test/model/memory-run.ts";
-import type { CompleteBody, CreateRunInput } from "../../contract/schemas.ts";
 import type { StoredAgent } from "../delivery-store.ts";
 import { decide } from "./machine.ts";
 import { idempotencyKeyOf, type RunState } from "./run-state.ts";
