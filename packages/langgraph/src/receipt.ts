@@ -1,0 +1,34 @@
+import type { TaskContext } from "@task-context/core";
+
+/**
+ * The key under which {@link withTaskContext} puts the receipt of the context it delivered in the
+ * run's metadata (`config.metadata.taskContext`), where LangSmith traces and LangChain callbacks
+ * (`handleChainStart`'s `metadata`) show it for the subgraph's run and every run inside it.
+ */
+export const TASK_CONTEXT_METADATA_KEY = "taskContext";
+
+/**
+ * The receipt of one delivery: the hex SHA-256 of the context delivered (the view's text, with a
+ * view), the view's name, sections and the whole file's hash when it was a view, and the warning
+ * when there was something to say (a truncated CONTEXT.md, a forged header in the request).
+ * The same shape as the middleware's `providerMetadata.taskContext` in `@task-context/media-tools`.
+ */
+export interface TaskContextReceipt {
+  contextSha256: string;
+  contextView?: { name: string; sections: string[]; fileSha256: string };
+  warning?: string;
+}
+
+/** The receipt of `context` as delivered, with `warning` when there is one. */
+export function receiptOf(context: TaskContext, warning: string | undefined): TaskContextReceipt {
+  const { sha256, view } = context;
+  return {
+    contextSha256: sha256,
+    ...(view === undefined
+      ? {}
+      : {
+          contextView: { name: view.name, sections: [...view.sections], fileSha256: view.fileSha256 },
+        }),
+    ...(warning === undefined ? {} : { warning }),
+  };
+}
