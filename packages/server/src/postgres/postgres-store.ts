@@ -241,7 +241,7 @@ export class PostgresStore extends StepStore {
   }
 
   async changed(runId: string, after: number, options: ChangedOptions): Promise<boolean> {
-    const lastSeq = await this.write(runId, (state) => done(state.run.last_seq));
+    const lastSeq = await this.look(runId, (state) => done(state.run.last_seq));
     if (lastSeq > after) return true;
     return this.waiters.wait(runId, options);
   }
@@ -289,7 +289,7 @@ export class PostgresStore extends StepStore {
       for (let lost = 0; committed === undefined; ) {
         const progress: Progress = { committing: false };
         try {
-          committed = await this.#commitOperations(group, { strict }, progress);
+          committed = await this.#commitOperations(runId, group, { strict }, progress);
         } catch (error) {
           // Never again once COMMIT was on its way: the group may have committed.
           if (progress.committing) throw error;
@@ -317,25 +317,46 @@ export class PostgresStore extends StepStore {
   }
 
   /**
-   * Runs `group` in one transaction, each operation in a savepoint. Not `strict`, the writes of
-   * an operation may still be on their way when the next starts (one round trip less each): an
-   * operation that throws in JavaScript is undone alone, but a write or read that PostgreSQL
-   * refuses rejects the whole transaction with its PostgresError. `strict`, each operation runs in
-   * a savepoint whose statements are answered before the next operation starts, so such a
-   * statement fails its own operation only.
+   * Runs `group` in one transaction, each operation in a savepoint. The first command on the run
+   * locks its row, and reads the rest of its state only when the state kept in memory is not the
+   * stored version (another instance changed the run): one round trip. The machine decides each
+   * operation in memory; not `strict`, its writes are sent without waiting for them (one round
+   * trip for all of them, then the COMMIT): an operation that throws in JavaScript is undone
+   * alone, but a write that PostgreSQL refuses rejects the whole transaction with its
+   * PostgresError. `strict`, each operation runs in a savepoint whose statements are answered
+   * before the next operation starts, so such a statement fails its own operation only. The
+   * runs' states are kept once it committed, forgotten when it failed.
    */
-  #commitOperations(
+  async #commitOperations(
+    runId: string,
     group: readonly Pending[],
     { strict }: { strict: boolean },
     progress: Progress,
   ): Promise<Committed> {
+    const transaction = this.newTransaction();
+    try {
+      const committed = await this.#writeOperations(runId, group, strict, progress, transaction);
+      transaction.committed();
+      return committed;
+    } catch (error) {
+      transaction.failed();
+      throw error;
+    }
+  }
+
+  /** The transaction of {@link #commitOperations}. */
+  #writeOperations(
+    runId: string,
+    group: readonly Pending[],
+    strict: boolean,
+    progress: Progress,
+    transaction: RunTransaction,
+  ): Promise<Committed> {
     return this.#inTransaction(progress, async (sql) => {
       const statements = pipeline(sql, { strict });
-      const transaction = this.newTransaction();
       const outcomes: Outcome[] = [];
       for (const operation of group) {
-        // An operation that fails undoes its own writes and state only.
-        const undo = transaction.savepoint();
+        // An operation that fails undoes its own writes only (a refused command wrote nothing).
         if (strict) {
           try {
             const value = await sql.savepoint(async (savepoint) => {
@@ -348,7 +369,8 @@ export class PostgresStore extends StepStore {
           } catch (error) {
             // Gone, its connection takes nothing more (see pipeline): begin answers the loss.
             if (isConnectionLost(error)) return NEVER;
-            undo();
+            // Its writes were undone with its savepoint, after the run's state took them.
+            transaction.invalidate(runId);
             outcomes.push({ error });
           }
           continue;
@@ -358,16 +380,17 @@ export class PostgresStore extends StepStore {
           outcomes.push({ value: await runStepsAsync(saved.execute, operation.body(transaction)) });
         } catch (error) {
           if (error instanceof postgres.PostgresError) throw error;
-          undo();
           // An earlier operation's write may fail here: the whole group then fails.
           await statements.settle();
           await saved.rollBack();
           outcomes.push({ error });
         }
       }
-      const appended = await runStepsAsync(statements.execute, transaction.finish());
+      const appended = transaction.appended();
       // Delivered to every listening instance when (and only if) the transaction commits.
       for (const id of appended) void statements.execute(notify(id));
+      // Answered before the COMMIT is sent: a connection lost until then leaves no doubt that
+      // nothing was committed, and the group runs again (see #commitGroup).
       await statements.settle();
       return { appended, outcomes };
     });

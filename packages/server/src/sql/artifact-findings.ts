@@ -17,6 +17,15 @@ function remember(key: string, findings: ContentFinding[]): ContentFinding[] {
   return findings;
 }
 
+/** Remembers the findings of a new artifact (scanned as it was stored). */
+export function rememberFindings(
+  runId: string,
+  artifactId: string,
+  findings: readonly ContentFinding[],
+): void {
+  remember(`${runId}/${artifactId}`, [...findings]);
+}
+
 /** The findings in an artifact whose title and content are at hand (and remembers them). */
 export function scannedArtifactFindings(
   runId: string,

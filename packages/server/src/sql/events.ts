@@ -1,52 +1,9 @@
-// A run's events: appended with the run's next seq in the transaction that makes the change, read
-// a page at a time, and waited for by long polls and event streams.
+// A run's events: read a page at a time, and waited for by long polls and event streams (the
+// machine appends them, each with the run's next seq, in the transaction that makes the change).
 import type { CollaborationEvent } from "@task-context/protocols";
 import type * as Contract from "../contract/schemas.ts";
 import type { ChangedOptions } from "../delivery/delivery-store.ts";
-import { newId } from "../delivery/ids.ts";
-import type { RunState } from "./runs.ts";
-import { iso } from "./schema.ts";
-import { all, run, type SqlSteps } from "./sql-steps.ts";
-
-/** An event without the fields every event has. */
-export type EventFields<Type extends CollaborationEvent["type"]> = Omit<
-  Extract<CollaborationEvent, { type: Type }>,
-  "type" | "id" | "seq" | "run_id" | "at"
->;
-
-/**
- * Appends an event with the run's next `seq` and moves the state's `last_seq`; the store writes
- * the run's `last_seq` once per operation ({@link saveLastSeq}).
- */
-export function* emitEvent<Type extends CollaborationEvent["type"]>(
-  state: RunState,
-  type: Type,
-  fields: EventFields<Type>,
-): SqlSteps<CollaborationEvent> {
-  const seq = state.run.last_seq + 1;
-  const event = {
-    type,
-    id: newId("evt"),
-    seq,
-    run_id: state.run.id,
-    at: iso(state.now),
-    ...fields,
-  } as unknown as CollaborationEvent;
-  yield* run(
-    "INSERT INTO events (run_id, seq, body) VALUES (?, ?, ?)",
-    state.run.id,
-    seq,
-    JSON.stringify(event),
-  );
-  state.run.last_seq = seq;
-  return event;
-}
-
-/** Writes the run's `last_seq` when the operation on `state` appended events since `before`. */
-export function* saveLastSeq(state: RunState, before: number): SqlSteps<void> {
-  if (state.run.last_seq === before) return;
-  yield* run("UPDATE runs SET last_seq = ? WHERE id = ?", state.run.last_seq, state.run.id);
-}
+import { all, type SqlSteps } from "./sql-steps.ts";
 
 /** The run's events with `seq` greater than `after`, at most `limit`. */
 export function* eventPage(

@@ -1,76 +1,131 @@
-// What one transaction knows of the runs it works on: each run's state, loaded (and its overdue
-// leases expired) by the transaction's first operation on it and shared by the others, and the
-// `last_seq` each run had when loaded, written once before the commit.
-import { saveLastSeq } from "./events.ts";
-import { loadRunState, type RunState, type StageDefinitions } from "./runs.ts";
+// One transaction of a store: the runs it works on (each loaded, or taken from the store's cache
+// once its version checks out, by the transaction's first command on it), the machine's decisions
+// on them, their writes, and the run rows written once before the commit.
+import type { IdPrefix } from "../delivery/ids.ts";
+import {
+  type Answers,
+  type Command,
+  type CommandType,
+  decide,
+} from "../delivery/machine/machine.ts";
+import type { RunState } from "../delivery/machine/run-state.ts";
+import { applyWrites } from "../delivery/machine/writes.ts";
+import { rememberFindings } from "./artifact-findings.ts";
+import { persistWrites } from "./persist-writes.ts";
+import type { RunStateCache } from "./run-state-cache.ts";
+import { loadRunState } from "./run-state-rows.ts";
 import type { SqlSteps } from "./sql-steps.ts";
-import { expireOverdueLeases } from "./work-items.ts";
 
-/** A copy of a run's state that the operations on the original do not change. */
-function copyRunState(state: RunState): RunState {
-  return {
-    run: { ...state.run },
-    stages: state.stages.map((stage) => ({ ...stage })),
-    now: state.now,
-  };
+/** A run as the transaction holds it, and its last seq when the transaction first read it. */
+interface Loaded {
+  state: RunState | undefined;
+  seq: number;
+}
+
+/** What the store gives every transaction. */
+export interface TransactionContext {
+  /** The runs' states kept between transactions. */
+  cache: RunStateCache;
+  /** Milliseconds since the epoch, read once per command. */
+  clock: () => number;
+  /** New identifiers (ids.ts's `newId`). */
+  newId: (prefix: IdPrefix) => string;
 }
 
 /**
  * The runs of one transaction. On SQLite every operation of a group commit shares one (each in
- * its own savepoint); on PostgreSQL each operation has its own, and its first read of a run locks
- * the run's row until the commit.
+ * its own savepoint); on PostgreSQL the operations of one run's group share one, whose first
+ * command on the run locks its row until the commit.
  */
 export class RunTransaction {
-  readonly #clock: () => number;
-  readonly #definitions: StageDefinitions;
-  /** The runs loaded so far, with the `last_seq` each had then. */
-  readonly #loaded = new Map<string, { state: RunState; committedSeq: number }>();
+  readonly #context: TransactionContext;
+  readonly #loaded = new Map<string, Loaded>();
+  /** The runs whose state must be read again (a command's writes on them were undone). */
+  readonly #stale = new Set<string>();
 
-  constructor(clock: () => number, definitions: StageDefinitions) {
-    this.#clock = clock;
-    this.#definitions = definitions;
+  constructor(context: TransactionContext) {
+    this.#context = context;
   }
 
   /**
-   * Runs `operation` on the run's state in this transaction: loaded, and its overdue leases
-   * expired, by the transaction's first operation on the run.
+   * Decides `command` on the run, writes what it changes and answers `view` of its answer and the
+   * run's state after it; a refusal (`DeliveryError`, `ArgumentError`) is thrown, having written
+   * nothing. Should a write or the view fail, the run is read again by the next command.
    */
-  *apply<T>(runId: string, operation: (state: RunState) => SqlSteps<T>): SqlSteps<T> {
-    let state = this.#loaded.get(runId)?.state;
-    if (state === undefined) {
-      state = yield* loadRunState(runId, this.#clock(), this.#definitions, { lock: true });
-      this.#loaded.set(runId, { state, committedSeq: state.run.last_seq });
-      yield* expireOverdueLeases(state);
+  *execute<Type extends CommandType, View>(
+    runId: string,
+    command: Command<Type>,
+    view: (answer: Answers[Type], state: RunState) => SqlSteps<View>,
+  ): SqlSteps<View> {
+    const loaded = yield* this.#load(runId);
+    const decision = decide(loaded.state, runId, command, {
+      now: this.#context.clock(),
+      newId: this.#context.newId,
+    });
+    if (!decision.ok) throw decision.error;
+    const { writes, answer } = decision;
+    if (writes.length === 0) {
+      // Only a run that exists answers without a write (createRun always writes).
+      return yield* view(answer, loaded.state as RunState);
     }
-    return yield* operation(state);
-  }
-
-  /**
-   * A savepoint of the runs' states: call the function returned when the operation that follows
-   * fails and its writes are undone (its savepoint rolled back), and the states are as before it.
-   */
-  savepoint(): () => void {
-    const saved = [...this.#loaded].map(
-      ([runId, { state, committedSeq }]) => [runId, copyRunState(state), committedSeq] as const,
-    );
-    return () => {
-      this.#loaded.clear();
-      for (const [runId, state, committedSeq] of saved) {
-        this.#loaded.set(runId, { state, committedSeq });
+    try {
+      yield* persistWrites(runId, writes);
+      for (const write of writes) {
+        if (write.type === "insertArtifact") {
+          rememberFindings(runId, write.artifact.id, write.findings);
+        }
       }
-    };
+      loaded.state = applyWrites(loaded.state, writes);
+      return yield* view(answer, loaded.state);
+    } catch (error) {
+      this.invalidate(runId);
+      throw error;
+    }
   }
 
-  /**
-   * Before the commit: writes each loaded run's `last_seq` once; answers the runs that got
-   * events, whose waiters are woken once the commit is done.
-   */
-  *finish(): SqlSteps<string[]> {
+  /** The runs that got events, whose waiters are woken once the commit is done. */
+  appended(): string[] {
     const appended: string[] = [];
-    for (const [runId, { state, committedSeq }] of this.#loaded) {
-      yield* saveLastSeq(state, committedSeq);
-      if (state.run.last_seq > committedSeq) appended.push(runId);
+    for (const [runId, { state, seq }] of this.#loaded) {
+      if (state !== undefined && state.run.last_seq > seq) appended.push(runId);
     }
     return appended;
+  }
+
+  /** Once committed: the store keeps the runs' states for the next transactions. */
+  committed(): void {
+    for (const [runId, { state }] of this.#loaded) {
+      if (state === undefined) this.#context.cache.delete(runId);
+      else this.#context.cache.set(runId, state);
+    }
+  }
+
+  /** Once the transaction failed: the states held (changed in place) are no longer the truth. */
+  failed(): void {
+    for (const runId of this.#loaded.keys()) this.#context.cache.delete(runId);
+    this.#loaded.clear();
+  }
+
+  *#load(runId: string): SqlSteps<Loaded> {
+    let loaded = this.#loaded.get(runId);
+    if (loaded !== undefined && this.#stale.delete(runId)) {
+      // Read again; what is new since the transaction began is still new.
+      loaded.state = yield* loadRunState(runId, undefined);
+    }
+    if (loaded === undefined) {
+      const state = yield* loadRunState(runId, this.#context.cache.get(runId));
+      loaded = { state, seq: state?.run.last_seq ?? 0 };
+      this.#loaded.set(runId, loaded);
+    }
+    return loaded;
+  }
+
+  /**
+   * The run is read again by the transaction's next command on it: a command's writes were undone
+   * (its savepoint rolled back); those before it are in the database, run row included.
+   */
+  invalidate(runId: string): void {
+    this.#context.cache.delete(runId);
+    if (this.#loaded.has(runId)) this.#stale.add(runId);
   }
 }

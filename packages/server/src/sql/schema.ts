@@ -1,7 +1,9 @@
 // The store's tables: their rows as TypeScript sees them, and the migrations that create them.
 import type * as Contract from "../contract/schemas.ts";
-import type { ItemState } from "../delivery/rules.ts";
+import type { ItemRecord } from "../delivery/machine/run-state.ts";
 import type { SqlDatabase } from "./sql-database.ts";
+
+export { iso } from "../delivery/machine/draft.ts";
 
 /** A run's status as its row stores it. */
 export type RunStatus = Contract.RunView["status"];
@@ -23,16 +25,12 @@ export interface RunRow {
    * trace). Added by migration 2.
    */
   trace_context: string | null;
+  /** Moves on with every change to the run (see RunRecord.version). Added by migration 4. */
+  version: number;
 }
 
 /** A row of `work_items`: what the delivery rules look at, and where the item stands. */
-export interface ItemRow extends ItemState {
-  stage_position: number;
-  holder_tag: string | null;
-  lease_expires_at: number | null;
-  target_author_tag: string | null;
-  dead_lettered_at: number | null;
-}
+export type ItemRow = Omit<ItemRecord, "outcome">;
 
 /** A row of `attempts`. */
 export interface AttemptRow {
@@ -57,9 +55,6 @@ export interface ArtifactRow {
   content: string;
   created_at: number;
 }
-
-/** A time the rows store (milliseconds since the epoch) as the contract shows it: ISO 8601. */
-export const iso = (milliseconds: number) => new Date(milliseconds).toISOString();
 
 /**
  * The schema, one migration per entry, each a list of single statements (a Durable Object runs
@@ -170,6 +165,9 @@ export const migrations: readonly (readonly string[])[] = [
   ["ALTER TABLE runs ADD COLUMN trace_context TEXT"],
   // 3: an A2A agent's endpoint (JSON: url, agent card, stages, concurrency); NULL for the others.
   ["ALTER TABLE agents ADD COLUMN a2a_endpoint TEXT"],
+  // 4: the run's version, moved on by every change, so that a copy of a run's state kept in
+  // memory is known to be valid by reading the run's row alone.
+  ["ALTER TABLE runs ADD COLUMN version INTEGER NOT NULL DEFAULT 0"],
 ];
 
 /** Brings the database's schema up to date, in one transaction per migration. */

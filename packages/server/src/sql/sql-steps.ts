@@ -17,8 +17,17 @@ export interface Statement {
   lock?: true;
 }
 
+/** Queries sent together (pipelined on PostgreSQL): their answers, each query's rows, in order. */
+export interface Batch {
+  kind: "batch";
+  statements: Statement[];
+}
+
+/** What a store function yields: one statement, or a batch of queries. */
+export type Step = Statement | Batch;
+
 /** A store function in steps: it yields statements and returns `T`. */
-export type SqlSteps<T> = Generator<Statement, T, unknown>;
+export type SqlSteps<T> = Generator<Step, T, unknown>;
 
 /** The rows of one query. */
 export function* all<Row>(sql: string, ...params: SqlValue[]): SqlSteps<Row[]> {
@@ -28,6 +37,14 @@ export function* all<Row>(sql: string, ...params: SqlValue[]): SqlSteps<Row[]> {
 /** The rows of one query, locked against other writers until the transaction ends. */
 export function* lockedRows<Row>(sql: string, ...params: SqlValue[]): SqlSteps<Row[]> {
   return (yield { kind: "all", sql, params, lock: true }) as Row[];
+}
+
+/**
+ * The rows of each query of `statements`, sent together: one round trip on an asynchronous
+ * engine, where {@link all} after {@link all} takes one each.
+ */
+export function* batch<Rows = unknown[]>(statements: Statement[]): SqlSteps<Rows[]> {
+  return (yield { kind: "batch", statements }) as Rows[];
 }
 
 /** Steps that need no statement: they return `value`. */
@@ -50,12 +67,14 @@ export function* run(sql: string, ...params: SqlValue[]): SqlSteps<void> {
  * statement that fails throws inside the steps (their `finally` blocks run).
  */
 export function runSteps<T>(database: SqlDatabase, steps: SqlSteps<T>): T {
+  const execute = ({ kind, sql, params }: Statement) =>
+    kind === "all" ? database.all(sql, ...params) : database.run(sql, ...params);
   let step = steps.next();
   while (step.done !== true) {
-    const { kind, sql, params } = step.value;
+    const value = step.value;
     let answer: unknown;
     try {
-      answer = kind === "all" ? database.all(sql, ...params) : database.run(sql, ...params);
+      answer = value.kind === "batch" ? value.statements.map(execute) : execute(value);
     } catch (error) {
       step = steps.throw(error);
       continue;
@@ -67,7 +86,8 @@ export function runSteps<T>(database: SqlDatabase, steps: SqlSteps<T>): T {
 
 /**
  * Runs `steps` to their end on an asynchronous engine: `execute` answers each `all` statement's
- * rows (and may answer a `run` statement before it is done: see {@link run}).
+ * rows (and may answer a `run` statement before it is done: see {@link run}); a batch's queries
+ * are all sent before the first answer is awaited.
  */
 export async function runStepsAsync<T>(
   execute: (statement: Statement) => Promise<unknown>,
@@ -75,9 +95,13 @@ export async function runStepsAsync<T>(
 ): Promise<T> {
   let step = steps.next();
   while (step.done !== true) {
+    const value = step.value;
     let answer: unknown;
     try {
-      answer = await execute(step.value);
+      answer =
+        value.kind === "batch"
+          ? await Promise.all(value.statements.map((statement) => execute(statement)))
+          : await execute(value);
     } catch (error) {
       step = steps.throw(error);
       continue;

@@ -1,10 +1,10 @@
 import type { ChangedOptions } from "../delivery/delivery-store.ts";
+import { nextLeaseExpiry } from "../delivery/machine/run-state.ts";
 import type { RunTransaction } from "./run-transaction.ts";
 import { migrate } from "./schema.ts";
 import type { SqlDatabase } from "./sql-database.ts";
 import { done, runSteps, type SqlSteps } from "./sql-steps.ts";
 import { requireFunctions, StepStore } from "./step-store.ts";
-import { nextLeaseExpiry } from "./work-items.ts";
 
 /** Options of {@link SqlStore}. */
 export interface SqlStoreOptions {
@@ -51,7 +51,11 @@ export class SqlStore extends StepStore {
     // Looked at and waited for in one step, not in a group commit: a write in between would
     // wake no one.
     const lastSeq = this.#transaction((transaction) =>
-      this.#run(transaction.apply(runId, (state) => done(state.run.last_seq))),
+      this.#run(
+        transaction.execute(runId, { type: "expireLeases" }, (_, state) =>
+          done(state.run.last_seq),
+        ),
+      ),
     );
     if (lastSeq > after) return true;
     return this.waiters.wait(runId, options);
@@ -59,7 +63,13 @@ export class SqlStore extends StepStore {
 
   /** The earliest lease expiry of a run, in milliseconds, or undefined (a Durable Object's alarm). */
   nextExpiry(runId: string): number | undefined {
-    return runSteps(this.#database, nextLeaseExpiry(runId));
+    return this.#transaction((transaction) =>
+      this.#run(
+        transaction.execute(runId, { type: "expireLeases" }, (_, state) =>
+          done(nextLeaseExpiry(state)),
+        ),
+      ),
+    );
   }
 
   protected async read<T>(steps: SqlSteps<T>): Promise<T> {
@@ -89,18 +99,20 @@ export class SqlStore extends StepStore {
   }
 
   /**
-   * Runs `fn` in a transaction: before it commits, writes each loaded run's `last_seq` once; once
-   * it has committed, wakes the waiters of the runs it appended events to.
+   * Runs `fn` in a transaction; once it has committed, keeps the runs' states and wakes the
+   * waiters of the runs it appended events to (when it fails, forgets the states it changed).
    */
   #transaction<T>(fn: (transaction: RunTransaction) => T): T {
     const transaction = this.newTransaction();
-    let appended: string[] = [];
-    const result = this.#database.transaction(() => {
-      const value = fn(transaction);
-      appended = this.#run(transaction.finish());
-      return value;
-    });
-    for (const runId of appended) this.waiters.wake(runId);
+    let result: T;
+    try {
+      result = this.#database.transaction(() => fn(transaction));
+    } catch (error) {
+      transaction.failed();
+      throw error;
+    }
+    transaction.committed();
+    for (const runId of transaction.appended()) this.waiters.wake(runId);
     return result;
   }
 
@@ -112,13 +124,12 @@ export class SqlStore extends StepStore {
     try {
       this.#transaction((transaction) => {
         for (const operation of pending) {
-          // A savepoint: an operation that throws undoes its own writes only.
-          const undo = transaction.savepoint();
+          // A savepoint: an operation that throws undoes its own writes only (and a refused
+          // command wrote nothing).
           try {
             const value = this.#database.transaction(() => this.#run(operation.body(transaction)));
             outcomes.push({ value });
           } catch (error) {
-            undo();
             outcomes.push({ error });
           }
         }

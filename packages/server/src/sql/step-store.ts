@@ -1,7 +1,10 @@
-// The delivery store's operations, written once over SQL steps: SqlStore runs them on a
-// synchronous database (SQLite on Node, a Durable Object's storage), PostgresStore on PostgreSQL.
+// The delivery store over SQL: each operation is a command of the state machine
+// (../delivery/machine), decided on the run's state in one transaction and written down there, and
+// a view of the result; SqlStore runs the steps on a synchronous database (SQLite on Node, a
+// Durable Object's storage), PostgresStore on PostgreSQL.
 import { ArgumentError } from "@task-context/core";
-import { type Artifact, runContextSha256, type WorkItem } from "@task-context/protocols";
+import { sha256Hex } from "@task-context/core/internal";
+import { type Artifact, renderRunContext, type WorkItem } from "@task-context/protocols";
 import type * as Contract from "../contract/schemas.ts";
 import type {
   A2aAgent,
@@ -9,52 +12,35 @@ import type {
   ChangedOptions,
   CreateRunOptions,
   DeliveryStore,
-  IdempotencyKey,
   RunOverview,
   StoredAgent,
 } from "../delivery/delivery-store.ts";
-import { checkStageGraph } from "../delivery/stage-graph.ts";
-import { emitEvent, eventPage, RunWaiters } from "./events.ts";
+import { newId } from "../delivery/ids.ts";
+import type { Answers, Command, CommandType } from "../delivery/machine/machine.ts";
+import type { RunState } from "../delivery/machine/run-state.ts";
+import { runContextOf, runViewOf } from "../delivery/run-views.ts";
+import { readA2aAgents, readAgent } from "./agents.ts";
+import { readRunsWithA2aAgents, runsWithOverdueLeases } from "./due-runs.ts";
+import { eventPage, RunWaiters } from "./events.ts";
+import { RunStateCache } from "./run-state-cache.ts";
+import { loadRunState } from "./run-state-rows.ts";
 import { RunTransaction } from "./run-transaction.ts";
-import {
-  insertAgent,
-  insertRun,
-  loadRunState,
-  type RunState,
-  readA2aAgents,
-  readAgent,
-  readRunsWithA2aAgents,
-  type StageDefinitions,
-} from "./runs.ts";
 import { done, type SqlSteps } from "./sql-steps.ts";
 import {
   contextReceipts,
   listDeadLetters,
   readArtifact,
   readOverviewRows,
-  runContextOf,
   runOverview,
-  runView,
   withContextSha256,
   workItemView,
 } from "./views.ts";
-import {
-  claimItem,
-  completeItem,
-  failItem,
-  findItem,
-  itemsOnOffer,
-  renewLease,
-  requeueDeadLetter,
-  requireSettlingItem,
-  runIdempotent,
-  runsWithOverdueLeases,
-  type SettlingItem,
-  startStage,
-} from "./work-items.ts";
 
 /** How many agents a store remembers (about 200 bytes each). */
 const AGENTS_REMEMBERED = 10_000;
+
+/** How many run-context hashes a store remembers (one per stage of a run). */
+const RECEIPTS_REMEMBERED = 10_000;
 
 /** Checks that each named option is a function when given. */
 export function requireFunctions(options: Record<string, unknown>): void {
@@ -68,6 +54,9 @@ export function requireFunctions(options: Record<string, unknown>): void {
   }
 }
 
+/** The view of a command's answer: read in its transaction, after its writes. */
+type View<Type extends CommandType, V> = (answer: Answers[Type], state: RunState) => SqlSteps<V>;
+
 /**
  * The delivery store over SQL: every operation is one transaction (or one savepoint of a group
  * commit), so a completion, its artifact or review feedback, its events and the next stage's
@@ -78,9 +67,11 @@ export abstract class StepStore implements DeliveryStore {
   protected readonly clock: () => number;
   /** The long polls and streams of this process, woken after a commit that appended events. */
   protected readonly waiters = new RunWaiters();
-  /** The stage definitions of the runs read (they never change). */
-  protected readonly stages: StageDefinitions = new Map();
+  /** The runs' states kept between transactions (each checked by its version before use). */
+  protected readonly states = new RunStateCache();
   readonly #agents = new Map<string, StoredAgent>();
+  /** The receipt (run-context hash) of each stage of the runs completed lately. */
+  readonly #receipts = new Map<string, string>();
 
   constructor(clock: () => number) {
     this.clock = clock;
@@ -99,17 +90,26 @@ export abstract class StepStore implements DeliveryStore {
   /** Runs steps that only read, outside any transaction. */
   protected abstract read<T>(steps: SqlSteps<T>): Promise<T>;
 
-  /** A transaction's view of the runs it works on. */
+  /** A new transaction over the store's cache of runs' states. */
   protected newTransaction(): RunTransaction {
-    return new RunTransaction(this.clock, this.stages);
+    return new RunTransaction({ cache: this.states, clock: this.clock, newId });
   }
 
   /**
-   * Runs `operation` on the run's current state, after expiring its overdue leases, in its own
-   * transaction or the next group commit; answers once that has committed.
+   * Decides `command` on the run in its own transaction (or the next group commit), writes what it
+   * changes and answers `view` of the answer; answers once that has committed.
    */
-  protected write<T>(runId: string, operation: (state: RunState) => SqlSteps<T>): Promise<T> {
-    return this.transact(runId, (transaction) => transaction.apply(runId, operation));
+  protected execute<Type extends CommandType, V>(
+    runId: string,
+    command: Command<Type>,
+    view: View<Type, V>,
+  ): Promise<V> {
+    return this.transact(runId, (transaction) => transaction.execute(runId, command, view));
+  }
+
+  /** Expires the run's overdue leases, then answers `view` of its state. */
+  protected look<V>(runId: string, view: (state: RunState) => SqlSteps<V>): Promise<V> {
+    return this.execute(runId, { type: "expireLeases" }, (_, state) => view(state));
   }
 
   async createRun(
@@ -117,27 +117,16 @@ export abstract class StepStore implements DeliveryStore {
     input: Contract.CreateRunInput,
     options: CreateRunOptions = {},
   ): Promise<Contract.RunView> {
-    checkStageGraph(input.stages);
-    const now = this.clock();
-    return this.transact(runId, function* (transaction) {
-      yield* insertRun(runId, input, now, options.traceContext);
-      return yield* transaction.apply(runId, function* (state) {
-        yield* emitEvent(state, "run.created", {
-          goal: input.goal,
-          stage_ids: input.stages.map((stage) => stage.id),
-        });
-        yield* startStage(state, 0);
-        return yield* runView(state);
-      });
-    });
+    const command = { type: "createRun" as const, input, traceContext: options.traceContext };
+    return this.execute(runId, command, (_, state) => done(runViewOf(state)));
   }
 
   async getRun(runId: string): Promise<Contract.RunView> {
-    return this.write(runId, runView);
+    return this.look(runId, (state) => done(runViewOf(state)));
   }
 
   async addAgent(runId: string, agent: StoredAgent): Promise<void> {
-    await this.write(runId, (state) => insertAgent(state, agent));
+    await this.execute(runId, { type: "addAgent", agent }, () => done(undefined));
   }
 
   async a2aAgents(runId: string): Promise<A2aAgent[]> {
@@ -165,9 +154,12 @@ export abstract class StepStore implements DeliveryStore {
   }
 
   async offers(runId: string, agent: AgentIdentity, limit: number): Promise<WorkItem[]> {
-    const items = await this.write(runId, function* (state) {
+    const items = await this.look(runId, function* (state) {
       const views: WorkItem[] = [];
-      for (const item of yield* itemsOnOffer(state, agent, limit)) {
+      for (const id of state.queue) {
+        if (views.length >= limit) break;
+        const item = state.items.get(id);
+        if (item === undefined || item.target_author_id === agent.agent_id) continue;
         views.push(yield* workItemView(state, item));
       }
       return views;
@@ -181,7 +173,14 @@ export abstract class StepStore implements DeliveryStore {
     agent: AgentIdentity,
     workItemId: string | undefined,
   ): Promise<Contract.ClaimView | undefined> {
-    const claim = await this.write(runId, (state) => claimItem(state, agent, workItemId));
+    const claim = await this.execute(
+      runId,
+      { type: "claim", agent, workItemId },
+      function* (claimed, state) {
+        if (claimed === undefined) return undefined;
+        return { work_item: yield* workItemView(state, claimed.item), lease: claimed.lease };
+      },
+    );
     return claim === undefined
       ? undefined
       : { ...claim, work_item: await withContextSha256(claim.work_item) };
@@ -193,7 +192,7 @@ export abstract class StepStore implements DeliveryStore {
     workItemId: string,
     attempt: number,
   ): Promise<Contract.HeartbeatView> {
-    return this.write(runId, (state) => renewLease(state, agent, workItemId, attempt));
+    return this.execute(runId, { type: "heartbeat", agent, workItemId, attempt }, done);
   }
 
   async complete(
@@ -205,21 +204,19 @@ export abstract class StepStore implements DeliveryStore {
       body.context_sha256 === undefined
         ? undefined
         : await this.#currentContextSha256(runId, workItemId);
-    return this.#settle(runId, agent, workItemId, idempotency, (state, item) =>
-      completeItem(state, item, agent, body, current),
-    );
+    const command = { type: "complete" as const, agent, workItemId, body, idempotency, current };
+    return this.execute(runId, command, ({ view }) => done(view));
   }
 
   async fail(
     ...[runId, agent, workItemId, body, idempotency]: Parameters<DeliveryStore["fail"]>
   ): Promise<Contract.FailureView> {
-    return this.#settle(runId, agent, workItemId, idempotency, (state, item) =>
-      failItem(state, item, agent, body),
-    );
+    const command = { type: "fail" as const, agent, workItemId, body, idempotency };
+    return this.execute(runId, command, done);
   }
 
   async deadLetters(runId: string): Promise<Contract.DeadLetter[]> {
-    const letters = await this.write(runId, listDeadLetters);
+    const letters = await this.look(runId, listDeadLetters);
     const receipts = contextReceipts();
     return Promise.all(
       letters.map(async (letter) => ({
@@ -230,30 +227,32 @@ export abstract class StepStore implements DeliveryStore {
   }
 
   async requeue(runId: string, workItemId: string): Promise<WorkItem> {
-    const requeued = await this.write(runId, (state) => requeueDeadLetter(state, workItemId));
+    const requeued = await this.execute(runId, { type: "requeue", workItemId }, (item, state) =>
+      workItemView(state, item),
+    );
     return withContextSha256(requeued);
   }
 
   async artifact(runId: string, artifactId: string): Promise<Artifact> {
-    return this.write(runId, () => readArtifact(runId, artifactId));
+    return this.look(runId, () => readArtifact(runId, artifactId));
   }
 
   async overview(runId: string): Promise<RunOverview> {
-    return runOverview(await this.write(runId, readOverviewRows));
+    return runOverview(await this.look(runId, readOverviewRows));
   }
 
   async events(runId: string, after: number, limit: number): Promise<Contract.EventPage> {
-    return this.write(runId, () => eventPage(runId, after, limit));
+    return this.look(runId, () => eventPage(runId, after, limit));
   }
 
   async lastSeq(runId: string): Promise<number> {
-    return this.write(runId, (state) => done(state.run.last_seq));
+    return this.look(runId, (state) => done(state.run.last_seq));
   }
 
   abstract changed(runId: string, after: number, options: ChangedOptions): Promise<boolean>;
 
   async expireLeases(runId: string): Promise<void> {
-    await this.write(runId, () => done(undefined));
+    await this.look(runId, () => done(undefined));
   }
 
   /** Expires the overdue leases of every run (a Node timer calls it). */
@@ -269,38 +268,31 @@ export abstract class StepStore implements DeliveryStore {
   }
 
   /**
-   * Runs a completion or failure of an item in one transaction, once per idempotency key: the
-   * same key and request answer the stored answer; the same key with another request is refused.
-   */
-  #settle<T>(
-    runId: string,
-    agent: AgentIdentity,
-    workItemId: string,
-    idempotency: IdempotencyKey | undefined,
-    settle: (state: RunState, item: SettlingItem) => SqlSteps<T>,
-  ): Promise<T> {
-    return this.write(runId, (state) =>
-      runIdempotent(state, agent, idempotency, function* () {
-        return yield* settle(state, yield* requireSettlingItem(runId, workItemId));
-      }),
-    );
-  }
-
-  /**
    * The run-context hash of a work item; undefined for an item the run does not have (the
-   * completion then fails with WORK_ITEM_NOT_FOUND). A run's context never changes, so this reads
-   * the run, its stages and the item outside the completion's transaction and writes nothing.
+   * completion then fails with WORK_ITEM_NOT_FOUND). A run's context never changes: it is taken
+   * from the run's state kept in memory, else read outside the completion's transaction, and
+   * each stage's hash is remembered.
    */
   async #currentContextSha256(runId: string, workItemId: string): Promise<string | undefined> {
-    const clock = this.clock;
-    const stages = this.stages;
-    const context = await this.read(
-      (function* () {
-        const row = yield* findItem(runId, workItemId);
-        if (row === undefined) return undefined;
-        return runContextOf(yield* loadRunState(runId, clock(), stages), row);
-      })(),
-    );
-    return context === undefined ? undefined : runContextSha256(context);
+    let state = this.states.get(runId);
+    let item = state?.items.get(workItemId);
+    if (item === undefined) {
+      // Read outside any transaction: kept only when none is, as any is checked before use.
+      state = await this.read(loadRunState(runId, undefined));
+      item = state?.items.get(workItemId);
+      if (state !== undefined && this.states.get(runId) === undefined) {
+        this.states.set(runId, state);
+      }
+    }
+    if (state === undefined || item === undefined) return undefined;
+    const key = `${runId} ${item.stage_position}`;
+    const known = this.#receipts.get(key);
+    if (known !== undefined) return known;
+    const receipt = await sha256Hex(renderRunContext(runContextOf(state, item)));
+    if (this.#receipts.size >= RECEIPTS_REMEMBERED) {
+      this.#receipts.delete(this.#receipts.keys().next().value as string);
+    }
+    this.#receipts.set(key, receipt);
+    return receipt;
   }
 }

@@ -4,52 +4,31 @@ import { sha256Hex } from "@task-context/core/internal";
 import type {
   Artifact,
   ArtifactReference,
-  ContentFinding,
   ReviewFeedback,
-  TraceContext,
   WorkItem,
 } from "@task-context/protocols";
 import { type RunContext, renderRunContext } from "@task-context/protocols/work-item";
 import type * as Contract from "../contract/schemas.ts";
-import { artifactSubject, contentWarning, referenceTitle } from "../delivery/content-findings.ts";
+import { artifactReferenceOf } from "../delivery/artifact-reference.ts";
 import { DeliveryError } from "../delivery/delivery-error.ts";
 import type { RunOverview, WorkItemOverview } from "../delivery/delivery-store.ts";
-import { type ItemStatus, itemStatus, shownAttempt } from "../delivery/rules.ts";
+import { type ItemRecord, type RunState, stageOf } from "../delivery/machine/run-state.ts";
+import { itemStatus, shownAttempt } from "../delivery/rules.ts";
+import {
+  earlierArtifacts,
+  runContextOf,
+  runViewOf,
+  workItemViewOf,
+} from "../delivery/run-views.ts";
 import {
   scannedArtifactFindings,
   storedArtifactFindings,
   withFindings,
 } from "./artifact-findings.ts";
-import { type RunState, stageOf } from "./runs.ts";
-import { type ArtifactRow, type AttemptRow, type ItemRow, iso, type RunRow } from "./schema.ts";
+import { type ArtifactRow, type AttemptRow, iso } from "./schema.ts";
 import { all, type SqlSteps } from "./sql-steps.ts";
 
-/** Where an artifact's content is fetched: `GET /v1/runs/{run_id}/artifacts/{artifact_id}`. */
-export function artifactUri(runId: string, artifactId: string): string {
-  return `/v1/runs/${runId}/artifacts/${artifactId}`;
-}
-
-/**
- * The reference to an artifact that work items and `artifact.created` events carry: its title
- * neutralised, and a `warning` when the artifact holds findings (see ../delivery/content-findings.ts).
- */
-export function artifactReferenceOf(
-  runId: string,
-  artifact: Pick<ArtifactRow, "id" | "stage_id" | "author_tag" | "title" | "media_type">,
-  findings: readonly ContentFinding[],
-): ArtifactReference {
-  return {
-    artifact_id: artifact.id,
-    stage_id: artifact.stage_id,
-    author_tag: artifact.author_tag,
-    ...(artifact.title === null ? {} : { title: referenceTitle(artifact.title) }),
-    media_type: artifact.media_type,
-    uri: artifactUri(runId, artifact.id),
-    ...(findings.length === 0
-      ? {}
-      : { warning: contentWarning(artifactSubject(artifact.id), findings) }),
-  };
-}
+export { artifactUri } from "../delivery/artifact-reference.ts";
 
 /**
  * An artifact as the contract shows it: title and content exactly as stored, with `findings` and
@@ -88,100 +67,18 @@ export function* readArtifact(runId: string, artifactId: string): SqlSteps<Artif
   return artifactOf(runId, row);
 }
 
-/** The run as the contract shows it: its stages with their items counted by status. */
-export function* runView(state: RunState): SqlSteps<Contract.RunView> {
-  const { run } = state;
-  const counts = yield* all<{
-    stage_position: number;
-    status: ItemStatus;
-    count: number;
-  }>(
-    "SELECT stage_position, status, count(*) AS count FROM work_items WHERE run_id = ? GROUP BY stage_position, status",
-    run.id,
-  );
-  return {
-    run_id: run.id,
-    status: run.status,
-    goal: run.goal,
-    constraints: JSON.parse(run.constraints) as string[],
-    lease_ms: run.lease_ms,
-    max_attempts: run.max_attempts,
-    created_at: iso(run.created_at),
-    stages: state.stages.map(({ position, status, stage }) => {
-      const tally = { total: 0, offered: 0, leased: 0, completed: 0, dead_lettered: 0 };
-      for (const row of counts) {
-        if (row.stage_position !== position) continue;
-        tally[row.status] += Number(row.count);
-        tally.total += Number(row.count);
-      }
-      return { ...stage, kind: stage.kind ?? "task", status, counts: tally };
-    }),
-  };
-}
-
-/** What a work item's receipt is the hash of: the run's goal and constraints, its stage's context. */
-export function runContextOf(state: RunState, item: ItemRow): RunContext {
-  const stage = stageOf(state, item);
-  return {
-    goal: state.run.goal,
-    constraints: JSON.parse(state.run.constraints) as string[],
-    stage_context: {
-      stage_description: stage.stage_description,
-      expected_output: stage.expected_output,
-      available_skills: stage.available_skills,
-      ...(stage.background === undefined ? {} : { background: stage.background }),
-    },
-  };
-}
-
-/** The trace context a run was created in, as its work items carry it; none when it had none. */
-export function traceContextOf(run: RunRow): { trace_context?: TraceContext } {
-  return run.trace_context === null || run.trace_context === undefined
-    ? {}
-    : { trace_context: JSON.parse(run.trace_context) as TraceContext };
-}
-
 /**
- * A work item as the contract shows it, with the artifacts of the stages before its own and the
+ * A work item as the contract shows it (before its `context_sha256`), with the artifacts of the
+ * stages before its own (their findings remembered, or their content read and scanned) and the
  * trace context of its run.
  */
-export function* workItemView(state: RunState, item: ItemRow): SqlSteps<WorkItem> {
-  const { run } = state;
-  const stage = stageOf(state, item);
-  // The first stage has no earlier artifacts to look for.
-  const earlier =
-    item.stage_position === 0
-      ? []
-      : yield* all<ArtifactRow>(
-          "SELECT id, stage_id, author_tag, title, media_type FROM artifacts WHERE run_id = ? AND stage_position < ? ORDER BY stage_position, seq",
-          run.id,
-          item.stage_position,
-        );
+export function* workItemView(state: RunState, item: ItemRecord): SqlSteps<WorkItem> {
   const previous: ArtifactReference[] = [];
-  for (const artifact of earlier) {
-    const findings = yield* storedArtifactFindings(run.id, artifact);
-    previous.push(artifactReferenceOf(run.id, artifact, findings));
+  for (const artifact of earlierArtifacts(state, item.stage_position)) {
+    const findings = yield* storedArtifactFindings(state.run.id, artifact);
+    previous.push(artifactReferenceOf(state.run.id, artifact, findings));
   }
-  const fields = {
-    id: item.id,
-    run_id: run.id,
-    stage_id: stage.id,
-    ...runContextOf(state, item),
-    previous_artifacts: previous,
-    available_skills: stage.available_skills,
-    attempt: shownAttempt(item),
-    ...traceContextOf(run),
-  };
-  if (item.kind === "task") return { kind: "task", ...fields };
-  return {
-    kind: "review",
-    ...fields,
-    review_context: {
-      target_artifact_id: item.target_artifact_id ?? "",
-      target_author_tag: item.target_author_tag ?? "",
-      review_criteria: stage.review_criteria ?? [],
-    },
-  };
+  return workItemViewOf(state, item, previous);
 }
 
 /** The receipt of a run context: `(item) => its context_sha256`. */
@@ -242,16 +139,19 @@ export function attemptRecord(row: AttemptRow): Contract.AttemptRecord {
 
 /** The run's dead-lettered items with their attempts, oldest first (before `context_sha256`). */
 export function* listDeadLetters(state: RunState): SqlSteps<Contract.DeadLetter[]> {
-  const runId = state.run.id;
+  const items = [...state.deadLettered]
+    .map((id) => state.items.get(id) as ItemRecord)
+    .sort(
+      (left, right) =>
+        (left.dead_lettered_at ?? 0) - (right.dead_lettered_at ?? 0) ||
+        left.offered_seq - right.offered_seq,
+    );
   const letters: Contract.DeadLetter[] = [];
-  for (const item of yield* all<ItemRow>(
-    `SELECT * FROM work_items WHERE run_id = ? AND status = '${itemStatus.deadLettered}' ORDER BY dead_lettered_at, offered_seq`,
-    runId,
-  )) {
+  for (const item of items) {
     letters.push({
       work_item: yield* workItemView(state, item),
-      dead_lettered_at: iso(item.dead_lettered_at ?? state.now),
-      attempts: yield* readAttempts(runId, item.id),
+      dead_lettered_at: iso(item.dead_lettered_at ?? 0),
+      attempts: yield* readAttempts(state.run.id, item.id),
     });
   }
   return letters;
@@ -262,7 +162,7 @@ export interface OverviewRows {
   /** The run with its stages' counts. */
   run: Contract.RunView;
   /** Every work item: its row, stage, attempt and run context, by stage then offer order. */
-  items: Array<{ row: ItemRow; stageId: string; attempt: number; context: RunContext }>;
+  items: Array<{ row: ItemRecord; stageId: string; attempt: number; context: RunContext }>;
   /** Each work item's attempts, first to last, by work item id. */
   attempts: Map<string, Contract.AttemptRecord[]>;
   /** Every artifact, by stage then creation order. */
@@ -283,15 +183,19 @@ export function* readOverviewRows(state: RunState): SqlSteps<OverviewRows> {
     list.push(attemptRecord(row));
     attempts.set(row.work_item_id, list);
   }
-  const items = (yield* all<ItemRow>(
-    "SELECT * FROM work_items WHERE run_id = ? ORDER BY stage_position, offered_seq, id",
-    runId,
-  )).map((row) => ({
-    row,
-    stageId: stageOf(state, row).id,
-    attempt: shownAttempt(row),
-    context: runContextOf(state, row),
-  }));
+  const items = [...state.items.values()]
+    .sort(
+      (left, right) =>
+        left.stage_position - right.stage_position ||
+        left.offered_seq - right.offered_seq ||
+        (left.id < right.id ? -1 : left.id > right.id ? 1 : 0),
+    )
+    .map((row) => ({
+      row,
+      stageId: stageOf(state, row).id,
+      attempt: shownAttempt(row),
+      context: runContextOf(state, row),
+    }));
   const artifacts = (yield* all<ArtifactRow>(
     "SELECT * FROM artifacts WHERE run_id = ? ORDER BY stage_position, seq",
     runId,
@@ -300,7 +204,7 @@ export function* readOverviewRows(state: RunState): SqlSteps<OverviewRows> {
     "SELECT feedback FROM reviews WHERE run_id = ? ORDER BY created_at, work_item_id",
     runId,
   )).map((row) => JSON.parse(row.feedback) as ReviewFeedback);
-  return { run: yield* runView(state), items, attempts, artifacts, reviews };
+  return { run: runViewOf(state), items, attempts, artifacts, reviews };
 }
 
 /** The run page's overview of the rows read, each work item with its `context_sha256`. */

@@ -1,0 +1,411 @@
+// The state machine alone, without a store: each command's answer, refusal, events and writes,
+// and the state after them — applied, and as a store would read it back from its rows.
+import { describe, expect, it } from "vitest";
+import {
+  artifactCompletion,
+  reviewCompletion,
+  reviewStage,
+  runInput,
+  taskStage,
+} from "../../../test/contract/client.ts";
+import { MemoryRun } from "../../../test/model/memory-run.ts";
+import type { CompleteBody, CreateRunInput } from "../../contract/schemas.ts";
+import type { StoredAgent } from "../delivery-store.ts";
+import { decide } from "./machine.ts";
+import type { RunState } from "./run-state.ts";
+
+const LEASE_MS = 5000;
+
+const agent = (tag: string): StoredAgent => ({ agent_id: `agt_${tag}`, tag, token_hash: "h" });
+const writer = agent("writer");
+const reviewer = agent("reviewer");
+
+/** A run created in memory with its agents added. */
+function created(input: CreateRunInput, agents: StoredAgent[] = [writer, reviewer]): MemoryRun {
+  const run = new MemoryRun();
+  run.answer({ type: "createRun", input });
+  for (const added of agents) run.answer({ type: "addAgent", agent: added });
+  return run;
+}
+
+/** A one-stage run of `items` task items. */
+const taskRun = (items = 1, fields: Partial<CreateRunInput> = {}) =>
+  created(runInput([taskStage("draft", { items })], { lease_ms: LEASE_MS, ...fields }));
+
+/** What a state holds, comparably: items in id order, the queue in offer order, indexes. */
+function comparable(state: RunState | undefined) {
+  if (state === undefined) return undefined;
+  return {
+    run: state.run,
+    stages: state.stages,
+    items: [...state.items.values()].sort((left, right) => (left.id < right.id ? -1 : 1)),
+    queue: [...state.queue],
+    leased: [...state.leased].sort(),
+    deadLettered: [...state.deadLettered].sort(),
+    counts: state.counts,
+    agents: [...state.agents.values()],
+    tags: [...state.tags].sort(),
+    artifacts: state.artifacts,
+    idempotency: [...state.idempotency.values()],
+  };
+}
+
+/** Claims the next item for `who`: its id and attempt. */
+function claimNext(run: MemoryRun, who = writer) {
+  const claimed = run.answer({ type: "claim", agent: who, workItemId: undefined });
+  if (claimed === undefined) throw new Error("nothing on offer");
+  return { id: claimed.item.id, attempt: claimed.lease.attempt };
+}
+
+/** Completes an item with an artifact. */
+const completeTask = (run: MemoryRun, id: string, attempt: number, who = writer) =>
+  run.answer({ type: "complete", agent: who, workItemId: id, body: artifactCompletion(attempt) });
+
+describe("the state machine", () => {
+  it("creates a run with its first stage's items on offer, in order", () => {
+    const run = taskRun(3);
+    expect(run.typesSince(0)).toEqual([
+      "run.created",
+      "work_item.offered",
+      "work_item.offered",
+      "work_item.offered",
+    ]);
+    expect(run.events.map((event) => event.seq)).toEqual([1, 2, 3, 4]);
+    const state = run.state as RunState;
+    expect([...state.queue]).toEqual(["wi_0002", "wi_0004", "wi_0006"]);
+    expect(state.run).toMatchObject({ status: "active", current_stage: 0, last_seq: 4 });
+    // Two agents added: each a change, no event.
+    expect(state.run.version).toBe(3);
+  });
+
+  it("refuses a run created twice, a bad stage graph and a tag in use, changing nothing", () => {
+    const run = taskRun();
+    const before = comparable(run.state);
+    const again = run.run({ type: "createRun", input: runInput([taskStage("draft")]) });
+    expect(again).toMatchObject({ ok: false, error: { code: "INVALID_ARGUMENT" } });
+    const tag = run.run({ type: "addAgent", agent: { ...writer, agent_id: "agt_other" } });
+    expect(tag).toMatchObject({
+      ok: false,
+      error: {
+        code: "AGENT_TAG_TAKEN",
+        message: 'The run already has an agent tagged "writer". Choose another tag.',
+      },
+    });
+    expect(comparable(run.state)).toEqual(before);
+    const bad = new MemoryRun().run({
+      type: "createRun",
+      input: runInput([reviewStage("review", "draft")]),
+    });
+    expect(bad).toMatchObject({ ok: false, error: { code: "INVALID_STAGES" } });
+  });
+
+  it("answers RUN_NOT_FOUND for any command on a run that does not exist", () => {
+    const decision = new MemoryRun("run_none").run({ type: "expireLeases" });
+    expect(decision).toMatchObject({
+      ok: false,
+      error: {
+        code: "RUN_NOT_FOUND",
+        message: "No run run_none. Check the run id (and that your token belongs to that run).",
+      },
+    });
+  });
+
+  it("advances stage by stage: the next stage's items are offered once the last item of a stage completes", () => {
+    const run = created(
+      runInput([taskStage("outline", { items: 2 }), taskStage("draft")], { lease_ms: LEASE_MS }),
+    );
+    const first = claimNext(run);
+    const second = claimNext(run, reviewer);
+    const from = run.events.length;
+    completeTask(run, first.id, first.attempt);
+    expect(run.typesSince(from)).toEqual(["artifact.created", "work_item.completed"]);
+    expect(run.state?.run.current_stage).toBe(0);
+    completeTask(run, second.id, second.attempt, reviewer);
+    expect(run.typesSince(from + 2)).toEqual([
+      "artifact.created",
+      "work_item.completed",
+      "stage.completed",
+      "work_item.offered",
+    ]);
+    expect(run.state?.run.current_stage).toBe(1);
+    const last = claimNext(run);
+    completeTask(run, last.id, last.attempt);
+    expect(run.typesSince(run.events.length - 4)).toEqual([
+      "artifact.created",
+      "work_item.completed",
+      "stage.completed",
+      "run.completed",
+    ]);
+    expect(run.state?.run.status).toBe("completed");
+    expect(comparable(run.state)).toEqual(comparable(run.reloaded()));
+  });
+
+  it("fans a review stage out: one review item per artifact of the stage it reviews, never offered to its author", () => {
+    const run = created(
+      runInput([taskStage("draft", { items: 2 }), reviewStage("review", "draft")], {
+        lease_ms: LEASE_MS,
+      }),
+    );
+    const mine = claimNext(run, writer);
+    const theirs = claimNext(run, reviewer);
+    completeTask(run, mine.id, mine.attempt, writer);
+    completeTask(run, theirs.id, theirs.attempt, reviewer);
+    const state = run.state as RunState;
+    const reviews = [...state.queue].map((id) => state.items.get(id));
+    expect(reviews.map((item) => [item?.kind, item?.target_author_tag])).toEqual([
+      ["review", "writer"],
+      ["review", "reviewer"],
+    ]);
+    expect(reviews.map((item) => item?.target_artifact_id)).toEqual(
+      state.artifacts.map((artifact) => artifact.id),
+    );
+    // Claim-next skips the review of one's own artifact; claiming it by id is refused.
+    const next = claimNext(run, writer);
+    expect(state.items.get(next.id)?.target_author_tag).toBe("reviewer");
+    const own = reviews[0]?.id ?? "";
+    expect(run.run({ type: "claim", agent: writer, workItemId: own })).toMatchObject({
+      ok: false,
+      error: {
+        code: "SELF_REVIEW",
+        message: `Work item ${own} reviews your own artifact ${reviews[0]?.target_artifact_id}: another agent must review it. Claim another item.`,
+      },
+    });
+    expect(run.answer({ type: "claim", agent: writer, workItemId: undefined })).toBeUndefined();
+    const review = run.answer({
+      type: "complete",
+      agent: writer,
+      workItemId: next.id,
+      body: reviewCompletion(1) as CompleteBody,
+    });
+    expect(review.view).toMatchObject({ work_item_id: next.id, status: "completed" });
+    expect(run.typesSince(run.events.length - 2)).toEqual([
+      "review.feedback",
+      "work_item.completed",
+    ]);
+    expect(comparable(run.state)).toEqual(comparable(run.reloaded()));
+  });
+
+  it("dead-letters an item after max_attempts failed or expired attempts and blocks the run; requeue unblocks it", () => {
+    const run = taskRun(1, { max_attempts: 2 });
+    const first = claimNext(run);
+    const failed = run.answer({
+      type: "fail",
+      agent: writer,
+      workItemId: first.id,
+      body: { attempt: 1, reason: "crashed" },
+    });
+    expect(failed).toEqual({
+      work_item_id: first.id,
+      status: "offered",
+      attempts_left: 1,
+      event_id: expect.stringMatching(/^evt_/),
+    });
+    claimNext(run);
+    run.now += LEASE_MS;
+    const from = run.events.length;
+    run.answer({ type: "expireLeases" });
+    expect(run.typesSince(from)).toEqual([
+      "work_item.lease_expired",
+      "work_item.dead_lettered",
+      "run.blocked",
+    ]);
+    expect(run.state?.run.status).toBe("blocked");
+    expect(run.state?.counts[0]).toEqual({ offered: 0, leased: 0, completed: 0, dead_lettered: 1 });
+    expect(comparable(run.state)).toEqual(comparable(run.reloaded()));
+
+    const requeued = run.answer({ type: "requeue", workItemId: first.id });
+    expect(requeued).toMatchObject({ status: "offered", attempt: 2, failures: 0 });
+    expect(run.typesSince(from + 3)).toEqual([
+      "work_item.requeued",
+      "work_item.offered",
+      "run.resumed",
+    ]);
+    expect(run.state?.run.status).toBe("active");
+    const notDead = run.run({ type: "requeue", workItemId: first.id });
+    expect(notDead).toMatchObject({
+      ok: false,
+      error: {
+        code: "NOT_DEAD_LETTERED",
+        message: `Work item ${first.id} is not dead-lettered (it is offered); only dead letters can be requeued.`,
+      },
+    });
+    expect(comparable(run.state)).toEqual(comparable(run.reloaded()));
+  });
+
+  it("answers an idempotency key's first answer again with no new event; another request with it is refused", () => {
+    const run = taskRun(2);
+    const { id } = claimNext(run);
+    const idempotency = { key: "key-1", requestHash: "hash-1" };
+    const command = {
+      type: "complete" as const,
+      agent: writer,
+      workItemId: id,
+      body: artifactCompletion(1),
+      idempotency,
+    };
+    const first = run.answer(command);
+    const events = run.events.length;
+    const version = run.state?.run.version;
+    const again = run.run(command);
+    expect(again).toMatchObject({ ok: true, answer: { view: first.view }, writes: [] });
+    expect(run.events.length).toBe(events);
+    expect(run.state?.run.version).toBe(version);
+    const other = run.run({ ...command, idempotency: { key: "key-1", requestHash: "hash-2" } });
+    expect(other).toMatchObject({
+      ok: false,
+      error: {
+        code: "IDEMPOTENCY_KEY_REUSED",
+        message:
+          'Idempotency-Key "key-1" was already used for another request. Use a new key for a new request, or resend the first request unchanged.',
+      },
+    });
+    // Kept per agent: the same key of another agent is its own.
+    const theirs = claimNext(run, reviewer);
+    const fresh = run.run({
+      ...command,
+      agent: reviewer,
+      workItemId: theirs.id,
+      idempotency: { key: "key-1", requestHash: "hash-2" },
+    });
+    expect(fresh.ok).toBe(true);
+    expect(comparable(run.state)).toEqual(comparable(run.reloaded()));
+  });
+
+  it("fences by attempt: a superseded attempt may not heartbeat, complete or fail", () => {
+    const run = taskRun();
+    const first = claimNext(run, writer);
+    run.now += LEASE_MS;
+    const second = claimNext(run, reviewer);
+    expect(second).toEqual({ id: first.id, attempt: 2 });
+    const lost = `Attempt 1 of work item ${first.id} is no longer current (its current attempt is 2, held by another agent). Stop working on it and poll the inbox.`;
+    for (const decision of [
+      run.run({ type: "heartbeat", agent: writer, workItemId: first.id, attempt: 1 }),
+      run.run({
+        type: "complete",
+        agent: writer,
+        workItemId: first.id,
+        body: artifactCompletion(1),
+      }),
+      run.run({
+        type: "fail",
+        agent: writer,
+        workItemId: first.id,
+        body: { attempt: 1, reason: "x" },
+      }),
+    ]) {
+      expect(decision).toEqual({
+        ok: false,
+        error: expect.objectContaining({ code: "LEASE_LOST", message: lost }),
+      });
+    }
+    expect(completeTask(run, first.id, 2, reviewer).view.status).toBe("completed");
+  });
+
+  it("accepts the completion of an expired lease nobody else claimed, and keeps the attempt's end", () => {
+    const run = taskRun();
+    const { id } = claimNext(run);
+    run.now += LEASE_MS + 1;
+    const from = run.events.length;
+    const done = completeTask(run, id, 1);
+    expect(done.view.status).toBe("completed");
+    expect(run.typesSince(from)).toEqual([
+      "work_item.lease_expired",
+      "work_item.offered",
+      "artifact.created",
+      "work_item.completed",
+      "stage.completed",
+      "run.completed",
+    ]);
+    expect(run.state?.items.get(id)).toMatchObject({ status: "completed", outcome: "completed" });
+  });
+
+  it("expires a lease at its expiry, not before; a heartbeat moves the expiry", () => {
+    const run = taskRun();
+    const { id } = claimNext(run);
+    run.now += LEASE_MS - 1;
+    const beat = run.answer({ type: "heartbeat", agent: writer, workItemId: id, attempt: 1 });
+    expect(beat).toEqual({ expires_at: new Date(run.now + LEASE_MS).toISOString() });
+    run.now += LEASE_MS - 1;
+    expect(run.run({ type: "expireLeases" })).toMatchObject({ ok: true, writes: [] });
+    run.now += 1;
+    const expired = run.run({ type: "expireLeases" });
+    expect(expired.ok && expired.events.map((event) => event.type)).toEqual([
+      "work_item.lease_expired",
+      "work_item.offered",
+    ]);
+    expect(run.state?.items.get(id)).toMatchObject({
+      status: "offered",
+      failures: 1,
+      holder_tag: "writer",
+      lease_expires_at: null,
+      outcome: "expired",
+    });
+    expect(run.run({ type: "heartbeat", agent: writer, workItemId: id, attempt: 1 })).toMatchObject(
+      {
+        ok: false,
+        error: {
+          message: `Attempt 1 of work item ${id} is no longer current (its lease expired; the item is offered). Stop working on it and poll the inbox.`,
+        },
+      },
+    );
+    expect(comparable(run.state)).toEqual(comparable(run.reloaded()));
+  });
+
+  it("refuses without writing anything, even the expiries it found on the way", () => {
+    const run = taskRun();
+    claimNext(run);
+    run.now += LEASE_MS;
+    const before = comparable(run.state);
+    const missing = run.run({ type: "claim", agent: writer, workItemId: "wi_missing" });
+    expect(missing).toMatchObject({ ok: false, error: { code: "WORK_ITEM_NOT_FOUND" } });
+    expect(comparable(run.state)).toEqual(before);
+  });
+
+  it("checks the receipt quoted: a stale one is announced and warned about, typed on the answer", () => {
+    const run = taskRun();
+    const { id } = claimNext(run);
+    const current = "a".repeat(64);
+    const quoted = "b".repeat(64);
+    const done = run.answer({
+      type: "complete",
+      agent: writer,
+      workItemId: id,
+      body: { ...artifactCompletion(1), context_sha256: quoted },
+      current,
+    });
+    expect(done.receipt).toEqual({ status: "stale", quoted, current });
+    expect(done.view.warning).toMatch(
+      `Stale context: agent "writer" on work item ${id} worked from`,
+    );
+    expect(run.events.find((event) => event.type === "context.stale")).toMatchObject({
+      quoted_context_sha256: quoted,
+      context_sha256: current,
+    });
+  });
+
+  it("leaves the state it decides on as it was: the writes say what changes", () => {
+    const run = taskRun(2);
+    const { id } = claimNext(run);
+    const state = run.state as RunState;
+    const before = comparable(state);
+    const context = { now: run.now + LEASE_MS, newId: () => "evt_x" };
+    const decision = decide(
+      state,
+      run.runId,
+      { type: "claim", agent: reviewer, workItemId: undefined },
+      context,
+    );
+    expect(decision.ok && decision.writes.map((write) => write.type)).toEqual([
+      "endAttempt",
+      "insertEvent",
+      "insertEvent",
+      "updateItem",
+      "updateItem",
+      "insertAttempt",
+      "insertEvent",
+      "updateRun",
+    ]);
+    expect(comparable(state)).toEqual(before);
+    expect(state.items.get(id)).toMatchObject({ status: "leased", attempt: 1 });
+  });
+});

@@ -1,0 +1,59 @@
+// The runs' states a store keeps between transactions, the most recently used first out of the
+// way: each is checked against the run's version before it is used (another instance, or another
+// store on the same database, may have changed the run), so a copy kept here is never trusted
+// blindly, only spared a reload.
+import type { RunState } from "../delivery/machine/run-state.ts";
+
+/** Options of {@link RunStateCache}. */
+export interface RunStateCacheOptions {
+  /** The most runs kept (default 1 000). */
+  maxRuns?: number;
+  /** The most work items kept over all runs (default 200 000: about 60 MB). */
+  maxItems?: number;
+}
+
+/** The runs' states kept in memory, least recently used out first. */
+export class RunStateCache {
+  readonly #states = new Map<string, RunState>();
+  readonly #maxRuns: number;
+  readonly #maxItems: number;
+
+  constructor({ maxRuns = 1000, maxItems = 200_000 }: RunStateCacheOptions = {}) {
+    this.#maxRuns = maxRuns;
+    this.#maxItems = maxItems;
+  }
+
+  /** The state kept for the run, or undefined. */
+  get(runId: string): RunState | undefined {
+    const state = this.#states.get(runId);
+    if (state !== undefined) {
+      this.#states.delete(runId);
+      this.#states.set(runId, state);
+    }
+    return state;
+  }
+
+  /** Keeps a run's state (as its transaction committed it). */
+  set(runId: string, state: RunState): void {
+    this.#states.delete(runId);
+    this.#states.set(runId, state);
+    let items = 0;
+    for (const kept of this.#states.values()) items += kept.items.size;
+    for (const [oldest, kept] of this.#states) {
+      if (this.#states.size <= 1) break;
+      if (this.#states.size <= this.#maxRuns && items <= this.#maxItems) break;
+      this.#states.delete(oldest);
+      items -= kept.items.size;
+    }
+  }
+
+  /** Forgets a run's state (its transaction failed: the database has what it had). */
+  delete(runId: string): void {
+    this.#states.delete(runId);
+  }
+
+  /** Forgets every state. */
+  clear(): void {
+    this.#states.clear();
+  }
+}
