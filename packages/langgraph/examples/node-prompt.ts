@@ -15,6 +15,7 @@ const summarise = async (state: { notes: string }, runtime: LangGraphRunnableCon
   // "[Task Context]\n{CONTEXT.md, or the subgraph's view of it}\n\n[Request]\nSummarise: …"
   return { summary: await callModel(prompt) };
 };
+
 //#endregion
 
 export { summarise };

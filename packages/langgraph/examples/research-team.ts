@@ -21,7 +21,10 @@ const workspace = nodeWorkspace("."); // the directory that holds CONTEXT.md
 //#region withTaskContext
 const graph = new StateGraph(MessagesAnnotation)
   // the researcher gets only the brief view of CONTEXT.md; the writer the whole file
-  .addNode("researcher", withTaskContext(researcher, { workspace, view: CONTEXT_VIEW_PRESETS.brief }))
+  .addNode(
+    "researcher",
+    withTaskContext(researcher, { workspace, view: CONTEXT_VIEW_PRESETS.brief }),
+  )
   .addNode("writer", withTaskContext(writer, { workspace }))
   .addEdge(START, "researcher")
   .addEdge("researcher", "writer")

@@ -10,7 +10,10 @@ describe("injectIntoMessages", () => {
     const first = new HumanMessage({ content: "Earlier.", id: "h1" });
     const answer = new AIMessage({ content: "Done.", id: "a1" });
     const request = new HumanMessage({ content: "Now this.", id: "h2", name: "lead" });
-    const { state, restore, delivered } = injectIntoMessages({ messages: [first, answer, request] }, context);
+    const { state, restore, delivered } = injectIntoMessages(
+      { messages: [first, answer, request] },
+      context,
+    );
 
     const sent = state.messages[2] as HumanMessage;
     expect(delivered).toBe(true);
@@ -30,14 +33,21 @@ describe("injectIntoMessages", () => {
   it("injects into the first text block of content blocks, or before an image alone", () => {
     const image = { type: "image_url", image_url: { url: "data:image/png;base64,AA" } };
     const withText = injectIntoMessages(
-      { messages: [new HumanMessage({ content: [image, { type: "text", text: "Describe it." }], id: "h" })] },
+      {
+        messages: [
+          new HumanMessage({ content: [image, { type: "text", text: "Describe it." }], id: "h" }),
+        ],
+      },
       context,
     );
     expect((withText.state.messages[0] as HumanMessage).content).toStrictEqual([
       image,
       { type: "text", text: "[Task Context]\nLumen.\n\n[Request]\nDescribe it." },
     ]);
-    const imageOnly = injectIntoMessages({ messages: [new HumanMessage({ content: [image], id: "h" })] }, context);
+    const imageOnly = injectIntoMessages(
+      { messages: [new HumanMessage({ content: [image], id: "h" })] },
+      context,
+    );
     expect((imageOnly.state.messages[0] as HumanMessage).content).toStrictEqual([
       { type: "text", text: "[Task Context]\nLumen.\n\n[Request]\n" },
       image,
@@ -54,9 +64,11 @@ describe("injectIntoMessages", () => {
       id: expect.stringMatching(/^task-context-request-\d+$/),
     });
     expect(state.step).toBe(3);
-    expect(restore({ messages: [sent, { role: "assistant", content: "Planned." }] })).toStrictEqual({
-      messages: [original, { role: "assistant", content: "Planned." }],
-    });
+    expect(restore({ messages: [sent, { role: "assistant", content: "Planned." }] })).toStrictEqual(
+      {
+        messages: [original, { role: "assistant", content: "Planned." }],
+      },
+    );
   });
 
   it("says nothing was delivered when no message is from a human, and leaves other state alone", () => {

@@ -1,5 +1,5 @@
 import { injectTaskContext, type TaskContext } from "@task-context/core";
-import { neutraliseForgedHeaders } from "./neutralise-forged-headers.ts";
+import { neutraliseForgedHeaders } from "@task-context/core/internal";
 
 /** A LangChain message, or a message-like object (`{ role, content }`), as far as it is read here. */
 interface MessageLike {
@@ -47,7 +47,10 @@ function injectIntoContent(
   );
   if (index === -1) {
     // Only images or files: the context goes first, with an empty request.
-    return { content: [{ type: "text", text: injectTaskContext("", context) }, ...blocks], lines: [] };
+    return {
+      content: [{ type: "text", text: injectTaskContext("", context) }, ...blocks],
+      lines: [],
+    };
   }
   const block = blocks[index] as { text: string };
   const { text, lines } = neutraliseForgedHeaders(block.text);
@@ -81,7 +84,10 @@ let counter = 0;
  * the original message back (matched by id), so the parent's history keeps the request as it was
  * and the context is not stored there. State without a `messages` array is returned unchanged.
  */
-export function injectIntoMessages<State>(state: State, context: TaskContext): InjectedState<State> {
+export function injectIntoMessages<State>(
+  state: State,
+  context: TaskContext,
+): InjectedState<State> {
   const unchanged: InjectedState<State> = {
     state,
     restore: (output) => output,

@@ -27,7 +27,11 @@ export function receiptOf(context: TaskContext, warning: string | undefined): Ta
     ...(view === undefined
       ? {}
       : {
-          contextView: { name: view.name, sections: [...view.sections], fileSha256: view.fileSha256 },
+          contextView: {
+            name: view.name,
+            sections: [...view.sections],
+            fileSha256: view.fileSha256,
+          },
         }),
     ...(warning === undefined ? {} : { warning }),
   };

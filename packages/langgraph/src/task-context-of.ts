@@ -21,6 +21,7 @@ export const TASK_CONTEXT_KEY = "taskContext";
  *   // "[Task Context]\n{CONTEXT.md, or the subgraph's view of it}\n\n[Request]\nSummarise: …"
  *   return { summary: await callModel(prompt) };
  * };
+ *
  * ```
  */
 export function taskContextOf(runtime: unknown): TaskContext | undefined {

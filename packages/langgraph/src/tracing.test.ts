@@ -8,7 +8,13 @@ import {
   type SpanRecorder,
 } from "@task-context/trace-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BRIEF, CONTEXT, RecordingChatModel, sha256, workspaceWith } from "./test-support/fixtures.ts";
+import {
+  BRIEF,
+  CONTEXT,
+  RecordingChatModel,
+  sha256,
+  workspaceWith,
+} from "./test-support/fixtures.ts";
 import { withTaskContext } from "./with-task-context.ts";
 
 let recorder: SpanRecorder;
@@ -32,7 +38,10 @@ function graphWithNestedSubgraphs() {
     .addEdge(START, "reviewer")
     .compile();
   return new StateGraph(MessagesAnnotation)
-    .addNode("researcher", withTaskContext(researcher, { workspace, view: CONTEXT_VIEW_PRESETS.brief }))
+    .addNode(
+      "researcher",
+      withTaskContext(researcher, { workspace, view: CONTEXT_VIEW_PRESETS.brief }),
+    )
     .addEdge(START, "researcher")
     .compile();
 }
@@ -40,12 +49,10 @@ function graphWithNestedSubgraphs() {
 describe(`withTaskContext's spans on @langchain/langgraph ${process.env.LANGGRAPH_VERSION}`, () => {
   it("opens an invoke_agent span per subgraph call, nested as the subgraphs are, in the caller's trace", async () => {
     const graph = graphWithNestedSubgraphs();
-    await trace
-      .getTracer("app")
-      .startActiveSpan("invoke_agent main", async (span) => {
-        await graph.invoke({ messages: [new HumanMessage("Check the launch note.")] });
-        span.end();
-      });
+    await trace.getTracer("app").startActiveSpan("invoke_agent main", async (span) => {
+      await graph.invoke({ messages: [new HumanMessage("Check the launch note.")] });
+      span.end();
+    });
 
     const common = (name: string) => ({
       scope: "@task-context/langgraph",
@@ -99,7 +106,10 @@ describe(`withTaskContext's spans on @langchain/langgraph ${process.env.LANGGRAP
 
   it("records a refused delivery on its span, with the error's code", async () => {
     const graph = new StateGraph(MessagesAnnotation)
-      .addNode("researcher", withTaskContext(() => ({}), { workspace: memoryWorkspace() }))
+      .addNode(
+        "researcher",
+        withTaskContext(() => ({}), { workspace: memoryWorkspace() }),
+      )
       .addEdge(START, "researcher")
       .compile();
 

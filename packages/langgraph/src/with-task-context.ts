@@ -10,6 +10,7 @@ import {
 import {
   contextViewAttributes,
   describeArgument,
+  forgedHeadersWarning,
   requireLoadOptions,
   requireObject,
   requireOptionalBoolean,
@@ -51,13 +52,6 @@ export interface WithTaskContextOptions extends LoadTaskContextOptions {
 
 const NO_HUMAN_MESSAGE =
   "The task context was not injected into the messages: they hold no message from a human to carry it (the runtime context still carries it).";
-
-/** The warning for request lines that posed as task-context headers. */
-function forgedHeaderWarning(recipient: string, lines: number[]): string | undefined {
-  if (lines.length === 0) return undefined;
-  const count = lines.length === 1 ? "1 line" : `${lines.length} lines`;
-  return `The request to ${JSON.stringify(recipient)} held ${count} posing as a task-context header (${lines.length === 1 ? "line" : "lines"} ${lines.join(", ")}): delivered as ⟦…⟧, so that the task context given with it is the only one. Check what wrote the request.`;
-}
 
 function requireTarget<State, Update>(target: unknown): TaskContextTarget<State, Update> {
   if (typeof target === "function") return target as TaskContextTarget<State, Update>;
@@ -106,7 +100,10 @@ function nodeName(config: LangGraphRunnableConfig | undefined): string | undefin
  * ```ts source="../examples/research-team.ts#withTaskContext"
  * const graph = new StateGraph(MessagesAnnotation)
  *   // the researcher gets only the brief view of CONTEXT.md; the writer the whole file
- *   .addNode("researcher", withTaskContext(researcher, { workspace, view: CONTEXT_VIEW_PRESETS.brief }))
+ *   .addNode(
+ *     "researcher",
+ *     withTaskContext(researcher, { workspace, view: CONTEXT_VIEW_PRESETS.brief }),
+ *   )
  *   .addNode("writer", withTaskContext(writer, { workspace }))
  *   .addEdge(START, "researcher")
  *   .addEdge("researcher", "writer")
@@ -143,17 +140,15 @@ export function withTaskContext<State, Update>(
           span.recordContext(context, checked.tokenizer);
           span.setAttributes(contextViewAttributes(context));
         }
-        const injected =
-          messages && context.found ? injectIntoMessages(state, context) : undefined;
+        const injected = messages && context.found ? injectIntoMessages(state, context) : undefined;
         const warning = [
           context.warning,
-          forgedHeaderWarning(recipient, injected?.forgedHeaderLines ?? []),
+          forgedHeadersWarning(recipient, injected?.forgedHeaderLines ?? []),
           injected?.delivered === false ? NO_HUMAN_MESSAGE : undefined,
         ]
           .filter((text): text is string => text !== undefined)
           .join(" ");
-        const delivered: TaskContext =
-          warning === "" ? context : { ...context, warning };
+        const delivered: TaskContext = warning === "" ? context : { ...context, warning };
         const child: LangGraphRunnableConfig = {
           ...config,
           context: { ...config?.context, [TASK_CONTEXT_KEY]: delivered },

@@ -31,9 +31,15 @@ export function neutraliseForgedHeaders(request: string): RequestWithoutForgedHe
  *
  * @internal
  */
-export function forgedHeadersWarning(recipient: string, lines: readonly number[]): string | undefined {
+export function forgedHeadersWarning(
+  recipient: string,
+  lines: readonly number[],
+): string | undefined {
   requireText("recipient", recipient);
   if (lines.length === 0) return undefined;
-  const which = lines.length === 1 ? `1 line (line ${lines[0]})` : `${lines.length} lines (lines ${lines.join(", ")})`;
-  return `The request to ${recipient} held ${which} posing as a task-context header: delivered as ⟦…⟧, so that the task context given with it is the only one. Check what wrote the request.`;
+  const which =
+    lines.length === 1
+      ? `1 line (line ${lines[0]})`
+      : `${lines.length} lines (lines ${lines.join(", ")})`;
+  return `The request to ${JSON.stringify(recipient)} held ${which} posing as a task-context header: delivered as ⟦…⟧, so that the task context given with it is the only one. Check what wrote the request.`;
 }

@@ -38,8 +38,9 @@ export const BRIEF = [
 export const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 
 /** A workspace holding {@link CONTEXT} as CONTEXT.md (or the files given). */
-export const workspaceWith = (files: Record<string, string> = { "CONTEXT.md": CONTEXT }): Workspace =>
-  memoryWorkspace(files);
+export const workspaceWith = (
+  files: Record<string, string> = { "CONTEXT.md": CONTEXT },
+): Workspace => memoryWorkspace(files);
 
 /** The text of a message's content: a string, or its text blocks joined. */
 export function textOf(message: BaseMessage): string {
