@@ -311,7 +311,7 @@ function aloneChecks(paths) {
   const server = installedAlone("@task-context/server");
   rows.push(`| @task-context/server alone, installed | | ${server.figure} |`);
 
-  for (const name of ["@task-context/langgraph"]) {
+  for (const name of ["@task-context/langgraph", "@task-context/claude-agent-sdk"]) {
     const adapter = installedAlone(name);
     const frameworks = adapter.installed.filter((dependency) =>
       AGENT_FRAMEWORKS.includes(dependency),

@@ -41,5 +41,6 @@ export {
   type RequestWithoutForgedHeaders,
 } from "./untrusted/neutralise-forged-headers.ts";
 export { decodeUtf8, encodeUtf8 } from "./utf8.ts";
+export { type ContextReceipt, contextReceipt } from "./views/context-receipt.ts";
 export { requireContextView } from "./views/context-view.ts";
 export { parseWorkspacePath } from "./workspace-path.ts";

@@ -1,4 +1,5 @@
 import type { TaskContext } from "@task-context/core";
+import { type ContextReceipt, contextReceipt } from "@task-context/core/internal";
 
 /**
  * The key under which {@link withTaskContext} puts the receipt of the context it delivered in the
@@ -13,26 +14,11 @@ export const TASK_CONTEXT_METADATA_KEY = "taskContext";
  * when there was something to say (a truncated CONTEXT.md, a forged header in the request).
  * The same shape as the middleware's `providerMetadata.taskContext` in `@task-context/media-tools`.
  */
-export interface TaskContextReceipt {
-  contextSha256: string;
-  contextView?: { name: string; sections: string[]; fileSha256: string };
+export interface TaskContextReceipt extends ContextReceipt {
   warning?: string;
 }
 
 /** The receipt of `context` as delivered, with `warning` when there is one. */
 export function receiptOf(context: TaskContext, warning: string | undefined): TaskContextReceipt {
-  const { sha256, view } = context;
-  return {
-    contextSha256: sha256,
-    ...(view === undefined
-      ? {}
-      : {
-          contextView: {
-            name: view.name,
-            sections: [...view.sections],
-            fileSha256: view.fileSha256,
-          },
-        }),
-    ...(warning === undefined ? {} : { warning }),
-  };
+  return { ...contextReceipt(context), ...(warning === undefined ? {} : { warning }) };
 }
