@@ -167,6 +167,17 @@ describe(`taskContextHooks on @anthropic-ai/claude-agent-sdk ${process.env.CLAUD
     ]);
   });
 
+  it("gives a subagent named like an object's own members (constructor) the default, not a member", async () => {
+    const hooks = taskContextHooks({
+      workspace: workspaceWith(),
+      views: { Explore: CONTEXT_VIEW_PRESETS.brief },
+    });
+    const { delegations } = await run({ hooks }, [delegation("Build it.", "constructor")]);
+    expect(rewrittenPrompt(delegations[0]?.answers[0])).toBe(
+      `[Task Context]\n${CONTEXT}\n\n[Request]\nBuild it.`,
+    );
+  });
+
   it("loads CONTEXT.md again at every delegation, so a rewrite reaches the next subagent", async () => {
     const workspace = workspaceWith({ "CONTEXT.md": "First draft." });
     const hooks = taskContextHooks({ workspace });

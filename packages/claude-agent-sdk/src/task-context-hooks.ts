@@ -55,10 +55,10 @@ interface SubagentToolInput {
   subagent_type?: unknown;
 }
 
-function requireViews(views: unknown): Record<string, ContextView> {
-  if (views === undefined) return {};
+function requireViews(views: unknown): Map<string, ContextView> {
+  if (views === undefined) return new Map();
   const record = requireObject("views", views, "an object of views by subagent name");
-  return Object.fromEntries(
+  return new Map(
     Object.entries(record).map(([agent, view]) => [
       agent,
       requireContextView(`views.${agent}`, view),
@@ -151,7 +151,7 @@ export function taskContextHooks(options: TaskContextHooksOptions): TaskContextH
       async (span) => {
         const context = await loadTaskContext(workspace, {
           ...load,
-          view: views[agent] ?? load.view,
+          view: views.get(agent) ?? load.view,
         });
         if (!context.found) return {};
         span.recordContext(context, checked.tokenizer);
