@@ -5,6 +5,7 @@
 //   peer dependencies), and that its tracing entry point works there without the API;
 // - that every entry point of every package imports on the machine's Node (media-tools on Node ≥ 22),
 //   and that media-tools on an older machine Node fails with UNSUPPORTED_RUNTIME, naming Node 22;
+// - that each framework adapter (openai-agents, mastra), installed alone, brings no agent framework;
 // - that the exact tokenizer, without gpt-tokenizer, fails with an error that says what to install;
 // - that `npx task-context` runs from the installed CLI on the machine's Node;
 // - that the delivery service deploys from the installed packages: in the projects
@@ -301,7 +302,26 @@ function aloneChecks(paths) {
 
   const server = installedAlone("@task-context/server");
   rows.push(`| @task-context/server alone, installed | | ${server.figure} |`);
+
+  // Each framework adapter alone: its framework is an optional peer, so no framework comes with it.
+  for (const adapter of ["@task-context/openai-agents", "@task-context/mastra"]) {
+    const alone = installedAlone(adapter);
+    const frameworks = alone.installed.filter((dependency) => FRAMEWORKS.includes(dependency));
+    check(
+      `${adapter} alone, installed`,
+      frameworks.length === 0,
+      `${alone.figure}${frameworks.length === 0 ? ", without any agent framework" : `, with ${frameworks.join(", ")}`}`,
+    );
+  }
 }
+
+/** The agent frameworks the adapters plug into: installing one adapter installs none of them. */
+const FRAMEWORKS = [
+  "@openai/agents",
+  "@mastra/core",
+  "@langchain/langgraph",
+  "@anthropic-ai/claude-agent-sdk",
+];
 
 /**
  * Writes the project of `task-context init --service <runtime>` (the installed CLI, as a user runs

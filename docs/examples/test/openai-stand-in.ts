@@ -24,7 +24,8 @@ export interface OpenAiStandIn {
   close(): Promise<void>;
 }
 
-const TASK_CONTEXT = /^\[Task Context\]\n([\s\S]*?)\n\n\[Request\]\n/;
+// At the start of the message, or after a blank line (the agent's own instructions before it).
+const TASK_CONTEXT = /(?:^|\n\n)\[Task Context\]\n([\s\S]*?)\n\n\[Request\]\n/;
 
 /** The text of the first user message, in either API's shape. */
 function firstUserText(body: Record<string, unknown>): string {
