@@ -1,8 +1,8 @@
 import { trace } from "@opentelemetry/api";
 import { CONTEXT_VIEW_PRESETS, memoryWorkspace } from "@task-context/core";
 import { deliverToAgent } from "@task-context/core/tracing";
-import { deliveredContext, recordSpans, type SpanRecorder } from "@task-context/trace-kit";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { deliveredContext, recordSpansInEachTest } from "@task-context/trace-kit";
+import { describe, expect, it } from "vitest";
 
 const BRIEF = "## What we are building\nHarbor, a billing service for marinas.";
 const CONTEXT = `${BRIEF}\n\n## Other details\nMoney is in integer cents.`;
@@ -14,13 +14,7 @@ const RECIPIENT = {
 };
 
 describe("deliverToAgent with an OpenTelemetry SDK registered", () => {
-  let recorder: SpanRecorder;
-  beforeEach(() => {
-    recorder = recordSpans();
-  });
-  afterEach(async () => {
-    await recorder.stop();
-  });
+  const recorder = recordSpansInEachTest();
 
   it("loads CONTEXT.md in an invoke_agent span, records it and its view, and delivers inside the span", async () => {
     const workspace = memoryWorkspace({ "CONTEXT.md": CONTEXT });
