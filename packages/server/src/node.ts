@@ -20,6 +20,7 @@ import { ArgumentError, type SecretPolicy } from "@task-context/core";
 import { requireText, requireWholeNumber } from "@task-context/core/internal";
 import type { A2aDispatcher } from "./a2a/a2a-dispatcher.ts";
 import { createApp, defaultBodyBytes, type Limits } from "./app.ts";
+import { BackgroundDuties, TimerScheduler } from "./delivery/background-duties.ts";
 import { defaultAllowedHosts } from "./mcp/dns-rebinding.ts";
 import { createNodeHttpServer } from "./node-http/node-http-server.ts";
 import { closingConnection } from "./node-http/unread-body.ts";
@@ -67,7 +68,11 @@ export interface NodeServerOptions {
   limits?: Limits;
   /** Milliseconds since the epoch (tests move it). */
   clock?: () => number;
-  /** How often overdue leases are expired in the background (default 1000 ms). */
+  /**
+   * How often the overdue leases of every run are looked for (default 1000 ms): the runs this
+   * instance changes are woken at their earliest lease expiry by a timer, this sweep finds the
+   * others (changed by another instance on PostgreSQL, or before a restart).
+   */
   sweepMs?: number;
   /** Origins allowed to call the API from a browser; CORS is off without it. */
   cors?: { origins: readonly string[] };
@@ -150,6 +155,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
       ? openSqliteStore(options)
       : await openPostgresStore(requirePostgresUrl("databaseUrl", options.databaseUrl), options);
   const shutdown = new AbortController();
+  const report = (error: unknown) => options.onUnexpectedError?.(error);
   // The A2A dispatcher, loaded and started once a run has an A2A agent.
   let dispatcher: Promise<A2aDispatcher> | undefined;
   const serviceUrl = options.publicUrl;
@@ -167,13 +173,23 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
             : { onError: options.onUnexpectedError }),
         }),
     );
-    dispatcher
-      .then((started) => started.watchRun(runId))
-      .catch((error: unknown) => options.onUnexpectedError?.(error));
+    dispatcher.then((started) => started.watchRun(runId)).catch(report);
   };
+  // The background duties: a timer at each changed run's earliest lease expiry; A2A agents'
+  // dispatcher loops started once their run shows them (they wait for offers themselves).
+  const clock = options.clock ?? Date.now;
+  const timers = new TimerScheduler(clock, (runId) => {
+    duties.round(runId).catch(report);
+  });
+  const duties = new BackgroundDuties({
+    scheduler: timers,
+    clock,
+    runState: (runId) => store.runState(runId),
+    a2aWatch: dispatch,
+  });
+  store.onRunChanged((runId, state) => duties.runChanged(runId, state));
   const app = createApp({
     store,
-    a2a: { agentAdded: dispatch },
     auth: { adminToken: options.adminToken },
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
@@ -187,10 +203,10 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
       ? {}
       : { onUnexpectedError: options.onUnexpectedError }),
   });
-  // Expiry is also evaluated by every query; the sweep only makes expiries visible on streams
-  // and to long polls of runs nobody touches.
+  // Expiry is also evaluated by every query; the timers and the sweep only make expiries visible
+  // on streams and to long polls of runs nobody touches.
   const sweeper = setInterval(() => {
-    store.expireAllLeases().catch((error: unknown) => options.onUnexpectedError?.(error));
+    store.expireAllLeases().catch(report);
   }, options.sweepMs ?? 1000);
   sweeper.unref();
   const server = createNodeHttpServer(
@@ -217,16 +233,15 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}`;
   // Runs whose A2A agents were added before this instance started (or on another instance).
-  const a2aRuns = store.runsWithA2aAgents().then(
-    (runIds) => runIds.forEach(dispatch),
-    (error: unknown) => options.onUnexpectedError?.(error),
-  );
+  const a2aRuns = store.runsWithA2aAgents().then((runIds) => runIds.forEach(dispatch), report);
   let closing: Promise<void> | undefined;
   return {
     url,
     close() {
       closing ??= (async () => {
         clearInterval(sweeper);
+        store.onRunChanged(undefined);
+        timers.close();
         shutdown.abort();
         await a2aRuns;
         await (await dispatcher)?.close();

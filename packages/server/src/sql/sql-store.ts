@@ -111,8 +111,7 @@ export class SqlStore extends StepStore {
       transaction.failed();
       throw error;
     }
-    transaction.committed();
-    for (const runId of transaction.appended()) this.waiters.wake(runId);
+    for (const runId of this.committed(transaction)) this.waiters.wake(runId);
     return result;
   }
 
