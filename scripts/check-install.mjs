@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // What a user meets who installs the packages: packs every published package as the registry would
 // receive it, installs the tarballs with npm into fresh projects, and checks
-// - the install size of @task-context/core alone (its tokenizer is an optional peer dependency);
+// - the install size of @task-context/core alone (its tokenizer and @opentelemetry/api are optional
+//   peer dependencies), and that its tracing entry point works there without the API;
 // - that every entry point of every package imports on the machine's Node (media-tools on Node ≥ 22),
 //   and that media-tools on an older machine Node fails with UNSUPPORTED_RUNTIME, naming Node 22;
 // - that the exact tokenizer, without gpt-tokenizer, fails with an error that says what to install;
@@ -25,6 +26,7 @@ import {
   installedProject,
   node24,
   npm,
+  packagesIn,
   packPackages,
   root,
   run,
@@ -69,15 +71,22 @@ function installChecks(packages, paths) {
     "@task-context/core": tarballs["@task-context/core"],
   });
   const coreSize = sizeOf(join(alone, "node_modules"));
-  // Core (about 0.5 MB with its source maps) and its one required peer, @opentelemetry/api
-  // (0.7 MB): well under 1.5 MiB, where gpt-tokenizer's vocabularies alone would add 26 MB.
-  check("@task-context/core alone, installed", coreSize < 1_572_864, megabytes(coreSize));
+  // Core alone, about 0.5 MB with its source maps: its peers are optional, so neither
+  // @opentelemetry/api (0.6 MB, 2 MB on disk) nor gpt-tokenizer's vocabularies (26 MB) come with it.
+  check("@task-context/core alone, installed", coreSize < 786_432, megabytes(coreSize));
   const probe = `
     import { loadO200kTokenizer, loadTaskContext, memoryWorkspace } from "@task-context/core";
     const context = await loadTaskContext(memoryWorkspace({ "CONTEXT.md": "Building Lumen.\\n" }));
     const missing = await loadO200kTokenizer().then(() => "loaded", (error) => error.code + ": " + error.message);
     const direct = await import("@task-context/core/o200k").then(() => "loaded", (error) => error.message);
-    console.log(JSON.stringify({ content: context.content, missing, direct }));`;
+    const tracing = await import("@task-context/core/tracing");
+    const headers = {};
+    tracing.injectTraceContext(headers);
+    const traced = await tracing.traceDelivery(
+      { tracer: "probe", name: "probe", recipient: { kind: "model" } },
+      (span) => (span.recording ? "recording" : "not recording") + " " + JSON.stringify(headers),
+    );
+    console.log(JSON.stringify({ content: context.content, missing, direct, traced }));`;
   writeFileSync(join(alone, "probe.mjs"), probe);
   const answer = JSON.parse(run(machineNode, ["probe.mjs"], alone));
   check(
@@ -96,12 +105,19 @@ function installChecks(packages, paths) {
     answer.direct.includes("gpt-tokenizer"),
     answer.direct.split("\n")[0],
   );
+  check(
+    "@task-context/core/tracing without @opentelemetry/api traces nothing, as without an SDK",
+    answer.traced === "not recording {}" &&
+      !existsSync(join(alone, "node_modules", "@opentelemetry", "api")),
+    answer.traced,
+  );
 
   // 2. everything together, with the peers a user installs.
   const peers = {};
   for (const manifest of packages) {
+    // Our own packages as peers (the CLI's @task-context/server) are installed from their tarballs.
     for (const [peer, range] of Object.entries(manifest.peerDependencies ?? {}))
-      peers[peer] = range;
+      if (tarballs[peer] === undefined) peers[peer] = range;
   }
   const all = installedProject(work, "all-packages", { ...tarballs, ...peers });
   rows.push(
@@ -190,6 +206,101 @@ function installChecks(packages, paths) {
     lint.status === 0 ? "CONTEXT.md ok" : lint.stderr || lint.stdout,
   );
   return { all, npx };
+}
+
+/** What the CLI must not install: the service, its PostgreSQL driver, its A2A SDK. */
+const SERVER_ONLY = ["@task-context/server", "postgres", "@a2a-js/sdk"];
+/** What an agent that only calls the service must not install either: the contract's zod, the MCP server SDK, hono. */
+const NOT_FOR_THE_CLIENT = [
+  ...SERVER_ONLY,
+  "zod",
+  "@task-context/protocols",
+  "@modelcontextprotocol/server",
+  "hono",
+];
+/** The client's install, at most (1.21 MB measured, with core and @opentelemetry/api, November 29). */
+const CLIENT_MAX_BYTES = 3_145_728;
+
+/**
+ * The client, the CLI and the server, each installed alone (our other packages from their
+ * tarballs, as if published): what each brings (bytes, packages), and that the client and the
+ * CLI bring none of the server's dependencies — the CLI loads the server only for `serve`, and
+ * says what to install when it is not there.
+ */
+function aloneChecks(paths) {
+  const installedAlone = (name) => {
+    const overrides = Object.fromEntries(
+      Object.entries(paths)
+        .filter(([other]) => other !== name)
+        .map(([other, path]) => [other, `file:${path}`]),
+    );
+    const directory = installedProject(
+      work,
+      `${name.split("/")[1]}-alone`,
+      { [name]: `file:${paths[name]}` },
+      overrides,
+    );
+    const nodeModules = join(directory, "node_modules");
+    const installed = packagesIn(nodeModules);
+    const size = sizeOf(nodeModules);
+    const unwanted = installed.filter((dependency) => SERVER_ONLY.includes(dependency));
+    return {
+      directory,
+      installed,
+      size,
+      unwanted,
+      figure: `${installed.length} packages, ${megabytes(size)}`,
+    };
+  };
+
+  const client = installedAlone("@task-context/client");
+  const forbidden = client.installed.filter((dependency) =>
+    NOT_FOR_THE_CLIENT.includes(dependency),
+  );
+  check(
+    "@task-context/client alone, installed",
+    client.size < CLIENT_MAX_BYTES && forbidden.length === 0,
+    `${client.figure}${forbidden.length === 0 ? "" : `, with ${forbidden.join(", ")}`} (at most ${megabytes(CLIENT_MAX_BYTES)}, without ${NOT_FOR_THE_CLIENT.join(", ")})`,
+  );
+  const probe = `
+    import { createServer } from "node:http";
+    import { createServiceClient } from "@task-context/client";
+    const server = createServer((request, response) => {
+      response.setHeader("Content-Type", "application/json");
+      response.end(JSON.stringify({ status: "ok", path: request.url }));
+    }).listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    const client = createServiceClient({ url: "http://127.0.0.1:" + server.address().port });
+    console.log(JSON.stringify(await client.health()));
+    server.close();`;
+  writeFileSync(join(client.directory, "probe.mjs"), probe);
+  const answer = spawnSync(machineNode, ["probe.mjs"], { cwd: client.directory, encoding: "utf8" });
+  check(
+    "the client alone asks GET /healthz on the machine's Node",
+    answer.stdout.trim() === '{"status":"ok","path":"/healthz"}',
+    answer.stdout.trim() || answer.stderr.split("\n").find((line) => line.includes("Error")),
+  );
+
+  const cli = installedAlone("@task-context/cli");
+  check(
+    "@task-context/cli alone, installed",
+    cli.unwanted.length === 0,
+    `${cli.figure}${cli.unwanted.length === 0 ? ", without the server" : `, with ${cli.unwanted.join(", ")}`}`,
+  );
+  const serve = spawnSync(
+    machineNode,
+    [join("node_modules", "@task-context", "cli", "dist", "cli.js"), "serve"],
+    { cwd: cli.directory, encoding: "utf8" },
+  );
+  check(
+    "task-context serve without @task-context/server says what to install",
+    serve.status === 1 &&
+      serve.stderr.includes("hint: install it beside the CLI: npm install @task-context/server"),
+    serve.stderr.split("\n")[0] || `exit ${serve.status}`,
+  );
+
+  const server = installedAlone("@task-context/server");
+  rows.push(`| @task-context/server alone, installed | | ${server.figure} |`);
 }
 
 /**
@@ -369,6 +480,7 @@ try {
   const { manifests, tarballs } = packPackages(join(work, "packs"));
   if (onlyPages === undefined) {
     const { all, npx } = installChecks(manifests, tarballs);
+    aloneChecks(tarballs);
     // 4. the delivery service, deployed from the installed packages.
     await serviceChecks(tarballs, all, npx);
   }

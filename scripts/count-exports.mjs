@@ -2,7 +2,8 @@
 // The public API surface: how many names each entry point of each published package exports,
 // read from the built type declarations (run `pnpm run build` first). Prints a line per entry
 // point and the totals; the `/internal` entry points and `@task-context/core/tracing` are counted on
-// their own line, as they carry no compatibility promise.
+// their own line, as they carry no compatibility promise. Names marked `@deprecated` (re-exports
+// kept for one minor version after a move) are counted apart: `server: 36 (+67 deprecated)`.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -13,6 +14,7 @@ const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const ts = createRequire(join(root, "package.json"))("typescript");
 let total = 0;
 let internal = 0;
+let deprecated = 0;
 const unique = new Set();
 for (const directory of readdirSync(join(root, "packages"))) {
   const folder = join(root, "packages", directory);
@@ -33,8 +35,19 @@ for (const directory of readdirSync(join(root, "packages"))) {
   const checker = program.getTypeChecker();
   for (const [subpath, file] of entries) {
     const symbol = checker.getSymbolAtLocation(program.getSourceFile(file));
-    const names = symbol === undefined ? [] : checker.getExportsOfModule(symbol).map((s) => s.name);
-    console.log(`${manifest.name}${subpath.slice(1)}: ${names.length}`);
+    const exported = symbol === undefined ? [] : checker.getExportsOfModule(symbol);
+    const isDeprecated = (name) => {
+      const target = name.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(name) : name;
+      return (target.declarations ?? []).some((declaration) =>
+        ts.getJSDocTags(declaration).some((tag) => tag.tagName.text === "deprecated"),
+      );
+    };
+    const old = exported.filter(isDeprecated).length;
+    const names = exported.filter((name) => !isDeprecated(name)).map((name) => name.name);
+    console.log(
+      `${manifest.name}${subpath.slice(1)}: ${names.length}${old === 0 ? "" : ` (+${old} deprecated)`}`,
+    );
+    deprecated += old;
     if (subpath === "./internal" || `${manifest.name}${subpath.slice(1)}` === TRACING) {
       internal += names.length;
       continue;
@@ -44,5 +57,5 @@ for (const directory of readdirSync(join(root, "packages"))) {
   }
 }
 console.log(
-  `public: ${total} names over all entry points, ${unique.size} distinct per package; /internal and core/tracing: ${internal}`,
+  `public: ${total} names over all entry points, ${unique.size} distinct per package; /internal and core/tracing: ${internal}; deprecated: ${deprecated}`,
 );

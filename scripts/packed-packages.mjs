@@ -2,7 +2,7 @@
 // npm into fresh projects. Shared by the install check (scripts/check-install.mjs) and the docs'
 // paste test (scripts/paste-docs.mjs), which run on one set of tarballs.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -63,14 +63,36 @@ export function npm(args, cwd) {
   return run("npm", [...args, ...NPM_QUIET], cwd);
 }
 
-/** A new ESM project `name` under `work` with `dependencies` (a tarball as `file:<path>`), installed. */
-export function installedProject(work, name, dependencies) {
+/**
+ * A new ESM project `name` under `work` with `dependencies` (a tarball as `file:<path>`),
+ * installed; `overrides` (npm's) make our packages' dependencies on each other resolve to their
+ * tarballs too, as if published.
+ */
+export function installedProject(work, name, dependencies, overrides) {
   const directory = join(work, name);
   mkdirSync(directory);
-  writeFileSync(
-    join(directory, "package.json"),
-    JSON.stringify({ name, private: true, type: "module", dependencies }, null, 2),
-  );
+  const manifest = { name, private: true, type: "module", dependencies, overrides };
+  writeFileSync(join(directory, "package.json"), JSON.stringify(manifest, null, 2));
   npm(["install"], directory);
   return directory;
+}
+
+/** The packages installed under `nodeModules`, nested ones included: their names, sorted. */
+export function packagesIn(nodeModules) {
+  const names = [];
+  const walk = (folder) => {
+    if (!existsSync(folder)) return;
+    for (const entry of readdirSync(folder)) {
+      if (entry.startsWith(".")) continue;
+      const scoped = entry.startsWith("@");
+      for (const name of scoped ? readdirSync(join(folder, entry)) : [entry]) {
+        const path = join(folder, scoped ? entry : "", name);
+        if (!existsSync(join(path, "package.json"))) continue;
+        names.push(scoped ? `${entry}/${name}` : name);
+        walk(join(path, "node_modules"));
+      }
+    }
+  };
+  walk(nodeModules);
+  return names.sort();
 }

@@ -15,6 +15,8 @@ export type CliErrorCode =
   | "CLI_WRITE_REFUSED"
   /** The command needs a newer Node than the one running it. */
   | "CLI_NODE_TOO_OLD"
+  /** The command needs a package that is not installed (`serve` needs `@task-context/server`). */
+  | "CLI_PACKAGE_MISSING"
   /** The delivery service could not be reached or refused the request. */
   | "CLI_SERVICE"
   /** Stdout or stderr could not be written (other than a closed pipe, which ends quietly). */

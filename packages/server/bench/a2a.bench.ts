@@ -8,7 +8,7 @@
 // event stream says `run.completed`; medians of A2A_ROUNDS (default 3) rounds in alternating order.
 // Run: `cd packages/server && node --conditions=@task-context/source bench/a2a.bench.ts`.
 import { median } from "@task-context/bench-kit";
-import { type CreateRunInput, createServiceClient, type ServiceClient } from "../src/client.ts";
+import { type CreateRunInput, createServiceClient, type ServiceClient } from "@task-context/client";
 import { type NodeServer, startNodeServer } from "../src/node.ts";
 import {
   type Behaviour,

@@ -20,9 +20,11 @@ import {
 } from "../../../scripts/postgres.mjs";
 import type { ClaimView } from "../src/contract/schemas.ts";
 import { completeBody } from "./cycle.ts";
+import { type CycleCost, measureCost, startCountingProxy } from "./cycle-cost.ts";
 import {
   type Contestant,
   graphileWorker,
+  type JobShape,
   loadAverage,
   overHttp,
   pgBoss,
@@ -45,7 +47,13 @@ const loadBefore = loadAverage();
 let server: Postgres;
 try {
   // Two instances of ours (10 connections each), one of ours, the anchors' pools, headroom.
-  server = await startPostgres({ settings: { max_connections: 4 * maxWorkers + 60 } });
+  server = await startPostgres({
+    settings: {
+      max_connections: 4 * maxWorkers + 60,
+      // The statements each contestant runs (bench/cycle-cost.ts), counted where PostgreSQL runs them.
+      shared_preload_libraries: "pg_stat_statements",
+    },
+  });
 } catch (error) {
   if (!(error instanceof PostgresUnavailableError)) throw error;
   console.log(`PostgreSQL cannot be started here (${error.message}): nothing measured.`);
@@ -64,6 +72,8 @@ async function newDatabase(name: string): Promise<string> {
 
 const folder = mkdtempSync(join(tmpdir(), "task-context-postgres-bench-"));
 const contestants: Contestant[] = [];
+/** The anchors' jobs: a work item of ours as the payload, our artifact as pg-boss's output. */
+let jobs: JobShape = { maxWorkers, payload: () => ({}), output: {} };
 let settings = "";
 let sample = "";
 try {
@@ -88,7 +98,7 @@ try {
     }
   }
   const workItem = (JSON.parse(sample) as ClaimView).work_item;
-  const jobs = {
+  jobs = {
     maxWorkers,
     payload: (index: number) => ({ ...workItem, id: `anchor-${index}` }),
     output: completeBody(1).artifact,
@@ -105,12 +115,71 @@ try {
 }
 
 let results: Awaited<ReturnType<typeof runRounds>>;
+/** Each contestant's cost of a cycle at the top level, through the counting proxy. */
+const costs = new Map<string, CycleCost>();
 try {
   results = await runRounds(contestants, levels, rounds);
+  await accountCosts();
 } finally {
   for (const contestant of contestants) await contestant.close();
   await server.stop();
   rmSync(folder, { recursive: true, force: true });
+}
+
+/**
+ * One more round of each (ours on one instance, pg-boss, graphile-worker) at the top level, each
+ * on a database of its own reached through a TCP proxy that counts round trips (so the rounds
+ * above are not slowed by it), with the CPU, statements and transactions of the round per cycle.
+ */
+async function accountCosts(): Promise<void> {
+  const { workers, count } = levels.at(-1) as (typeof levels)[0];
+  const proxy = await startCountingProxy(server.port);
+  const admin = postgres(server.url, { max: 1, onnotice: () => {} });
+  const through = (url: string) => {
+    const proxied = new URL(url);
+    proxied.port = String(proxy.port);
+    return proxied.href;
+  };
+  const accounted: Array<{ contestant: Contestant; database: string; pids: () => number[] }> = [];
+  try {
+    await admin`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`;
+    const { service, stop, pids } = await startService(folder, {
+      environment: { TASK_CONTEXT_DATABASE_URL: through(await newDatabase("cost_ours")) },
+    });
+    accounted.push({
+      contestant: overHttp("ours, 1 instance", service, stop),
+      database: "cost_ours",
+      pids,
+    });
+    const self = () => [process.pid];
+    accounted.push(
+      {
+        contestant: await pgBoss(through(await newDatabase("cost_pgboss")), jobs),
+        database: "cost_pgboss",
+        pids: self,
+      },
+      {
+        contestant: await graphileWorker(through(await newDatabase("cost_graphile")), jobs),
+        database: "cost_graphile",
+        pids: self,
+      },
+    );
+    for (const { contestant, database, pids } of accounted) {
+      await contestant.round(workers, 200);
+      const cost = await measureCost(
+        { pids, data: join(server.directory, "data"), sql: admin, database, proxy },
+        async () => {
+          await contestant.round(workers, count);
+          return count;
+        },
+      );
+      costs.set(contestant.name, cost);
+    }
+  } finally {
+    for (const { contestant } of accounted) await contestant.close();
+    await admin.end();
+    await proxy.close();
+  }
 }
 
 const { spread, pooled, ratio } = summary(results);
@@ -153,5 +222,19 @@ console.log("| ---: | ---: | ---: | ---: | ---: |");
 for (const { workers } of levels) {
   console.log(
     `| ${workers} | ${pooled(one, workers, "cycle")} | ${pooled(two, workers, "cycle")} | ${pooled("pg-boss", workers, "cycle")} | ${pooled("graphile-worker", workers, "cycle")} |`,
+  );
+}
+
+const { workers: top } = levels.at(-1) as (typeof levels)[0];
+console.log(
+  `\nThe cost of a cycle at ${top} agents or workers (one more round of each, on a database of its own, through a TCP proxy that counts round trips; CPU from /proc: the instance is the service's process for ours, this benchmark's process for the anchors, which run in it; PostgreSQL is every process of the server; statements from pg_stat_statements, transactions from pg_stat_database; a round's setup — the run, its agents, the queued jobs — is counted in it):\n`,
+);
+console.log(
+  "| per cycle | instance CPU ms | PostgreSQL CPU ms | statements | transactions | round trips |",
+);
+console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
+for (const [name, cost] of costs) {
+  console.log(
+    `| ${name} | ${cost.instanceCpuMs.toFixed(2)} | ${cost.postgresCpuMs.toFixed(2)} | ${cost.statements.toFixed(1)} | ${cost.transactions.toFixed(2)} | ${cost.roundTrips.toFixed(1)} |`,
   );
 }

@@ -101,7 +101,7 @@ export interface ServiceOptions {
 export async function startService(
   folder: string,
   { nodeOptions = [], environment = {}, instances = 1 }: ServiceOptions = {},
-): Promise<{ service: Target; stop(): Promise<void> }> {
+): Promise<{ service: Target; stop(): Promise<void>; pids(): number[] }> {
   const servers: ServerProcess[] = [];
   for (let index = 0; index < instances; index++) {
     servers.push(
@@ -158,6 +158,7 @@ export async function startService(
     async stop() {
       for (const server of servers) await server.stop();
     },
+    pids: () => servers.map((server) => server.pid()),
   };
 }
 

@@ -1,9 +1,9 @@
 // A remote agent: claims the next work item (long poll), heartbeats while it works, completes
 // (the client sends an Idempotency-Key and retries with it), fails what it cannot do.
 
+import { type ClaimView, ServiceError, type WorkItem } from "@task-context/client";
 import { fenceUntrustedText } from "@task-context/core";
 import type { ReviewFeedback } from "@task-context/protocols/work-item";
-import { type ClaimView, ServiceError, type WorkItem } from "@task-context/server/client";
 import { agent } from "./client.ts";
 
 /** The agent's model calls; the signal aborts when the agent has lost the item. */

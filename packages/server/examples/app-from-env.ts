@@ -1,11 +1,11 @@
 // The delivery service configured by the environment on any runtime (Node, Bun, Deno): the
 // variables every runtime shares, over a store of your choice.
-import { createApp, SqlStore, settingsFromEnv } from "@task-context/server";
+import { createApp, SqlStore, serviceSettingsFromEnv } from "@task-context/server";
 import { openNodeDatabase } from "@task-context/server/node";
 
 const store = new SqlStore(openNodeDatabase(":memory:"));
-//#region settingsFromEnv
-const { adminToken, generatedAdminToken, ...options } = settingsFromEnv(process.env, {
+//#region serviceSettingsFromEnv
+const { adminToken, generatedAdminToken, ...options } = serviceSettingsFromEnv(process.env, {
   generateAdminToken: true,
 });
 const app = createApp({ store, auth: { adminToken }, ...options });

@@ -1,6 +1,6 @@
-// The clients the other examples use: the typed client of @task-context/server/client, with the
+// The clients the other examples use: the typed client of @task-context/client, with the
 // service's address and the tokens from the environment.
-import { createServiceClient } from "@task-context/server/client";
+import { createServiceClient } from "@task-context/client";
 
 //#region client
 /** Where the service runs: `wrangler dev` and the Node service both default to port 8787. */

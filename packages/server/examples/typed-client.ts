@@ -1,6 +1,6 @@
 // The typed client against a service started in process: the admin creates a run and an agent,
 // the agent claims the item and completes it, and the admin follows the run's events to its end.
-import { createServiceClient, ServiceError } from "@task-context/server/client";
+import { createServiceClient, ServiceError } from "@task-context/client";
 import { startNodeServer } from "@task-context/server/node";
 
 const server = await startNodeServer({ port: 0, database: ":memory:", adminToken: "change-me" });

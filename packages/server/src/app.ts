@@ -10,10 +10,12 @@ import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { DeliveryError } from "./delivery/delivery-error.ts";
 import type { DeliveryStore } from "./delivery/delivery-store.ts";
-import { traceWorkItems } from "./delivery/trace-work-items.ts";
+import type { A2aOptions, ServiceContext } from "./execution/service-context.ts";
 import { requireHostNames } from "./http/allowed-hosts.ts";
+import type { App, AppEnv } from "./http/app-env.ts";
 import { type AuthOptions, createAuthenticator } from "./http/auth.ts";
 import { errorResponse, toDeliveryError } from "./http/error-response.ts";
+import { operationRoutes } from "./http/operation-routes.ts";
 import {
   defaultRateLimit,
   memoryRateLimiter,
@@ -25,14 +27,6 @@ import { serviceSecureHeaders } from "./http/secure-headers.ts";
 import { continueRequestTrace } from "./http/trace-context.ts";
 import { mcpRoutes } from "./mcp/mcp-route.ts";
 import { viewTokens } from "./page/view-token.ts";
-import { eventRoutes } from "./routes/events.ts";
-import { inboxRoutes } from "./routes/inbox.ts";
-import { pageRoutes } from "./routes/page.ts";
-import { publicRoutes } from "./routes/public.ts";
-import type { A2aOptions, App, AppEnv, RouteContext } from "./routes/route-context.ts";
-import { runRoutes } from "./routes/runs.ts";
-import { viewLinkRoutes } from "./routes/view-links.ts";
-import { workItemRoutes } from "./routes/work-items.ts";
 
 /** Limits of the service; each has a default. */
 export interface Limits {
@@ -112,9 +106,7 @@ export function createApp(options: AppOptions): App {
   requireObject("options.store", options.store);
   requireObject("options.auth", options.auth);
   requireText("options.auth.adminToken", options.auth.adminToken);
-  const { limits = {}, clock = Date.now } = options;
-  // Every claim, completion and failure, over HTTP and /mcp alike, in its delivery span.
-  const store = traceWorkItems(options.store);
+  const { limits = {}, clock = Date.now, store } = options;
   const bodyBytes = requireWholeNumber(
     "options.limits.bodyBytes",
     limits.bodyBytes ?? defaultBodyBytes,
@@ -184,29 +176,26 @@ export function createApp(options: AppOptions): App {
     }),
   );
 
-  const context: RouteContext = {
+  const service: ServiceContext = {
     store,
     authenticate: authenticator.authenticate,
     timing,
     shutdown: options.signal,
+    bodyBytes,
     secrets: requireSecretPolicy("options.secrets", options.secrets),
     viewTokens: viewTokens(options.auth.adminToken),
     a2a: options.a2a ?? {},
   };
-  publicRoutes(app, context);
-  runRoutes(app, context);
-  inboxRoutes(app, context);
-  workItemRoutes(app, context);
-  eventRoutes(app, context);
-  viewLinkRoutes(app, context);
-  pageRoutes(app, context);
+  // Every operation of the contract, at its method and path (spans, limits and checks in the
+  // executor every entry shares).
+  operationRoutes(app, service);
   const allowedHosts =
     options.allowedHosts === undefined
       ? undefined
       : requireHostNames("options.allowedHosts", options.allowedHosts);
   mcpRoutes(
     app,
-    context,
+    service,
     { hosts: allowedHosts, corsOrigins: options.cors?.origins ?? [] },
     options.onUnexpectedError,
   );

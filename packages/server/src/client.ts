@@ -1,73 +1,98 @@
 /**
- * A typed client of the delivery service's HTTP contract: one method per endpoint, the
- * contract's types in and out, refusals as {@link ServiceError}, `429` answered by waiting
- * `Retry-After`, completions and failures made safe to retry with an `Idempotency-Key`, and the
- * event stream as an async iterator that resumes after a dropped connection. It needs only
- * `fetch` (and loads neither zod nor hono): Node, Deno, Bun, Cloudflare Workers, browsers.
+ * The typed client of the delivery service moved to its own package, `@task-context/client`,
+ * which installs without the server's dependencies (no PostgreSQL driver, no A2A or MCP SDK, no
+ * zod): import it from there. This subpath re-exports it for one minor version.
  *
- * ```ts source="../examples/typed-client.ts#admin"
- * const admin = createServiceClient({ url: server.url, token: "change-me" });
- * const run = await admin.createRun({
- *   goal: "Launch Lumen",
- *   constraints: ["Say Lumen, never Lumen App"],
- *   stages: [
- *     {
- *       id: "draft",
- *       stage_description: "Write the launch post",
- *       expected_output: "Markdown, with a title",
- *       available_skills: [],
- *     },
- *   ],
- * });
- * const { token } = await admin.addAgent(run.run_id, { tag: "writer" }); // shown this once
- * ```
- *
+ * @deprecated Import from `@task-context/client` instead: `import { createServiceClient } from "@task-context/client"`.
  * @module
  */
 export type {
-  Artifact,
-  CollaborationEvent,
-  ReviewFeedback,
-  WorkItem,
-} from "@task-context/protocols/work-item";
-export type { FollowEventsOptions } from "./client/follow-events.ts";
-export {
-  type CallOptions,
-  createServiceClient,
-  type ListEventsOptions,
-  type PollOptions,
-  type ServiceClient,
-  type ServiceClientOptions,
-  type SettleOptions,
-  type WaitOptions,
-} from "./client/service-client.ts";
-export { ServiceError, type ServiceErrorCode } from "./client/service-error.ts";
-export type { Fetch, RetryOptions } from "./client/transport.ts";
-export type {
+  /** @deprecated Import from `@task-context/client`. */
   AddAgentInput,
+  /** @deprecated Import from `@task-context/client`. */
   AgentCreated,
+  /** @deprecated Import from `@task-context/client`. */
+  Artifact,
+  /** @deprecated Import from `@task-context/client`. */
   AttemptRecord,
+  /** @deprecated Import from `@task-context/client`. */
+  CallOptions,
+  /** @deprecated Import from `@task-context/client`. */
   ClaimView,
+  /** @deprecated Import from `@task-context/client`. */
+  CollaborationEvent,
+  /** @deprecated Import from `@task-context/client`. */
   CompleteBody,
+  /** @deprecated Import from `@task-context/client`. */
   CompletionView,
+  /** @deprecated Import from `@task-context/client`. */
   CreateRunInput,
+  /** @deprecated Import from `@task-context/client`. */
   CreateViewLinkInput,
+  /** @deprecated Import from `@task-context/client`. */
   DeadLetter,
+  /** @deprecated Import from `@task-context/client`. */
   DeadLettersView,
+  /** @deprecated Import from `@task-context/client`. */
   ErrorBody,
+  /** @deprecated Import from `@task-context/client`. */
   EventPage,
+  /** @deprecated Import from `@task-context/client`. */
   FailBody,
+  /** @deprecated Import from `@task-context/client`. */
   FailureView,
+  /** @deprecated Import from `@task-context/client`. */
+  Fetch,
+  /** @deprecated Import from `@task-context/client`. */
+  FollowEventsOptions,
+  /** @deprecated Import from `@task-context/client`. */
   HealthView,
+  /** @deprecated Import from `@task-context/client`. */
   HeartbeatBody,
+  /** @deprecated Import from `@task-context/client`. */
   HeartbeatView,
+  /** @deprecated Import from `@task-context/client`. */
+  ListEventsOptions,
+  /** @deprecated Import from `@task-context/client`. */
   OffersView,
+  /** @deprecated Import from `@task-context/client`. */
+  PollOptions,
+  /** @deprecated Import from `@task-context/client`. */
   RequeueView,
+  /** @deprecated Import from `@task-context/client`. */
+  RetryOptions,
+  /** @deprecated Import from `@task-context/client`. */
+  ReviewFeedback,
+  /** @deprecated Import from `@task-context/client`. */
   RunCreated,
+  /** @deprecated Import from `@task-context/client`. */
   RunView,
+  /** @deprecated Import from `@task-context/client`. */
   SchemaList,
+  /** @deprecated Import from `@task-context/client`. */
+  ServiceClient,
+  /** @deprecated Import from `@task-context/client`. */
+  ServiceClientOptions,
+  /** @deprecated Import from `@task-context/client`. */
+  ServiceErrorCode,
+  /** @deprecated Import from `@task-context/client`. */
+  SettleOptions,
+  /** @deprecated Import from `@task-context/client`. */
   StageInput,
+  /** @deprecated Import from `@task-context/client`. */
   StageView,
+  /** @deprecated Import from `@task-context/client`. */
   ValidationView,
+  /** @deprecated Import from `@task-context/client`. */
   ViewLinkCreated,
-} from "./contract/schemas.ts";
+  /** @deprecated Import from `@task-context/client`. */
+  WaitOptions,
+  /** @deprecated Import from `@task-context/client`. */
+  WorkItem,
+} from "@task-context/client";
+export {
+  /** @deprecated Import from `@task-context/client`. */
+  createServiceClient,
+  /** @deprecated Import from `@task-context/client`. */
+  ServiceError,
+} from "@task-context/client";

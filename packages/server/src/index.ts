@@ -1,20 +1,18 @@
 /**
  * The task-context delivery service, runtime-agnostic: the Hono app (`createApp`), the store
  * interface (`DeliveryStore`) and its SQL implementation over a small synchronous SQL interface,
- * the migrations, the contract's zod schemas and types, its OpenAPI document, and the settings
- * every runtime reads from its environment (`settingsFromEnv`).
+ * the migrations, the rate limiter, the errors, and the settings every runtime reads from its
+ * environment (`serviceSettingsFromEnv`). The wire contract (schemas, error codes, operations,
+ * the OpenAPI document) is `@task-context/contract`.
  * `@task-context/server/node` runs it on Node with SQLite; `@task-context/server/workers` on
  * Cloudflare Workers with a Durable Object per run.
  *
  * @module
  */
 export { type AppOptions, createApp, type Limits } from "./app.ts";
-export { type OpenApiDocument, openApiDocument } from "./contract/openapi.ts";
-export * from "./contract/schemas.ts";
 export {
   DeliveryError,
   type DeliveryErrorCode,
-  deliveryErrorStatus,
   runNotFound,
 } from "./delivery/delivery-error.ts";
 export type {
@@ -25,6 +23,8 @@ export type {
   StoredAgent,
 } from "./delivery/delivery-store.ts";
 export { newAgentToken, newId, parseAgentToken } from "./delivery/ids.ts";
+export * from "./deprecated-contract.ts";
+export type { A2aOptions } from "./execution/service-context.ts";
 export type { AuthOptions, Caller } from "./http/auth.ts";
 export {
   type AuthenticatedToken,
@@ -40,6 +40,7 @@ export {
   type ServiceEnv,
   type ServiceSettings,
   type SettingsFromEnvOptions,
+  serviceSettingsFromEnv,
   settingsFromEnv,
 } from "./settings.ts";
 export { migrate } from "./sql/schema.ts";

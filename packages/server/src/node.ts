@@ -6,7 +6,7 @@
  * it needs.
  *
  * ```ts source="../examples/node-server.ts#startNodeServer"
- * const { generatedAdminToken, ...settings } = settingsFromEnv(process.env);
+ * const { generatedAdminToken, ...settings } = nodeSettingsFromEnv(process.env);
  * const server = await startNodeServer({ ...settings, port: 0, database: ":memory:" });
  * console.log(`listening on ${server.url}`);
  * if (generatedAdminToken) console.log(`admin token: ${settings.adminToken}`);
@@ -21,15 +21,15 @@ import { requireText, requireWholeNumber } from "@task-context/core/internal";
 import type { A2aDispatcher } from "./a2a/a2a-dispatcher.ts";
 import { createApp, defaultBodyBytes, type Limits } from "./app.ts";
 import { BackgroundDuties, TimerScheduler } from "./delivery/background-duties.ts";
-import { defaultAllowedHosts } from "./mcp/dns-rebinding.ts";
+import { defaultAllowedHosts } from "./http/allowed-hosts.ts";
+import { clientAddress } from "./http/client-address.ts";
 import { createNodeHttpServer } from "./node-http/node-http-server.ts";
 import { closingConnection } from "./node-http/unread-body.ts";
 import { type Durability, openNodeDatabase } from "./node-sqlite.ts";
 import { requirePostgresUrl } from "./postgres/postgres-url.ts";
-import { type ServiceEnv, settingsFromEnv as serviceSettingsFromEnv } from "./settings.ts";
+import { type ServiceEnv, serviceSettingsFromEnv } from "./settings.ts";
 import { SqlStore } from "./sql/sql-store.ts";
 import type { StepStore } from "./sql/step-store.ts";
-import { clientAddress } from "./workers/client-address.ts";
 
 export {
   type Durability,
@@ -299,10 +299,10 @@ export interface NodeSettings extends NodeServerOptions {
  * `TASK_CONTEXT_DURABILITY`, `TASK_CONTEXT_DATABASE_URL` and `TASK_CONTEXT_DATABASE_POOL`, read here,
  * and the variables of every runtime — `TASK_CONTEXT_ADMIN_TOKEN` (generated when unset),
  * `TASK_CONTEXT_RATE_LIMIT`, `TASK_CONTEXT_CORS_ORIGINS`, `TASK_CONTEXT_ALLOWED_HOSTS` and
- * `TASK_CONTEXT_SECRETS` — read by the main entry's `settingsFromEnv`, which this extends. Throws
- * an `ArgumentError` naming the variable when one is malformed.
+ * `TASK_CONTEXT_SECRETS` — read by the main entry's `serviceSettingsFromEnv`, which this extends.
+ * Throws an `ArgumentError` naming the variable when one is malformed.
  */
-export function settingsFromEnv(environment: Readonly<NodeEnv>): NodeSettings {
+export function nodeSettingsFromEnv(environment: Readonly<NodeEnv>): NodeSettings {
   const port = environment.PORT === undefined ? 8787 : Number(environment.PORT);
   return {
     port: requireWholeNumber("PORT", port, 0, 65_535),
@@ -313,6 +313,14 @@ export function settingsFromEnv(environment: Readonly<NodeEnv>): NodeSettings {
     ...serviceSettingsFromEnv(environment, { generateAdminToken: true }),
   };
 }
+
+/**
+ * The Node server's settings from the environment.
+ *
+ * @deprecated Renamed `nodeSettingsFromEnv` (the main entry's is `serviceSettingsFromEnv`: two
+ * functions had one name); this alias goes in the next minor version.
+ */
+export const settingsFromEnv: typeof nodeSettingsFromEnv = nodeSettingsFromEnv;
 
 /** `TASK_CONTEXT_DATABASE_URL` and `TASK_CONTEXT_DATABASE_POOL`, when the URL is set. */
 function parseDatabaseUrl(
@@ -355,7 +363,7 @@ function parseDurability(value: string | undefined): Durability {
 export async function runFromEnv(
   environment: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<NodeServer> {
-  const { generatedAdminToken, ...settings } = settingsFromEnv(environment);
+  const { generatedAdminToken, ...settings } = nodeSettingsFromEnv(environment);
   const server = await startNodeServer({
     ...settings,
     onUnexpectedError: (error) => console.error("unexpected error:", error),

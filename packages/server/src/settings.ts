@@ -61,7 +61,7 @@ export interface ServiceSettings {
   secrets: SecretPolicy;
 }
 
-/** How {@link settingsFromEnv} treats a missing admin token. */
+/** How {@link serviceSettingsFromEnv} treats a missing admin token. */
 export interface SettingsFromEnvOptions {
   /**
    * Without `TASK_CONTEXT_ADMIN_TOKEN` (unset or empty): true makes a new random one (32 bytes,
@@ -77,19 +77,19 @@ export interface SettingsFromEnvOptions {
  * `TASK_CONTEXT_CORS_ORIGINS`, `TASK_CONTEXT_ALLOWED_HOSTS`, `TASK_CONTEXT_SECRETS`,
  * `TASK_CONTEXT_BODY_BYTES`, `TASK_CONTEXT_KEEP_ALIVE_MS` and `TASK_CONTEXT_RECHECK_MS`. Throws an
  * `ArgumentError` naming the variable when one is missing or malformed. The Workers router
- * configures itself with it; `settingsFromEnv` of `@task-context/server/node` adds `PORT`, `HOST`
- * and `TASK_CONTEXT_DB` to it and generates a missing admin token.
+ * configures itself with it; `nodeSettingsFromEnv` of `@task-context/server/node` adds `PORT`,
+ * `HOST` and `TASK_CONTEXT_DB` to it and generates a missing admin token.
  *
  * @example
- * ```ts source="../examples/app-from-env.ts#settingsFromEnv"
- * const { adminToken, generatedAdminToken, ...options } = settingsFromEnv(process.env, {
+ * ```ts source="../examples/app-from-env.ts#serviceSettingsFromEnv"
+ * const { adminToken, generatedAdminToken, ...options } = serviceSettingsFromEnv(process.env, {
  *   generateAdminToken: true,
  * });
  * const app = createApp({ store, auth: { adminToken }, ...options });
  * if (generatedAdminToken) console.log(`admin token: ${adminToken}`);
  * ```
  */
-export function settingsFromEnv(
+export function serviceSettingsFromEnv(
   env: Readonly<ServiceEnv>,
   { generateAdminToken = false }: SettingsFromEnvOptions = {},
 ): ServiceSettings {
@@ -143,3 +143,11 @@ function parseLimits(env: Readonly<ServiceEnv>): Omit<Limits, "rateLimit"> {
     ...(recheckMs === undefined ? {} : { recheckMs }),
   };
 }
+
+/**
+ * The service's settings from the variables every runtime shares.
+ *
+ * @deprecated Renamed `serviceSettingsFromEnv` (the Node entry's is `nodeSettingsFromEnv`: two
+ * functions had one name); this alias goes in the next minor version.
+ */
+export const settingsFromEnv: typeof serviceSettingsFromEnv = serviceSettingsFromEnv;

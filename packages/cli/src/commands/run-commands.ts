@@ -1,5 +1,4 @@
-import type { CollaborationEvent } from "@task-context/protocols/work-item";
-import type { CreateRunInput } from "@task-context/server/client";
+import type { CollaborationEvent, CreateRunInput } from "@task-context/client";
 import { Command, InvalidArgumentError } from "commander";
 import { usageError } from "../cli-error.ts";
 import type { CliIo } from "../cli-io.ts";

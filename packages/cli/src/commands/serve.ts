@@ -80,7 +80,7 @@ ${examples(
           outputClosed.addEventListener("abort", () => resolveSignal(undefined), { once: true });
         });
         try {
-          const service = await loadNodeService();
+          const service = await loadNodeService("serve");
           const {
             generatedAdminToken: generated,
             databaseUrl: environmentUrl,

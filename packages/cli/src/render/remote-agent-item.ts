@@ -1,10 +1,10 @@
-import type { WorkItem } from "@task-context/protocols/work-item";
+import type { WorkItem } from "@task-context/client";
 import {
   type CompleteBody,
   type CreateRunInput,
   createServiceClient,
   type ServiceClient,
-} from "@task-context/server/client";
+} from "@task-context/client";
 import { CliError } from "../cli-error.ts";
 import { loadNodeService, startNodeService } from "../service/load-node-service.ts";
 import { withService } from "../service/service-client.ts";
@@ -47,7 +47,7 @@ export async function remoteAgentItem(
   run: unknown,
   stageId: string | undefined,
 ): Promise<WorkItem> {
-  const service = await loadNodeService();
+  const service = await loadNodeService("render --for remote-agent");
   const adminToken = "render";
   const server = await startNodeService(
     service,

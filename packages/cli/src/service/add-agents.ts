@@ -1,4 +1,4 @@
-import type { AgentCreated, RunCreated } from "@task-context/server/client";
+import type { AgentCreated, RunCreated } from "@task-context/client";
 import { CliError, usageError } from "../cli-error.ts";
 import type { CliIo } from "../cli-io.ts";
 import { type ServiceTarget, withService } from "./service-client.ts";

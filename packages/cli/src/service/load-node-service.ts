@@ -10,12 +10,40 @@ export const SQLITE_NODE = "22.13";
 type NodeService = typeof import("@task-context/server/node");
 
 /**
- * Loads the delivery service's Node entry (bundled into the CLI, in a chunk of its own, so that
- * every other command starts without it). It loads on Node 20: node:sqlite is loaded only when
- * the SQLite store is opened.
+ * The package of the delivery service: an optional peer dependency of the CLI, which only
+ * `serve` and `render --for remote-agent` load, so that installing the CLI brings neither the
+ * service's PostgreSQL driver nor its A2A and MCP SDKs.
  */
-export function loadNodeService(): Promise<NodeService> {
-  return import("@task-context/server/node");
+export const SERVER_PACKAGE = "@task-context/server";
+
+/** Whether `error` is Node's refusal to import `name`, because no such package is installed. */
+function isNotInstalled(error: unknown, name: string): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return (
+    code === "ERR_MODULE_NOT_FOUND" &&
+    typeof message === "string" &&
+    message.includes(`Cannot find package '${name}'`)
+  );
+}
+
+/**
+ * Loads the delivery service's Node entry (a dynamic import, so that every other command starts
+ * without it). It loads on Node 20: node:sqlite is loaded only when the SQLite store is opened.
+ * Without `@task-context/server` installed, `command` is refused in one line that says what to
+ * install (`CLI_PACKAGE_MISSING`, exit 1).
+ */
+export async function loadNodeService(command: string): Promise<NodeService> {
+  try {
+    return await import("@task-context/server/node");
+  } catch (error) {
+    if (!isNotInstalled(error, SERVER_PACKAGE)) throw error;
+    throw new CliError({
+      code: "CLI_PACKAGE_MISSING",
+      message: `${command} runs the delivery service, ${SERVER_PACKAGE}, which is not installed`,
+      hint: `install it beside the CLI: npm install ${SERVER_PACKAGE} (with npx: npx -p @task-context/cli -p ${SERVER_PACKAGE} task-context ${command} …)`,
+      cause: error,
+    });
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
-import type { CollaborationEvent } from "@task-context/protocols/work-item";
-import { createServiceClient, type ServiceClient, ServiceError } from "@task-context/server/client";
+import type { CollaborationEvent } from "@task-context/client";
+import { createServiceClient, type ServiceClient, ServiceError } from "@task-context/client";
 import { CliError } from "../cli-error.ts";
 
 /** Where the service is and who is asking. */

@@ -1,10 +1,6 @@
-import {
-  type Context,
-  context,
-  propagation,
-  ROOT_CONTEXT,
-  type TextMapSetter,
-} from "@opentelemetry/api";
+import type { Context, TextMapSetter } from "@opentelemetry/api";
+import { openTelemetryApi } from "#open-telemetry-api";
+import { activeContext } from "./active-context.ts";
 
 /**
  * The W3C trace context fields a hop carries, by their header names: `traceparent` (the trace and
@@ -44,10 +40,14 @@ const recordSetter: TextMapSetter<TraceCarrier> = {
   },
 };
 
-/** The trace fields of `from`, as the registered propagator writes them; empty when it writes none. */
+/**
+ * The trace fields of `from`, as the registered propagator writes them; empty when it writes none
+ * (or without the API).
+ */
 function traceFields(from: Context): TraceCarrier {
+  if (openTelemetryApi === undefined) return {};
   const written: TraceCarrier = {};
-  propagation.inject(from, written, recordSetter);
+  openTelemetryApi.propagation.inject(from, written, recordSetter);
   const fields: TraceCarrier = {};
   for (const name of TRACE_FIELDS) {
     const value = written[name];
@@ -61,28 +61,29 @@ function traceFields(from: Context): TraceCarrier {
  * Writes the W3C trace context of `from` (default: the active context) into `carrier` — an
  * outgoing request's headers, an MCP request's `_meta`, a work item's `trace_context` — as
  * `traceparent` and, when there is one, `tracestate`. Through `@opentelemetry/api`'s propagation
- * API with the globally registered propagator: without an SDK (no propagator) or without a valid
- * span in `from`, nothing is written.
+ * API with the globally registered propagator: without an SDK (no propagator) or the API, or
+ * without a valid span in `from`, nothing is written.
  *
  * @internal
  */
-export function injectTraceContext(carrier: TraceCarrier, from: Context = context.active()): void {
+export function injectTraceContext(carrier: TraceCarrier, from: Context = activeContext()): void {
   Object.assign(carrier, traceFields(from));
 }
 
 /**
  * The context that continues the trace `carrier` names (`traceparent`, `tracestate`), on top of
  * `into` (default: the active context). A carrier without a valid `traceparent`, values that are
- * not strings, or no registered propagator: `into` unchanged.
+ * not strings, no registered propagator, or no API: `into` unchanged.
  *
  * @internal
  */
 export function extractTraceContext(
   carrier: Readonly<Record<string, unknown>> | undefined,
-  into: Context = context.active(),
+  into: Context = activeContext(),
 ): Context {
-  if (typeof carrier !== "object" || carrier === null) return into;
-  return propagation.extract(
+  if (openTelemetryApi === undefined || typeof carrier !== "object" || carrier === null)
+    return into;
+  return openTelemetryApi.propagation.extract(
     into,
     pickTraceFields(carrier, (field) => field),
   );
@@ -98,14 +99,17 @@ export function extractTraceContext(
 export function readTraceContext(
   carrier: Readonly<Record<string, unknown>> | undefined,
 ): { traceparent: string; tracestate?: string } | undefined {
-  const { traceparent, tracestate } = traceFields(extractTraceContext(carrier, ROOT_CONTEXT));
+  if (openTelemetryApi === undefined) return undefined;
+  const root = openTelemetryApi.ROOT_CONTEXT;
+  const { traceparent, tracestate } = traceFields(extractTraceContext(carrier, root));
   if (traceparent === undefined) return undefined;
   return tracestate === undefined ? { traceparent } : { traceparent, tracestate };
 }
 
 /**
  * Runs `fn` in the context that continues the trace `carrier` names: the spans it starts become
- * children of the remote span. Without a usable `traceparent`, `fn` runs in the active context.
+ * children of the remote span. Without a usable `traceparent`, `fn` runs in the active context;
+ * without the API, it just runs.
  *
  * @internal
  */
@@ -113,18 +117,19 @@ export function withTraceContext<Result>(
   carrier: Readonly<Record<string, unknown>> | undefined,
   fn: () => Result,
 ): Result {
-  return context.with(extractTraceContext(carrier), fn);
+  if (openTelemetryApi === undefined) return fn();
+  return openTelemetryApi.context.with(extractTraceContext(carrier), fn);
 }
 
 /**
  * The environment variables that hand the trace context of `from` (default: the active context)
  * to a child process: `{ TRACEPARENT, TRACESTATE }` (TRACESTATE only when there is one), as the
  * OpenTelemetry specification of environment variables as context propagation carriers names
- * them; `{}` without an SDK or a valid span.
+ * them; `{}` without an SDK (or the API) or a valid span.
  *
  * @internal
  */
-export function traceEnvironment(from: Context = context.active()): TraceEnvironment {
+export function traceEnvironment(from: Context = activeContext()): TraceEnvironment {
   const fields = traceFields(from);
   const environment: TraceEnvironment = {};
   if (fields.traceparent !== undefined) environment.TRACEPARENT = fields.traceparent;
@@ -135,15 +140,16 @@ export function traceEnvironment(from: Context = context.active()): TraceEnviron
 /**
  * The context that continues the trace a parent process handed over in `environment`
  * (`TRACEPARENT`, `TRACESTATE`; e.g. `process.env`), on top of `into` (default: the active
- * context); `into` unchanged when there is none.
+ * context); `into` unchanged when there is none, or without the API.
  *
  * @internal
  */
 export function contextFromEnvironment(
   environment: Readonly<Record<string, string | undefined>>,
-  into: Context = context.active(),
+  into: Context = activeContext(),
 ): Context {
-  return propagation.extract(
+  if (openTelemetryApi === undefined) return into;
+  return openTelemetryApi.propagation.extract(
     into,
     pickTraceFields(environment, (field) => field.toUpperCase()),
   );

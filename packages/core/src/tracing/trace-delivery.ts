@@ -1,15 +1,9 @@
-import {
-  type Attributes,
-  context,
-  createContextKey,
-  isSpanContextValid,
-  type Span,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-} from "@opentelemetry/api";
+import type * as OpenTelemetryApi from "@opentelemetry/api";
+import type { Attributes, Span } from "@opentelemetry/api";
+import { openTelemetryApi } from "#open-telemetry-api";
 import { thrownMessage } from "../thrown-message.ts";
 import type { Tokenizer } from "../tokenizer.ts";
+import { activeContext } from "./active-context.ts";
 import {
   DELIVERY_ATTRIBUTES,
   type DeliveryOutcome,
@@ -61,8 +55,11 @@ export interface DeliverySpan {
   fail(errorType: string, message: string, outcome?: Exclude<DeliveryOutcome, "success">): void;
 }
 
-/** Where the open delivery sits in the OpenTelemetry context, for {@link currentDelivery}. */
-const DELIVERY_KEY = createContextKey("task-context.delivery");
+/**
+ * Where the open delivery sits in the OpenTelemetry context, for {@link currentDelivery}: the key
+ * the API's `createContextKey("task-context.delivery")` makes, without loading the API.
+ */
+const DELIVERY_KEY = Symbol.for("task-context.delivery");
 
 /**
  * The delivery span open in the current (OpenTelemetry) context, for code deep inside a delivery
@@ -71,7 +68,7 @@ const DELIVERY_KEY = createContextKey("task-context.delivery");
  * @internal
  */
 export function currentDelivery(): DeliverySpan | undefined {
-  return context.active().getValue(DELIVERY_KEY) as DeliverySpan | undefined;
+  return activeContext().getValue(DELIVERY_KEY) as DeliverySpan | undefined;
 }
 
 /** The delivery span when there is nothing to record: every method does nothing. */
@@ -82,12 +79,6 @@ const NO_DELIVERY_SPAN: DeliverySpan = {
   setOutcome() {},
   fail() {},
 };
-
-const SPAN_KINDS = {
-  internal: SpanKind.INTERNAL,
-  client: SpanKind.CLIENT,
-  server: SpanKind.SERVER,
-} as const;
 
 /** The class of a thrown value for `error.type`: a task-context `code`, else the error's name. */
 export function errorTypeOf(thrown: unknown): string {
@@ -103,7 +94,7 @@ export function errorTypeOf(thrown: unknown): string {
   return "_OTHER";
 }
 
-function deliverySpan(span: Span): DeliverySpan {
+function deliverySpan(span: Span, api: typeof OpenTelemetryApi): DeliverySpan {
   const recording = span.isRecording();
   return {
     recording,
@@ -138,7 +129,7 @@ function deliverySpan(span: Span): DeliverySpan {
         [GEN_AI_ATTRIBUTES.errorType]: errorType,
         [DELIVERY_ATTRIBUTES.outcome]: outcome,
       });
-      span.setStatus({ code: SpanStatusCode.ERROR, message });
+      span.setStatus({ code: api.SpanStatusCode.ERROR, message });
     },
   };
 }
@@ -150,8 +141,8 @@ function deliverySpan(span: Span): DeliverySpan {
  * resolves (unless it called `fail`), `error` when it throws — then the exception is recorded,
  * `error.type` set and the status is an error, and the error is rethrown unchanged.
  *
- * Through `@opentelemetry/api` only: until the application registers an OpenTelemetry SDK the
- * span is a no-op and nothing is recorded or computed.
+ * Through `@opentelemetry/api` only: until the application registers an OpenTelemetry SDK (or
+ * when the API is not installed) the span is a no-op and nothing is recorded or computed.
  *
  * @internal
  */
@@ -159,8 +150,12 @@ export async function traceDelivery<Result>(
   options: DeliverySpanOptions,
   run: (span: DeliverySpan) => Result | PromiseLike<Result>,
 ): Promise<Result> {
+  const api = openTelemetryApi;
+  if (api === undefined) return run(NO_DELIVERY_SPAN);
+  const { SpanKind, context, trace } = api;
+  const kinds = { internal: SpanKind.INTERNAL, client: SpanKind.CLIENT, server: SpanKind.SERVER };
   const span = trace.getTracer(options.tracer).startSpan(options.name, {
-    kind: SPAN_KINDS[options.kind ?? "internal"],
+    kind: kinds[options.kind ?? "internal"],
     attributes: {
       ...options.attributes,
       [DELIVERY_ATTRIBUTES.recipientKind]: options.recipient.kind,
@@ -170,11 +165,13 @@ export async function traceDelivery<Result>(
     },
   });
   // No SDK and no trace to continue: nothing to record, nothing to make active.
-  if (!span.isRecording() && !isSpanContextValid(span.spanContext())) return run(NO_DELIVERY_SPAN);
+  if (!span.isRecording() && !api.isSpanContextValid(span.spanContext())) {
+    return run(NO_DELIVERY_SPAN);
+  }
 
   // Whether the delivery settled its outcome itself (fail, setOutcome).
   let settled = false;
-  const delivery = deliverySpan(span);
+  const delivery = deliverySpan(span, api);
   const handle: DeliverySpan = {
     ...delivery,
     fail(errorType, message, outcome) {

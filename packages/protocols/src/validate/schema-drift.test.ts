@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { firstDifference } from "../../../../scripts/generated-files.ts";
 import {
   generateCommand,
   generatedFiles,
@@ -15,15 +16,6 @@ function readCommitted(path: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The first line where two texts differ, for a short failure message. */
-function firstDifference(committed: string, generated: string): string {
-  const committedLines = committed.split("\n");
-  const generatedLines = generated.split("\n");
-  const line = committedLines.findIndex((text, index) => text !== generatedLines[index]);
-  const index = line === -1 ? committedLines.length : line;
-  return `line ${index + 1}: committed ${JSON.stringify(committedLines[index] ?? "<end>").slice(0, 200)}, generated ${JSON.stringify(generatedLines[index] ?? "<end>").slice(0, 200)}`;
 }
 
 describe("generated files", () => {

@@ -10,8 +10,8 @@ import type { Artifact, WorkItem } from "@task-context/protocols";
 import type { ClaimView } from "../contract/schemas.ts";
 import { DeliveryError } from "../delivery/delivery-error.ts";
 import type { A2aAgentCard, AgentIdentity, DeliveryStore } from "../delivery/delivery-store.ts";
-import { idempotencyKeyOf } from "../http/idempotency.ts";
 import { type AgentConnection, connectAgent } from "./agent-client.ts";
+import type { AgentOperations } from "./agent-operations.ts";
 import {
   type AgentCall,
   agentProblem,
@@ -23,7 +23,7 @@ import { AttemptLease, STUCK_LEASES } from "./attempt-lease.ts";
 import {
   type FinalOutcome,
   messageOutcome,
-  type OutcomeLimits,
+  refusedResult,
   stateName,
   taskOutcome,
 } from "./task-outcome.ts";
@@ -45,7 +45,10 @@ export type AttemptResult =
 
 /** What one attempt needs. */
 export interface AttemptInput {
+  /** The store: the reviewed artifact is read from it. */
   store: DeliveryStore;
+  /** The agent's operations: its heartbeats, completion or failure are applied through them. */
+  operations: AgentOperations;
   runId: string;
   agent: AgentIdentity;
   /** The agent's card as stored: the attempt's client is made from it. */
@@ -59,7 +62,7 @@ export interface AttemptInput {
   pollIntervalMs: number;
   /** The service's own origin, for earlier artifacts' URIs. */
   serviceUrl: string | undefined;
-  /** The largest completion, in bytes (the HTTP entry's request body limit). */
+  /** The service's request body limit, in bytes: an answer is read up to 4 times it. */
   bodyBytes: number;
   /** Aborts when the dispatcher stops. */
   signal: AbortSignal;
@@ -149,7 +152,6 @@ class Attempt {
   readonly #item: WorkItem;
   readonly #attempt: number;
   readonly #lease: AttemptLease;
-  readonly #limits: OutcomeLimits;
   readonly #answerBytes: number;
   readonly #snapshot = new TaskSnapshot();
   /** Aborts when the agent was silent until the lease's margin. */
@@ -168,7 +170,6 @@ class Attempt {
     this.#item = input.claim.work_item;
     this.#attempt = input.claim.lease.attempt;
     this.#lease = new AttemptLease(input.clock, input.leaseMs, input.claim.lease.expires_at);
-    this.#limits = { bodyBytes: input.bodyBytes };
     this.#answerBytes = ANSWER_BODIES * input.bodyBytes;
     this.#requests = AbortSignal.any([input.signal, this.#silence.signal]);
   }
@@ -241,7 +242,7 @@ class Attempt {
         if (payload === undefined) continue;
         if (payload.$case === "message") {
           return await this.#settle(
-            messageOutcome(payload.value as Message, this.#item, this.#attempt, this.#limits),
+            messageOutcome(payload.value as Message, this.#item, this.#attempt),
           );
         }
         if (!this.#snapshot.apply(payload.value)) continue;
@@ -277,7 +278,7 @@ class Attempt {
       return this.#callFailed("SendMessage", error);
     }
     if (!("id" in answer)) {
-      return this.#settle(messageOutcome(answer, this.#item, this.#attempt, this.#limits));
+      return this.#settle(messageOutcome(answer, this.#item, this.#attempt));
     }
     this.#snapshot.apply(answer);
     return this.#decide(false);
@@ -334,7 +335,7 @@ class Attempt {
   /** What the task's latest state means: a heartbeat, a stuck task, or its outcome. */
   async #decide(streamed: boolean): Promise<AttemptResult | undefined> {
     const task = this.#snapshot.task as Task;
-    const outcome = taskOutcome(task, this.#item, this.#attempt, this.#limits);
+    const outcome = taskOutcome(task, this.#item, this.#attempt);
     if (outcome.kind !== "pending") return this.#settle(outcome);
     const said = this.#snapshot.said();
     const verdict = this.#lease.observe({ said, working: outcome.working, streamed });
@@ -348,9 +349,9 @@ class Attempt {
 
   /** Renews the lease; `stale` when the store says the attempt lost it. */
   async #beat(): Promise<AttemptResult | undefined> {
-    const { store, runId, agent } = this.#input;
+    const { operations, runId, agent } = this.#input;
     try {
-      const extended = await store.heartbeat(runId, agent, this.#item.id, this.#attempt);
+      const extended = await operations.heartbeat(runId, agent, this.#item.id, this.#attempt);
       this.#lease.renewed(extended.expires_at);
       this.#input.onHeartbeat?.();
       return undefined;
@@ -374,18 +375,17 @@ class Attempt {
 
   /**
    * Applies an outcome: the completion (the message id is its idempotency key), or the failure
-   * with its reason. A completion the store refuses, or cannot store, becomes a failure saying
-   * why; `stale` when another attempt holds the item; `abandoned` when not even the failure can
-   * be stored (`onError` is told).
+   * with its reason. A completion the service refuses (its checks, as over HTTP, or the store's
+   * rules), or cannot store, becomes a failure saying why; `stale` when another attempt holds
+   * the item; `abandoned` when not even the failure can be stored (`onError` is told).
    */
   async #settle(outcome: FinalOutcome): Promise<AttemptResult> {
-    const { store, runId, agent } = this.#input;
+    const { operations, runId, agent } = this.#input;
     const item = this.#item;
     const messageId = (this.#message as Message).messageId;
     if (outcome.kind === "complete") {
       try {
-        const key = await idempotencyKeyOf(messageId, "complete", item.id, outcome.body);
-        await store.complete(runId, agent, item.id, outcome.body, key);
+        await operations.complete(runId, agent, item.id, outcome.body, messageId);
         return "completed";
       } catch (error) {
         if (DeliveryError.isInstance(error) && error.status === 409) return "stale";
@@ -394,8 +394,7 @@ class Attempt {
     }
     const body = { attempt: this.#attempt, reason: outcome.reason };
     try {
-      const key = await idempotencyKeyOf(messageId, "fail", item.id, body);
-      await store.fail(runId, agent, item.id, body, key);
+      await operations.fail(runId, agent, item.id, body, messageId);
       return "failed";
     } catch (error) {
       if (DeliveryError.isInstance(error) && error.status === 409) return "stale";
@@ -404,9 +403,14 @@ class Attempt {
     }
   }
 
-  /** Why the store did not take the task's result: its refusal, or its own error. */
+  /**
+   * Why the service did not take the task's result: a limit or check it broke (as over HTTP),
+   * another refusal, or the store's own error.
+   */
   #refusal(error: unknown): string {
     if (DeliveryError.isInstance(error)) {
+      const refused = refusedResult(error, this.#item.kind);
+      if (refused !== undefined) return refused;
       const issues = (error.issues ?? []).map((issue) => ` ${issue.path}: ${issue.message}`);
       return `The service refused the A2A task's result (${error.code}): ${error.message}${issues.join("")}`;
     }

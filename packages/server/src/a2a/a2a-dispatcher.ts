@@ -1,7 +1,7 @@
 // The service's side of A2A: for each A2A agent of a run, it claims the work items that agent may
-// take — as that agent, through the store, like any polling agent — and carries each attempt out
-// as an A2A task (a2a-attempt.ts). Leases, fencing, idempotency, events, receipts and spans are
-// the store's, unchanged.
+// take — as that agent, through the operations a polling agent's requests run, with their checks,
+// limits and spans — and carries each attempt out as an A2A task (a2a-attempt.ts). Leases,
+// fencing, idempotency, events and receipts are the store's, unchanged.
 
 import { withTraceContext } from "@task-context/core/tracing";
 import type { WorkItem } from "@task-context/protocols";
@@ -9,8 +9,8 @@ import { defaultBodyBytes } from "../app.ts";
 import type { RunView } from "../contract/schemas.ts";
 import { DeliveryError } from "../delivery/delivery-error.ts";
 import type { A2aAgent, DeliveryStore } from "../delivery/delivery-store.ts";
-import { traceWorkItems } from "../delivery/trace-work-items.ts";
 import { type AttemptResult, runAttempt } from "./a2a-attempt.ts";
+import { type AgentOperations, agentOperations } from "./agent-operations.ts";
 
 /** Options of {@link A2aDispatcher}. */
 export interface A2aDispatcherOptions {
@@ -81,9 +81,10 @@ export class A2aDispatcher {
     Pick<A2aDispatcherOptions, "serviceUrl" | "onError" | "fetch">;
   readonly #stop = new AbortController();
   readonly #loops = new Map<string, Promise<void>[]>();
+  /** The agents' claims, heartbeats, completions and failures, as their requests would run. */
+  readonly #operations: AgentOperations;
 
   constructor(options: A2aDispatcherOptions) {
-    // Its claims, completions and failures get the spans a polling agent's requests get.
     this.#options = {
       pollIntervalMs: 1000,
       idleWaitMs: 5000,
@@ -91,8 +92,14 @@ export class A2aDispatcher {
       clock: Date.now,
       bodyBytes: defaultBodyBytes,
       ...options,
-      store: traceWorkItems(options.store),
     };
+    const { store, clock, bodyBytes } = this.#options;
+    // A claim waits for nothing (wait 0): the pace of waits is never used.
+    const timing = { clock, recheckMs: 1000, keepAliveMs: 15_000 };
+    this.#operations = agentOperations(
+      { store, timing, shutdown: this.#stop.signal, bodyBytes },
+      this.#stop.signal,
+    );
   }
 
   /** Starts delivering to the run's A2A agents not served yet (call again after adding one). */
@@ -149,7 +156,7 @@ export class A2aDispatcher {
     const { store } = this.#options;
     const identity = { agent_id: agent.agent_id, tag: agent.tag };
     const claim = await withTraceContext(offer?.trace_context, () =>
-      store.claim(runId, identity, offer?.id).catch((error: unknown) => {
+      this.#operations.claim(runId, identity, offer?.id).catch((error: unknown) => {
         if (DeliveryError.isInstance(error) && error.status === 409) return undefined;
         throw error;
       }),
@@ -160,6 +167,7 @@ export class A2aDispatcher {
     const result: AttemptResult = await withTraceContext(claim.work_item.trace_context, () =>
       runAttempt({
         store,
+        operations: this.#operations,
         runId,
         agent: identity,
         card: agent.a2a.card,

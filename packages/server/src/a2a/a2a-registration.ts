@@ -2,12 +2,12 @@
 // and what the answer says of it.
 import type { AddAgentInput, AgentCreated } from "../contract/schemas.ts";
 import type { A2aEndpoint } from "../delivery/delivery-store.ts";
-import type { RouteContext } from "../routes/route-context.ts";
+import type { ServiceContext } from "../execution/service-context.ts";
 import { matchStages, readAgentCard } from "./agent-card.ts";
 
 /** The endpoint of an A2A agent added to `runId`, its card read now. */
 export async function a2aEndpoint(
-  context: RouteContext,
+  context: Pick<ServiceContext, "store" | "a2a">,
   runId: string,
   a2a: NonNullable<AddAgentInput["a2a"]>,
   serviceUrl: string,

@@ -1,7 +1,16 @@
 import { type Message, type Part, Role, type Task, TaskState } from "@a2a-js/sdk";
+import { completeBody } from "@task-context/contract";
 import type { WorkItem } from "@task-context/protocols";
 import { describe, expect, it } from "vitest";
-import { messageOutcome, quotingReason, stateName, taskOutcome } from "./task-outcome.ts";
+import { DeliveryError } from "../delivery/delivery-error.ts";
+import { checkBody, checkPart } from "../execution/check-input.ts";
+import {
+  messageOutcome,
+  quotingReason,
+  refusedResult,
+  stateName,
+  taskOutcome,
+} from "./task-outcome.ts";
 
 const sha = "a".repeat(64);
 const base = {
@@ -119,10 +128,10 @@ describe("taskOutcome: what an A2A task's state means for its attempt", () => {
       reason: "The A2A task completed without an artifact.",
     });
     const review = task(TaskState.TASK_STATE_COMPLETED, [[data({ verdict: "great" })]]);
+    // Not a completion: the operation refuses it (below), as it refuses one sent over HTTP.
     expect(taskOutcome(review, reviewItem, 2)).toEqual({
-      kind: "fail",
-      reason:
-        'The A2A task\'s result is not a valid review completion. review.verdict must be one of "approve", "request_changes" or "comment", not the string "great". review.summary is required: a string. review.criteria is required: an array, one entry per review criterion of the review context.',
+      kind: "complete",
+      body: { attempt: 2, context_sha256: sha, review: { verdict: "great" } },
     });
   });
 
@@ -166,28 +175,65 @@ describe("taskOutcome: what an A2A task's state means for its attempt", () => {
       reason: "The A2A agent answered with an empty message.",
     });
   });
+});
 
-  it("holds a result to the HTTP entry's limits: its size as a completion, then well-formed text", () => {
-    const done = (value: string) => task(TaskState.TASK_STATE_COMPLETED, [[text(value)]]);
+/** The refusal `check` throws: what the completion operation answers the result with. */
+function refusal(check: () => unknown): DeliveryError {
+  try {
+    check();
+  } catch (error) {
+    if (DeliveryError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error("The check let the result through.");
+}
+
+describe("refusedResult: a result the completion operation's checks refuse, as the attempt's reason", () => {
+  it("over the service's body limit: its size as a completion and the limit (PAYLOAD_TOO_LARGE)", () => {
     const body = {
       attempt: 2,
       context_sha256: sha,
       artifact: { media_type: "text/markdown", content: "x".repeat(100), title: "The post" },
     };
     const bytes = new TextEncoder().encode(JSON.stringify(body)).byteLength;
-    expect(taskOutcome(done("x".repeat(100)), taskItem, 2, { bodyBytes: bytes })).toEqual({
-      kind: "complete",
-      body,
+    expect(() => checkBody(body, undefined, bytes)).not.toThrow();
+    const refused = refusal(() => checkBody(body, undefined, bytes - 1));
+    expect(refused.code).toBe("PAYLOAD_TOO_LARGE");
+    expect(refusedResult(refused, "task")).toBe(
+      `The A2A task's result is ${bytes} bytes as a completion, over the service's limit of ${bytes - 1} bytes for one (PAYLOAD_TOO_LARGE, as for a completion sent over HTTP). Have the agent send less: store large content elsewhere and reference it.`,
+    );
+  });
+
+  it("text that is not well-formed Unicode, each string at its pointer (INVALID_REQUEST)", () => {
+    const body = { attempt: 2, artifact: { media_type: "text/plain", content: "\uDC00" } };
+    expect(
+      refusedResult(
+        refusal(() => checkBody(body, undefined, 1024)),
+        "task",
+      ),
+    ).toBe(
+      "The A2A task's result holds text that is not well-formed Unicode (INVALID_REQUEST, as for a completion sent over HTTP). /artifact/content: The string contains a lone surrogate (U+DC00) at index 0: send well-formed Unicode text (a surrogate only as half of a pair).",
+    );
+  });
+
+  it("a result that is no completion of its kind: what the schema says of each field", () => {
+    const body = { attempt: 2, context_sha256: sha, review: { verdict: "great" } };
+    expect(
+      refusedResult(
+        refusal(() => checkPart(completeBody, body, "request body")),
+        "review",
+      ),
+    ).toBe(
+      'The A2A task\'s result is not a valid review completion. review.verdict must be one of "approve", "request_changes" or "comment", not the string "great". review.summary is required: a string. review.criteria is required: an array, one entry per review criterion of the review context.',
+    );
+  });
+
+  it("leaves any other refusal to the caller", () => {
+    const lost = new DeliveryError({
+      code: "LEASE_LOST",
+      message: "Attempt 1 is no longer current.",
     });
-    expect(taskOutcome(done("x".repeat(100)), taskItem, 2, { bodyBytes: bytes - 1 })).toEqual({
-      kind: "fail",
-      reason: `The A2A task's result is ${bytes} bytes as a completion, over the service's limit of ${bytes - 1} bytes for one (PAYLOAD_TOO_LARGE, as for a completion sent over HTTP). Have the agent send less: store large content elsewhere and reference it.`,
-    });
-    expect(taskOutcome(done("\uDC00"), taskItem, 2)).toEqual({
-      kind: "fail",
-      reason:
-        "The A2A task's result holds text that is not well-formed Unicode (INVALID_REQUEST, as for a completion sent over HTTP). /artifact/content: The string contains a lone surrogate (U+DC00) at index 0: send well-formed Unicode text (a surrogate only as half of a pair).",
-    });
+    expect(refusedResult(lost, "task")).toBeUndefined();
   });
 });
 

@@ -1,25 +1,30 @@
 // What an A2A task's state means for its attempt: still working (a heartbeat), completed (a
 // completion with the task's artifact or review), or given up (a failure with a reason). A result
-// is held to the limits a completion sent over HTTP is held to, and refused as it would be there.
+// is applied as a polling agent's completion is, through the same operation: held to the same
+// limits and refused as it would be over HTTP, with a reason that says which limit it broke.
 import { type Artifact, type Message, type Part, type Task, TaskState } from "@a2a-js/sdk";
+import { maxReasonLength } from "@task-context/contract";
 import type { WorkItem } from "@task-context/protocols";
-import { checkValue } from "@task-context/protocols/internal";
-import { defaultBodyBytes } from "../app.ts";
-import { type CompleteBody, completeBody, maxReasonLength } from "../contract/schemas.ts";
-import { loneSurrogateIssues, loneSurrogateProblem } from "../http/lone-surrogates.ts";
+import type { DeliveryError } from "../delivery/delivery-error.ts";
+import { loneSurrogateProblem } from "../http/lone-surrogates.ts";
 
-/** The limits an A2A task's result is held to: those of the HTTP entry. */
+/**
+ * The limits an A2A task's result was held to here.
+ *
+ * @deprecated A result is held to the service's limits by the completion operation itself, as
+ * every entry's request is (`taskOutcome` and `messageOutcome` no longer take limits); this type
+ * goes in the next minor version.
+ */
 export interface OutcomeLimits {
-  /** The largest completion, in bytes of its JSON (the service's request body limit, 1 MiB). */
+  /** The largest completion, in bytes of its JSON. */
   bodyBytes: number;
 }
-
-const httpLimits: OutcomeLimits = { bodyBytes: defaultBodyBytes };
 
 /** What the service does with an attempt after an answer of its A2A task. */
 export type AttemptOutcome =
   | { kind: "pending"; working: boolean }
-  | { kind: "complete"; body: CompleteBody }
+  /** The completion the result makes, as an agent would send it (the operation checks it). */
+  | { kind: "complete"; body: unknown }
   | { kind: "fail"; reason: string };
 
 /** An outcome that ends the attempt: a completion or a failure. */
@@ -57,11 +62,6 @@ export function quotingReason(sentence: string, words: string, end = ""): string
   return `${sentence}; what it said (${words.length} characters) is not recorded: a failure's reason holds at most ${maxReasonLength} characters (INVALID_REQUEST, as for one sent over HTTP)${end}`;
 }
 
-/** The UTF-8 length of `text`. */
-function utf8Bytes(text: string): number {
-  return new TextEncoder().encode(text).byteLength;
-}
-
 /** The first part of `parts` that is data, or text holding a JSON object, as a value. */
 function dataOf(parts: readonly Part[]): unknown {
   for (const part of parts) {
@@ -82,51 +82,45 @@ function completion(
   attempt: number,
   parts: readonly Part[],
   title: string,
-  limits: OutcomeLimits,
 ): FinalOutcome {
   const receipt = { attempt, context_sha256: item.context_sha256 };
-  let body: unknown;
-  if (item.kind === "review") {
-    body = { ...receipt, review: dataOf(parts) };
-  } else {
-    const data = parts.find((part) => part.content?.$case === "data")?.content?.value;
-    const text = parts.filter((part) => part.content?.$case === "text");
-    if (data !== undefined) body = { ...receipt, artifact: data };
-    else if (text.length > 0) {
-      body = {
-        ...receipt,
-        artifact: {
-          media_type: text[0]?.mediaType || "text/plain",
-          content: partsText(text),
-          ...(title === "" ? {} : { title }),
-        },
-      };
-    } else {
-      return failed(
-        "The A2A task completed with an artifact that has no text or data part (file parts are not accepted as an artifact's content).",
-      );
-    }
-  }
-  // The checks of the HTTP entry, in its order: the body's size, well-formed text, the schema.
-  const bytes = utf8Bytes(JSON.stringify(body));
-  if (bytes > limits.bodyBytes) {
+  if (item.kind === "review")
+    return { kind: "complete", body: { ...receipt, review: dataOf(parts) } };
+  const data = parts.find((part) => part.content?.$case === "data")?.content?.value;
+  if (data !== undefined) return { kind: "complete", body: { ...receipt, artifact: data } };
+  const text = parts.filter((part) => part.content?.$case === "text");
+  if (text.length === 0) {
     return failed(
-      `The A2A task's result is ${bytes} bytes as a completion, over the service's limit of ${limits.bodyBytes} bytes for one (PAYLOAD_TOO_LARGE, as for a completion sent over HTTP). Have the agent send less: store large content elsewhere and reference it.`,
+      "The A2A task completed with an artifact that has no text or data part (file parts are not accepted as an artifact's content).",
     );
   }
-  const malformed = loneSurrogateIssues(body);
-  if (malformed.length > 0) {
-    const issues = malformed.map((issue) => `${issue.path}: ${issue.message}`).join(" ");
-    return failed(
-      `The A2A task's result holds text that is not well-formed Unicode (INVALID_REQUEST, as for a completion sent over HTTP). ${issues}`,
-    );
+  const artifact = {
+    media_type: text[0]?.mediaType || "text/plain",
+    content: partsText(text),
+    ...(title === "" ? {} : { title }),
+  };
+  return { kind: "complete", body: { ...receipt, artifact } };
+}
+
+/**
+ * Why the service refused a result's completion, when a check of the request's input did (the
+ * checks of any entry, in their order: its size, its text, its schema): the reason its attempt
+ * fails with, naming the limit and the code a completion sent over HTTP gets. Undefined for
+ * another refusal.
+ */
+export function refusedResult(error: DeliveryError, kind: WorkItem["kind"]): string | undefined {
+  const { refused } = error;
+  const issues = error.issues ?? [];
+  switch (refused?.check) {
+    case "body-size":
+      return `The A2A task's result is ${refused.bytes} bytes as a completion, over the service's limit of ${refused.limit} bytes for one (PAYLOAD_TOO_LARGE, as for a completion sent over HTTP). Have the agent send less: store large content elsewhere and reference it.`;
+    case "well-formed":
+      return `The A2A task's result holds text that is not well-formed Unicode (INVALID_REQUEST, as for a completion sent over HTTP). ${issues.map((issue) => `${issue.path}: ${issue.message}`).join(" ")}`;
+    case "schema":
+      return `The A2A task's result is not a valid ${kind} completion. ${issues.map((issue) => issue.message).join(" ")}`;
+    default:
+      return undefined;
   }
-  const checked = checkValue(completeBody, body, { root: "completion" });
-  if (!checked.valid) {
-    const issues = checked.issues.map((issue) => issue.message).join(" ");
-    return failed(`The A2A task's result is not a valid ${item.kind} completion. ${issues}`);
-  }
-  return { kind: "complete", body: checked.data as CompleteBody };
 }
 
 /** A completed task's result: its last artifact with content, else its status message. */
@@ -140,17 +134,12 @@ function resultParts(task: Task): { parts: Part[]; title: string } | undefined {
 
 /**
  * What `task` means for the attempt of `item`: submitted or working, pending (working is a
- * heartbeat); completed, a completion checked as a polling agent's is (one artifact for a task
- * item, a review for a review item; the size, text and schema limits of `limits`, by default the
- * HTTP entry's); input-required or auth-required, failed, rejected or canceled, a failure with
- * the reason (the item goes back on offer, or to the dead letters).
+ * heartbeat); completed, a completion (one artifact for a task item, a review for a review
+ * item), which the operation checks as a polling agent's; input-required or auth-required,
+ * failed, rejected or canceled, a failure with the reason (the item goes back on offer, or to the
+ * dead letters).
  */
-export function taskOutcome(
-  task: Task,
-  item: WorkItem,
-  attempt: number,
-  limits: OutcomeLimits = httpLimits,
-): AttemptOutcome {
+export function taskOutcome(task: Task, item: WorkItem, attempt: number): AttemptOutcome {
   const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
   const said = task.status?.message === undefined ? "" : partsText(task.status.message.parts);
   switch (state) {
@@ -162,7 +151,7 @@ export function taskOutcome(
     case TaskState.TASK_STATE_COMPLETED: {
       const result = resultParts(task);
       if (result === undefined) return failed("The A2A task completed without an artifact.");
-      return completion(item, attempt, result.parts, result.title, limits);
+      return completion(item, attempt, result.parts, result.title);
     }
     case TaskState.TASK_STATE_INPUT_REQUIRED:
     case TaskState.TASK_STATE_AUTH_REQUIRED:
@@ -179,12 +168,7 @@ export function taskOutcome(
 }
 
 /** An agent's direct answer without a task: its parts are the result, as a completed task's. */
-export function messageOutcome(
-  message: Message,
-  item: WorkItem,
-  attempt: number,
-  limits: OutcomeLimits = httpLimits,
-): FinalOutcome {
+export function messageOutcome(message: Message, item: WorkItem, attempt: number): FinalOutcome {
   if (message.parts.length === 0) return failed("The A2A agent answered with an empty message.");
-  return completion(item, attempt, message.parts, "", limits);
+  return completion(item, attempt, message.parts, "");
 }

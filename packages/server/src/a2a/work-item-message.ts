@@ -4,6 +4,7 @@ import { type Message, type Part, Role, type SendMessageRequest } from "@a2a-js/
 import { fenceUntrustedText } from "@task-context/core";
 import type { Artifact, WorkItem } from "@task-context/protocols";
 import type { ClaimView } from "../contract/schemas.ts";
+import { textPart } from "./a2a-parts.ts";
 
 /** The key of the service's entry in a message's (and its task's) metadata. */
 export const METADATA_KEY = "task_context";
@@ -27,15 +28,6 @@ export interface AttemptMetadata {
  */
 export function attemptMessageId(runId: string, workItemId: string, attempt: number): string {
   return `${runId}.${workItemId}.${attempt}`;
-}
-
-function textPart(text: string): Part {
-  return {
-    content: { $case: "text", value: text },
-    mediaType: "text/plain",
-    filename: "",
-    metadata: undefined,
-  };
 }
 
 /** The context of a work item as a person (or a model) reads it: `[Task Context]`, `[Request]`. */
@@ -129,7 +121,7 @@ export function workItemMessage(claim: ClaimView, options: WorkItemMessageOption
     taskId: "",
     role: Role.ROLE_USER,
     parts: [
-      textPart(workItemText(item, options.reviewed)),
+      textPart(workItemText(item, options.reviewed), "text/plain"),
       {
         content: { $case: "data", value: item },
         mediaType: "application/json",

@@ -1,8 +1,7 @@
 import { ArgumentError } from "@task-context/core";
 import { describe, expect, it } from "vitest";
-import { defaultAllowedHosts } from "../mcp/dns-rebinding.ts";
 import { settingsFromEnv } from "../node.ts";
-import { parseAllowedHosts } from "./allowed-hosts.ts";
+import { defaultAllowedHosts, parseAllowedHosts } from "./allowed-hosts.ts";
 
 describe("TASK_CONTEXT_ALLOWED_HOSTS", () => {
   it("is a comma-separated list of host names, lower-cased; unset or empty is the default", () => {

@@ -1,3 +1,4 @@
+import { localhostAllowedHostnames } from "@modelcontextprotocol/server";
 import { ArgumentError } from "@task-context/core";
 
 /**
@@ -25,4 +26,16 @@ export function requireHostNames(argument: string, names: unknown): string[] {
     });
   }
   return names.map((name: string) => name.toLowerCase());
+}
+
+/**
+ * The hosts a server listening on `listening` answers MCP requests for by default (the Node
+ * entry's, as Workers are reached by their own host only): the loopback names, and that address
+ * when it is a specific one.
+ */
+export function defaultAllowedHosts(listening: string): string[] {
+  const loopback = localhostAllowedHostnames();
+  const own = listening.includes(":") ? `[${listening}]` : listening;
+  const wildcard = listening === "0.0.0.0" || listening === "::" || listening === "";
+  return wildcard || loopback.includes(own) ? loopback : [...loopback, own.toLowerCase()];
 }

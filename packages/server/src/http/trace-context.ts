@@ -32,24 +32,3 @@ export const continueRequestTrace: MiddlewareHandler = (c, next) =>
 export function requestTraceContext(request: Request): TraceContext | undefined {
   return readTraceContext(traceHeaders(request.headers));
 }
-
-/** The trace headers as the OpenAPI document describes them, on the operations that read them. */
-export const traceContextHeaders = [
-  {
-    name: "traceparent",
-    in: "header",
-    required: false,
-    description:
-      "W3C trace context: the caller's span. The request's spans continue its trace (when the service has an OpenTelemetry SDK); on POST /v1/runs it is stored with the run, and every work item of the run carries it as trace_context.",
-    schema: { type: "string", pattern: "^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$" },
-    example: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
-  },
-  {
-    name: "tracestate",
-    in: "header",
-    required: false,
-    description: "W3C trace context: vendors' entries that come with traceparent.",
-    schema: { type: "string" },
-    example: "vendor=opaque",
-  },
-] as const;

@@ -1,4 +1,3 @@
-import { localhostAllowedHostnames } from "@modelcontextprotocol/server";
 import { refusedName } from "@task-context/mcp/internal";
 import type { Context } from "hono";
 import { DeliveryError } from "../delivery/delivery-error.ts";
@@ -44,12 +43,4 @@ export function requireAllowedHost(c: Context, allowed: McpAllowedNames): void {
       `Origin ${JSON.stringify(refused.name)} is not allowed on /mcp: a browser page may call it only from this service's own host or from an origin in TASK_CONTEXT_CORS_ORIGINS (protection against DNS rebinding).`,
     );
   }
-}
-
-/** The hosts a Node server on `listening` answers MCP requests for by default: loopback names, and that address when it is a specific one. */
-export function defaultAllowedHosts(listening: string): string[] {
-  const loopback = localhostAllowedHostnames();
-  const own = listening.includes(":") ? `[${listening}]` : listening;
-  const wildcard = listening === "0.0.0.0" || listening === "::" || listening === "";
-  return wildcard || loopback.includes(own) ? loopback : [...loopback, own.toLowerCase()];
 }

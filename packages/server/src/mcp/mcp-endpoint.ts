@@ -1,12 +1,13 @@
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import type { Context } from "hono";
 import { DeliveryError } from "../delivery/delivery-error.ts";
+import type { ServiceContext } from "../execution/service-context.ts";
+import type { AppEnv } from "../http/app-env.ts";
 import { requireAgent } from "../http/auth.ts";
 import { decodeUtf8Body } from "../http/utf8-body.ts";
 import { anySignal } from "../http/wait.ts";
-import type { AppEnv, RouteContext } from "../routes/route-context.ts";
-import { type AgentSession, registerAgentTools } from "./agent-tools.ts";
 import { type McpAllowedNames, requireAllowedHost } from "./dns-rebinding.ts";
+import { type AgentSession, registerOperationTools } from "./operation-tools.ts";
 import { malformedParamsAnswer } from "./params-guard.ts";
 import { registerRunContext } from "./run-context.ts";
 
@@ -19,7 +20,7 @@ export function agentMcpServer(session: AgentSession): McpServer {
     instructions:
       "The task-context delivery service. Read the run's context resource first (goal, constraints, current stage), then poll_inbox or claim_work_item, heartbeat while you work, and complete_work_item or fail_work_item with the lease's attempt.",
   });
-  registerAgentTools(server, session);
+  registerOperationTools(server, session);
   registerRunContext(server, session);
   return server;
 }
@@ -59,7 +60,7 @@ async function guardParams(request: Request): Promise<Response | Request> {
  * acts for an agent.
  */
 export function mcpEndpoint(
-  context: RouteContext,
+  service: ServiceContext,
   allowed: McpAllowedNames,
   onUnexpectedError: ((error: unknown) => void) | undefined,
 ): (c: Context<AppEnv>) => Promise<Response> {
@@ -77,7 +78,7 @@ export function mcpEndpoint(
   );
   return async (c) => {
     requireAllowedHost(c, allowed);
-    const { runId, agent } = requireAgent(await context.authenticate(c));
+    const { runId, agent } = requireAgent(await service.authenticate(c));
     if (c.req.method !== "POST") {
       // Stateless: no session whose stream a GET would open or a DELETE would end.
       c.header("Allow", "POST");
@@ -87,11 +88,9 @@ export function mcpEndpoint(
       });
     }
     const session: AgentSession = {
-      store: context.store,
-      runId,
-      agent,
-      timing: context.timing,
-      signal: anySignal([c.req.raw.signal, context.shutdown]),
+      service,
+      caller: { role: "agent", runId, agent },
+      signal: anySignal([c.req.raw.signal, service.shutdown]),
       ...(onUnexpectedError === undefined ? {} : { onUnexpectedError }),
     };
     const guarded = await guardParams(c.req.raw);

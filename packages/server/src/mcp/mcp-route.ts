@@ -1,5 +1,6 @@
 import type { Context } from "hono";
-import type { App, AppEnv, RouteContext } from "../routes/route-context.ts";
+import type { ServiceContext } from "../execution/service-context.ts";
+import type { App, AppEnv } from "../http/app-env.ts";
 import type { McpAllowedNames } from "./dns-rebinding.ts";
 
 type McpEndpoint = (c: Context<AppEnv>) => Promise<Response>;
@@ -13,14 +14,14 @@ type McpEndpoint = (c: Context<AppEnv>) => Promise<Response>;
  */
 export function mcpRoutes(
   app: App,
-  context: RouteContext,
+  service: ServiceContext,
   allowed: McpAllowedNames,
   onUnexpectedError: ((error: unknown) => void) | undefined,
 ): void {
   let loading: Promise<McpEndpoint> | undefined;
   const endpoint = (): Promise<McpEndpoint> => {
     loading ??= import("./mcp-endpoint.ts").then(
-      ({ mcpEndpoint }) => mcpEndpoint(context, allowed, onUnexpectedError),
+      ({ mcpEndpoint }) => mcpEndpoint(service, allowed, onUnexpectedError),
       (error: unknown) => {
         loading = undefined;
         throw error;

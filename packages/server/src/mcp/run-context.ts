@@ -5,7 +5,7 @@ import {
 } from "@modelcontextprotocol/server";
 import type { RunView, StageView } from "../contract/schemas.ts";
 import { runNotFound } from "../delivery/delivery-error.ts";
-import type { AgentSession } from "./agent-tools.ts";
+import type { AgentSession } from "./operation-tools.ts";
 
 /** The URI of a run's context resource. */
 export function runContextUri(runId: string): string {
@@ -39,7 +39,8 @@ export function runContext(run: RunView): RunContext {
  * HTTP gives for another run's id (a token reveals nothing about other runs).
  */
 export function registerRunContext(server: McpServer, session: AgentSession): void {
-  const { store, runId } = session;
+  const { store } = session.service;
+  const { runId } = session.caller;
   server.registerResource(
     "run_context",
     new ResourceTemplate(runContextUri("{run_id}"), {

@@ -12,6 +12,11 @@ export const MAX_VIEW_TTL_SECONDS = 86_400;
 /** How long a view link lives when the request does not say: one hour. */
 export const DEFAULT_VIEW_TTL_SECONDS = 3600;
 
+/** The address of a run's page with a view token, under the request's own origin. */
+export function viewLinkUrl(origin: string, runId: string, token: string): string {
+  return `${origin}/runs/${encodeURIComponent(runId)}?view=${encodeURIComponent(token)}`;
+}
+
 /** What a view token grants. */
 export interface ViewGrant {
   runId: string;

@@ -1,7 +1,7 @@
 import { createApp, type Limits } from "../app.ts";
-import type { App } from "../routes/route-context.ts";
-import { settingsFromEnv } from "../settings.ts";
-import { clientAddress } from "./client-address.ts";
+import type { App } from "../http/app-env.ts";
+import { clientAddress } from "../http/client-address.ts";
+import { serviceSettingsFromEnv } from "../settings.ts";
 import { DurableObjectStore } from "./durable-object-store.ts";
 import type { WorkerEnv } from "./worker-env.ts";
 import { workersRateLimiter } from "./workers-rate-limiter.ts";
@@ -20,13 +20,13 @@ export interface RouterOptions {
  * The router Worker's app: `createApp` over the runs' Durable Objects, configured by the
  * Worker's variables. Long polls and streams look at their run every 5 s unless
  * `TASK_CONTEXT_RECHECK_MS` says otherwise (the objects' alarms turn every lease expiry into an
- * event that wakes them sooner). The variables are read by `settingsFromEnv`, as on every
+ * event that wakes them sooner). The variables are read by `serviceSettingsFromEnv`, as on every
  * runtime, except that the admin token is never generated. Throws an `ArgumentError` naming the
  * variable when the configuration is wrong.
  */
 export function createRouter(env: WorkerEnv, options: RouterOptions = {}): App {
   // The admin token is required: each isolate would generate another.
-  const { adminToken, generatedAdminToken: _, limits, ...settings } = settingsFromEnv(env);
+  const { adminToken, generatedAdminToken: _, limits, ...settings } = serviceSettingsFromEnv(env);
   const store = options.store ?? new DurableObjectStore(env.RUNS);
   return createApp({
     store,

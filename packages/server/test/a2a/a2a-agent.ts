@@ -1,30 +1,31 @@
-// A real A2A 1.0 agent for the tests, built with the official SDK's server (DefaultRequestHandler,
-// express handlers) on loopback: it does the work of the demo's stages — a text artifact for a
-// task item, a review data part for a review item — unless a behaviour makes it hostile.
-import type { Server } from "node:http";
+// A real A2A 1.0 agent for the tests: the public work-item agent of @task-context/server/a2a-agent
+// (its executor and card, on the official SDK's DefaultRequestHandler and express handlers) on
+// loopback. It does the work of the demo's stages — a text artifact for a task item, a review data
+// part for a review item — unless a behaviour makes it hostile; on top of the public agent it
+// serves any card (a lying or broken one, or none), counts each task's polls, publishes `working`
+// without a timestamp, and drops its connections on demand.
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import {
-  AGENT_CARD_PATH,
-  type AgentCard,
-  type Artifact,
-  type Message,
-  type Part,
-  Role,
-  type Task,
-  TaskState,
-} from "@a2a-js/sdk";
+import { AGENT_CARD_PATH, type AgentCard, type Message, type Part, TaskState } from "@a2a-js/sdk";
 import {
   AgentEvent,
-  type AgentExecutor,
   DefaultRequestHandler,
   type ExecutionEventBus,
   InMemoryTaskStore,
-  type RequestContext,
 } from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import type { WorkItem } from "@task-context/protocols";
 import express from "express";
+import {
+  dataPart,
+  textPart,
+  WorkItemExecutor,
+  type WorkItemTask,
+  workItemAgentCard,
+} from "../../src/a2a-agent.ts";
 import type { ServiceClient } from "../../src/client.ts";
+
+export { dataPart, textPart };
 
 /** What the agent does with one task; the default does the stage's work at once. */
 export type Behaviour = (task: AgentTask) => Promise<void>;
@@ -50,20 +51,6 @@ export interface AgentTask {
   polls(): number;
   bus: ExecutionEventBus;
 }
-
-export const textPart = (value: string, mediaType = "text/markdown"): Part => ({
-  content: { $case: "text", value },
-  mediaType,
-  filename: "",
-  metadata: undefined,
-});
-
-export const dataPart = (value: unknown): Part => ({
-  content: { $case: "data", value },
-  mediaType: "application/json",
-  filename: "",
-  metadata: undefined,
-});
 
 /** The stage's work: a draft for a task item, an approval by every criterion for a review. */
 export function stageWork(item: WorkItem, by: string): Part[] {
@@ -116,37 +103,6 @@ export interface RunningA2aAgent {
   close(): Promise<void>;
 }
 
-function status(
-  taskId: string,
-  contextId: string,
-  state: TaskState,
-  said?: string,
-  timestamp = true,
-) {
-  return AgentEvent.statusUpdate({
-    taskId,
-    contextId,
-    status: {
-      state,
-      timestamp: timestamp ? new Date().toISOString() : undefined,
-      message:
-        said === undefined
-          ? undefined
-          : {
-              messageId: crypto.randomUUID(),
-              contextId,
-              taskId,
-              role: Role.ROLE_AGENT,
-              parts: [textPart(said, "text/plain")],
-              metadata: undefined,
-              extensions: [],
-              referenceTaskIds: [],
-            },
-    },
-    metadata: undefined,
-  });
-}
-
 /** The SDK's request handler, counting each task's polls (tasks/get). */
 class CountingRequestHandler extends DefaultRequestHandler {
   readonly polls = new Map<string, number>();
@@ -159,134 +115,69 @@ class CountingRequestHandler extends DefaultRequestHandler {
   }
 }
 
-class StageExecutor implements AgentExecutor {
-  readonly #canceled = new Set<string>();
-  /** The request handler, for each task's polls (set once it exists). */
-  handler: CountingRequestHandler | undefined;
-  /** Set when the agent closes: every task counts as canceled, so no behaviour waits on. */
+/** The public executor, noting every cancel, also of a task whose behaviour already returned. */
+class NotingExecutor extends WorkItemExecutor {
+  readonly canceled = new Set<string>();
   closed = false;
-  readonly name: string;
-  readonly behaviour: Behaviour;
-  readonly tasks: AgentTask[];
 
-  constructor(name: string, behaviour: Behaviour, tasks: AgentTask[]) {
-    this.name = name;
-    this.behaviour = behaviour;
-    this.tasks = tasks;
+  override async cancelTask(taskId: string): Promise<void> {
+    this.canceled.add(taskId);
+    await super.cancelTask(taskId);
   }
 
-  cancelTask = async (taskId: string): Promise<void> => {
-    this.#canceled.add(taskId);
-  };
-
-  async execute(context: RequestContext, bus: ExecutionEventBus): Promise<void> {
-    const message = context.userMessage;
-    const { taskId, contextId } = context;
-    const data = message.parts.find((part) => part.content?.$case === "data");
-    const text = message.parts.find((part) => part.content?.$case === "text");
-    const item = (data?.content as { value: WorkItem } | undefined)?.value as WorkItem;
-    const snapshot: Task = {
-      id: taskId,
-      contextId,
-      status: {
-        state: TaskState.TASK_STATE_SUBMITTED,
-        timestamp: new Date().toISOString(),
-        message: undefined,
-      },
-      artifacts: [],
-      history: [message],
-      metadata: message.metadata,
-    };
-    bus.publish(AgentEvent.task(snapshot));
-    const task: AgentTask = {
-      item,
-      attempt: (message.metadata?.task_context as { attempt: number } | undefined)?.attempt ?? 0,
-      message,
-      taskId,
-      text: (text?.content as { value: string } | undefined)?.value ?? "",
-      bus,
-      working: (options) =>
-        bus.publish(
-          status(
-            taskId,
-            contextId,
-            TaskState.TASK_STATE_WORKING,
-            undefined,
-            options?.timestamp ?? true,
-          ),
-        ),
-      complete: (parts = stageWork(item, this.name)) => {
-        const artifact: Artifact = {
-          artifactId: crypto.randomUUID(),
-          name: `${item.stage_id} result`,
-          description: "",
-          parts,
-          metadata: undefined,
-          extensions: [],
-        };
-        bus.publish(
-          AgentEvent.artifactUpdate({
-            taskId,
-            contextId,
-            artifact,
-            append: false,
-            lastChunk: true,
-            metadata: undefined,
-          }),
-        );
-        bus.publish(status(taskId, contextId, TaskState.TASK_STATE_COMPLETED));
-      },
-      finish: (state, said) => bus.publish(status(taskId, contextId, state, said)),
-      canceled: () => this.#canceled.has(taskId) || this.closed,
-      polls: () => this.handler?.polls.get(taskId) ?? 0,
-    };
-    this.tasks.push(task);
-    await this.behaviour(task);
-    bus.finished();
+  override close(): void {
+    this.closed = true;
+    super.close();
   }
+}
+
+/** `working` without a status timestamp, which A2A makes optional. */
+function workingWithoutTimestamp(task: WorkItemTask) {
+  return AgentEvent.statusUpdate({
+    taskId: task.taskId,
+    contextId: task.contextId,
+    status: { state: TaskState.TASK_STATE_WORKING, timestamp: undefined, message: undefined },
+    metadata: undefined,
+  });
 }
 
 /** Starts an A2A agent on 127.0.0.1 (a free port). */
 export async function startA2aAgent(options: A2aAgentOptions): Promise<RunningA2aAgent> {
   const tasks: AgentTask[] = [];
   const app = express();
-  const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
-  });
+  const server: Server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const card: AgentCard = {
+  const card = workItemAgentCard({ ...options, description: `A test agent: ${options.name}` }, url);
+  const behaviour = options.behaviour ?? doTheWork;
+  let handler: CountingRequestHandler | undefined;
+  const executor: NotingExecutor = new NotingExecutor({
     name: options.name,
-    description: `A test agent: ${options.name}`,
-    supportedInterfaces: [
-      { url: `${url}/`, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "1.0" },
-    ],
-    provider: undefined,
-    version: "1.0.0",
-    capabilities: {
-      streaming: options.streaming ?? true,
-      pushNotifications: false,
-      extensions: [],
-      extendedAgentCard: false,
+    execute: async (task) => {
+      const agentTask: AgentTask = {
+        item: task.item,
+        attempt: task.attempt,
+        message: task.message,
+        taskId: task.taskId,
+        text: task.text,
+        bus: task.bus,
+        working: (working) =>
+          working?.timestamp === false
+            ? task.bus.publish(workingWithoutTimestamp(task))
+            : task.working(),
+        complete: (parts = stageWork(task.item, options.name)) =>
+          task.complete(parts, { title: `${task.item.stage_id} result` }),
+        finish: (state, said) => task.finish(state, said),
+        canceled: () =>
+          task.signal.aborted || executor.canceled.has(task.taskId) || executor.closed,
+        polls: () => handler?.polls.get(task.taskId) ?? 0,
+      };
+      tasks.push(agentTask);
+      await behaviour(agentTask);
+      return undefined;
     },
-    securitySchemes: {},
-    securityRequirements: [],
-    defaultInputModes: ["text/plain", "application/json"],
-    defaultOutputModes: ["text/markdown", "application/json"],
-    skills: options.skills.map((skill) => ({
-      id: skill.id,
-      name: skill.id,
-      description: skill.id,
-      tags: skill.tags ?? [],
-      examples: [],
-      inputModes: [],
-      outputModes: [],
-      securityRequirements: [],
-    })),
-    signatures: [],
-  };
-  const executor = new StageExecutor(options.name, options.behaviour ?? doTheWork, tasks);
-  const handler = new CountingRequestHandler(card, new InMemoryTaskStore(), executor);
-  executor.handler = handler;
+  });
+  handler = new CountingRequestHandler(card, new InMemoryTaskStore(), executor);
   const served = options.card === undefined ? card : options.card(card);
   if (served !== null) {
     if (options.card === undefined) {
@@ -306,7 +197,7 @@ export async function startA2aAgent(options: A2aAgentOptions): Promise<RunningA2
     dropConnections: () => server.closeAllConnections(),
     close: () =>
       new Promise<void>((resolve) => {
-        executor.closed = true;
+        executor.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

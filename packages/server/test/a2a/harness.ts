@@ -1,14 +1,15 @@
 // What the A2A tests share: a Node service on an in-memory database with a clock that moves only
 // when a test moves it, A2A agents on loopback, each closed after its test (in reverse order),
 // and ways to wait for what the service did (an event, a lease's new end) instead of sleeping.
-import { afterEach } from "vitest";
+
 import {
   type CollaborationEvent,
   type CreateRunInput,
   createServiceClient,
   type ServiceClient,
   type StageInput,
-} from "../../src/client.ts";
+} from "@task-context/client";
+import { afterEach } from "vitest";
 import { type NodeServer, type NodeServerOptions, startNodeServer } from "../../src/node.ts";
 import { manualClock } from "../contract/harness.ts";
 import { attribute, elements, having, only, parsePage } from "../contract/html.ts";

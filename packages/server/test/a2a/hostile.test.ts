@@ -5,8 +5,8 @@
 // never a lost or doubled completion — and its reason says what the agent answered, in the
 // item's events, in the dead letter and on the run page.
 import { TaskState } from "@a2a-js/sdk";
+import { createServiceClient, type ServiceClient } from "@task-context/client";
 import { describe, expect, it } from "vitest";
-import { createServiceClient, type ServiceClient } from "../../src/client.ts";
 import { parsePage, textOf } from "../contract/html.ts";
 import { completeNextByPolling } from "./a2a-agent.ts";
 import {

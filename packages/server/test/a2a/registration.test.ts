@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { ServiceError } from "@task-context/client";
 import { describe, expect, it } from "vitest";
-import { ServiceError } from "../../src/client.ts";
 import { byTag, having, only, parsePage, textOf } from "../contract/html.ts";
 import { a2aHarness, draftStage, lumenRun, reviewStage, settled } from "./harness.ts";
 

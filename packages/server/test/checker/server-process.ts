@@ -11,6 +11,8 @@ const nodeEntry = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
 export interface ServerProcess {
   /** The current server's `http://127.0.0.1:<port>` (the port changes on a restart). */
   url(): string;
+  /** The current server's process id (benchmarks read its CPU time and memory). */
+  pid(): number;
   /** Resolves when a server listens: at once, or when the restart under way is done. */
   up(): Promise<void>;
   /** Kills or stops the server, then starts a new one on the same database file. */
@@ -105,6 +107,7 @@ export async function startServerProcess({
   };
   return {
     url: () => life.url,
+    pid: () => life.child.pid ?? 0,
     up: () => ready,
     async restart(signal) {
       const previous = ready;

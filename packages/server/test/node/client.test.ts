@@ -1,4 +1,4 @@
-// The typed client (@task-context/server/client) against the real Node server on loopback, on
+// The typed client (@task-context/client) against the real Node server on loopback, on
 // an in-memory SQLite database with a clock the tests move: every method with its exact answer,
 // the errors it maps, 429 with Retry-After, the idempotent resend of completions, the event
 // stream resuming after its connection ends or breaks, and aborts.
@@ -6,8 +6,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Limits } from "../../src/app.ts";
 import {
   type CollaborationEvent,
   type CreateRunInput,
@@ -16,7 +14,9 @@ import {
   type ServiceClient,
   ServiceError,
   type StageInput,
-} from "../../src/client.ts";
+} from "@task-context/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Limits } from "../../src/app.ts";
 import { type NodeServer, startNodeServer } from "../../src/node.ts";
 import { EVENTUALLY, manualClock } from "../contract/harness.ts";
 import { startProxy } from "../sse/proxy.ts";

@@ -1,7 +1,7 @@
 import { context, propagation, ROOT_CONTEXT, trace } from "@opentelemetry/api";
+import { createServiceClient } from "@task-context/client";
 import { recordSpans, type SpanRecord, type SpanRecorder } from "@task-context/trace-kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createServiceClient } from "../../src/client.ts";
 import { artifactCompletion, createRun, runInput, taskStage } from "../contract/client.ts";
 import type { Service } from "../contract/harness.ts";
 import { call, mcpClient } from "../contract/mcp.contract.ts";

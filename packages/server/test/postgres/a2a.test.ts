@@ -2,9 +2,10 @@
 // the same database later (it finds the runs with A2A agents), with a real agent (the official
 // SDK's server) on loopback; and a store error while an A2A result is stored, which fails the
 // attempt with PostgreSQL's reason. The instances' clocks move only when a test moves them.
+
+import { createServiceClient } from "@task-context/client";
 import postgres from "postgres";
 import { afterEach, describe, expect, it } from "vitest";
-import { createServiceClient } from "../../src/client.ts";
 import { startNodeServer } from "../../src/node.ts";
 import { completeNextByPolling, startA2aAgent } from "../a2a/a2a-agent.ts";
 import { draftStage, events, lumenRun, ofType, reviewStage, settled } from "../a2a/harness.ts";

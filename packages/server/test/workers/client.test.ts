@@ -1,8 +1,8 @@
 // The typed client inside workerd: it needs only a fetch, here the Worker's own (src/workers.ts
 // with the run objects of wrangler.jsonc), so a Worker can drive another service as an agent.
 import { env, exports } from "cloudflare:workers";
+import { type CollaborationEvent, createServiceClient, type Fetch } from "@task-context/client";
 import { describe, expect, it } from "vitest";
-import { type CollaborationEvent, createServiceClient, type Fetch } from "../../src/client.ts";
 import { runInput, taskStage } from "../contract/client.ts";
 
 const url = "http://edge.test";

@@ -1,7 +1,6 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { clientAddress } from "../../src/workers/client-address.ts";
 import { createRouter } from "../../src/workers/router.ts";
 import worker from "../../src/workers.ts";
 import { runInput, taskStage } from "../contract/client.ts";
@@ -100,33 +99,5 @@ describe("src/workers.ts", () => {
     expect(() => createRouter({ RUNS: env.RUNS, TASK_CONTEXT_ADMIN_TOKEN: "" })).toThrow(
       /^Invalid TASK_CONTEXT_ADMIN_TOKEN/,
     );
-  });
-});
-
-describe("clientAddress", () => {
-  it("is CF-Connecting-IP; an IPv6 client is its /64; none is unknown", () => {
-    expect(
-      [
-        "192.0.2.1",
-        " 203.0.113.9 ",
-        "2001:DB8:0001:0002:0003:0004:0005:0006",
-        "2001:db8::1",
-        "2001:db8:1:2::",
-        "::1",
-        "::ffff:192.0.2.1",
-        "",
-        undefined,
-      ].map(clientAddress),
-    ).toEqual([
-      "192.0.2.1",
-      "203.0.113.9",
-      "2001:db8:1:2::/64",
-      "2001:db8:0:0::/64",
-      "2001:db8:1:2::/64",
-      "0:0:0:0::/64",
-      "192.0.2.1",
-      "unknown",
-      "unknown",
-    ]);
   });
 });

@@ -1,0 +1,327 @@
+import { type FollowEventsOptions, followEvents } from "./follow-events.ts";
+import type {
+  AddAgentInput,
+  AgentCreated,
+  Artifact,
+  ClaimView,
+  CollaborationEvent,
+  CompleteBody,
+  CompletionView,
+  CreateRunInput,
+  CreateViewLinkInput,
+  DeadLettersView,
+  EventPage,
+  FailBody,
+  FailureView,
+  HealthView,
+  HeartbeatBody,
+  HeartbeatView,
+  OffersView,
+  RequeueView,
+  RunCreated,
+  RunView,
+  SchemaList,
+  ValidationView,
+  ViewLinkCreated,
+} from "./generated/schemas.ts";
+import type { OpenApiDocument } from "./openapi-document.ts";
+import {
+  type AnswerOf,
+  type OperationId,
+  type OperationRequest,
+  operationCall,
+} from "./operation-call.ts";
+import { anySignal, createSend, readJson, type Send, type TransportOptions } from "./transport.ts";
+
+/** What every method takes besides its own arguments. */
+export interface CallOptions {
+  /** Aborts this request: the method rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/** `GET /v1/inbox/poll` and `POST /v1/inbox/claim-next`: how long to wait for an offer. */
+export interface WaitOptions extends CallOptions {
+  /** Hold the request up to this many seconds (0 to 30) until an offer appears. @default 0 */
+  wait?: number;
+}
+
+/** `GET /v1/inbox/poll`. */
+export interface PollOptions extends WaitOptions {
+  /** At most this many offers (1 to 50). @default 10 */
+  limit?: number;
+}
+
+/** `GET /v1/runs/{run_id}/events` as JSON pages. */
+export interface ListEventsOptions extends CallOptions {
+  /** Only events with a larger seq. @default 0 */
+  after?: number;
+  /** At most this many events (1 to 1000). @default 100 */
+  limit?: number;
+}
+
+/** Completions and failures. */
+export interface SettleOptions extends CallOptions {
+  /**
+   * The `Idempotency-Key` (1 to 255 visible ASCII characters): the same key with the same body
+   * answers the first answer again. Default: a random key, made once per call and sent with each
+   * of its retries. Pass your own to retry across calls or restarts, e.g. `${item.id}-${attempt}`.
+   */
+  idempotencyKey?: string;
+}
+
+/** What {@link createServiceClient} takes: the service's address, a token, and how to send. */
+export type ServiceClientOptions = TransportOptions;
+
+/** A random `Idempotency-Key`: 32 hex digits (getRandomValues works where randomUUID does not). */
+function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * A typed client of the delivery service's HTTP contract. Each method calls one operation of the
+ * generated table (`src/generated/operations.ts`: its method and path template) and is typed by
+ * the generated types (its body and its answer): it sends the contract's body and answers the
+ * contract's JSON. A refusal is thrown as a `ServiceError`.
+ */
+class ServiceClient {
+  readonly #send: Send;
+  readonly #signal: AbortSignal | undefined;
+
+  constructor(options: ServiceClientOptions) {
+    this.#send = createSend(options);
+    this.#signal = options.signal;
+  }
+
+  /** Calls operation `id` and reads its JSON answer. */
+  #json<Id extends OperationId>(
+    id: Id,
+    request: OperationRequest<Id>,
+    options: CallOptions | undefined,
+  ): Promise<AnswerOf<Id>> {
+    const call = operationCall(id, { ...request, signal: options?.signal });
+    return this.#send(call, readJson<AnswerOf<Id>>);
+  }
+
+  // Public
+
+  /** `GET /healthz`: whether the service answers, `{ status: "ok" }`. Public. */
+  health(options?: CallOptions): Promise<HealthView> {
+    return this.#json("health", {}, options);
+  }
+
+  /** `GET /v1/schemas`: the names, ids and URLs of the published JSON Schemas. Public. */
+  listSchemas(options?: CallOptions): Promise<SchemaList> {
+    return this.#json("listSchemas", {}, options);
+  }
+
+  /** `GET /v1/schemas/{name}`: one published JSON Schema, e.g. `work-item.v1`. Public. */
+  getSchema(name: string, options?: CallOptions): Promise<Record<string, unknown>> {
+    const call = operationCall("getSchema", {
+      path: { name },
+      accept: "application/schema+json",
+      signal: options?.signal,
+    });
+    return this.#send(call, readJson<Record<string, unknown>>);
+  }
+
+  /**
+   * `POST /v1/validate/{name}`: checks `value` against a published schema. An invalid value is
+   * an answer (`valid: false` with its issues), not an error. Public.
+   */
+  validate(name: string, value: unknown, options?: CallOptions): Promise<ValidationView> {
+    return this.#json("validate", { path: { name }, body: value }, options);
+  }
+
+  /** `GET /v1/openapi.json`: the contract as an OpenAPI 3.1 document. Public. */
+  getOpenApiDocument(options?: CallOptions): Promise<OpenApiDocument> {
+    const call = operationCall("openApi", { signal: options?.signal });
+    return this.#send(call, readJson<OpenApiDocument>);
+  }
+
+  // Runs (admin)
+
+  /**
+   * `POST /v1/runs`: creates a run and offers its first stage's items. `warning` says when
+   * secrets were redacted from it. Admin.
+   */
+  createRun(input: CreateRunInput, options?: CallOptions): Promise<RunCreated> {
+    return this.#json("createRun", { body: input }, options);
+  }
+
+  /** `GET /v1/runs/{run_id}`: the run, its stages and their counts. Admin or an agent of the run. */
+  getRun(runId: string, options?: CallOptions): Promise<RunView> {
+    return this.#json("getRun", { path: { run_id: runId } }, options);
+  }
+
+  /**
+   * `POST /v1/runs/{run_id}/agents`: adds an agent; the answer's `token` is shown this once. Admin.
+   */
+  addAgent(runId: string, input: AddAgentInput, options?: CallOptions): Promise<AgentCreated> {
+    return this.#json("addAgent", { path: { run_id: runId }, body: input }, options);
+  }
+
+  /**
+   * `GET /v1/runs/{run_id}/artifacts/{artifact_id}`: an artifact with its content (the `uri` of
+   * a work item's `previous_artifacts` entry). Admin or an agent of the run.
+   */
+  getArtifact(runId: string, artifactId: string, options?: CallOptions): Promise<Artifact> {
+    const path = { run_id: runId, artifact_id: artifactId };
+    return this.#json("getArtifact", { path }, options);
+  }
+
+  /** `GET /v1/runs/{run_id}/dead-letters`: the dead-lettered items with their attempts. Admin. */
+  listDeadLetters(runId: string, options?: CallOptions): Promise<DeadLettersView> {
+    return this.#json("listDeadLetters", { path: { run_id: runId } }, options);
+  }
+
+  /**
+   * `POST /v1/runs/{run_id}/work-items/{id}/requeue`: puts a dead letter back on offer with a
+   * fresh budget of attempts. Admin.
+   */
+  requeue(runId: string, workItemId: string, options?: CallOptions): Promise<RequeueView> {
+    return this.#json("requeueWorkItem", { path: { run_id: runId, id: workItemId } }, options);
+  }
+
+  /**
+   * `POST /v1/runs/{run_id}/view-links`: a short-lived link to the run's page, for a browser.
+   * Admin.
+   */
+  createViewLink(
+    runId: string,
+    input: CreateViewLinkInput = {},
+    options?: CallOptions,
+  ): Promise<ViewLinkCreated> {
+    return this.#json("createViewLink", { path: { run_id: runId }, body: input }, options);
+  }
+
+  // Events
+
+  /**
+   * `GET /v1/runs/{run_id}/events` as JSON: one page of events after `after`; `next_after` is
+   * the next page's `after`. Admin or an agent of the run.
+   */
+  listEvents(runId: string, options: ListEventsOptions = {}): Promise<EventPage> {
+    const { after, limit } = options;
+    return this.#json("listEvents", { path: { run_id: runId }, query: { after, limit } }, options);
+  }
+
+  /**
+   * `GET /v1/runs/{run_id}/events` as Server-Sent Events: every event of the run after
+   * `options.after`, then each new one as it happens, until `run.completed`. A connection that
+   * ends or breaks is resumed with `Last-Event-ID`: no event is missed or repeated. Stop early
+   * with `break` or `options.signal`. Admin or an agent of the run.
+   */
+  followEvents(
+    runId: string,
+    options: FollowEventsOptions = {},
+  ): AsyncGenerator<CollaborationEvent, void, undefined> {
+    // The client's signal too: it ends the stream while it waits to reconnect.
+    const signal = anySignal([this.#signal, options.signal]);
+    const { path } = operationCall("listEvents", { path: { run_id: runId } });
+    return followEvents(this.#send, path, {
+      ...options,
+      ...(signal === undefined ? {} : { signal }),
+    });
+  }
+
+  // Inbox and work items (agents)
+
+  /** `GET /v1/inbox/poll`: the items the agent may claim now, oldest offer first. Agent. */
+  poll(options: PollOptions = {}): Promise<OffersView> {
+    const { wait, limit } = options;
+    return this.#json("pollInbox", { query: { wait, limit } }, options);
+  }
+
+  /**
+   * `POST /v1/inbox/claim-next`: claims the oldest item on offer (a new attempt with a lease);
+   * undefined when nothing was on offer before `wait` ended. Agent.
+   */
+  claimNext(options: WaitOptions = {}): Promise<ClaimView | undefined> {
+    const call = operationCall("claimNext", {
+      query: { wait: options.wait },
+      signal: options.signal,
+    });
+    return this.#send(call, (response) =>
+      response.status === 204 ? Promise.resolve(undefined) : readJson<ClaimView>(response),
+    );
+  }
+
+  /** `POST /v1/work-items/{id}/claim`: claims one item by its id. Agent. */
+  claim(workItemId: string, options?: CallOptions): Promise<ClaimView> {
+    return this.#json("claimWorkItem", { path: { id: workItemId } }, options);
+  }
+
+  /**
+   * `POST /v1/work-items/{id}/heartbeat`: extends the attempt's lease to `lease_ms` from now.
+   * `LEASE_LOST` or `ALREADY_COMPLETED`: stop working on the item. Agent.
+   */
+  heartbeat(
+    workItemId: string,
+    body: HeartbeatBody,
+    options?: CallOptions,
+  ): Promise<HeartbeatView> {
+    return this.#json("heartbeat", { path: { id: workItemId }, body }, options);
+  }
+
+  /**
+   * `POST /v1/work-items/{id}/complete`: completes the item with an `artifact` (task) or a
+   * `review` (review). Sent with an `Idempotency-Key`, and sent again with it when no answer
+   * came: a completion the service applied but whose answer was lost gets that answer, not a
+   * `409`. Agent.
+   */
+  complete(
+    workItemId: string,
+    body: CompleteBody,
+    options: SettleOptions = {},
+  ): Promise<CompletionView> {
+    return this.#settle("completeWorkItem", workItemId, body, options);
+  }
+
+  /**
+   * `POST /v1/work-items/{id}/fail`: gives the attempt up; the item goes back on offer, or to
+   * the dead letters after its last attempt. Idempotent as {@link ServiceClient.complete} is.
+   * Agent.
+   */
+  fail(workItemId: string, body: FailBody, options: SettleOptions = {}): Promise<FailureView> {
+    return this.#settle("failWorkItem", workItemId, body, options);
+  }
+
+  /** A completion or a failure: sent with an `Idempotency-Key`, and sent again when no answer came. */
+  #settle<Id extends "completeWorkItem" | "failWorkItem">(
+    id: Id,
+    workItemId: string,
+    body: OperationRequest<Id>["body"],
+    options: SettleOptions,
+  ): Promise<AnswerOf<Id>> {
+    const headers = { "Idempotency-Key": options.idempotencyKey ?? newIdempotencyKey() };
+    const request = { path: { id: workItemId }, body, headers, resend: true };
+    return this.#json(id, request as OperationRequest<Id>, options);
+  }
+}
+
+export type { ServiceClient };
+
+/**
+ * A client of the delivery service at `url`, acting with `token` (the admin token, an agent
+ * token, or none for the public endpoints). It needs only `fetch`: it runs on Node, Deno, Bun,
+ * Cloudflare Workers and in browsers. With an OpenTelemetry SDK registered, each request carries
+ * the active span as `traceparent` (and `tracestate`): the service's spans continue it.
+ *
+ * @example
+ * ```ts source="../../server/examples/typed-client.ts#agent"
+ * const agent = createServiceClient({ url: server.url, token });
+ * const claim = await agent.claimNext({ wait: 30 }); // undefined when nothing came within 30 s
+ * if (claim === undefined) throw new Error("Nothing was offered within 30 s.");
+ * const { work_item: item, lease } = claim;
+ * // Sent with an Idempotency-Key, and sent again with the same key when no answer came.
+ * const done = await agent.complete(item.id, {
+ *   attempt: lease.attempt,
+ *   artifact: { media_type: "text/markdown", content: `# ${item.goal}` },
+ * });
+ * console.log(done.status); // completed
+ * ```
+ */
+export function createServiceClient(options: ServiceClientOptions): ServiceClient {
+  return new ServiceClient(options);
+}

@@ -1,0 +1,56 @@
+// Every operation of the delivery service, in the order the OpenAPI document lists them. Adding
+// an operation: its file in ./operations/, its line here, and its handler in the server.
+import { addAgent } from "./operations/add-agent.ts";
+import { claimNext } from "./operations/claim-next.ts";
+import { claimWorkItem } from "./operations/claim-work-item.ts";
+import { completeWorkItem } from "./operations/complete-work-item.ts";
+import { createRun } from "./operations/create-run.ts";
+import { createViewLink } from "./operations/create-view-link.ts";
+import { docs } from "./operations/docs.ts";
+import { failWorkItem } from "./operations/fail-work-item.ts";
+import { getArtifact } from "./operations/get-artifact.ts";
+import { getRun } from "./operations/get-run.ts";
+import { getSchema } from "./operations/get-schema.ts";
+import { health } from "./operations/health.ts";
+import { heartbeat } from "./operations/heartbeat.ts";
+import { listDeadLetters } from "./operations/list-dead-letters.ts";
+import { listEvents } from "./operations/list-events.ts";
+import { listSchemas } from "./operations/list-schemas.ts";
+import { openApi } from "./operations/open-api.ts";
+import { pollInbox } from "./operations/poll-inbox.ts";
+import { requeueFromPage } from "./operations/requeue-from-page.ts";
+import { requeueWorkItem } from "./operations/requeue-work-item.ts";
+import { runPage } from "./operations/run-page.ts";
+import { validate } from "./operations/validate.ts";
+
+/** Every operation of the delivery service, by its id (the OpenAPI `operationId`). */
+export const operations = {
+  health,
+  listSchemas,
+  getSchema,
+  validate,
+  openApi,
+  docs,
+  createRun,
+  getRun,
+  addAgent,
+  getArtifact,
+  listDeadLetters,
+  requeueWorkItem,
+  pollInbox,
+  claimNext,
+  claimWorkItem,
+  heartbeat,
+  completeWorkItem,
+  failWorkItem,
+  listEvents,
+  createViewLink,
+  runPage,
+  requeueFromPage,
+} as const;
+
+/** The registry's type: each operation's definition with its literal types. */
+export type Operations = typeof operations;
+
+/** An operation's id, e.g. `"completeWorkItem"`. */
+export type OperationId = keyof Operations;

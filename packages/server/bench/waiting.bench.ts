@@ -1,0 +1,433 @@
+// What agents that merely wait cost the service, against bare Hono routes holding the same
+// connections (bare-waiting-server.ts), in the same run: N agents each holding a claim-next long
+// poll (one connection each, wait=30, polling again when it ends), and N followers of a run's
+// event stream. For each: the server process's CPU while nothing happens (over WAITING_IDLE_S
+// seconds), its resident memory per held connection, the wake-up latency (an item put back on
+// offer → the waiter's claim answered; one item at a time, WAITING_WAKES times) with the waiters
+// spread over runs of 100 agents and all on one run, and the fan-out latency (an event → each
+// follower has it). The service runs as its own process (src/main.ts on an SQLite file, rate
+// limit off), as the other benchmarks start it.
+// Run: `node --conditions=@task-context/source bench/waiting.bench.ts` in packages/server;
+// WAITING_LEVELS=1000,10000 (default 1000,5000) sets the numbers of waiters and followers.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { Agent, type ClientRequest, request } from "node:http";
+import { availableParallelism, cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ClaimView, RunView } from "../src/contract/schemas.ts";
+import { type ServerProcess, startServerProcess } from "../test/checker/server-process.ts";
+import { benchAdminToken, benchRun } from "./cycle.ts";
+import { loadAverage } from "./job-queues.ts";
+import { percentile } from "./service-load.ts";
+
+const levels = (process.env.WAITING_LEVELS ?? "1000,5000").split(",").map(Number);
+const idleSeconds = Number(process.env.WAITING_IDLE_S ?? 10);
+const wakes = Number(process.env.WAITING_WAKES ?? 20);
+/** Agents per run when the waiters are spread. */
+const PER_RUN = 100;
+const now = () => performance.now();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** CPU seconds (user + system) the process has used so far. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  // utime and stime are fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 a second).
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** The process's resident memory, in bytes. */
+function residentBytes(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((each) => each.startsWith("VmRSS:"));
+  return Number(line?.split(/\s+/)[1] ?? 0) * 1024;
+}
+
+interface Answer {
+  status: number;
+  text: string;
+}
+
+/** Requests on connections of their own (a held connection is one socket). */
+function connections(baseUrl: string) {
+  const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
+  const { hostname, port } = new URL(baseUrl);
+  const send = (
+    method: string,
+    path: string,
+    token: string,
+    body?: unknown,
+    onSent?: () => void,
+  ): Promise<Answer> =>
+    new Promise((resolve, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const sent: ClientRequest = request(
+        {
+          agent,
+          hostname,
+          port,
+          method,
+          path,
+          headers: {
+            Authorization: `Bearer ${token}`,
+            ...(payload === undefined
+              ? {}
+              : {
+                  "Content-Type": "application/json",
+                  "Content-Length": Buffer.byteLength(payload),
+                }),
+          },
+        },
+        (response) => {
+          let text = "";
+          response.setEncoding("utf8");
+          response.on("data", (chunk: string) => {
+            text += chunk;
+          });
+          response.on("end", () => resolve({ status: response.statusCode ?? 0, text }));
+          response.on("error", reject);
+        },
+      );
+      sent.on("error", reject);
+      sent.on("finish", () => onSent?.());
+      sent.end(payload);
+    });
+  /** Follows an event stream: calls `onFrame` with each `data:` line's time of arrival. */
+  const follow = (path: string, token: string, onData: (text: string) => void) =>
+    new Promise<() => void>((resolve, reject) => {
+      const sent = request(
+        {
+          agent,
+          hostname,
+          port,
+          method: "GET",
+          path,
+          headers: { Authorization: `Bearer ${token}`, Accept: "text/event-stream" },
+        },
+        (response) => {
+          response.setEncoding("utf8");
+          response.on("data", onData);
+          response.once("data", () => resolve(() => sent.destroy()));
+          response.on("error", () => {});
+        },
+      );
+      sent.on("error", reject);
+      sent.end();
+    });
+  return { send, follow, close: () => agent.destroy() };
+}
+
+/** One side of the comparison: the service or the bare routes. */
+interface Side {
+  name: string;
+  server: ServerProcess;
+  client: ReturnType<typeof connections>;
+  /** Tokens of `agents` waiting agents over `runs` runs, and how to put one item back on offer
+   * in run `r` (resolves when the request that does it was sent). */
+  prepare(
+    agents: number,
+    runs: number,
+  ): Promise<{
+    tokens: string[];
+    release(run: number): Promise<void>;
+    runOf(agent: number): number;
+  }>;
+  /** A follower's path and token, and how to make one event in the run followed. */
+  prepareFollowers(): Promise<{ path: string; token: string; emit(): Promise<void> }>;
+}
+
+async function serviceSide(folder: string): Promise<Side> {
+  const server = await startServerProcess({
+    database: join(folder, "waiting.db"),
+    adminToken: benchAdminToken,
+    now,
+  });
+  const client = connections(server.url());
+  const ok = (answer: Answer, status: number, what: string) => {
+    if (answer.status !== status) throw new Error(`${what}: ${answer.status} ${answer.text}`);
+    return answer.text;
+  };
+  /** A run of `items` items, with a releaser agent that holds their leases. */
+  const runWithReleaser = async (items: number) => {
+    const created = await client.send("POST", "/v1/runs", benchAdminToken, {
+      ...benchRun(items),
+      max_attempts: 100,
+    });
+    const { run_id: runId } = JSON.parse(ok(created, 201, "create a run")) as RunView;
+    const addAgent = async (tag: string) =>
+      (
+        JSON.parse(
+          ok(
+            await client.send("POST", `/v1/runs/${runId}/agents`, benchAdminToken, { tag }),
+            201,
+            "add an agent",
+          ),
+        ) as { token: string }
+      ).token;
+    const releaser = await addAgent("releaser");
+    const held: { id: string; attempt: number }[] = [];
+    for (let index = 0; index < items; index++) {
+      const claim = JSON.parse(
+        ok(await client.send("POST", "/v1/inbox/claim-next", releaser), 200, "claim"),
+      ) as ClaimView;
+      held.push({ id: claim.work_item.id, attempt: claim.lease.attempt });
+    }
+    const release = async () => {
+      const item = held.shift();
+      if (item === undefined) throw new Error("no item left to release");
+      await client.send("POST", `/v1/work-items/${item.id}/fail`, releaser, {
+        attempt: item.attempt,
+        reason: "released for the benchmark",
+      });
+    };
+    return { runId, addAgent, release };
+  };
+  return {
+    name: "service",
+    server,
+    client,
+    async prepare(agents, runs) {
+      const made = await Promise.all(
+        Array.from({ length: runs }, () => runWithReleaser(Math.ceil(wakes / runs) + 1)),
+      );
+      const tokens: string[] = [];
+      for (let index = 0; index < agents; index++) {
+        tokens.push(await (made[index % runs] as (typeof made)[0]).addAgent(`waiter-${index}`));
+      }
+      return {
+        tokens,
+        release: (run) => (made[run] as (typeof made)[0]).release(),
+        runOf: (agent) => agent % runs,
+      };
+    },
+    async prepareFollowers() {
+      const { runId, release } = await runWithReleaser(wakes + 1);
+      return {
+        path: `/v1/runs/${runId}/events`,
+        token: benchAdminToken,
+        emit: release,
+      };
+    },
+  };
+}
+
+async function bareSide(claimSample: string): Promise<Side> {
+  const server = await startServerProcess({
+    database: ":memory:",
+    adminToken: benchAdminToken,
+    now,
+    entry: fileURLToPath(new URL("bare-waiting-server.ts", import.meta.url)),
+    environment: {
+      BARE_SAMPLES: JSON.stringify({
+        claim: JSON.parse(claimSample),
+        event: { type: "work_item.failed" },
+      }),
+    },
+  });
+  const client = connections(server.url());
+  return {
+    name: "bare",
+    server,
+    client,
+    async prepare(agents) {
+      return {
+        tokens: Array.from({ length: agents }, (_, index) => `bare-${index}`),
+        release: async () => {
+          await client.send("POST", "/release", "bare");
+        },
+        runOf: () => 0,
+      };
+    },
+    async prepareFollowers() {
+      return {
+        path: "/v1/runs/bare/events",
+        token: "bare",
+        emit: async () => {
+          await client.send("POST", "/emit", "bare");
+        },
+      };
+    },
+  };
+}
+
+interface WaitingFigures {
+  idleCpu: number;
+  bytesPerConnection: number;
+  wake: number[];
+}
+
+/** N long-polling agents over `runs` runs: idle CPU, memory per connection, wake-up latencies. */
+async function measureWaiters(side: Side, agents: number, runs: number): Promise<WaitingFigures> {
+  const { tokens, release, runOf } = await side.prepare(agents, runs);
+  const pid = side.server.pid();
+  await sleep(1000);
+  const memoryBefore = residentBytes(pid);
+  let stopping = false;
+  let sent = 0;
+  let allSent: () => void = () => {};
+  const everySent = new Promise<void>((resolve) => {
+    allSent = resolve;
+  });
+  const claimed: Array<{ at: number; run: number }> = [];
+  const waiting = tokens.map(async (token, index) => {
+    let first = true;
+    while (!stopping) {
+      const answer = await side.client.send(
+        "POST",
+        "/v1/inbox/claim-next?wait=30",
+        token,
+        undefined,
+        () => {
+          if (!first) return;
+          first = false;
+          sent += 1;
+          if (sent === tokens.length) allSent();
+        },
+      );
+      if (answer.status === 200) {
+        claimed.push({ at: now(), run: runOf(index) });
+        return; // this agent holds its item: it waits no more
+      }
+      if (answer.status !== 204) throw new Error(`claim-next: ${answer.status} ${answer.text}`);
+    }
+  });
+  await everySent;
+  await sleep(2000); // every wait in place
+  const memory = residentBytes(pid);
+  const cpuBefore = cpuSeconds(pid);
+  await sleep(idleSeconds * 1000);
+  const idleCpu = (cpuSeconds(pid) - cpuBefore) / idleSeconds;
+  const wake: number[] = [];
+  for (let index = 0; index < wakes; index++) {
+    const run = index % runs;
+    const before = claimed.length;
+    const start = now();
+    await release(run);
+    while (claimed.length === before) await sleep(1);
+    wake.push((claimed[before]?.at ?? now()) - start);
+    await sleep(200);
+  }
+  stopping = true;
+  side.client.close();
+  await Promise.allSettled(waiting);
+  return { idleCpu, bytesPerConnection: (memory - memoryBefore) / agents, wake };
+}
+
+/** N followers of one run's event stream: idle CPU, memory per follower, fan-out latencies. */
+async function measureFollowers(side: Side, followers: number) {
+  const { path, token, emit } = await side.prepareFollowers();
+  const pid = side.server.pid();
+  await sleep(1000);
+  const memoryBefore = residentBytes(pid);
+  let waitingFor = 0;
+  let emittedAt = 0;
+  const received: number[] = [];
+  const stops: Array<() => void> = [];
+  for (let batch = 0; batch < followers; batch += 500) {
+    const size = Math.min(500, followers - batch);
+    stops.push(
+      ...(await Promise.all(
+        Array.from({ length: size }, () =>
+          side.client.follow(path, token, (text) => {
+            if (waitingFor > 0 && text.includes("work_item.failed")) {
+              received.push(now() - emittedAt);
+              waitingFor -= 1;
+            }
+          }),
+        ),
+      )),
+    );
+  }
+  await sleep(2000);
+  const memory = residentBytes(pid);
+  const cpuBefore = cpuSeconds(pid);
+  await sleep(idleSeconds * 1000);
+  const idleCpu = (cpuSeconds(pid) - cpuBefore) / idleSeconds;
+  const fanOut: number[] = [];
+  for (let index = 0; index < Math.min(wakes, 5); index++) {
+    received.length = 0;
+    waitingFor = followers;
+    emittedAt = now();
+    await emit();
+    while (waitingFor > 0) await sleep(1);
+    fanOut.push(percentile(received, 0.5), percentile(received, 0.99));
+    await sleep(300);
+  }
+  for (const stop of stops) stop();
+  side.client.close();
+  return {
+    idleCpu,
+    bytesPerConnection: (memory - memoryBefore) / followers,
+    p50: fanOut.filter((_, index) => index % 2 === 0),
+    p99: fanOut.filter((_, index) => index % 2 === 1),
+  };
+}
+
+const folder = mkdtempSync(join(tmpdir(), "task-context-waiting-bench-"));
+const loadBefore = loadAverage();
+const rows: string[] = [];
+const fmt = (value: number) => `${value.toFixed(value < 10 ? 1 : 0)}`;
+const pct = (value: number) => `${(value * 100).toFixed(1)} %`;
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
+const p = (values: number[]) =>
+  `${fmt(percentile(values, 0.5))} / ${fmt(percentile(values, 0.99))}`;
+try {
+  // One claim of the service, as the bare routes answer it.
+  const probe = await serviceSide(folder);
+  const { tokens, release } = await probe.prepare(1, 1);
+  const claimAnswer = probe.client.send("POST", "/v1/inbox/claim-next?wait=5", tokens[0] ?? "");
+  await sleep(200);
+  await release(0);
+  const claimSample = (await claimAnswer).text;
+  probe.client.close();
+  await probe.server.stop();
+
+  for (const agents of levels) {
+    for (const spread of [true, false]) {
+      const runs = spread ? Math.max(1, Math.ceil(agents / PER_RUN)) : 1;
+      const results: Record<string, WaitingFigures> = {};
+      for (const make of [() => serviceSide(folder), () => bareSide(claimSample)]) {
+        const side = await make();
+        try {
+          results[side.name] = await measureWaiters(side, agents, runs);
+        } finally {
+          await side.server.stop();
+        }
+        rmSync(join(folder, "waiting.db"), { force: true });
+      }
+      const service = results.service as WaitingFigures;
+      const bare = results.bare as WaitingFigures;
+      rows.push(
+        `| ${agents} long polls, ${spread ? `${runs} runs` : "one run"} | ${pct(service.idleCpu)} | ${pct(bare.idleCpu)} | ${kb(service.bytesPerConnection)} | ${kb(bare.bytesPerConnection)} | ${(service.bytesPerConnection / bare.bytesPerConnection).toFixed(1)}× | ${p(service.wake)} | ${p(bare.wake)} |`,
+      );
+      console.error(rows.at(-1));
+    }
+    const followers: Record<string, Awaited<ReturnType<typeof measureFollowers>>> = {};
+    for (const make of [() => serviceSide(folder), () => bareSide(claimSample)]) {
+      const side = await make();
+      try {
+        followers[side.name] = await measureFollowers(side, agents);
+      } finally {
+        await side.server.stop();
+      }
+      rmSync(join(folder, "waiting.db"), { force: true });
+    }
+    const service = followers.service as Awaited<ReturnType<typeof measureFollowers>>;
+    const bare = followers.bare as Awaited<ReturnType<typeof measureFollowers>>;
+    rows.push(
+      `| ${agents} followers of one run | ${pct(service.idleCpu)} | ${pct(bare.idleCpu)} | ${kb(service.bytesPerConnection)} | ${kb(bare.bytesPerConnection)} | ${(service.bytesPerConnection / bare.bytesPerConnection).toFixed(1)}× | ${fmt(percentile(service.p50, 0.5))} / ${fmt(percentile(service.p99, 0.5))} | ${fmt(percentile(bare.p50, 0.5))} / ${fmt(percentile(bare.p99, 0.5))} |`,
+    );
+    console.error(rows.at(-1));
+  }
+} finally {
+  rmSync(folder, { recursive: true, force: true });
+}
+
+console.log(
+  `Node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? "unknown"}); load average ${loadBefore} before, ${loadAverage()} after. Idle CPU over ${idleSeconds} s (100 % = one core); memory: resident, per held connection; wake-up: an item back on offer → a waiter's claim answered (${wakes} times, p50 / p99 ms); fan-out: an event → each follower has it (p50 / p99 ms over the followers, median of 5 events).\n`,
+);
+console.log(
+  "| held | service idle CPU | bare idle CPU | service memory / connection | bare memory / connection | service ÷ bare memory | service wake-up or fan-out p50 / p99 ms | bare p50 / p99 ms |",
+);
+console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+for (const row of rows) console.log(row);
