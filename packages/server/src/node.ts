@@ -18,9 +18,8 @@ import type { AddressInfo } from "node:net";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { ArgumentError, type SecretPolicy } from "@task-context/core";
 import { requireText, requireWholeNumber } from "@task-context/core/internal";
-import type { A2aDispatcher } from "./a2a/a2a-dispatcher.ts";
 import { createApp, defaultBodyBytes, type Limits } from "./app.ts";
-import { BackgroundDuties, TimerScheduler } from "./delivery/background-duties.ts";
+import { startNodeDuties } from "./background/node-duties.ts";
 import { defaultAllowedHosts } from "./http/allowed-hosts.ts";
 import { clientAddress } from "./http/client-address.ts";
 import { createNodeHttpServer } from "./node-http/node-http-server.ts";
@@ -155,39 +154,6 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
       ? openSqliteStore(options)
       : await openPostgresStore(requirePostgresUrl("databaseUrl", options.databaseUrl), options);
   const shutdown = new AbortController();
-  const report = (error: unknown) => options.onUnexpectedError?.(error);
-  // The A2A dispatcher, loaded and started once a run has an A2A agent.
-  let dispatcher: Promise<A2aDispatcher> | undefined;
-  const serviceUrl = options.publicUrl;
-  const dispatch = (runId: string) => {
-    dispatcher ??= import("./a2a/a2a-dispatcher.ts").then(
-      ({ A2aDispatcher }) =>
-        new A2aDispatcher({
-          store,
-          serviceUrl,
-          bodyBytes,
-          ...(options.clock === undefined ? {} : { clock: options.clock }),
-          ...(options.a2aPollMs === undefined ? {} : { pollIntervalMs: options.a2aPollMs }),
-          ...(options.onUnexpectedError === undefined
-            ? {}
-            : { onError: options.onUnexpectedError }),
-        }),
-    );
-    dispatcher.then((started) => started.watchRun(runId)).catch(report);
-  };
-  // The background duties: a timer at each changed run's earliest lease expiry; A2A agents'
-  // dispatcher loops started once their run shows them (they wait for offers themselves).
-  const clock = options.clock ?? Date.now;
-  const timers = new TimerScheduler(clock, (runId) => {
-    duties.round(runId).catch(report);
-  });
-  const duties = new BackgroundDuties({
-    scheduler: timers,
-    clock,
-    runState: (runId) => store.runState(runId),
-    a2aWatch: dispatch,
-  });
-  store.onRunChanged((runId, state) => duties.runChanged(runId, state));
   const app = createApp({
     store,
     auth: { adminToken: options.adminToken },
@@ -203,12 +169,6 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
       ? {}
       : { onUnexpectedError: options.onUnexpectedError }),
   });
-  // Expiry is also evaluated by every query; the timers and the sweep only make expiries visible
-  // on streams and to long polls of runs nobody touches.
-  const sweeper = setInterval(() => {
-    store.expireAllLeases().catch(report);
-  }, options.sweepMs ?? 1000);
-  sweeper.unref();
   const server = createNodeHttpServer(
     async (request, env) => {
       const response = await app.fetch(request, env);
@@ -232,19 +192,25 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   const address = server.address() as AddressInfo;
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}`;
-  // Runs whose A2A agents were added before this instance started (or on another instance).
-  const a2aRuns = store.runsWithA2aAgents().then((runIds) => runIds.forEach(dispatch), report);
+  // Once listening: a run changes only from now on.
+  const duties = startNodeDuties({
+    store,
+    clock: options.clock,
+    sweepMs: options.sweepMs,
+    a2a: {
+      serviceUrl: options.publicUrl,
+      bodyBytes,
+      ...(options.a2aPollMs === undefined ? {} : { pollIntervalMs: options.a2aPollMs }),
+    },
+    onError: (error) => options.onUnexpectedError?.(error),
+  });
   let closing: Promise<void> | undefined;
   return {
     url,
     close() {
       closing ??= (async () => {
-        clearInterval(sweeper);
-        store.onRunChanged(undefined);
-        timers.close();
         shutdown.abort();
-        await a2aRuns;
-        await (await dispatcher)?.close();
+        await duties.close();
         store.close();
         await new Promise<void>((resolve) => {
           const force = setTimeout(() => server.closeAllConnections(), 5000);

@@ -116,7 +116,7 @@ export abstract class StepStore implements DeliveryStore {
 
   /**
    * Calls `listener` after every commit that changed a run, with the run's state as committed
-   * (read-only): the background duties schedule from it (./background/background-duties.ts).
+   * (read-only): the background duties schedule from it (../background/background-duties.ts).
    * One listener; a new one replaces it.
    */
   onRunChanged(listener: RunChanged | undefined): void {

@@ -1,8 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
 import { ArgumentError } from "@task-context/core";
 import type { A2aDispatcher } from "../a2a/a2a-dispatcher.ts";
+import { BackgroundDuties } from "../background/background-duties.ts";
 import type * as Contract from "../contract/schemas.ts";
-import { BackgroundDuties } from "../delivery/background-duties.ts";
 import { runNotFound } from "../delivery/delivery-error.ts";
 import type { CreateRunOptions, DeliveryStore, StoredAgent } from "../delivery/delivery-store.ts";
 import { checkStageGraph } from "../delivery/stage-graph.ts";
@@ -10,6 +10,7 @@ import { callMethod, defineRunMethods, type RunMethod } from "../delivery/store-
 import { createRateLimiter, type RateLimit } from "../http/rate-limit.ts";
 import type { SqlDatabase } from "../sql/sql-database.ts";
 import { SqlStore } from "../sql/sql-store.ts";
+import { AlarmScheduler } from "./alarm-scheduler.ts";
 import { durableObjectSql } from "./durable-object-sql.ts";
 import { type Outcome, outcome } from "./outcome.ts";
 import type { WorkerEnv } from "./worker-env.ts";
@@ -48,8 +49,7 @@ export class RunObject extends DurableObject<WorkerEnv> {
   #store: SqlStore | undefined;
   /** The run's background duties, which the alarm wakes. */
   readonly #duties: BackgroundDuties;
-  /** The alarm's last change (set or deleted), which a call's answer waits for. */
-  #alarmChanged: Promise<void> = Promise.resolve();
+  readonly #alarm: AlarmScheduler;
   /** Delivers to the run's A2A agents, from the alarm; loaded with the first round. */
   #dispatcher: A2aDispatcher | undefined;
   readonly #limiters = new Map<string, (keys: readonly string[]) => number | undefined>();
@@ -57,19 +57,14 @@ export class RunObject extends DurableObject<WorkerEnv> {
   constructor(ctx: DurableObjectState, env: WorkerEnv) {
     super(ctx, env);
     this.#database = durableObjectSql(ctx.storage);
-    const { storage } = ctx;
-    // The delay is measured with the object's clock and applied to real time.
-    const alarm = (change: () => Promise<void>) => {
-      this.#alarmChanged = this.#alarmChanged.then(change, change);
-    };
+    const clock = () => this.now();
+    this.#alarm = new AlarmScheduler(ctx.storage, clock);
     this.#duties = new BackgroundDuties({
-      scheduler: {
-        at: (_, when) => alarm(() => storage.setAlarm(Date.now() + Math.max(0, when - this.now()))),
-        cancel: () => alarm(() => storage.deleteAlarm()),
-      },
-      clock: () => this.now(),
+      scheduler: this.#alarm,
+      clock,
       runState: (runId) => this.#run().runState(runId),
-      a2aRound: (runId) => this.#dispatchRound(this.#run(), runId),
+      a2aRound: (runId) => this.#dispatchRound(runId),
+      onError: (error) => console.error("background duties:", error),
     });
   }
 
@@ -94,7 +89,7 @@ export class RunObject extends DurableObject<WorkerEnv> {
         });
       }
       const created = await this.#store.createRun(runId, input, options);
-      await this.#alarmChanged;
+      await this.#alarm.settled();
       return created;
     });
   }
@@ -137,7 +132,7 @@ export class RunObject extends DurableObject<WorkerEnv> {
     const [run] = this.#database.all<{ id: string }>("SELECT id FROM runs LIMIT 1");
     if (run === undefined) return;
     await this.#duties.round(run.id);
-    await this.#alarmChanged;
+    await this.#alarm.settled();
   }
 
   /**
@@ -145,22 +140,15 @@ export class RunObject extends DurableObject<WorkerEnv> {
    * in memory meanwhile): each A2A agent's slots claim an item and follow its task by polling
    * tasks/get, so no connection stays open between polls. The dispatcher is loaded here only.
    */
-  async #dispatchRound(store: SqlStore, runId: string): Promise<void> {
-    const onError = (error: unknown) => console.error("A2A dispatch:", error);
-    try {
-      const { A2aDispatcher } = await import("../a2a/a2a-dispatcher.ts");
-      this.#dispatcher ??= new A2aDispatcher({
-        store,
-        streaming: false,
-        clock: () => this.now(),
-        onError,
-      });
-      await this.#dispatcher.dispatchRound(runId);
-    } catch (error) {
-      // An attempt records its own store errors as its failure; what is left (the round could
-      // not read the run) is told, and the alarm is set again as after any round.
-      onError(error);
-    }
+  async #dispatchRound(runId: string): Promise<void> {
+    const { A2aDispatcher } = await import("../a2a/a2a-dispatcher.ts");
+    this.#dispatcher ??= new A2aDispatcher({
+      store: this.#run(),
+      streaming: false,
+      clock: () => this.now(),
+      onError: (error) => console.error("A2A dispatch:", error),
+    });
+    await this.#dispatcher.dispatchRound(runId);
   }
 
   /** The run's store, once its tables exist; never creates them. */
@@ -194,7 +182,7 @@ export class RunObject extends DurableObject<WorkerEnv> {
       const store = this.#open();
       if (store === undefined) throw runNotFound(runId);
       const value = await operation(store);
-      await this.#alarmChanged;
+      await this.#alarm.settled();
       return value;
     });
   }

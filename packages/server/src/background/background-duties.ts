@@ -2,8 +2,8 @@
 // earliest lease expiry; at once, an A2A round when its A2A agents have work on offer) and how a
 // round runs (expire the overdue leases, then the A2A round). A runtime gives a Scheduler — a
 // timer on Node, the alarm on a Durable Object — and the store tells the duties of every run a
-// commit changed, so nothing is read to decide when to wake.
-import { a2aWorkOnOffer, nextLeaseExpiry, type RunState } from "./machine/run-state.ts";
+// commit changed, with its state as committed, so nothing is read to decide when to wake.
+import { a2aWorkOnOffer, nextLeaseExpiry, type RunState } from "../delivery/machine/run-state.ts";
 
 /** Where a runtime keeps one wake-up per run: {@link BackgroundDuties.round} is called then. */
 export interface Scheduler {
@@ -34,6 +34,19 @@ export interface BackgroundDutiesOptions extends DutyPorts {
   scheduler: Scheduler;
   /** The store's clock (milliseconds since the epoch). */
   clock: () => number;
+  /**
+   * Told of an error of a round (the store could not expire the leases or read the run, or the
+   * A2A round failed as a whole); the round is tried again later (see {@link retryDelay}).
+   */
+  onError: (error: unknown) => void;
+}
+
+/** The longest wait before a failed round is tried again. */
+const MAX_RETRY_MS = 60_000;
+
+/** The wait before a run's round is tried again after `failures` failed rounds in a row: 1 s, 2 s, 4 s … 60 s. */
+export function retryDelay(failures: number): number {
+  return Math.min(1000 * 2 ** Math.max(0, failures - 1), MAX_RETRY_MS);
 }
 
 /**
@@ -68,6 +81,8 @@ export class BackgroundDuties {
   readonly #rounds = new Set<string>();
   /** How many A2A agents each watched run had when last watched. */
   readonly #watched = new Map<string, number>();
+  /** How many rounds of each run failed in a row. */
+  readonly #failures = new Map<string, number>();
 
   constructor(options: BackgroundDutiesOptions) {
     this.#options = options;
@@ -88,73 +103,59 @@ export class BackgroundDuties {
 
   /**
    * The run's wake-up: expires its overdue leases, carries out an A2A round when one is due, and
-   * schedules the next wake-up. Rejects when the run's state cannot be read (nothing is
-   * scheduled then: the next change, or the runtime's retry, schedules again).
+   * schedules the next wake-up. Never rejects: an error is told to `onError`, and a round that
+   * could not read the run is tried again after {@link retryDelay}.
    */
   async round(runId: string): Promise<void> {
     // The wake-up that rings now is no longer set.
     this.#scheduled.delete(runId);
-    let state = await this.#options.runState(runId);
-    const { a2aRound } = this.#options;
-    if (a2aRound !== undefined && !this.#rounds.has(runId) && a2aWorkOnOffer(state)) {
-      this.#rounds.add(runId);
-      try {
-        await a2aRound(runId);
-      } finally {
-        this.#rounds.delete(runId);
+    const { a2aRound, runState, onError } = this.#options;
+    try {
+      let state = await runState(runId);
+      if (a2aRound !== undefined && !this.#rounds.has(runId) && a2aWorkOnOffer(state)) {
+        this.#rounds.add(runId);
+        try {
+          await a2aRound(runId);
+        } catch (error) {
+          // Each attempt records its own failure; this is the round's (it could not start).
+          onError(error);
+        } finally {
+          this.#rounds.delete(runId);
+        }
+        state = await runState(runId);
       }
-      state = await this.#options.runState(runId);
+      this.#failures.delete(runId);
+      this.#schedule(runId, state);
+    } catch (error) {
+      onError(error);
+      const failures = (this.#failures.get(runId) ?? 0) + 1;
+      this.#failures.set(runId, failures);
+      this.#wake(runId, this.#options.clock() + retryDelay(failures));
     }
-    this.#schedule(runId, state);
   }
 
-  /** Gives the scheduler the run's next wake-up when it differs from the one it has. */
+  /**
+   * Gives the scheduler the run's next wake-up when it differs from the one it has; forgets a
+   * completed run (nothing is ever due for it again).
+   */
   #schedule(runId: string, state: RunState): void {
+    if (state.run.status === "completed") {
+      // Unknown here (a Durable Object woken again) may still hold a wake-up: cancelled too.
+      if (this.#scheduled.get(runId) !== undefined || !this.#scheduled.has(runId)) {
+        this.#options.scheduler.cancel(runId);
+      }
+      for (const map of [this.#scheduled, this.#watched, this.#failures]) map.delete(runId);
+      return;
+    }
     const a2aRounds = this.#options.a2aRound !== undefined && !this.#rounds.has(runId);
     const due = nextDue(state, { now: this.#options.clock(), a2aRounds });
     if (this.#scheduled.has(runId) && this.#scheduled.get(runId) === due) return;
-    this.#scheduled.set(runId, due);
-    if (due === undefined) this.#options.scheduler.cancel(runId);
-    else this.#options.scheduler.at(runId, due);
-  }
-}
-
-/**
- * A {@link Scheduler} of timers (Node): `due` is called for the run at its time, measured with
- * `clock` and waited in real time. {@link TimerScheduler.close} clears them all.
- */
-export class TimerScheduler implements Scheduler {
-  readonly #clock: () => number;
-  readonly #due: (runId: string) => void;
-  readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
-
-  constructor(clock: () => number, due: (runId: string) => void) {
-    this.#clock = clock;
-    this.#due = due;
+    this.#wake(runId, due);
   }
 
-  at(runId: string, when: number): void {
-    this.cancel(runId);
-    // setTimeout's longest wait is 2^31 - 1 ms; a later wake-up comes early and sets itself again.
-    const delay = Math.min(Math.max(0, when - this.#clock()), 2 ** 31 - 1);
-    const timer = setTimeout(() => {
-      this.#timers.delete(runId);
-      this.#due(runId);
-    }, delay);
-    // A timer does not keep the process alive (Node); other runtimes have no unref.
-    (timer as { unref?: () => void }).unref?.();
-    this.#timers.set(runId, timer);
-  }
-
-  cancel(runId: string): void {
-    const timer = this.#timers.get(runId);
-    if (timer !== undefined) clearTimeout(timer);
-    this.#timers.delete(runId);
-  }
-
-  /** Clears every timer. */
-  close(): void {
-    for (const timer of this.#timers.values()) clearTimeout(timer);
-    this.#timers.clear();
+  #wake(runId: string, when: number | undefined): void {
+    this.#scheduled.set(runId, when);
+    if (when === undefined) this.#options.scheduler.cancel(runId);
+    else this.#options.scheduler.at(runId, when);
   }
 }

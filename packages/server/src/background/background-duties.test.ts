@@ -1,11 +1,12 @@
 // The background duties alone: when a run's next wake-up is due (from its state as each change
-// left it, nothing read), what a round does, and the timers of the Node scheduler.
-import { afterEach, describe, expect, it, vi } from "vitest";
+// left it, nothing read) and what a round does, with a recording scheduler and the run's clock
+// moved by hand.
+import { describe, expect, it } from "vitest";
 import { runInput, taskStage } from "../../test/contract/client.ts";
 import { MemoryRun } from "../../test/model/memory-run.ts";
-import { BackgroundDuties, nextDue, type Scheduler, TimerScheduler } from "./background-duties.ts";
-import type { StoredAgent } from "./delivery-store.ts";
-import type { RunState } from "./machine/run-state.ts";
+import type { StoredAgent } from "../delivery/delivery-store.ts";
+import type { RunState } from "../delivery/machine/run-state.ts";
+import { BackgroundDuties, nextDue, retryDelay, type Scheduler } from "./background-duties.ts";
 
 const LEASE_MS = 5000;
 const worker: StoredAgent = { agent_id: "agt_worker", tag: "worker", token_hash: "h" };
@@ -49,9 +50,11 @@ function dutiesOf(
   extra: Partial<ConstructorParameters<typeof BackgroundDuties>[0]> = {},
 ) {
   const { calls, scheduler } = recording();
+  const errors: unknown[] = [];
   const duties = new BackgroundDuties({
     scheduler,
     clock: () => memory.now,
+    onError: (error) => errors.push(error),
     runState: async () => {
       memory.answer({ type: "expireLeases" });
       return memory.state as RunState;
@@ -59,7 +62,7 @@ function dutiesOf(
     ...extra,
   });
   const changed = () => duties.runChanged(memory.runId, memory.state as RunState);
-  return { calls, duties, changed };
+  return { calls, duties, changed, errors };
 }
 
 describe("the background duties", () => {
@@ -147,36 +150,73 @@ describe("the background duties", () => {
     changed();
     expect(watched).toEqual(["run_1", "run_1"]);
   });
-});
 
-describe("TimerScheduler", () => {
-  afterEach(() => {
-    vi.useRealTimers();
+  it("never reject a round: a store error is told and the round tried again after 1 s, 2 s …, until one works", async () => {
+    const memory = run();
+    let broken: Error | undefined = new Error("disk I/O error");
+    const { calls, duties, errors, changed } = dutiesOf(memory, {
+      runState: async () => {
+        if (broken !== undefined) throw broken;
+        memory.answer({ type: "expireLeases" });
+        return memory.state as RunState;
+      },
+    });
+    memory.answer({ type: "claim", agent: worker, workItemId: undefined });
+    changed();
+    memory.now += LEASE_MS;
+    await duties.round(memory.runId);
+    await duties.round(memory.runId);
+    expect(errors).toEqual([broken, broken]);
+    expect(calls.slice(1)).toEqual([
+      `at run_1 ${memory.now + 1000}`,
+      `at run_1 ${memory.now + 2000}`,
+    ]);
+    broken = undefined;
+    await duties.round(memory.runId);
+    expect(memory.typesSince(memory.events.length - 2)).toEqual([
+      "work_item.lease_expired",
+      "work_item.offered",
+    ]);
+    expect(calls.at(-1)).toBe("cancel run_1");
+    expect(errors).toHaveLength(2);
   });
 
-  it("calls back at the time on its clock, once; a new time replaces the old, cancel clears it", () => {
-    vi.useFakeTimers();
-    const due: string[] = [];
-    let now = 1_000;
-    const timers = new TimerScheduler(
-      () => now,
-      (runId) => due.push(runId),
-    );
-    timers.at("run_a", now + 500);
-    timers.at("run_b", now + 100);
-    timers.at("run_b", now + 300);
-    timers.at("run_c", now - 50);
-    timers.cancel("run_c");
-    vi.advanceTimersByTime(299);
-    expect(due).toEqual([]);
-    vi.advanceTimersByTime(1);
-    expect(due).toEqual(["run_b"]);
-    now += 300;
-    vi.advanceTimersByTime(200);
-    expect(due).toEqual(["run_b", "run_a"]);
-    timers.at("run_a", now + 100);
-    timers.close();
-    vi.advanceTimersByTime(1_000);
-    expect(due).toEqual(["run_b", "run_a"]);
+  it("tell an A2A round that fails as a whole, and still schedule from the run's state after it", async () => {
+    const memory = run(1);
+    const failure = new Error("the dispatcher could not be loaded");
+    const { calls, duties, errors, changed } = dutiesOf(memory, {
+      a2aRound: async () => {
+        throw failure;
+      },
+    });
+    memory.answer({ type: "addAgent", agent: a2aAgent(["draft"]) });
+    changed();
+    memory.now += 10;
+    await duties.round(memory.runId);
+    expect(errors).toEqual([failure]);
+    // The work is still on offer: another round at once.
+    expect(calls).toEqual([`at run_1 ${memory.now - 10}`, `at run_1 ${memory.now}`]);
+  });
+
+  it("cancel the wake-up of a run that completed, and forget it", () => {
+    const memory = run(1);
+    const { calls, changed } = dutiesOf(memory);
+    const claimed = memory.answer({ type: "claim", agent: worker, workItemId: undefined });
+    changed();
+    memory.answer({
+      type: "complete",
+      agent: worker,
+      workItemId: claimed?.item.id ?? "",
+      body: { attempt: 1, artifact: { media_type: "text/plain", content: "done" } },
+    });
+    expect(memory.state?.run.status).toBe("completed");
+    changed();
+    changed();
+    // Forgotten: each later change of a completed run cancels again (none is expected).
+    expect(calls).toEqual([`at run_1 ${memory.now + LEASE_MS}`, "cancel run_1", "cancel run_1"]);
+  });
+
+  it("wait longer after each failed round in a row, at most a minute", () => {
+    expect([1, 2, 3, 6, 7, 20].map(retryDelay)).toEqual([1000, 2000, 4000, 32_000, 60_000, 60_000]);
   });
 });
