@@ -28,7 +28,7 @@ const MAX_WAIT_MS = 30_000;
  *
  * Nothing is written for an id that is not a run: the tables are created by `createRun` only, and
  * every other method answers `RUN_NOT_FOUND` while there are none. The alarm is the run's
- * background duties' wake-up (../delivery/background-duties.ts): set from what each change left
+ * background duties' wake-up (../background/background-duties.ts): set from what each change left
  * due (the earliest lease expiry; at once when the run's A2A agents have work on offer), never
  * by reading after a change; it expires the overdue leases and carries out a round of A2A
  * attempts (alarms are at-least-once; every query checks expiry too, so a late or repeated alarm
