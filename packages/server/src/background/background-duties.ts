@@ -44,7 +44,10 @@ export interface BackgroundDutiesOptions extends DutyPorts {
 /** The longest wait before a failed round is tried again. */
 const MAX_RETRY_MS = 60_000;
 
-/** The wait before a run's round is tried again after `failures` failed rounds in a row: 1 s, 2 s, 4 s … 60 s. */
+/**
+ * The wait before a run's round is tried again after `failures` failed rounds in a row: 1 s, 2 s,
+ * 4 s … 60 s.
+ */
 export function retryDelay(failures: number): number {
   return Math.min(1000 * 2 ** Math.max(0, failures - 1), MAX_RETRY_MS);
 }

@@ -11,7 +11,7 @@ declare module "vitest" {
     a2aAgentUrl: string;
     /** An agent whose every task completes with a 2 MiB text artifact, over the 1 MiB limit. */
     a2aBulkyUrl: string;
-    /** An agent whose every task completes with a 20 MB text artifact, over the 4 MiB it is read to. */
+    /** An agent whose every task completes with a 20 MB text artifact (read up to 4 MiB only). */
     a2aHugeUrl: string;
     /** An agent that answers every request with HTTP 401. */
     a2aLockedUrl: string;
