@@ -977,7 +977,7 @@ export interface components {
                 interface_url: string;
                 /** @description That interface's binding: JSONRPC or HTTP+JSON */
                 protocol_binding: string;
-                /** @description That interface's A2A protocolVersion; null when the card does not say (1.0) */
+                /** @description That interface's A2A protocolVersion (1.0 when the card did not say); null when the stored card has none */
                 protocol_version: string | null;
                 concurrency: number;
                 /** @description The last 5 attempts that failed, newest first, with the reason the service recorded: the agent unreachable, an HTTP status or JSON-RPC error it answered, silence past the lease, a result the service refused, or the agent's own failure */

@@ -61,7 +61,9 @@ export const agentView = z
         protocol_version: z
           .string()
           .nullable()
-          .describe("That interface's A2A protocolVersion; null when the card does not say (1.0)"),
+          .describe(
+            "That interface's A2A protocolVersion (1.0 when the card did not say); null when the stored card has none",
+          ),
         concurrency: z.int().min(1),
         last_errors: z
           .array(

@@ -55,7 +55,7 @@ export class DurableObjectStore implements DeliveryStore {
       throw new DeliveryError({
         code: "SERVICE_UNAVAILABLE",
         message:
-          'Listing runs on Cloudflare Workers needs the runs directory: bind RUN_DIRECTORY to the RunDirectory class in wrangler.jsonc (durable_objects, and a migration with new_sqlite_classes: ["RunDirectory"]), export RunDirectory from the Worker\'s module, then deploy again. Runs created before are listed once their objects report them (at their next change or alarm).',
+          'Listing runs on Cloudflare Workers needs the runs directory: bind RUN_DIRECTORY to the RunDirectory class in wrangler.jsonc (durable_objects, and a migration with new_sqlite_classes: ["RunDirectory"]), export RunDirectory from the Worker\'s module, then deploy again. Runs created before it are listed once a request or an alarm reaches their objects.',
       });
     }
     return this.#directory.get(this.#directory.idFromName(RUN_DIRECTORY_NAME)).list(query);

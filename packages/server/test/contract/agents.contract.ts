@@ -1,5 +1,5 @@
+import type { AgentList } from "@task-context/client";
 import { describe, expect, inject, it } from "vitest";
-import type { AgentList } from "../../../contract/src/operations/list-agents.ts";
 import { Client, createRun, runInput, taskStage } from "./client.ts";
 import type { StartService } from "./harness.ts";
 import { suiteService } from "./suite-service.ts";

@@ -1,5 +1,5 @@
+import type { RunList, RunSummary } from "@task-context/client";
 import { describe, expect, it } from "vitest";
-import type { RunList, RunSummary } from "../../../contract/src/operations/list-runs.ts";
 import { artifactCompletion, Client, createRun, runInput, taskStage } from "./client.ts";
 import type { Service, StartService } from "./harness.ts";
 import { suiteService } from "./suite-service.ts";
