@@ -3,8 +3,6 @@
 // service answers) and its input (what a caller sends). TypeScript checks this file (the
 // package's typecheck); the test below proves that no schema of the document is left out.
 import { describe, expect, it } from "vitest";
-import type * as ListAgents from "../../contract/src/operations/list-agents.ts";
-import type * as ListRuns from "../../contract/src/operations/list-runs.ts";
 import type * as Contract from "../../server/src/contract/schemas.ts";
 import { clientTypeName } from "../scripts/client-generation.ts";
 import { serviceDocument } from "../scripts/service-document.ts";
@@ -31,8 +29,8 @@ function same<Type, Schema extends ZodTypes>(
 const checked = {
   AddAgentInput: same<Generated.AddAgentInput, typeof Contract.addAgentBody>(),
   AgentCreated: same<Generated.AgentCreated, typeof Contract.agentCreated>(),
-  AgentList: same<Generated.AgentList, typeof ListAgents.agentList>(),
-  AgentView: same<Generated.AgentView, typeof ListAgents.agentView>(),
+  AgentList: same<Generated.AgentList, typeof Contract.agentList>(),
+  AgentView: same<Generated.AgentView, typeof Contract.agentView>(),
   Artifact: same<Generated.Artifact, typeof Contract.artifact>(),
   ArtifactInput: same<Generated.ArtifactInput, typeof Contract.artifactInput>(),
   AttemptRecord: same<Generated.AttemptRecord, typeof Contract.attemptRecord>(),
@@ -56,8 +54,8 @@ const checked = {
   RequeueView: same<Generated.RequeueView, typeof Contract.requeueView>(),
   ReviewInput: same<Generated.ReviewInput, typeof Contract.reviewInput>(),
   RunCreated: same<Generated.RunCreated, typeof Contract.runCreated>(),
-  RunList: same<Generated.RunList, typeof ListRuns.runList>(),
-  RunSummary: same<Generated.RunSummary, typeof ListRuns.runSummary>(),
+  RunList: same<Generated.RunList, typeof Contract.runList>(),
+  RunSummary: same<Generated.RunSummary, typeof Contract.runSummary>(),
   RunView: same<Generated.RunView, typeof Contract.runView>(),
   SchemaList: same<Generated.SchemaList, typeof Contract.schemaList>(),
   StageInput: same<Generated.StageInput, typeof Contract.stageInput>(),

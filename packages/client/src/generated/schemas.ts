@@ -523,6 +523,49 @@ export interface components {
         };
         /**
          * @example {
+         *       "runs": [
+         *         {
+         *           "run_id": "run_qy78f9c66491mvp55vcr65r66m",
+         *           "status": "active",
+         *           "created_at": "2026-11-20T10:15:30.000Z",
+         *           "goal": "Ship the onboarding flow for the Android app",
+         *           "current_stage": "design"
+         *         }
+         *       ],
+         *       "next_cursor": "djEuMTc5NTE2OTczMDAwMC5ydW5fcXk3OGY5YzY2NDkxbXZwNTV2Y3I2NXI2Nm0"
+         *     }
+         */
+        RunList: {
+            /** @description Newest first (by created_at, then by run_id) */
+            runs: components["schemas"]["RunSummary"][];
+            /** @description The cursor of the next page; null on the last page */
+            next_cursor: string | null;
+        };
+        /**
+         * @example {
+         *       "run_id": "run_qy78f9c66491mvp55vcr65r66m",
+         *       "status": "active",
+         *       "created_at": "2026-11-20T10:15:30.000Z",
+         *       "goal": "Ship the onboarding flow for the Android app",
+         *       "current_stage": "design"
+         *     }
+         */
+        RunSummary: {
+            run_id: string;
+            /** @enum {string} */
+            status: "active" | "blocked" | "completed";
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC, e.g. 2026-11-20T10:15:30.000Z
+             */
+            created_at: string;
+            /** @description The first line of the run's goal, at most 200 characters (ending in … when cut): GET /v1/runs/{run_id} has all of it */
+            goal: string;
+            /** @description The id of the stage the run is at; null once the run is completed */
+            current_stage: string | null;
+        };
+        /**
+         * @example {
          *       "run_id": "run_qy78f9c66491mvp55vcr65r66m",
          *       "status": "active",
          *       "goal": "Publish an article about edge runtimes",
@@ -713,49 +756,6 @@ export interface components {
         };
         /**
          * @example {
-         *       "runs": [
-         *         {
-         *           "run_id": "run_qy78f9c66491mvp55vcr65r66m",
-         *           "status": "active",
-         *           "created_at": "2026-11-20T10:15:30.000Z",
-         *           "goal": "Ship the onboarding flow for the Android app",
-         *           "current_stage": "design"
-         *         }
-         *       ],
-         *       "next_cursor": "djEuMTc5NTE2OTczMDAwMC5ydW5fcXk3OGY5YzY2NDkxbXZwNTV2Y3I2NXI2Nm0"
-         *     }
-         */
-        RunList: {
-            /** @description Newest first (by created_at, then by run_id) */
-            runs: components["schemas"]["RunSummary"][];
-            /** @description The cursor of the next page; null on the last page */
-            next_cursor: string | null;
-        };
-        /**
-         * @example {
-         *       "run_id": "run_qy78f9c66491mvp55vcr65r66m",
-         *       "status": "active",
-         *       "created_at": "2026-11-20T10:15:30.000Z",
-         *       "goal": "Ship the onboarding flow for the Android app",
-         *       "current_stage": "design"
-         *     }
-         */
-        RunSummary: {
-            run_id: string;
-            /** @enum {string} */
-            status: "active" | "blocked" | "completed";
-            /**
-             * Format: date-time
-             * @description ISO 8601, UTC, e.g. 2026-11-20T10:15:30.000Z
-             */
-            created_at: string;
-            /** @description The first line of the run's goal, at most 200 characters (ending in … when cut): GET /v1/runs/{run_id} has all of it */
-            goal: string;
-            /** @description The id of the stage the run is at; null once the run is completed */
-            current_stage: string | null;
-        };
-        /**
-         * @example {
          *       "run_id": "run_qy78f9c66491mvp55vcr65r66m",
          *       "status": "active",
          *       "goal": "Publish an article about edge runtimes",
@@ -822,62 +822,6 @@ export interface components {
              */
             created_at: string;
             stages: components["schemas"]["Stage"][];
-        };
-        /**
-         * @example {
-         *       "agent_id": "agt_wbpeqege0kxj7carerwws74cqy",
-         *       "tag": "writer-1",
-         *       "token": "tc_run_qy78f9c66491mvp55vcr65r66m_agt_wbpeqege0kxj7carerwws74cqy_W26UNyR2gszQMygLvUDcQ5SWkCIyPejezQ9k-UEhnOA"
-         *     }
-         */
-        AgentCreated: {
-            agent_id: string;
-            tag: string;
-            /** @description Send as Authorization: Bearer <token>. Shown once; stored hashed. */
-            token: string;
-            /** @description An A2A agent: what the service read of its card and will deliver to it */
-            a2a?: {
-                url: string;
-                /** @description The name its agent card gives */
-                agent_name: string;
-                /** @description The stages whose items it is sent */
-                stages: string[];
-                /** @description The service will follow its tasks on their streams (its card offers streaming, and this runtime's dispatcher streams: not a Durable Object's alarm); else by tasks/get */
-                streaming: boolean;
-                concurrency: number;
-            } | undefined;
-            /** @description Set for an A2A agent when a review stage of the run can only be taken by an agent that also takes the stage it reviews (no agent reviews its own artifact, so those reviews would wait): which stage, which agent, what to add */
-            warning?: string | undefined;
-        };
-        /**
-         * @example {
-         *       "tag": "writer-1"
-         *     }
-         * @example {
-         *       "tag": "illustrator",
-         *       "a2a": {
-         *         "url": "https://illustrator.example.com/a2a",
-         *         "stages": [
-         *           "draft"
-         *         ]
-         *       }
-         *     }
-         */
-        AddAgent: {
-            /** @description The agent's name in the run (author_tag, reviewer_tag); unique within the run */
-            tag: string;
-            /** @description An A2A 1.0 agent: the service reads its agent card, matches its skills against the stages' available_skills, and delivers its work items to it as A2A messages (one A2A task per lease attempt) instead of waiting for it to poll */
-            a2a?: {
-                /**
-                 * Format: uri
-                 * @description The A2A agent's base URL: its agent card is /.well-known/agent-card.json under it
-                 */
-                url: string;
-                /** @description Only these stages' items (default: every stage whose skills the card covers) */
-                stages?: string[] | undefined;
-                /** @description How many of its items it works on at once, each its own A2A task (default 1) */
-                concurrency?: number | undefined;
-            } | undefined;
         };
         /**
          * @example {
@@ -991,6 +935,62 @@ export interface components {
                     attempt: number;
                     reason: string;
                 }[];
+            } | undefined;
+        };
+        /**
+         * @example {
+         *       "agent_id": "agt_wbpeqege0kxj7carerwws74cqy",
+         *       "tag": "writer-1",
+         *       "token": "tc_run_qy78f9c66491mvp55vcr65r66m_agt_wbpeqege0kxj7carerwws74cqy_W26UNyR2gszQMygLvUDcQ5SWkCIyPejezQ9k-UEhnOA"
+         *     }
+         */
+        AgentCreated: {
+            agent_id: string;
+            tag: string;
+            /** @description Send as Authorization: Bearer <token>. Shown once; stored hashed. */
+            token: string;
+            /** @description An A2A agent: what the service read of its card and will deliver to it */
+            a2a?: {
+                url: string;
+                /** @description The name its agent card gives */
+                agent_name: string;
+                /** @description The stages whose items it is sent */
+                stages: string[];
+                /** @description The service will follow its tasks on their streams (its card offers streaming, and this runtime's dispatcher streams: not a Durable Object's alarm); else by tasks/get */
+                streaming: boolean;
+                concurrency: number;
+            } | undefined;
+            /** @description Set for an A2A agent when a review stage of the run can only be taken by an agent that also takes the stage it reviews (no agent reviews its own artifact, so those reviews would wait): which stage, which agent, what to add */
+            warning?: string | undefined;
+        };
+        /**
+         * @example {
+         *       "tag": "writer-1"
+         *     }
+         * @example {
+         *       "tag": "illustrator",
+         *       "a2a": {
+         *         "url": "https://illustrator.example.com/a2a",
+         *         "stages": [
+         *           "draft"
+         *         ]
+         *       }
+         *     }
+         */
+        AddAgent: {
+            /** @description The agent's name in the run (author_tag, reviewer_tag); unique within the run */
+            tag: string;
+            /** @description An A2A 1.0 agent: the service reads its agent card, matches its skills against the stages' available_skills, and delivers its work items to it as A2A messages (one A2A task per lease attempt) instead of waiting for it to poll */
+            a2a?: {
+                /**
+                 * Format: uri
+                 * @description The A2A agent's base URL: its agent card is /.well-known/agent-card.json under it
+                 */
+                url: string;
+                /** @description Only these stages' items (default: every stage whose skills the card covers) */
+                stages?: string[] | undefined;
+                /** @description How many of its items it works on at once, each its own A2A task (default 1) */
+                concurrency?: number | undefined;
             } | undefined;
         };
         /**
@@ -4730,17 +4730,17 @@ export type ErrorBody = components["schemas"]["Error"];
 export type HealthView = components["schemas"]["Health"];
 export type SchemaList = components["schemas"]["SchemaList"];
 export type ValidationView = components["schemas"]["ValidationResult"];
+export type RunList = components["schemas"]["RunList"];
+export type RunSummary = components["schemas"]["RunSummary"];
 export type RunCreated = components["schemas"]["RunCreated"];
 export type StageView = components["schemas"]["Stage"];
 export type CreateRunInput = components["schemas"]["CreateRun"];
 export type StageInput = components["schemas"]["StageInput"];
-export type RunList = components["schemas"]["RunList"];
-export type RunSummary = components["schemas"]["RunSummary"];
 export type RunView = components["schemas"]["Run"];
-export type AgentCreated = components["schemas"]["AgentCreated"];
-export type AddAgentInput = components["schemas"]["AddAgent"];
 export type AgentList = components["schemas"]["AgentList"];
 export type AgentView = components["schemas"]["AgentView"];
+export type AgentCreated = components["schemas"]["AgentCreated"];
+export type AddAgentInput = components["schemas"]["AddAgent"];
 export type Artifact = components["schemas"]["Artifact"];
 export type DeadLettersView = components["schemas"]["DeadLetters"];
 export type DeadLetter = components["schemas"]["DeadLetter"];

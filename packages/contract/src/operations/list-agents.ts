@@ -91,6 +91,12 @@ export const agentList = z
   })
   .meta({ id: "AgentList", examples: [{ agents: [agentExample, a2aAgentExample] }] });
 
+/** An agent of a run as `GET /v1/runs/{run_id}/agents` shows it. */
+export type AgentView = z.infer<typeof agentView>;
+
+/** The answer to `GET /v1/runs/{run_id}/agents`. */
+export type AgentList = z.infer<typeof agentList>;
+
 /** `GET /v1/runs/{run_id}/agents`: who works on the run, and how its A2A agents fare. */
 export const listAgents = defineOperation({
   id: "listAgents",

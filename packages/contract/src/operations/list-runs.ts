@@ -88,6 +88,12 @@ export const runList = z
     ],
   });
 
+/** A run as `GET /v1/runs` lists it. */
+export type RunSummary = z.infer<typeof runSummary>;
+
+/** The answer to `GET /v1/runs`. */
+export type RunList = z.infer<typeof runList>;
+
 /** `GET /v1/runs`: the service's runs, newest first, a page at a time. */
 export const listRuns = defineOperation({
   id: "listRuns",
