@@ -2,14 +2,10 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { closeSync, openSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { runCli, temporaryFolder } from "./run-cli.ts";
+import { HANG_GUARD_MS, runCli, SLOW_TEST_MS, temporaryFolder } from "./run-cli.ts";
 
 /** The documented input limit: 16 MiB. */
 const LIMIT = 16 * 1024 * 1024;
-/** Generous: a refusal takes well under a second; a read without a bound never ends. */
-const GUARD_MS = 20_000;
-/** Several runs of the binary in one test, on a machine that may be busy. */
-const SLOW_TEST_MS = 90_000;
 
 const folder = temporaryFolder();
 const cwd = folder.path;
@@ -40,7 +36,7 @@ describe("a file named on the command line", () => {
     writeFileSync(join(cwd, "at.json"), `{"kind":"task"}`.padEnd(LIMIT, " "));
     const at = await runCli(["validate", "at.json", "--schema", "work-item"], {
       cwd,
-      guardMs: GUARD_MS,
+      guardMs: HANG_GUARD_MS,
     });
     expect({ code: at.code, stderr: at.stderr, last: at.stdout.split("\n").at(-2) }).toEqual({
       code: 1,
@@ -53,14 +49,17 @@ describe("a file named on the command line", () => {
     truncateSync(join(cwd, "image.json"), 4 * 1024 ** 3);
     // Every command that reads a named file applies the same bound.
     for (const args of readers("over.json")) {
-      expect(await runCli(args, { cwd, guardMs: GUARD_MS })).toEqual({
+      expect(await runCli(args, { cwd, guardMs: HANG_GUARD_MS })).toEqual({
         stdout: "",
         stderr: overLimit("over.json", LIMIT + 1),
         code: 2,
       });
     }
     expect(
-      await runCli(["validate", "image.json", "--schema", "work-item"], { cwd, guardMs: GUARD_MS }),
+      await runCli(["validate", "image.json", "--schema", "work-item"], {
+        cwd,
+        guardMs: HANG_GUARD_MS,
+      }),
     ).toEqual({ stdout: "", stderr: overLimit("image.json", 4 * 1024 ** 3), code: 2 });
   });
 
@@ -74,11 +73,11 @@ describe("a file named on the command line", () => {
       code: 2,
     });
     for (const args of readers("zero.json")) {
-      expect(await runCli(args, { cwd, guardMs: GUARD_MS })).toEqual(refused("zero.json"));
+      expect(await runCli(args, { cwd, guardMs: HANG_GUARD_MS })).toEqual(refused("zero.json"));
     }
     for (const path of ["/dev/zero", "/dev/urandom"]) {
       expect(
-        await runCli(["validate", path, "--schema", "work-item"], { cwd, guardMs: GUARD_MS }),
+        await runCli(["validate", path, "--schema", "work-item"], { cwd, guardMs: HANG_GUARD_MS }),
       ).toEqual(refused(path));
     }
   });
@@ -95,7 +94,7 @@ describe("stdin (-)", () => {
     ]) {
       const zero = openSync("/dev/zero", "r");
       try {
-        expect(await runCli(args, { cwd, stdinFd: zero, guardMs: GUARD_MS })).toEqual({
+        expect(await runCli(args, { cwd, stdinFd: zero, guardMs: HANG_GUARD_MS })).toEqual({
           stdout: "",
           stderr: stoppedAtLimit("<stdin>"),
           code: 2,
@@ -139,7 +138,7 @@ describe("a FIFO named on the command line", () => {
     for (const name of ["ready.json", "later.json"]) {
       const result = await runCli(["validate", name, "--schema", "work-item"], {
         cwd,
-        guardMs: GUARD_MS,
+        guardMs: HANG_GUARD_MS,
       });
       expect({
         code: result.code,
@@ -154,7 +153,7 @@ describe("a FIFO named on the command line", () => {
     expect(
       await runCli(["validate", fifo("nobody.json"), "--schema", "work-item"], {
         cwd,
-        guardMs: GUARD_MS,
+        guardMs: HANG_GUARD_MS,
       }),
     ).toEqual({
       stdout: "",
@@ -170,7 +169,7 @@ describe("a FIFO named on the command line", () => {
     writers.push(writer);
     const writerEnded = new Promise((resolve) => writer.once("exit", resolve));
     expect(
-      await runCli(["validate", name, "--schema", "work-item"], { cwd, guardMs: GUARD_MS }),
+      await runCli(["validate", name, "--schema", "work-item"], { cwd, guardMs: HANG_GUARD_MS }),
     ).toEqual({ stdout: "", stderr: stoppedAtLimit(name), code: 2 });
     // cat was ended by SIGPIPE: its shell reports 128 + 13.
     expect(await writerEnded).toBe(141);

@@ -1,10 +1,7 @@
 import { closeSync, openSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli, runCliClosingStdout, temporaryFolder } from "./run-cli.ts";
-
-/** Generous: the command ends at its next write after the reader went away. */
-const GUARD_MS = 20_000;
+import { HANG_GUARD_MS, runCli, runCliClosingStdout, temporaryFolder } from "./run-cli.ts";
 
 const folder = temporaryFolder();
 const cwd = folder.path;
@@ -22,7 +19,7 @@ describe("a closed pipe (task-context … | head -1)", () => {
       ["validate (a line per issue)", ["validate", ...files, "--schema", "work-item"]],
       ["validate --json (one write)", ["validate", ...files, "--schema", "work-item", "--json"]],
     ] as const) {
-      const run = await runCliClosingStdout(args, { cwd, guardMs: GUARD_MS });
+      const run = await runCliClosingStdout(args, { cwd, guardMs: HANG_GUARD_MS });
       expect({ command, stderr: run.stderr, code: run.code }).toEqual({
         command,
         stderr: "",
@@ -38,7 +35,7 @@ describe("a closed pipe (task-context … | head -1)", () => {
         await runCli(["validate", ...files, "--schema", "work-item"], {
           cwd,
           stdoutFd: full,
-          guardMs: GUARD_MS,
+          guardMs: HANG_GUARD_MS,
         }),
       ).toEqual({
         stdout: "",

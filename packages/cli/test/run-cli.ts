@@ -63,6 +63,15 @@ export function spawnCli(args: readonly string[], options: CliRunOptions): CliPr
 }
 
 /**
+ * How long a run of the binary may take before a test calls it blocked. It bounds a hang and
+ * asserts no speed: reading 16 MiB took over 20 s with both cores of a CI machine busy.
+ */
+export const HANG_GUARD_MS = 100_000;
+
+/** Several runs of the binary in one test, on a machine that may be busy. */
+export const SLOW_TEST_MS = 300_000;
+
+/**
  * Resolves with the exit code once `child` has ended and its streams closed; with `guardMs`,
  * kills it and rejects with "blocked" when it runs longer.
  */

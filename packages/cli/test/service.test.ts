@@ -5,7 +5,14 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startA2aAgent } from "../../server/test/a2a/a2a-agent.ts";
-import { CLI, runCli, runCliClosingStdout, startServe, temporaryFolder } from "./run-cli.ts";
+import {
+  CLI,
+  HANG_GUARD_MS,
+  runCli,
+  runCliClosingStdout,
+  startServe,
+  temporaryFolder,
+} from "./run-cli.ts";
 
 const folder = temporaryFolder();
 const cwd = folder.path;
@@ -227,7 +234,7 @@ describe("task-context run", () => {
     const events = await runCliClosingStdout(["run", "events", runId], {
       cwd,
       env: service(),
-      guardMs: 20_000,
+      guardMs: HANG_GUARD_MS,
       // New events after the reader went away: the next line written finds the pipe closed.
       whenClosed: async () => {
         await call("/v1/inbox/claim-next", writer, {});

@@ -6,12 +6,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { CONTEXT_LIMITS_PATH } from "@task-context/protocols/sage";
 import { afterAll, describe, expect, it } from "vitest";
 import { NOT_A_PLAIN_CONTEXT_MD } from "./context-md-refusals.ts";
-import { CLI, runCli, temporaryFolder } from "./run-cli.ts";
-
-/** Generous: a refusal takes well under a second; a FIFO opened without care never returns. */
-const GUARD_MS = 20_000;
-/** Several runs of the binary in one test, on a machine that may be busy. */
-const SLOW_TEST_MS = 90_000;
+import { CLI, HANG_GUARD_MS, runCli, SLOW_TEST_MS, temporaryFolder } from "./run-cli.ts";
 
 const folder = temporaryFolder();
 const cwd = folder.path;
@@ -45,7 +40,7 @@ describe("a workspace's CONTEXT.md", () => {
   }, async () => {
     for (const dir of [fifo, zero, linkOut]) {
       for (const args of contextReaders(dir)) {
-        expect({ args, run: await runCli(args, { cwd, guardMs: GUARD_MS }) }).toEqual({
+        expect({ args, run: await runCli(args, { cwd, guardMs: HANG_GUARD_MS }) }).toEqual({
           args,
           run: { stdout: "", stderr: NOT_A_PLAIN_CONTEXT_MD, code: 2 },
         });
@@ -55,7 +50,7 @@ describe("a workspace's CONTEXT.md", () => {
 
   it("is refused when it is a hard link: it may be a file outside the folder, exit 2", async () => {
     const dir = workspace("hard-link", (path) => linkSync(join(cwd, "outside.md"), path));
-    expect(await runCli(["lint", dir], { cwd, guardMs: GUARD_MS })).toEqual({
+    expect(await runCli(["lint", dir], { cwd, guardMs: HANG_GUARD_MS })).toEqual({
       stdout: "",
       stderr:
         'task-context: Refused "CONTEXT.md": it is a hard link (the file has more than one name), so it may be a file outside the workspace under another name. Copy the file into the workspace instead, or open the workspace with `allowHardLinks: true` if you trust every name the file has\nhint: keep the folder\'s files as plain files inside it, not links to files elsewhere (copy them in)\n',
@@ -68,7 +63,7 @@ describe("a workspace's CONTEXT.md", () => {
       writeFileSync(path, CONTEXT);
       truncateSync(path, 16 * 1024 * 1024 + 1);
     });
-    expect(await runCli(["lint", dir], { cwd, guardMs: GUARD_MS })).toEqual({
+    expect(await runCli(["lint", dir], { cwd, guardMs: HANG_GUARD_MS })).toEqual({
       stdout: "",
       stderr: `task-context: huge/CONTEXT.md is over the 16 MiB input limit: it has ${16 * 1024 * 1024 + 1} bytes, at most ${16 * 1024 * 1024} are read\nhint: pass the file you meant: context files, Sage XML, work items and run bodies are kilobytes\n`,
       code: 2,
@@ -92,7 +87,7 @@ describe("a workspace's CONTEXT.md", () => {
     } finally {
       await client.close();
     }
-    const linted = await runCli(["lint", linkOut], { cwd, guardMs: GUARD_MS });
+    const linted = await runCli(["lint", linkOut], { cwd, guardMs: HANG_GUARD_MS });
     // The CLI prints a message on one line: each line break becomes ". ", the final stop goes.
     const oneLine = served.replace(/\.?\s*\n\s*/g, ". ").replace(/\.$/, "");
     expect(linted.stderr.split("\n")[0]).toBe(`task-context: ${oneLine}`);
@@ -113,7 +108,7 @@ describe("a workspace's Sage limits file", () => {
       ["sage", "generate", "--task", "T1", "--type", "implement", "--input", "task.json", dir],
       ["render", "--for", "subagent", "--input", "task.json", dir],
     ]) {
-      expect({ args, run: await runCli(args, { cwd, guardMs: GUARD_MS }) }).toEqual({
+      expect({ args, run: await runCli(args, { cwd, guardMs: HANG_GUARD_MS }) }).toEqual({
         args,
         run: refused,
       });

@@ -69,7 +69,7 @@ async function refusedKind(promise: Promise<unknown>): Promise<string> {
 }
 
 /** A read that blocks (on a FIFO without a writer, say) is a failure, not a hung worker. */
-const HANG_GUARD_MS = 10_000;
+const HANG_GUARD_MS = 100_000;
 
 /**
  * Settles `promise` or fails after {@link HANG_GUARD_MS}; `unblock` then releases whatever a

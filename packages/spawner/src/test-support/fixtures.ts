@@ -96,7 +96,7 @@ export function isRunning(pid: number): boolean {
 export async function waitFor(
   condition: () => boolean,
   what: string,
-  guardMs = 15_000,
+  guardMs = 100_000,
 ): Promise<void> {
   const deadline = Date.now() + guardMs;
   while (!condition()) {
