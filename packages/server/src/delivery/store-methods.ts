@@ -10,7 +10,7 @@ import type { DeliveryStore } from "./delivery-store.ts";
  * - `"explicit"`: the forwarders are written out, because the method is special: it creates the
  *   run's storage (`createRun`), must answer for any id without creating anything
  *   (`findAgent`, which authenticates every agent token), takes what cannot cross to the run's
- *   storage (`changed`, an `AbortSignal`), or does not concern one run.
+ *   storage (`changed`, an `AbortSignal`), or does not concern one run (`listRuns`).
  */
 export type Forwarding = "run" | "explicit";
 
@@ -34,7 +34,9 @@ export type StoreMethodList = {
 export const storeMethods = {
   createRun: "explicit",
   getRun: "run",
+  listRuns: "explicit",
   addAgent: "run",
+  agents: "run",
   findAgent: "explicit",
   a2aAgents: "run",
   offers: "run",

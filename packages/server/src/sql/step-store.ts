@@ -10,10 +10,13 @@ import { type Artifact, renderRunContext, type WorkItem } from "@task-context/pr
 import type {
   A2aAgent,
   AgentIdentity,
+  AgentListing,
   ChangedOptions,
   Completed,
   CreateRunOptions,
   DeliveryStore,
+  RunListEntry,
+  RunListQuery,
   RunOverview,
   StoredAgent,
 } from "../delivery/delivery-store.ts";
@@ -21,9 +24,11 @@ import { newId } from "../delivery/ids.ts";
 import type { Answers, Command, CommandType } from "../delivery/machine/machine.ts";
 import type { RunState } from "../delivery/machine/run-state.ts";
 import { runContextOf, runViewOf } from "../delivery/run-views.ts";
+import { readAgentList } from "./agent-list.ts";
 import { readA2aAgents, readAgent } from "./agents.ts";
 import { readRunsWithA2aAgents, runsWithOverdueLeases } from "./due-runs.ts";
 import { eventPage, RunWaiters } from "./events.ts";
+import { readRunList } from "./run-list.ts";
 import { RunStateCache } from "./run-state-cache.ts";
 import { loadRunState } from "./run-state-rows.ts";
 import { RunTransaction } from "./run-transaction.ts";
@@ -125,6 +130,14 @@ export abstract class StepStore implements DeliveryStore {
 
   async getRun(runId: string): Promise<Contract.RunView> {
     return this.look(runId, (state) => done(runViewOf(state)));
+  }
+
+  async listRuns(query: RunListQuery): Promise<RunListEntry[] | undefined> {
+    return this.read(readRunList(query));
+  }
+
+  async agents(runId: string, failures: number): Promise<AgentListing[]> {
+    return this.look(runId, (state) => readAgentList(state, failures));
   }
 
   async addAgent(runId: string, agent: StoredAgent): Promise<void> {

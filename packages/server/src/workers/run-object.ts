@@ -11,6 +11,7 @@ import type { SqlDatabase } from "../sql/sql-database.ts";
 import { SqlStore } from "../sql/sql-store.ts";
 import { durableObjectSql } from "./durable-object-sql.ts";
 import { type Outcome, outcome } from "./outcome.ts";
+import { RunListing } from "./run-listing.ts";
 import type { WorkerEnv } from "./worker-env.ts";
 
 /** The longest a wait in the object lasts, whatever the caller asks: the longest long poll. */
@@ -49,10 +50,13 @@ export class RunObject extends DurableObject<WorkerEnv> {
   /** True while the alarm carries out a round of A2A attempts. */
   #dispatching = false;
   readonly #limiters = new Map<string, (keys: readonly string[]) => number | undefined>();
+  /** Reports the run to the runs directory when its status or stage changes. */
+  readonly #listing: RunListing;
 
   constructor(ctx: DurableObjectState, env: WorkerEnv) {
     super(ctx, env);
     this.#database = durableObjectSql(ctx.storage);
+    this.#listing = new RunListing(env.RUN_DIRECTORY);
   }
 
   /** Milliseconds since the epoch: leases, events and rate-limit windows are measured with it. */
@@ -75,7 +79,10 @@ export class RunObject extends DurableObject<WorkerEnv> {
           message: `expected the id of a new run, got ${runId}: its object already holds a run.`,
         });
       }
-      return this.#store.createRun(runId, input, options);
+      const run = await this.#store.createRun(runId, input, options);
+      await this.#listing.update(this.#database, this.now());
+      await this.#schedule(this.#store, runId);
+      return run;
     });
   }
 
@@ -120,6 +127,7 @@ export class RunObject extends DurableObject<WorkerEnv> {
     this.#alarmFor = null; // the alarm that runs now is no longer set
     await store.expireLeases(run.id);
     if (await this.#a2aDue(store, run.id)) await this.#dispatchRound(store, run.id);
+    await this.#listing.update(this.#database, this.now());
     await this.#schedule(store, run.id);
   }
 
@@ -181,21 +189,22 @@ export class RunObject extends DurableObject<WorkerEnv> {
       const store = this.#open();
       if (store === undefined) throw runNotFound(runId);
       const value = await operation(store);
+      await this.#listing.update(this.#database, this.now());
       await this.#schedule(store, runId);
       return value;
     });
   }
 
   /**
-   * Sets the alarm at the earliest lease expiry (or now, when an A2A agent has work on offer), or
-   * deletes it when neither. The delay is measured with the object's clock and applied to real
-   * time.
+   * Sets the alarm at the earliest lease expiry (or now, when an A2A agent has work on offer; or
+   * when a report to the runs directory is to be retried), or deletes it when none. The delay is
+   * measured with the object's clock and applied to real time.
    */
   async #schedule(store: SqlStore, runId: string): Promise<void> {
     const expiry = store.nextExpiry(runId);
     const due = (await this.#a2aDue(store, runId)) ? this.now() : undefined;
-    const next =
-      expiry === undefined || due === undefined ? (expiry ?? due) : Math.min(expiry, due);
+    const times = [expiry, due, this.#listing.retryAt()].filter((time) => time !== undefined);
+    const next = times.length === 0 ? undefined : Math.min(...times);
     if (next === this.#alarmFor) return;
     this.#alarmFor = next;
     if (next === undefined) await this.ctx.storage.deleteAlarm();
