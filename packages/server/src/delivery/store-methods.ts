@@ -11,7 +11,7 @@ import { type CommandType, commandTypes } from "./machine/machine.ts";
  * - `"explicit"`: the forwarders are written out, because the method is special: it creates the
  *   run's storage (`createRun`), must answer for any id without creating anything
  *   (`findAgent`, which authenticates every agent token), takes what cannot cross to the run's
- *   storage (`changed`, an `AbortSignal`), or does not concern one run.
+ *   storage (`changed`, an `AbortSignal`), or does not concern one run (`listRuns`).
  */
 export type Forwarding = "run" | "explicit";
 
@@ -38,6 +38,8 @@ const commandMethods = Object.fromEntries(
 /** The store's methods that read: views of a run, and the waits and lookups around them. */
 const readMethods = {
   getRun: "run",
+  listRuns: "explicit",
+  agents: "run",
   findAgent: "explicit",
   a2aAgents: "run",
   offers: "run",

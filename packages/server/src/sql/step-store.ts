@@ -2,16 +2,21 @@
 // (../delivery/machine), decided on the run's state in one transaction and written down there, and
 // a view of the result; SqlStore runs the steps on a synchronous database (SQLite on Node, a
 // Durable Object's storage), PostgresStore on PostgreSQL.
+
+import type * as Contract from "@task-context/contract";
 import { ArgumentError } from "@task-context/core";
 import { sha256Hex } from "@task-context/core/internal";
 import { type Artifact, renderRunContext, type WorkItem } from "@task-context/protocols";
-import type * as Contract from "../contract/schemas.ts";
 import type {
   A2aAgent,
   AgentIdentity,
+  AgentListing,
   ChangedOptions,
+  Completed,
   CreateRunOptions,
   DeliveryStore,
+  RunListEntry,
+  RunListQuery,
   RunOverview,
   StoredAgent,
 } from "../delivery/delivery-store.ts";
@@ -19,9 +24,11 @@ import { newId } from "../delivery/ids.ts";
 import type { Answers, Command, CommandType } from "../delivery/machine/machine.ts";
 import type { RunState } from "../delivery/machine/run-state.ts";
 import { runContextOf, runViewOf } from "../delivery/run-views.ts";
+import { readAgentList } from "./agent-list.ts";
 import { readA2aAgents, readAgent } from "./agents.ts";
 import { readRunsWithA2aAgents, runsWithOverdueLeases } from "./due-runs.ts";
 import { eventPage, RunWaiters } from "./events.ts";
+import { readRunList } from "./run-list.ts";
 import { RunStateCache } from "./run-state-cache.ts";
 import { loadRunState } from "./run-state-rows.ts";
 import { RunTransaction } from "./run-transaction.ts";
@@ -158,6 +165,14 @@ export abstract class StepStore implements DeliveryStore {
     return this.look(runId, (state) => done(runViewOf(state)));
   }
 
+  async listRuns(query: RunListQuery): Promise<RunListEntry[] | undefined> {
+    return this.read(readRunList(query));
+  }
+
+  async agents(runId: string, failures: number): Promise<AgentListing[]> {
+    return this.look(runId, (state) => readAgentList(state, failures));
+  }
+
   async addAgent(runId: string, agent: StoredAgent): Promise<void> {
     await this.execute(runId, { type: "addAgent", agent }, () => done(undefined));
   }
@@ -230,7 +245,7 @@ export abstract class StepStore implements DeliveryStore {
 
   async complete(
     ...[runId, agent, workItemId, body, idempotency]: Parameters<DeliveryStore["complete"]>
-  ): Promise<Contract.CompletionView> {
+  ): Promise<Completed> {
     // The item's run context as it is now, hashed before the transaction (hashing is
     // asynchronous on Workers); only a completion that quotes a hash needs it.
     const current =
@@ -238,7 +253,7 @@ export abstract class StepStore implements DeliveryStore {
         ? undefined
         : await this.#currentContextSha256(runId, workItemId);
     const command = { type: "complete" as const, agent, workItemId, body, idempotency, current };
-    return this.execute(runId, command, ({ view }) => done(view));
+    return this.execute(runId, command, done);
   }
 
   async fail(

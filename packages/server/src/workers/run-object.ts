@@ -1,8 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
+import type * as Contract from "@task-context/contract";
 import { ArgumentError } from "@task-context/core";
 import type { A2aDispatcher } from "../a2a/a2a-dispatcher.ts";
 import { BackgroundDuties } from "../background/background-duties.ts";
-import type * as Contract from "../contract/schemas.ts";
 import { runNotFound } from "../delivery/delivery-error.ts";
 import type { CreateRunOptions, DeliveryStore, StoredAgent } from "../delivery/delivery-store.ts";
 import { checkStageGraph } from "../delivery/stage-graph.ts";
@@ -13,6 +13,7 @@ import { SqlStore } from "../sql/sql-store.ts";
 import { AlarmScheduler } from "./alarm-scheduler.ts";
 import { durableObjectSql } from "./durable-object-sql.ts";
 import { type Outcome, outcome } from "./outcome.ts";
+import { RunListing } from "./run-listing.ts";
 import type { WorkerEnv } from "./worker-env.ts";
 
 /** The longest a wait in the object lasts, whatever the caller asks: the longest long poll. */
@@ -32,7 +33,8 @@ const MAX_WAIT_MS = 30_000;
  * due (the earliest lease expiry; at once when the run's A2A agents have work on offer), never
  * by reading after a change; it expires the overdue leases and carries out a round of A2A
  * attempts (alarms are at-least-once; every query checks expiry too, so a late or repeated alarm
- * changes nothing).
+ * changes nothing). After a change the run is reported to the runs directory (run-listing.ts),
+ * whose failed reports the alarm retries too.
  */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface below declares the methods its static block defines.
 export class RunObject extends DurableObject<WorkerEnv> {
@@ -53,12 +55,17 @@ export class RunObject extends DurableObject<WorkerEnv> {
   /** Delivers to the run's A2A agents, from the alarm; loaded with the first round. */
   #dispatcher: A2aDispatcher | undefined;
   readonly #limiters = new Map<string, (keys: readonly string[]) => number | undefined>();
+  /** Reports the run to the runs directory when its status or stage changes. */
+  readonly #listing: RunListing;
+  /** Whether a commit changed the run since its last report (true at first: report once). */
+  #changed = true;
 
   constructor(ctx: DurableObjectState, env: WorkerEnv) {
     super(ctx, env);
     this.#database = durableObjectSql(ctx.storage);
+    this.#listing = new RunListing(env.RUN_DIRECTORY);
     const clock = () => this.now();
-    this.#alarm = new AlarmScheduler(ctx.storage, clock);
+    this.#alarm = new AlarmScheduler(ctx.storage, clock, () => this.#listing.retryAt());
     this.#duties = new BackgroundDuties({
       scheduler: this.#alarm,
       clock,
@@ -89,7 +96,7 @@ export class RunObject extends DurableObject<WorkerEnv> {
         });
       }
       const created = await this.#store.createRun(runId, input, options);
-      await this.#alarm.settled();
+      await this.#report();
       return created;
     });
   }
@@ -131,8 +138,10 @@ export class RunObject extends DurableObject<WorkerEnv> {
     if (this.#open() === undefined) return;
     const [run] = this.#database.all<{ id: string }>("SELECT id FROM runs LIMIT 1");
     if (run === undefined) return;
+    this.#alarm.rang();
     await this.#duties.round(run.id);
-    await this.#alarm.settled();
+    this.#changed = true; // a report that failed is retried
+    await this.#report();
   }
 
   /**
@@ -172,8 +181,24 @@ export class RunObject extends DurableObject<WorkerEnv> {
   /** A store over the object's storage, whose changes schedule the run's duties. */
   #newStore(): SqlStore {
     const store = new SqlStore(this.#database, { clock: () => this.now() });
-    store.onRunChanged((runId, state) => this.#duties.runChanged(runId, state));
+    store.onRunChanged((runId, state) => {
+      this.#changed = true;
+      this.#duties.runChanged(runId, state);
+    });
     return store;
+  }
+
+  /**
+   * After a change: reports the run to the runs directory (which reads it), then waits for the
+   * alarm the change moved (or the report's retry) to be set.
+   */
+  async #report(): Promise<void> {
+    if (this.#changed) {
+      this.#changed = false;
+      await this.#listing.update(this.#database, this.now());
+      this.#alarm.refresh();
+    }
+    await this.#alarm.settled();
   }
 
   /** Runs a store operation on the run; answers once the alarm it moved is set. */
@@ -182,7 +207,7 @@ export class RunObject extends DurableObject<WorkerEnv> {
       const store = this.#open();
       if (store === undefined) throw runNotFound(runId);
       const value = await operation(store);
-      await this.#alarm.settled();
+      await this.#report();
       return value;
     });
   }

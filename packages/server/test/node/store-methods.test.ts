@@ -19,7 +19,6 @@ import { artifactCompletion, runInput, taskStage } from "../contract/client.ts";
 describe("the store's methods", () => {
   it("are listed once each, all of them the SQL store's, the run methods in the list's order", () => {
     const listed = Object.keys(storeMethods);
-    expect(listed).toHaveLength(18);
     for (const method of listed) {
       expect(typeof Reflect.get(SqlStore.prototype, method), method).toBe("function");
     }
@@ -29,6 +28,7 @@ describe("the store's methods", () => {
     // The special ones, written out by hand on each side.
     expect(listed.filter((method) => !(runMethods as readonly string[]).includes(method))).toEqual([
       "createRun",
+      "listRuns",
       "findAgent",
       "changed",
     ]);
@@ -131,7 +131,7 @@ describe("the generated forwarders", () => {
         offer?.id ?? "",
         artifactCompletion(1),
       );
-      expect(completion.status).toBe("completed");
+      expect(completion.view.status).toBe("completed");
       expect(await forwarder.getRun(runId)).toEqual(await store.getRun(runId));
       expect(await forwarder.events(runId, 0, 100)).toEqual(await store.events(runId, 0, 100));
       expect(await forwarder.lastSeq(runId)).toBe(await store.lastSeq(runId));
