@@ -25,9 +25,9 @@ describe("the client's methods", () => {
         return `${id}: ${operation.method} ${operation.path} ${Object.values(answers).flat().join(" ")}`;
       });
     expect(withoutMethod).toEqual([
-      "docs: GET /docs text/html",
       "runPage: GET /runs/{run_id} text/html",
       "requeueFromPage: POST /runs/{run_id}/work-items/{id}/requeue ",
+      "docs: GET /docs text/html",
     ]);
   });
 });

@@ -35,7 +35,7 @@ describe("the contract's operation registry", () => {
   });
 
   it("has a handler for every operation, and no handler for anything else", () => {
-    expect(Object.keys(handlers)).toEqual(ids);
+    expect(Object.keys(handlers).sort()).toEqual([...ids].sort());
     for (const id of ids) expect(typeof handlers[id].handle, id).toBe("function");
   });
 
