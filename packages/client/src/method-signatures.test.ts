@@ -1,6 +1,6 @@
 // The generated plain methods keep the signatures the client's methods had when they were written
 // by hand (docs, the CLI and agents call them so): TypeScript checks this file; the test below
-// proves that every generated method is listed here.
+// proves that each of them is still generated, not written by hand again.
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { OperationMethods } from "./generated/methods.ts";
 import type * as Types from "./generated/schemas.ts";
@@ -42,27 +42,24 @@ describe("the generated methods", () => {
     expectTypeOf<Pick<ServiceClient, keyof Signatures>>().toEqualTypeOf<Signatures>();
   });
 
-  it("are all listed above", () => {
-    const generated = Object.getOwnPropertyNames(OperationMethods.prototype).filter(
-      (name) => name !== "constructor",
-    );
-    expect(generated.sort()).toEqual(
-      [
-        "addAgent",
-        "claim",
-        "createRun",
-        "createViewLink",
-        "getArtifact",
-        "getRun",
-        "getSchema",
-        "health",
-        "heartbeat",
-        "listAgents",
-        "listDeadLetters",
-        "listSchemas",
-        "requeue",
-        "validate",
-      ].sort(),
-    );
+  it("are still generated, each of them (a new operation's method needs no line here)", () => {
+    const generated = Object.getOwnPropertyNames(OperationMethods.prototype);
+    const listed: (keyof Signatures)[] = [
+      "health",
+      "listSchemas",
+      "getSchema",
+      "validate",
+      "createRun",
+      "getRun",
+      "addAgent",
+      "listAgents",
+      "getArtifact",
+      "listDeadLetters",
+      "requeue",
+      "createViewLink",
+      "claim",
+      "heartbeat",
+    ];
+    expect(listed.filter((name) => !generated.includes(name))).toEqual([]);
   });
 });
