@@ -1,4 +1,5 @@
 import type { DeliveryStore } from "./delivery-store.ts";
+import { type CommandType, commandTypes } from "./machine/machine.ts";
 
 /**
  * How a store that keeps each run apart (on Workers, a Durable Object per run) forwards one
@@ -27,31 +28,38 @@ export type StoreMethodList = {
 };
 
 /**
- * The one list of the store's methods and how each is forwarded to a run's storage: the Workers
- * router's store and the run's Durable Object generate their `"run"` methods from it. A method
- * added to {@link DeliveryStore} and not here is a type error (and one added here and not there).
+ * The store's methods that change a run: one per command of the state machine (machine.ts's
+ * `commandTypes`), each forwarded to its run's storage but `createRun`, which makes it.
  */
-export const storeMethods = {
-  createRun: "explicit",
+const commandMethods = Object.fromEntries(
+  commandTypes.map((type) => [type, type === "createRun" ? "explicit" : "run"]),
+) as { readonly [T in CommandType]: T extends "createRun" ? "explicit" : "run" };
+
+/** The store's methods that read: views of a run, and the waits and lookups around them. */
+const readMethods = {
   getRun: "run",
   listRuns: "explicit",
-  addAgent: "run",
   agents: "run",
   findAgent: "explicit",
   a2aAgents: "run",
   offers: "run",
-  claim: "run",
-  heartbeat: "run",
-  complete: "run",
-  fail: "run",
   deadLetters: "run",
-  requeue: "run",
   artifact: "run",
   overview: "run",
   events: "run",
   lastSeq: "run",
   changed: "explicit",
-  expireLeases: "run",
+} as const;
+
+/**
+ * The one list of the store's methods and how each is forwarded to a run's storage: the Workers
+ * router's store and the run's Durable Object generate their `"run"` methods from it. A method
+ * added to {@link DeliveryStore} and not here (a command of the machine, or a read) is a type
+ * error, and one here and not there.
+ */
+export const storeMethods = {
+  ...commandMethods,
+  ...readMethods,
 } as const satisfies StoreMethodList;
 
 /** A method forwarded as it is to its run's storage. */

@@ -61,6 +61,9 @@ export function requireFunctions(options: Record<string, unknown>): void {
   }
 }
 
+/** Told of a run that a commit changed, with its state as committed. */
+export type RunChanged = (runId: string, state: RunState) => void;
+
 /** The view of a command's answer: read in its transaction, after its writes. */
 type View<Type extends CommandType, V> = (answer: Answers[Type], state: RunState) => SqlSteps<V>;
 
@@ -77,6 +80,7 @@ export abstract class StepStore implements DeliveryStore {
   /** The runs' states kept between transactions (each checked by its version before use). */
   protected readonly states = new RunStateCache();
   readonly #agents = new Map<string, StoredAgent>();
+  #onRunChanged: RunChanged | undefined;
   /** The receipt (run-context hash) of each stage of the runs completed lately. */
   readonly #receipts = new Map<string, string>();
 
@@ -100,6 +104,35 @@ export abstract class StepStore implements DeliveryStore {
   /** A new transaction over the store's cache of runs' states. */
   protected newTransaction(): RunTransaction {
     return new RunTransaction({ cache: this.states, clock: this.clock, newId });
+  }
+
+  /**
+   * Once `transaction` has committed: keeps its runs' states and tells {@link onRunChanged}'s
+   * listener of each run it changed; the runs it appended events to.
+   */
+  protected committed(transaction: RunTransaction): string[] {
+    for (const [runId, state] of transaction.committed()) {
+      try {
+        this.#onRunChanged?.(runId, state);
+      } catch {
+        // A listener's failure is its own (the background duties report theirs).
+      }
+    }
+    return transaction.appended();
+  }
+
+  /**
+   * Calls `listener` after every commit that changed a run, with the run's state as committed
+   * (read-only): the background duties schedule from it (../background/background-duties.ts).
+   * One listener; a new one replaces it.
+   */
+  onRunChanged(listener: RunChanged | undefined): void {
+    this.#onRunChanged = listener;
+  }
+
+  /** The run's state once its overdue leases are expired (read-only; kept by the store). */
+  async runState(runId: string): Promise<RunState> {
+    return this.look(runId, done);
   }
 
   /**
