@@ -182,7 +182,9 @@ export abstract class StepStore implements DeliveryStore {
     const read = reads[name];
     const answer =
       read.scope === "run"
-        ? this.look(requireRunId(name, runId), (state) => read.steps(state, input as never))
+        ? this.look<unknown>(requireRunId(name, runId), (state) =>
+            read.steps(state, input as never),
+          )
         : this.read(read.steps(input as never, { runs: storedRuns }));
     return answer as Promise<ReadOutput<Reads[Name]>>;
   }

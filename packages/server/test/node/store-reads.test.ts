@@ -9,11 +9,11 @@ import { SqlStore } from "../../src/sql/sql-store.ts";
 import { runInput, taskStage } from "../contract/client.ts";
 
 describe("the store's reads", () => {
-  it("each say whether they read one run or across runs", () => {
-    expect(Object.entries(reads).map(([name, read]) => [name, read.scope])).toEqual([
-      ["agentList", "run"],
-      ["runList", "service"],
-    ]);
+  it("each read one run or across runs (a new read's file needs no line here)", () => {
+    for (const [name, read] of Object.entries(reads)) {
+      expect(["run", "service"], name).toContain(read.scope);
+    }
+    expect([reads.agentList.scope, reads.runList.scope]).toEqual(["run", "service"]);
   });
 
   it("run a read of one run on it, and across runs on all, by name", async () => {
