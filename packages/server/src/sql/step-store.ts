@@ -10,13 +10,10 @@ import { type Artifact, renderRunContext, type WorkItem } from "@task-context/pr
 import type {
   A2aAgent,
   AgentIdentity,
-  AgentListing,
   ChangedOptions,
   Completed,
   CreateRunOptions,
   DeliveryStore,
-  RunListEntry,
-  RunListQuery,
   RunOverview,
   StoredAgent,
 } from "../delivery/delivery-store.ts";
@@ -24,15 +21,16 @@ import { newId } from "../delivery/ids.ts";
 import type { Answers, Command, CommandType } from "../delivery/machine/machine.ts";
 import type { RunState } from "../delivery/machine/run-state.ts";
 import { runContextOf, runViewOf } from "../delivery/run-views.ts";
-import { readAgentList } from "./agent-list.ts";
 import { readA2aAgents, readAgent } from "./agents.ts";
+import type { ReadInput, ReadOutput, ReadRunId } from "./define-read.ts";
 import { readRunsWithA2aAgents, runsWithOverdueLeases } from "./due-runs.ts";
 import { eventPage, RunWaiters } from "./events.ts";
-import { readRunList } from "./run-list.ts";
+import { type ReadName, type Reads, reads } from "./reads.ts";
 import { RunStateCache } from "./run-state-cache.ts";
 import { loadRunState } from "./run-state-rows.ts";
 import { RunTransaction } from "./run-transaction.ts";
 import { done, type SqlSteps } from "./sql-steps.ts";
+import { storedRuns } from "./stored-runs.ts";
 import {
   contextReceipts,
   listDeadLetters,
@@ -59,6 +57,17 @@ export function requireFunctions(options: Record<string, unknown>): void {
       });
     }
   }
+}
+
+/** The run id of a read of one run: an `ArgumentError` when there is none. */
+export function requireRunId(name: string, runId: string | undefined): string {
+  if (runId === undefined) {
+    throw new ArgumentError({
+      argument: "runId",
+      message: `expected the run id the read ${name} reads, got undefined.`,
+    });
+  }
+  return runId;
 }
 
 /** Told of a run that a commit changed, with its state as committed. */
@@ -165,12 +174,19 @@ export abstract class StepStore implements DeliveryStore {
     return this.look(runId, (state) => done(runViewOf(state)));
   }
 
-  async listRuns(query: RunListQuery): Promise<RunListEntry[] | undefined> {
-    return this.read(readRunList(query));
-  }
-
-  async agents(runId: string, failures: number): Promise<AgentListing[]> {
-    return this.look(runId, (state) => readAgentList(state, failures));
+  async query<Name extends ReadName>(
+    name: Name,
+    runId: ReadRunId<Reads[Name]>,
+    input: ReadInput<Reads[Name]>,
+  ): Promise<ReadOutput<Reads[Name]>> {
+    const read = reads[name];
+    const answer =
+      read.scope === "run"
+        ? this.look<unknown>(requireRunId(name, runId), (state) =>
+            read.steps(state, input as never),
+          )
+        : this.read(read.steps(input as never, { runs: storedRuns }));
+    return answer as Promise<ReadOutput<Reads[Name]>>;
   }
 
   async addAgent(runId: string, agent: StoredAgent): Promise<void> {
