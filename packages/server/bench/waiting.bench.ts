@@ -8,7 +8,10 @@
 // follower has it). The service runs as its own process (src/main.ts on an SQLite file, rate
 // limit off), as the other benchmarks start it.
 // Run: `node --conditions=@task-context/source bench/waiting.bench.ts` in packages/server;
-// WAITING_LEVELS=1000,10000 (default 1000,5000) sets the numbers of waiters and followers.
+// WAITING_LEVELS=1000,10000 (default 1000,5000) sets the numbers of waiters and followers,
+// WAITING_IDLE_S (default 10) the seconds of idle CPU measured, WAITING_WAKES (default 20) the
+// wake-ups timed. WAITING_BEFORE=<another checkout>/packages/server/src/main.ts measures that
+// service too, in the same run ("before": e.g. a worktree of main), beside this one ("service").
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { Agent, type ClientRequest, request } from "node:http";
 import { availableParallelism, cpus, tmpdir } from "node:os";
@@ -23,6 +26,8 @@ import { percentile } from "./service-load.ts";
 const levels = (process.env.WAITING_LEVELS ?? "1000,5000").split(",").map(Number);
 const idleSeconds = Number(process.env.WAITING_IDLE_S ?? 10);
 const wakes = Number(process.env.WAITING_WAKES ?? 20);
+/** Another service's entry to measure beside this one (its `src/main.ts`), or undefined. */
+const beforeEntry = process.env.WAITING_BEFORE;
 /** Agents per run when the waiters are spread. */
 const PER_RUN = 100;
 const now = () => performance.now();
@@ -136,11 +141,12 @@ interface Side {
   prepareFollowers(): Promise<{ path: string; token: string; emit(): Promise<void> }>;
 }
 
-async function serviceSide(folder: string): Promise<Side> {
+async function serviceSide(folder: string, entry?: string): Promise<Side> {
   const server = await startServerProcess({
     database: join(folder, "waiting.db"),
     adminToken: benchAdminToken,
     now,
+    ...(entry === undefined ? {} : { entry }),
   });
   const client = connections(server.url());
   const ok = (answer: Answer, status: number, what: string) => {
@@ -183,7 +189,7 @@ async function serviceSide(folder: string): Promise<Side> {
     return { runId, addAgent, release };
   };
   return {
-    name: "service",
+    name: entry === undefined ? "service" : "before",
     server,
     client,
     async prepare(agents, runs) {
@@ -254,6 +260,13 @@ interface WaitingFigures {
   idleCpu: number;
   bytesPerConnection: number;
   wake: number[];
+}
+
+/** One side's row: idle CPU, memory per connection, and its latencies as printed. */
+interface Figures {
+  idleCpu: number;
+  bytesPerConnection: number;
+  latency: string;
 }
 
 /** N long-polling agents over `runs` runs: idle CPU, memory per connection, wake-up latencies. */
@@ -382,42 +395,52 @@ try {
   probe.client.close();
   await probe.server.stop();
 
+  /** The sides measured, one after the other: this service, the one before it, bare routes. */
+  const sides = [
+    () => serviceSide(folder),
+    ...(beforeEntry === undefined ? [] : [() => serviceSide(folder, beforeEntry)]),
+    () => bareSide(claimSample),
+  ];
+  const row = (held: string, figures: Record<string, Figures>) => {
+    const bare = figures.bare as Figures;
+    for (const [name, each] of Object.entries(figures)) {
+      rows.push(
+        `| ${held} | ${name} | ${pct(each.idleCpu)} | ${kb(each.bytesPerConnection)} | ${(each.bytesPerConnection / bare.bytesPerConnection).toFixed(1)}× | ${each.latency} |`,
+      );
+      console.error(rows.at(-1));
+    }
+  };
   for (const agents of levels) {
     for (const spread of [true, false]) {
       const runs = spread ? Math.max(1, Math.ceil(agents / PER_RUN)) : 1;
-      const results: Record<string, WaitingFigures> = {};
-      for (const make of [() => serviceSide(folder), () => bareSide(claimSample)]) {
+      const results: Record<string, Figures> = {};
+      for (const make of sides) {
         const side = await make();
         try {
-          results[side.name] = await measureWaiters(side, agents, runs);
+          const measured = await measureWaiters(side, agents, runs);
+          results[side.name] = { ...measured, latency: p(measured.wake) };
         } finally {
           await side.server.stop();
         }
         rmSync(join(folder, "waiting.db"), { force: true });
       }
-      const service = results.service as WaitingFigures;
-      const bare = results.bare as WaitingFigures;
-      rows.push(
-        `| ${agents} long polls, ${spread ? `${runs} runs` : "one run"} | ${pct(service.idleCpu)} | ${pct(bare.idleCpu)} | ${kb(service.bytesPerConnection)} | ${kb(bare.bytesPerConnection)} | ${(service.bytesPerConnection / bare.bytesPerConnection).toFixed(1)}× | ${p(service.wake)} | ${p(bare.wake)} |`,
-      );
-      console.error(rows.at(-1));
+      row(`${agents} long polls, ${spread ? `${runs} runs` : "one run"}`, results);
     }
-    const followers: Record<string, Awaited<ReturnType<typeof measureFollowers>>> = {};
-    for (const make of [() => serviceSide(folder), () => bareSide(claimSample)]) {
+    const followers: Record<string, Figures> = {};
+    for (const make of sides) {
       const side = await make();
       try {
-        followers[side.name] = await measureFollowers(side, agents);
+        const measured = await measureFollowers(side, agents);
+        followers[side.name] = {
+          ...measured,
+          latency: `${fmt(percentile(measured.p50, 0.5))} / ${fmt(percentile(measured.p99, 0.5))}`,
+        };
       } finally {
         await side.server.stop();
       }
       rmSync(join(folder, "waiting.db"), { force: true });
     }
-    const service = followers.service as Awaited<ReturnType<typeof measureFollowers>>;
-    const bare = followers.bare as Awaited<ReturnType<typeof measureFollowers>>;
-    rows.push(
-      `| ${agents} followers of one run | ${pct(service.idleCpu)} | ${pct(bare.idleCpu)} | ${kb(service.bytesPerConnection)} | ${kb(bare.bytesPerConnection)} | ${(service.bytesPerConnection / bare.bytesPerConnection).toFixed(1)}× | ${fmt(percentile(service.p50, 0.5))} / ${fmt(percentile(service.p99, 0.5))} | ${fmt(percentile(bare.p50, 0.5))} / ${fmt(percentile(bare.p99, 0.5))} |`,
-    );
-    console.error(rows.at(-1));
+    row(`${agents} followers of one run`, followers);
   }
 } finally {
   rmSync(folder, { recursive: true, force: true });
@@ -427,7 +450,7 @@ console.log(
   `Node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? "unknown"}); load average ${loadBefore} before, ${loadAverage()} after. Idle CPU over ${idleSeconds} s (100 % = one core); memory: resident, per held connection; wake-up: an item back on offer → a waiter's claim answered (${wakes} times, p50 / p99 ms); fan-out: an event → each follower has it (p50 / p99 ms over the followers, median of 5 events).\n`,
 );
 console.log(
-  "| held | service idle CPU | bare idle CPU | service memory / connection | bare memory / connection | service ÷ bare memory | service wake-up or fan-out p50 / p99 ms | bare p50 / p99 ms |",
+  "| held | side | idle CPU | memory / connection | ÷ bare | wake-up or fan-out p50 / p99 ms |",
 );
-console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+console.log("| --- | --- | ---: | ---: | ---: | ---: |");
 for (const row of rows) console.log(row);

@@ -23,6 +23,7 @@ import {
   type RateLimiterFactory,
 } from "./http/rate-limit.ts";
 import { rateLimitRequests } from "./http/rate-limit-middleware.ts";
+import { RunFeeds } from "./http/run-feeds.ts";
 import { serviceSecureHeaders } from "./http/secure-headers.ts";
 import { continueRequestTrace } from "./http/trace-context.ts";
 import { mcpRoutes } from "./mcp/mcp-route.ts";
@@ -36,7 +37,11 @@ export interface Limits {
   rateLimit?: RateLimit | false;
   /** The event stream sends a keep-alive comment at least this often (default 15 000 ms). */
   keepAliveMs?: number;
-  /** Long polls and streams look at the run at least this often (default 1000 ms). */
+  /**
+   * The safety recheck (default 30 000 ms): a long poll or an event stream is woken by its run's
+   * changes themselves, and looks at the run on its own at least this often in case a wake-up
+   * was lost (a notification from another instance that never came).
+   */
   recheckMs?: number;
 }
 
@@ -87,6 +92,9 @@ export interface AppOptions {
   a2a?: A2aOptions;
 }
 
+/** The default safety recheck of long polls and event streams: 30 s. */
+export const defaultRecheckMs = 30_000;
+
 /** The default largest request body: 1 MiB. */
 export const defaultBodyBytes = 1024 * 1024;
 
@@ -114,7 +122,11 @@ export function createApp(options: AppOptions): App {
   );
   const timing = {
     keepAliveMs: requireWholeNumber("options.limits.keepAliveMs", limits.keepAliveMs ?? 15_000, 1),
-    recheckMs: requireWholeNumber("options.limits.recheckMs", limits.recheckMs ?? 1000, 1),
+    recheckMs: requireWholeNumber(
+      "options.limits.recheckMs",
+      limits.recheckMs ?? defaultRecheckMs,
+      1,
+    ),
     clock,
   };
   const rateLimit = limits.rateLimit ?? defaultRateLimit;
@@ -185,6 +197,7 @@ export function createApp(options: AppOptions): App {
     secrets: requireSecretPolicy("options.secrets", options.secrets),
     viewTokens: viewTokens(options.auth.adminToken),
     a2a: options.a2a ?? {},
+    feeds: new RunFeeds(store, timing, { shutdown: options.signal }),
   };
   // Every operation of the contract, at its method and path (spans, limits and checks in the
   // executor every entry shares).

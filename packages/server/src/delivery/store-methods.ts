@@ -10,7 +10,7 @@ import type { DeliveryStore } from "./delivery-store.ts";
  * - `"explicit"`: the forwarders are written out, because the method is special: it creates the
  *   run's storage (`createRun`), must answer for any id without creating anything
  *   (`findAgent`, which authenticates every agent token), takes what cannot cross to the run's
- *   storage (`changed`, an `AbortSignal`), or does not concern one run.
+ *   storage (`changed` and `claimNext`, an `AbortSignal`), or does not concern one run.
  */
 export type Forwarding = "run" | "explicit";
 
@@ -39,6 +39,7 @@ export const storeMethods = {
   a2aAgents: "run",
   offers: "run",
   claim: "run",
+  claimNext: "explicit",
   heartbeat: "run",
   complete: "run",
   fail: "run",

@@ -19,7 +19,7 @@ import { artifactCompletion, runInput, taskStage } from "../contract/client.ts";
 describe("the store's methods", () => {
   it("are listed once each, all of them the SQL store's, the run methods in the list's order", () => {
     const listed = Object.keys(storeMethods);
-    expect(listed).toHaveLength(18);
+    expect(listed).toHaveLength(19);
     for (const method of listed) {
       expect(typeof Reflect.get(SqlStore.prototype, method), method).toBe("function");
     }
@@ -30,6 +30,7 @@ describe("the store's methods", () => {
     expect(listed.filter((method) => !(runMethods as readonly string[]).includes(method))).toEqual([
       "createRun",
       "findAgent",
+      "claimNext",
       "changed",
     ]);
   });
