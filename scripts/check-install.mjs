@@ -7,6 +7,7 @@
 //   and that media-tools on an older machine Node fails with UNSUPPORTED_RUNTIME, naming Node 22;
 // - that the exact tokenizer, without gpt-tokenizer, fails with an error that says what to install;
 // - that `npx task-context` runs from the installed CLI on the machine's Node;
+// - that each agent-framework adapter, installed alone, brings no agent framework (and its size);
 // - that the delivery service deploys from the installed packages: in the projects
 //   `task-context init --service workers|node` writes, with @task-context/server's tarball (and its
 //   siblings') installed, `wrangler deploy --dry-run` bundles the Worker and the Node project serves
@@ -218,6 +219,14 @@ const NOT_FOR_THE_CLIENT = [
   "@modelcontextprotocol/server",
   "hono",
 ];
+/** The agent frameworks the adapters work with, each an optional peer: installing an adapter brings none. */
+const AGENT_FRAMEWORKS = [
+  "@openai/agents",
+  "@mastra/core",
+  "@langchain/langgraph",
+  "@langchain/core",
+  "@anthropic-ai/claude-agent-sdk",
+];
 /** The client's install, at most (1.21 MB measured, with core and @opentelemetry/api, November 29). */
 const CLIENT_MAX_BYTES = 3_145_728;
 
@@ -301,6 +310,18 @@ function aloneChecks(paths) {
 
   const server = installedAlone("@task-context/server");
   rows.push(`| @task-context/server alone, installed | | ${server.figure} |`);
+
+  for (const name of ["@task-context/langgraph", "@task-context/claude-agent-sdk"]) {
+    const adapter = installedAlone(name);
+    const frameworks = adapter.installed.filter((dependency) =>
+      AGENT_FRAMEWORKS.includes(dependency),
+    );
+    check(
+      `${name} alone, installed`,
+      frameworks.length === 0,
+      `${adapter.figure}${frameworks.length === 0 ? ", without any agent framework" : `, with ${frameworks.join(", ")}`}`,
+    );
+  }
 }
 
 /**

@@ -54,8 +54,14 @@ function sendEvents(response: ServerResponse, events: unknown[]): void {
   response.end("data: [DONE]\n\n");
 }
 
-function chatCompletion(response: ServerResponse, model: string, text: string, stream: boolean) {
-  const base = { id: "chatcmpl-docs", created: 0, model };
+function chatCompletion(
+  response: ServerResponse,
+  model: string,
+  text: string,
+  stream: boolean,
+  id: string,
+) {
+  const base = { id: `chatcmpl-${id}`, created: 0, model };
   if (stream) {
     sendEvents(response, [
       {
@@ -82,16 +88,22 @@ function chatCompletion(response: ServerResponse, model: string, text: string, s
   );
 }
 
-function responsesAnswer(response: ServerResponse, model: string, text: string, stream: boolean) {
-  const head = { id: "resp-docs", created_at: 0, model };
+function responsesAnswer(
+  response: ServerResponse,
+  model: string,
+  text: string,
+  stream: boolean,
+  id: string,
+) {
+  const head = { id: `resp-${id}`, created_at: 0, model };
   const usage = { input_tokens: 1, output_tokens: 1 };
-  const message = { type: "message", role: "assistant", id: "msg-docs" };
+  const message = { type: "message", role: "assistant", id: `msg-${id}` };
   const content = [{ type: "output_text", text, annotations: [] }];
   if (stream) {
     sendEvents(response, [
       { type: "response.created", response: head },
       { type: "response.output_item.added", output_index: 0, item: { ...message, content: [] } },
-      { type: "response.output_text.delta", item_id: "msg-docs", output_index: 0, delta: text },
+      { type: "response.output_text.delta", item_id: message.id, output_index: 0, delta: text },
       { type: "response.output_item.done", output_index: 0, item: { ...message, content } },
       { type: "response.completed", response: { ...head, usage } },
     ]);
@@ -115,8 +127,10 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
     const model = typeof body.model === "string" ? body.model : "stand-in";
     const text = standInAnswer(firstUserText(body));
     const stream = body.stream === true;
-    if (request.url === "/v1/chat/completions") chatCompletion(response, model, text, stream);
-    else if (request.url === "/v1/responses") responsesAnswer(response, model, text, stream);
+    // Each answer has an id of its own, as an endpoint's have: clients key messages by it.
+    const id = `docs-${received.length}`;
+    if (request.url === "/v1/chat/completions") chatCompletion(response, model, text, stream, id);
+    else if (request.url === "/v1/responses") responsesAnswer(response, model, text, stream, id);
     else {
       response.writeHead(404, { "Content-Type": "application/json" });
       response.end(

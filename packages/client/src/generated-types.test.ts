@@ -2,8 +2,9 @@
 // schema of the document is assignable to the zod schema's type and back — its output (what the
 // service answers) and its input (what a caller sends). TypeScript checks this file (the
 // package's typecheck); the test below proves that no schema of the document is left out.
+
+import type * as Contract from "@task-context/contract";
 import { describe, expect, it } from "vitest";
-import type * as Contract from "../../server/src/contract/schemas.ts";
 import { typeNames } from "../scripts/client-generation.ts";
 import type * as Generated from "./generated/schemas.ts";
 

@@ -35,6 +35,12 @@ export {
 export { systemErrorCode } from "./system-error-code.ts";
 export { thrownMessage } from "./thrown-message.ts";
 export { contextViewAttributes } from "./tracing/context-view-attributes.ts";
+export {
+  forgedHeadersWarning,
+  neutraliseForgedHeaders,
+  type RequestWithoutForgedHeaders,
+} from "./untrusted/neutralise-forged-headers.ts";
 export { decodeUtf8, encodeUtf8 } from "./utf8.ts";
+export { type ContextReceipt, contextReceipt } from "./views/context-receipt.ts";
 export { requireContextView } from "./views/context-view.ts";
 export { parseWorkspacePath } from "./workspace-path.ts";

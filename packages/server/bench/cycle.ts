@@ -1,7 +1,8 @@
 // What the benchmarks of the service are made of: a run of one task stage, and the body of a
 // completion.
+
+import type { CreateRunInput, RunView } from "@task-context/contract";
 import type { createApp } from "../src/app.ts";
-import type { CreateRunInput, RunView } from "../src/contract/schemas.ts";
 
 /** The admin token of the benchmarks' services. */
 export const benchAdminToken = "bench-admin-token-0123456789abcdef";

@@ -4,8 +4,8 @@
 // on an in-memory store. Alternating rounds, medians.
 // Run: `pnpm --filter ./packages/server run bench`.
 import { compareAlternating, microseconds } from "@task-context/bench-kit";
+import type { ClaimView } from "@task-context/contract";
 import { createApp } from "../src/app.ts";
-import type { ClaimView } from "../src/contract/schemas.ts";
 import { openNodeDatabase } from "../src/node-sqlite.ts";
 import { SqlStore } from "../src/sql/sql-store.ts";
 import {

@@ -12,13 +12,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, cpus, tmpdir } from "node:os";
 import { join } from "node:path";
+import type { ClaimView } from "@task-context/contract";
 import postgres from "postgres";
 import {
   type Postgres,
   PostgresUnavailableError,
   startPostgres,
 } from "../../../scripts/postgres.mjs";
-import type { ClaimView } from "../src/contract/schemas.ts";
 import { completeBody } from "./cycle.ts";
 import { type CycleCost, measureCost, startCountingProxy } from "./cycle-cost.ts";
 import {

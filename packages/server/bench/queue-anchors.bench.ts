@@ -14,12 +14,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, cpus, tmpdir } from "node:os";
 import { join } from "node:path";
+import type { ClaimView } from "@task-context/contract";
 import {
   type Postgres,
   PostgresUnavailableError,
   startPostgres,
 } from "../../../scripts/postgres.mjs";
-import type { ClaimView } from "../src/contract/schemas.ts";
 import { completeBody } from "./cycle.ts";
 import {
   type Contestant,

@@ -3,7 +3,7 @@
 // agents that claim-next and complete, and the rounds that time them.
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ClaimView, RunView } from "../src/contract/schemas.ts";
+import type { ClaimView, RunView } from "@task-context/contract";
 import { type ServerProcess, startServerProcess } from "../test/checker/server-process.ts";
 import { benchAdminToken, benchRun, completeBody } from "./cycle.ts";
 import { type Answer, httpClient } from "./http-client.ts";

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { median } from "@task-context/bench-kit";
-import type { ClaimView } from "../src/contract/schemas.ts";
+import type { ClaimView } from "@task-context/contract";
 import { completeBody } from "./cycle.ts";
 import { latency, type Phase, round, startBare, startService } from "./service-load.ts";
 

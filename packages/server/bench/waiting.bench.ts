@@ -17,7 +17,7 @@ import { Agent, type ClientRequest, request } from "node:http";
 import { availableParallelism, cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ClaimView, RunView } from "../src/contract/schemas.ts";
+import type { ClaimView, RunView } from "@task-context/contract";
 import { type ServerProcess, startServerProcess } from "../test/checker/server-process.ts";
 import { benchAdminToken, benchRun } from "./cycle.ts";
 import { loadAverage } from "./job-queues.ts";

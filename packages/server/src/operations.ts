@@ -50,4 +50,4 @@ export const handlers = {
   createViewLink,
   runPage,
   requeueFromPage,
-} satisfies { [Id in OperationId]: OperationHandler<Operations[Id]> };
+} satisfies { [Id in OperationId]: OperationHandler<Operations[Id], unknown> };

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { ErrorBody } from "./contract/schemas.ts";
+import type { ErrorBody } from "@task-context/contract";
 import type { App } from "./http/app-env.ts";
 import { createRouter } from "./workers/router.ts";
 import type { WorkerEnv } from "./workers/worker-env.ts";

@@ -54,7 +54,12 @@ export function makeInert(passage: string): string {
  */
 export function neutralisePosingText(text: string): NeutralisedText {
   const findings = findPosingText(text);
-  if (findings.length === 0) return { text, findings };
+  return { text: makeFindingsInert(text, findings), findings };
+}
+
+/** `text` with the passages of `findings` (in text order, not overlapping) made inert. */
+export function makeFindingsInert(text: string, findings: readonly PosingFinding[]): string {
+  if (findings.length === 0) return text;
   const parts: string[] = [];
   let previous = 0;
   for (const { start, end } of findings) {
@@ -62,5 +67,5 @@ export function neutralisePosingText(text: string): NeutralisedText {
     previous = end;
   }
   parts.push(text.slice(previous));
-  return { text: parts.join(""), findings };
+  return parts.join("");
 }

@@ -6,8 +6,8 @@
 // that its result broke a limit, or that the store could not take it.
 import type { Message, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from "@a2a-js/sdk";
 import type { RequestOptions } from "@a2a-js/sdk/client";
+import type { ClaimView } from "@task-context/contract";
 import type { Artifact, WorkItem } from "@task-context/protocols";
-import type { ClaimView } from "../contract/schemas.ts";
 import { DeliveryError } from "../delivery/delivery-error.ts";
 import type { A2aAgentCard, AgentIdentity, DeliveryStore } from "../delivery/delivery-store.ts";
 import { type AgentConnection, connectAgent } from "./agent-client.ts";

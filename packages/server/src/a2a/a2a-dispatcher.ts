@@ -3,10 +3,10 @@
 // limits and spans — and carries each attempt out as an A2A task (a2a-attempt.ts). Leases,
 // fencing, idempotency, events and receipts are the store's, unchanged.
 
+import type { RunView } from "@task-context/contract";
 import { withTraceContext } from "@task-context/core/tracing";
 import type { WorkItem } from "@task-context/protocols";
 import { defaultBodyBytes } from "../app.ts";
-import type { RunView } from "../contract/schemas.ts";
 import { DeliveryError } from "../delivery/delivery-error.ts";
 import type { A2aAgent, DeliveryStore } from "../delivery/delivery-store.ts";
 import { type AttemptResult, runAttempt } from "./a2a-attempt.ts";

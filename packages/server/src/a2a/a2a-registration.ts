@@ -1,6 +1,6 @@
 // Registering an A2A agent: its card read and checked, its skills matched against the stages,
 // and what the answer says of it.
-import type { AddAgentInput, AgentCreated } from "../contract/schemas.ts";
+import type { AddAgentInput, AgentCreated } from "@task-context/contract";
 import type { A2aEndpoint } from "../delivery/delivery-store.ts";
 import type { ServiceContext } from "../execution/service-context.ts";
 import { matchStages, readAgentCard } from "./agent-card.ts";

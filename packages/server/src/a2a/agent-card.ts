@@ -2,10 +2,11 @@
 // MAX_AGENT_CARD_BYTES of it), checked for what the service can serve — an interface it speaks,
 // no credentials it cannot send — and kept as the few fields the service uses, then matched
 // against the run's stages (which stages' `available_skills` its skills cover).
+
+import type { StageView } from "@task-context/contract";
 import type { ValidationIssue } from "@task-context/protocols";
 import { checkValue } from "@task-context/protocols/internal";
 import * as z from "zod";
-import type { StageView } from "../contract/schemas.ts";
 import { DeliveryError } from "../delivery/delivery-error.ts";
 import type { A2aAgentCard } from "../delivery/delivery-store.ts";
 import { loneSurrogateIssues } from "../http/lone-surrogates.ts";

@@ -1,7 +1,7 @@
 // A review stage that only an agent reviewing its own work could take: no agent ever reviews
 // its own artifact, so the review items of what that agent writes wait for another agent, and
 // the run stalls. Said in the A2A registration's answer and on the run page.
-import type { StageView } from "../contract/schemas.ts";
+import type { StageView } from "@task-context/contract";
 import type { A2aAgent } from "../delivery/delivery-store.ts";
 
 /**

@@ -1,9 +1,9 @@
 // A work item as an A2A message: one lease attempt of one item is one A2A task, started by this
 // message (the mapping table is in docs/a2a.md).
 import { type Message, type Part, Role, type SendMessageRequest } from "@a2a-js/sdk";
+import type { ClaimView } from "@task-context/contract";
 import { fenceUntrustedText } from "@task-context/core";
 import type { Artifact, WorkItem } from "@task-context/protocols";
-import type { ClaimView } from "../contract/schemas.ts";
 import { textPart } from "./a2a-parts.ts";
 
 /** The key of the service's entry in a message's (and its task's) metadata. */

@@ -1,4 +1,3 @@
-import type { Artifact, ReviewFeedback, TraceContext, WorkItem } from "@task-context/protocols";
 import type {
   AttemptRecord,
   ClaimView,
@@ -11,8 +10,21 @@ import type {
   FailureView,
   HeartbeatView,
   RunView,
-} from "../contract/schemas.ts";
+} from "@task-context/contract";
+import type { Artifact, ReviewFeedback, TraceContext, WorkItem } from "@task-context/protocols";
+import type { Receipt } from "./receipt.ts";
 import type { ItemStatus } from "./rules.ts";
+
+/**
+ * What a completion answers: its `view` (the wire answer but for the receipt's warning) and its
+ * `receipt`, typed — whether the run-context hash the agent quoted is the item's current one;
+ * undefined when it quoted none. An answer given again for its idempotency key carries the same.
+ * The operation's edge turns a stale receipt into the answer's `warning`.
+ */
+export interface Completed {
+  view: CompletionView;
+  receipt: Receipt | undefined;
+}
 
 /** The agent a request acts for, once its token is checked. */
 export interface AgentIdentity {
@@ -183,14 +195,14 @@ export interface DeliveryStore {
     workItemId: string,
     attempt: number,
   ): Promise<HeartbeatView>;
-  /** Completes an item with its artifact (task) or review (review). */
+  /** Completes an item with its artifact (task) or review (review); its view and its receipt. */
   complete(
     runId: string,
     agent: AgentIdentity,
     workItemId: string,
     body: CompleteBody,
     idempotency?: IdempotencyKey,
-  ): Promise<CompletionView>;
+  ): Promise<Completed>;
   /** Gives an attempt up: back on offer, or dead-lettered after `max_attempts`. */
   fail(
     runId: string,

@@ -2,8 +2,9 @@
 // or complete which attempt; whether a completion fits its item; whether a review is about the
 // item's artifact, by the stage's criteria; what a failed or expired attempt leads to. Every store
 // applies these and only writes down their outcome.
+
+import type * as Contract from "@task-context/contract";
 import type { ValidationIssue } from "@task-context/protocols";
-import type * as Contract from "../contract/schemas.ts";
 import { DeliveryError } from "./delivery-error.ts";
 import type { AgentIdentity } from "./delivery-store.ts";
 

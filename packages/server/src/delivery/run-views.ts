@@ -1,9 +1,10 @@
 // The contract's views of a run's state: the run with its stages' counts, a work item with the
 // earlier artifacts it builds on and its run context. Pure: what needs an artifact's content
 // (whether it poses as instructions) is asked of the caller.
+
+import type * as Contract from "@task-context/contract";
 import type { ArtifactReference, TraceContext, WorkItem } from "@task-context/protocols";
 import type { RunContext } from "@task-context/protocols/work-item";
-import type * as Contract from "../contract/schemas.ts";
 import { iso } from "./machine/draft.ts";
 import {
   type ArtifactRecord,

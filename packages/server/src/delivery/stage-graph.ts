@@ -1,5 +1,5 @@
+import type { StageInput } from "@task-context/contract";
 import type { ValidationIssue } from "@task-context/protocols";
-import type { StageInput } from "../contract/schemas.ts";
 import { DeliveryError } from "./delivery-error.ts";
 
 /**

@@ -1,7 +1,8 @@
 // The one way an operation runs, whichever entry called it — an HTTP route, an MCP tool, the A2A
 // dispatcher applying an agent's outcome: the caller admitted by the operation's audience, the
 // input held to the service's limits and checked against the contract's schemas, the handler run
-// inside its span. Every entry therefore refuses the same requests with the same answers.
+// inside its span, its result made the wire answer. Every entry therefore refuses the same
+// requests with the same answers, and answers the others alike.
 import { type OperationId, type Operations, operations } from "@task-context/contract";
 import type { Caller } from "../http/auth.ts";
 import { handlers } from "../operations.ts";
@@ -49,7 +50,7 @@ export async function executeOperation<Id extends OperationId>(
   >,
 ): Promise<OutputOf<Operations[Id]>> {
   const operation: Operations[OperationId] = operations[id];
-  const handler = handlers[id] as unknown as OperationHandler<Operations[OperationId]>;
+  const handler = handlers[id] as unknown as OperationHandler<Operations[OperationId], unknown>;
   const caller = admit(operation, request.caller, request.path?.run_id);
   const input = "input" in operation ? operation.input : undefined;
   const path =
@@ -78,15 +79,19 @@ export async function executeOperation<Id extends OperationId>(
   } as HandlerContext<Operations[OperationId]>;
   const run = () => handler.handle(checked, handlerContext);
   const { span } = handler;
-  if (span === undefined || caller === undefined || caller.role !== "agent") {
-    return (await run()) as OutputOf<Operations[Id]>;
-  }
-  return (await traceWorkItem(
-    span.name,
-    caller.runId,
-    caller.agent,
-    span.workItemId(checked),
-    run,
-    (recorded, answer) => span.describe(recorded, answer, checked),
-  )) as OutputOf<Operations[Id]>;
+  const result =
+    span === undefined || caller === undefined || caller.role !== "agent"
+      ? await run()
+      : await traceWorkItem(
+          span.name,
+          caller.runId,
+          caller.agent,
+          span.workItemId(checked),
+          run,
+          (recorded, answer) => span.describe(recorded, answer, checked),
+        );
+  // The edge: what the transition answered, as the wire says it (once, for every entry).
+  const answer =
+    handler.answer === undefined ? result : handler.answer(result, checked, handlerContext);
+  return answer as OutputOf<Operations[Id]>;
 }

@@ -69,22 +69,34 @@ export interface HandlerContext<D extends OperationDefinition> {
   http: Context<AppEnv> | undefined;
 }
 
-/** The span around an agent's operation on a work item: its name and what it records. */
-export interface WorkItemSpan<D extends OperationDefinition> {
+/**
+ * The span around an agent's operation on a work item: its name and what it records of the
+ * handler's `Result` (before the edge makes it the wire answer).
+ */
+export interface WorkItemSpan<D extends OperationDefinition, Result = OutputOf<D>> {
   /** The span's name, e.g. `complete work_item`. */
   name: string;
   /** The work item it acts on, when the request names one. */
   workItemId: (input: InputOf<D>) => string | undefined;
-  /** Records what the answer says (the attempt, the item's status, the receipt). */
-  describe: (span: DeliverySpan, answer: OutputOf<D>, input: InputOf<D>) => void;
+  /** Records what the result says (the attempt, the item's status, the receipt). */
+  describe(span: DeliverySpan, result: NoInfer<Result>, input: InputOf<D>): void;
 }
 
-/** The server's half of an operation, as {@link defineHandler} takes it. */
-export interface OperationHandler<D extends OperationDefinition> {
-  /** The transition: the operation's answer to a checked request. */
-  handle: (input: InputOf<D>, context: HandlerContext<D>) => Promise<OutputOf<D>>;
+/**
+ * The server's half of an operation, as {@link defineHandler} takes it. Its transition answers
+ * `Result`: the wire answer itself, or — with `answer` — something typed the span reads (a
+ * completion's receipt) that `answer` turns into the wire answer.
+ */
+export interface OperationHandler<D extends OperationDefinition, Result = OutputOf<D>> {
+  /** The transition: the operation's result for a checked request. */
+  handle: (input: InputOf<D>, context: HandlerContext<D>) => Promise<Result>;
+  /**
+   * The edge: the wire answer of the transition's `result`, the same for every entry (HTTP,
+   * `/mcp`, A2A). Absent when the result is the wire answer.
+   */
+  answer?(result: NoInfer<Result>, input: InputOf<D>, context: HandlerContext<D>): OutputOf<D>;
   /** Its span (agents' operations on work items). */
-  span?: WorkItemSpan<D>;
+  span?: WorkItemSpan<D, Result>;
   /** The text blocks a model reads of the answer of its MCP tool (default: its JSON). */
   toolText?: (answer: OutputOf<D>) => string[];
   /**
@@ -94,14 +106,20 @@ export interface OperationHandler<D extends OperationDefinition> {
   idempotencyScope?: string;
 }
 
+/** A handler whose result is not its wire answer must say how it becomes one (`answer`). */
+type AnswerOf<D extends OperationDefinition, Result> = [Result] extends [OutputOf<D>]
+  ? unknown
+  : { answer: NonNullable<OperationHandler<D, Result>["answer"]> };
+
 /**
  * The handler of `operation`, typed from its definition: its input is what the definition's
  * schemas give, its answer what its output declares (`handle: async ({ path }, { service }) =>
- * service.store.getRun(path.run_id)`).
+ * service.store.getRun(path.run_id)`), or — with `answer` — what that makes of its result.
  */
-export function defineHandler<D extends OperationDefinition>(
+export function defineHandler<D extends OperationDefinition, Result = OutputOf<D>>(
   _operation: D,
-  handler: OperationHandler<D>,
-): OperationHandler<D> {
+  // The result is the transition's: inferred from `handle` alone.
+  handler: OperationHandler<D, Result> & AnswerOf<D, NoInfer<Result>>,
+): OperationHandler<D, Result> {
   return handler;
 }

@@ -7,6 +7,7 @@ import type { ClaimView } from "@task-context/contract";
 import { DELIVERY_ATTRIBUTES, GEN_AI_ATTRIBUTES } from "@task-context/core";
 import { type DeliverySpan, traceDelivery } from "@task-context/core/tracing";
 import type { AgentIdentity } from "../delivery/delivery-store.ts";
+import type { Receipt } from "../delivery/receipt.ts";
 
 /** The attributes of a work item's span beyond the common delivery ones. */
 export const WORK_ITEM_ATTRIBUTES = {
@@ -56,23 +57,15 @@ export function describeSettled(span: DeliverySpan, attempt: number, status: str
   });
 }
 
-/** How core's `checkReceipt` starts the warning of a stale receipt. */
-const STALE_WARNING_START = "Stale context: ";
-
 /**
- * Records the receipt a completion quoted back (`quoted`), and whether it was stale: the
- * answer's warning then starts with core's stale-receipt sentence (a warning about the content
- * follows it).
+ * Records the receipt a completion quoted back and whether it was stale; nothing when it quoted
+ * none (or the answer has no receipt: one kept before receipts were typed, given again).
  */
-export function describeReceipt(
-  span: DeliverySpan,
-  quoted: string | undefined,
-  warning: string | undefined,
-): void {
-  if (quoted === undefined) return;
+export function describeReceipt(span: DeliverySpan, receipt: Receipt | undefined): void {
+  if (receipt === undefined || receipt.status === "none") return;
   span.setAttributes({
-    [DELIVERY_ATTRIBUTES.contextQuotedSha256]: quoted,
-    [DELIVERY_ATTRIBUTES.contextStale]: warning?.startsWith(STALE_WARNING_START) === true,
+    [DELIVERY_ATTRIBUTES.contextQuotedSha256]: receipt.quoted ?? "",
+    [DELIVERY_ATTRIBUTES.contextStale]: receipt.status === "stale",
   });
 }
 

@@ -1,7 +1,7 @@
+import type { ErrorBody } from "@task-context/contract";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { ErrorBody } from "../contract/schemas.ts";
 import { DeliveryError, type DeliveryErrorCode } from "../delivery/delivery-error.ts";
 
 /** The JSON error answer `{ error, code, issues? }` for a `DeliveryError`. */

@@ -1,7 +1,7 @@
+import type { CreateRunInput } from "@task-context/contract";
 import { findSecrets, redactSecrets, type SecretPolicy } from "@task-context/core";
 import { countSecrets, requireSecretPolicy } from "@task-context/core/internal";
 import type { ValidationIssue } from "@task-context/protocols";
-import type { CreateRunInput } from "../contract/schemas.ts";
 import { DeliveryError } from "../delivery/delivery-error.ts";
 
 /**

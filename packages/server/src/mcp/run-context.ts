@@ -3,7 +3,7 @@ import {
   ResourceNotFoundError,
   ResourceTemplate,
 } from "@modelcontextprotocol/server";
-import type { RunView, StageView } from "../contract/schemas.ts";
+import type { RunView, StageView } from "@task-context/contract";
 import { runNotFound } from "../delivery/delivery-error.ts";
 import type { AgentSession } from "./operation-tools.ts";
 

@@ -9,6 +9,9 @@ import {
 import { continueWhenRead } from "./expect-continue.ts";
 import { closingConnection, type DrainLimits, drainUnreadBody } from "./unread-body.ts";
 
+/** How long an idle keep-alive connection stays open (see its use). */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 /** What answers a request: the app's `fetch`, with Node's request and response as its env. */
 export type NodeFetch = (request: Request, env: HttpBindings) => Response | Promise<Response>;
 
@@ -82,6 +85,12 @@ export function createNodeHttpServer(fetch: NodeFetch, options: NodeHttpOptions)
 
   // Node's own bare 400 for a missing Host is replaced by the JSON answer above.
   const server = createServer({ requireHostHeader: false }, listener);
+  // An idle connection is closed by its client first: clients keep one for a few seconds less
+  // than the server's Keep-Alive hint, and a busy client's timer can lag that margin, sending
+  // its next request on a connection Node's default (5 s) has just closed ("other side
+  // closed"). 65 s, as proxies and load balancers expect of the servers behind them.
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000;
   server.on("checkContinue", (incoming: IncomingMessage, outgoing: ServerResponse) => {
     expecting.set(incoming, { continued: false });
     void listener(incoming, outgoing);

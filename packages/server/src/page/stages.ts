@@ -1,4 +1,4 @@
-import type { RunView } from "../contract/schemas.ts";
+import type { RunView } from "@task-context/contract";
 import { type Markup, markup } from "./markup.ts";
 
 const countNames = [

@@ -1,7 +1,8 @@
 // A run's events: read a page at a time, and waited for by long polls and event streams (the
 // machine appends them, each with the run's next seq, in the transaction that makes the change).
+
+import type * as Contract from "@task-context/contract";
 import type { CollaborationEvent } from "@task-context/protocols";
-import type * as Contract from "../contract/schemas.ts";
 import type { ChangedOptions } from "../delivery/delivery-store.ts";
 import { all, type SqlSteps } from "./sql-steps.ts";
 

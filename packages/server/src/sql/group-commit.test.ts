@@ -68,7 +68,7 @@ describe("SqlStore's group commit", () => {
       ),
     );
     expect(counts.transactions).toBe(1);
-    expect(completions.map((completion) => completion.status)).toEqual([
+    expect(completions.map((completion) => completion.view.status)).toEqual([
       "completed",
       "completed",
       "completed",
@@ -86,7 +86,10 @@ describe("SqlStore's group commit", () => {
       store.claim(runId, agent, undefined),
     ]);
     expect(counts.transactions).toBe(1);
-    expect(completed).toMatchObject({ status: "fulfilled", value: { status: "completed" } });
+    expect(completed).toMatchObject({
+      status: "fulfilled",
+      value: { view: { status: "completed" } },
+    });
     expect(twice).toMatchObject({ status: "rejected", reason: { code: "ALREADY_COMPLETED" } });
     expect(other).toMatchObject({ status: "fulfilled", value: { lease: { attempt: 1 } } });
     const page = await store.events(runId, 0, 100);

@@ -1,7 +1,8 @@
 // A run's state as the database holds it: read in one batch of queries (the run's row first,
 // locked on PostgreSQL), so that a store decides every command of the run in memory.
+
+import type * as Contract from "@task-context/contract";
 import type { TraceContext } from "@task-context/protocols";
-import type * as Contract from "../contract/schemas.ts";
 import type { A2aEndpoint } from "../delivery/delivery-store.ts";
 import {
   type AgentRecord,

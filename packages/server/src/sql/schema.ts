@@ -1,5 +1,5 @@
 // The store's tables: their rows as TypeScript sees them, and the migrations that create them.
-import type * as Contract from "../contract/schemas.ts";
+import type * as Contract from "@task-context/contract";
 import type { ItemRecord } from "../delivery/machine/run-state.ts";
 import type { SqlDatabase } from "./sql-database.ts";
 

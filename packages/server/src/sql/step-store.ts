@@ -2,15 +2,17 @@
 // (../delivery/machine), decided on the run's state in one transaction and written down there, and
 // a view of the result; SqlStore runs the steps on a synchronous database (SQLite on Node, a
 // Durable Object's storage), PostgresStore on PostgreSQL.
+
+import type * as Contract from "@task-context/contract";
 import { ArgumentError } from "@task-context/core";
 import { sha256Hex } from "@task-context/core/internal";
 import { type Artifact, renderRunContext, type WorkItem } from "@task-context/protocols";
-import type * as Contract from "../contract/schemas.ts";
 import { ClaimWaiters, type RunOffers } from "../delivery/claim-waiters.ts";
 import type {
   A2aAgent,
   AgentIdentity,
   ChangedOptions,
+  Completed,
   CreateRunOptions,
   DeliveryStore,
   RunOverview,
@@ -228,7 +230,7 @@ export abstract class StepStore implements DeliveryStore {
 
   async complete(
     ...[runId, agent, workItemId, body, idempotency]: Parameters<DeliveryStore["complete"]>
-  ): Promise<Contract.CompletionView> {
+  ): Promise<Completed> {
     // The item's run context as it is now, hashed before the transaction (hashing is
     // asynchronous on Workers); only a completion that quotes a hash needs it.
     const current =
@@ -236,7 +238,7 @@ export abstract class StepStore implements DeliveryStore {
         ? undefined
         : await this.#currentContextSha256(runId, workItemId);
     const command = { type: "complete" as const, agent, workItemId, body, idempotency, current };
-    return this.execute(runId, command, ({ view }) => done(view));
+    return this.execute(runId, command, done);
   }
 
   async fail(

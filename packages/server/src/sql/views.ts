@@ -1,5 +1,7 @@
 // The read views: runs, work items, artifacts, attempts, dead letters and the run page's overview
 // as the contract shows them, with the receipts (context_sha256) of the run contexts.
+
+import type * as Contract from "@task-context/contract";
 import { sha256Hex } from "@task-context/core/internal";
 import type {
   Artifact,
@@ -8,7 +10,6 @@ import type {
   WorkItem,
 } from "@task-context/protocols";
 import { type RunContext, renderRunContext } from "@task-context/protocols/work-item";
-import type * as Contract from "../contract/schemas.ts";
 import { artifactReferenceOf } from "../delivery/artifact-reference.ts";
 import { DeliveryError } from "../delivery/delivery-error.ts";
 import type { RunOverview, WorkItemOverview } from "../delivery/delivery-store.ts";

@@ -1,4 +1,4 @@
-import type * as Contract from "../contract/schemas.ts";
+import type * as Contract from "@task-context/contract";
 import { runNotFound } from "../delivery/delivery-error.ts";
 import type {
   AgentIdentity,

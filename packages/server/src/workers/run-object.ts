@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
+import type * as Contract from "@task-context/contract";
 import { ArgumentError } from "@task-context/core";
 import type { A2aDispatcher } from "../a2a/a2a-dispatcher.ts";
-import type * as Contract from "../contract/schemas.ts";
 import { runNotFound } from "../delivery/delivery-error.ts";
 import type { CreateRunOptions, DeliveryStore, StoredAgent } from "../delivery/delivery-store.ts";
 import { checkStageGraph } from "../delivery/stage-graph.ts";

@@ -1,8 +1,9 @@
 // The checker itself: it accepts a correct history and names each anomaly a queue can have —
 // lost, duplicated and stale-accepted completions, gaps, a stream that disagrees with the state.
+
+import type { RunView } from "@task-context/contract";
 import type { Artifact, CollaborationEvent } from "@task-context/protocols";
 import { describe, expect, it } from "vitest";
-import type { RunView } from "../../src/contract/schemas.ts";
 import { check } from "./check.ts";
 import type { FinalState, History, Operation } from "./history.ts";
 

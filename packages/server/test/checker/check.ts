@@ -4,9 +4,10 @@
 // proves that every work item was completed exactly once — none lost, none duplicated — that no
 // completion of a stale attempt was accepted, and that replaying the stream yields the final
 // state. Pure: no I/O, no test framework.
+
+import type { RunView } from "@task-context/contract";
 import type { CollaborationEvent } from "@task-context/protocols";
 import { validate } from "@task-context/protocols";
-import type { RunView } from "../../src/contract/schemas.ts";
 import type { Action, FinalState, History, Intent, Operation } from "./history.ts";
 
 /** What the checker found. */

@@ -1,7 +1,8 @@
 // What the checker records: every operation a client invoked and the answer it got (or that it
 // got none: the server died under it), the crashes it simulated and the server's restarts.
+
+import type { DeadLetter, RunView } from "@task-context/contract";
 import type { Artifact, CollaborationEvent } from "@task-context/protocols";
-import type { DeadLetter, RunView } from "../../src/contract/schemas.ts";
 import type { ReceivedFrame } from "../sse/follow.ts";
 
 /** The operations of the contract the checker's clients invoke. */

@@ -9,14 +9,14 @@
 // (postgres-chaos.ts), and agents can fail and claim again all at once (a retry storm). No test
 // framework here: the benchmark runs the large configuration.
 import { join } from "node:path";
-import type { Artifact, CollaborationEvent, WorkItem } from "@task-context/protocols";
 import type {
   ClaimView,
   CreateRunInput,
   DeadLetter,
   EventPage,
   RunView,
-} from "../../src/contract/schemas.ts";
+} from "@task-context/contract";
+import type { Artifact, CollaborationEvent, WorkItem } from "@task-context/protocols";
 import { dataPart, type RunningA2aAgent, startA2aAgent, textPart } from "../a2a/a2a-agent.ts";
 import { type Follower, followEvents, type StreamRequest } from "../sse/follow.ts";
 import type {

@@ -2,9 +2,6 @@
 // contract as it comes back: work items, artifacts, review feedback and events against the
 // published schemas (protocols' validate()), errors against { error, code, issues? }.
 
-import type { Artifact, CollaborationEvent, WorkItem } from "@task-context/protocols";
-import { type SchemaName, validate } from "@task-context/protocols";
-import { expect } from "vitest";
 import type {
   ClaimView,
   CompletionView,
@@ -16,7 +13,10 @@ import type {
   HeartbeatView,
   RunView,
   StageInput,
-} from "../../src/contract/schemas.ts";
+} from "@task-context/contract";
+import type { Artifact, CollaborationEvent, WorkItem } from "@task-context/protocols";
+import { type SchemaName, validate } from "@task-context/protocols";
+import { expect } from "vitest";
 import type { Service } from "./harness.ts";
 
 /** An answer of the service. */

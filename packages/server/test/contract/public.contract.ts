@@ -1,6 +1,6 @@
+import { publishedSchemas } from "@task-context/contract";
 import { schemaNames, validate } from "@task-context/protocols";
 import { describe, expect, it } from "vitest";
-import { publishedSchemas } from "../../src/contract/published-schemas.ts";
 import { Client, createRun, runInput, taskStage } from "./client.ts";
 import type { StartService } from "./harness.ts";
 import { suiteService } from "./suite-service.ts";

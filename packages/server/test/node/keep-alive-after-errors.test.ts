@@ -130,3 +130,16 @@ describe("the Node server after a 429", () => {
     });
   }
 });
+
+describe("an idle keep-alive connection", () => {
+  it("is kept 65 s, so that its client (a few seconds less) closes it first", async () => {
+    const service = await overSocket();
+    try {
+      const answer = await fetch(`${service.baseUrl}/healthz`);
+      await answer.body?.cancel();
+      expect([answer.status, answer.headers.get("keep-alive")]).toEqual([200, "timeout=65"]);
+    } finally {
+      await service.stop();
+    }
+  });
+});

@@ -132,7 +132,7 @@ describe("the generated forwarders", () => {
         offer?.id ?? "",
         artifactCompletion(1),
       );
-      expect(completion.status).toBe("completed");
+      expect(completion.view.status).toBe("completed");
       expect(await forwarder.getRun(runId)).toEqual(await store.getRun(runId));
       expect(await forwarder.events(runId, 0, 100)).toEqual(await store.events(runId, 0, 100));
       expect(await forwarder.lastSeq(runId)).toBe(await store.lastSeq(runId));

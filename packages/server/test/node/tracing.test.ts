@@ -109,6 +109,27 @@ describe("the delivery service with an OpenTelemetry SDK registered", () => {
     });
   });
 
+  it("records the same receipt for a completion given again for its Idempotency-Key", async () => {
+    const { writer } = await runWithWriter();
+    const claimed = await writer.claimNext();
+    const item = (claimed.body as { work_item: { id: string } }).work_item;
+    const stale = "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae";
+    const body = { ...artifactCompletion(1), context_sha256: stale };
+    const first = await writer.complete(item.id, body, "receipt-again");
+    const again = await writer.complete(item.id, body, "receipt-again");
+
+    expect(again.text).toBe(first.text);
+    const completions = workItemSpans().filter((span) => span.name === "complete work_item");
+    expect(completions.map(({ attributes }) => attributes)).toStrictEqual([
+      completions[0]?.attributes,
+      completions[0]?.attributes,
+    ]);
+    expect(completions[0]?.attributes).toMatchObject({
+      "task_context.context.quoted_sha256": stale,
+      "task_context.context.stale": true,
+    });
+  });
+
   it("records the claims and completions of the /mcp tools through the same place", async () => {
     const { writer } = await runWithWriter();
     const client = await mcpClient(service, writer.token);

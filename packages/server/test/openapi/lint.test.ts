@@ -7,9 +7,9 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import * as contract from "@task-context/contract";
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import * as contract from "../../src/contract/schemas.ts";
 import { temporaryFolder } from "../node/services.ts";
 import { servedDocument } from "./document.ts";
 

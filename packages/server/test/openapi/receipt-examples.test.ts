@@ -1,12 +1,10 @@
 // The OpenAPI document's examples quote run-context hashes: each must be the one the service
 // would put on the item, runContextSha256 of the example's goal, constraints and stage context.
+import { examples } from "@task-context/contract";
 import { runContextSha256 } from "@task-context/protocols";
 import { describe, expect, it } from "vitest";
-import {
-  completeExamples,
-  createRunExample,
-  workItemExample,
-} from "../../src/contract/examples.ts";
+
+const { completeExamples, createRunExample, workItemExample } = examples;
 
 describe("the contract's receipt examples", () => {
   it("the work item example's context_sha256 is runContextSha256 of its run context", async () => {

@@ -1,6 +1,6 @@
 // Claiming a work item: by its id, or the oldest one on offer to the agent (never a review of its
 // own artifact). A claim starts a new attempt with a lease of the run's lease_ms.
-import type * as Contract from "../../contract/schemas.ts";
+import type * as Contract from "@task-context/contract";
 import type { AgentIdentity } from "../delivery-store.ts";
 import { claimRefusal, isOwnWork, itemStatus } from "../rules.ts";
 import { type Draft, iso } from "./draft.ts";

@@ -1,10 +1,10 @@
 // A completion: the agent's current attempt (or its expired lease nobody else claimed) ends with
 // the item's artifact (a task) or review (a review item), stored with what they hold that poses as
-// instructions; the receipt the agent quoted is checked; the stage advances when nothing of it is
-// left open. Once per idempotency key.
-import { checkReceipt } from "@task-context/core";
+// instructions; the receipt the agent quoted is checked (typed on the answer: the edge words its
+// warning); the stage advances when nothing of it is left open. Once per idempotency key.
+
+import type * as Contract from "@task-context/contract";
 import type { ContentFinding, ReviewFeedback } from "@task-context/protocols";
-import type * as Contract from "../../contract/schemas.ts";
 import { artifactReferenceOf } from "../artifact-reference.ts";
 import {
   artifactFindings,
@@ -13,7 +13,8 @@ import {
   reviewFindings,
   reviewSubject,
 } from "../content-findings.ts";
-import type { AgentIdentity, IdempotencyKey } from "../delivery-store.ts";
+import type { AgentIdentity, Completed, IdempotencyKey } from "../delivery-store.ts";
+import { checkCompletionReceipt, type Receipt } from "../receipt.ts";
 import {
   completionKindIssues,
   completionRefusal,
@@ -28,20 +29,11 @@ import { type ItemRecord, stageOf } from "./run-state.ts";
 import { advanceStage } from "./stages.ts";
 
 /**
- * The receipt of a completion: whether the run-context hash the agent quoted (`quoted`) is the
- * item's `current` one; `"none"` when it quoted none.
+ * A completion's answer as its idempotency key keeps it: the view with the receipt beside it, so
+ * that the answer given again carries the same receipt. (Answers kept before the receipt was
+ * typed have none, and the stale-receipt sentence already in their warning.)
  */
-export interface Receipt {
-  status: "current" | "stale" | "none";
-  quoted?: string;
-  current: string;
-}
-
-/** A completion's answer, and its receipt (none for an answer given again for its key). */
-export interface Completed {
-  view: Contract.CompletionView;
-  receipt: Receipt | undefined;
-}
+type RememberedCompletion = Contract.CompletionView & { receipt?: Receipt };
 
 /** What a completion is made with. */
 export interface Completion {
@@ -57,7 +49,10 @@ export interface Completion {
 export function complete(draft: Draft, completion: Completion): Completed {
   const { agent, workItemId, body, idempotency, current } = completion;
   const replay = answered(draft, agent, idempotency);
-  if (replay !== undefined) return { view: replay as Contract.CompletionView, receipt: undefined };
+  if (replay !== undefined) {
+    const { receipt, ...view } = replay as RememberedCompletion;
+    return { view, receipt };
+  }
   const item = requireItem(draft, workItemId);
   const outcome = item.status === itemStatus.leased ? undefined : (item.outcome ?? undefined);
   const refusal = completionRefusal(item, agent, body.attempt, outcome);
@@ -92,21 +87,22 @@ export function complete(draft: Draft, completion: Completion): Completed {
     reason: null,
     ended_at: draft.now,
   });
-  const checked =
+  const receipt =
     current === undefined
       ? undefined
-      : checkReceipt({
+      : checkCompletionReceipt({
           quoted: body.context_sha256,
           current,
-          recipient: `agent "${agent.tag}" on work item ${item.id}`,
+          agentTag: agent.tag,
+          workItemId: item.id,
         });
-  if (checked?.status === "stale") {
+  if (receipt?.status === "stale") {
     draft.emit("context.stale", {
       work_item_id: item.id,
       agent_tag: agent.tag,
       attempt: item.attempt,
-      quoted_context_sha256: checked.quoted ?? "",
-      context_sha256: checked.current,
+      quoted_context_sha256: receipt.quoted ?? "",
+      context_sha256: receipt.current,
     });
   }
   const event = draft.emit("work_item.completed", {
@@ -121,22 +117,11 @@ export function complete(draft: Draft, completion: Completion): Completed {
     status: "completed",
     ...(stored === undefined ? {} : { artifact_id: stored.id }),
     event_id: event.id,
-    ...warningOf([checked?.warning, flagged]),
+    ...(flagged === undefined ? {} : { warning: flagged }),
   };
-  rememberAnswer(draft, agent, idempotency, view);
-  return { view, receipt: checked === undefined ? undefined : receiptOf(checked) };
-}
-
-/** The typed receipt of core's check. */
-function receiptOf(checked: ReturnType<typeof checkReceipt>): Receipt {
-  if (checked.status === "unquoted") return { status: "none", current: checked.current };
-  return { status: checked.status, quoted: checked.quoted ?? "", current: checked.current };
-}
-
-/** The answer's `warning`: its sentences joined by a space, or nothing when there are none. */
-function warningOf(sentences: ReadonlyArray<string | undefined>): { warning?: string } {
-  const warning = sentences.filter((sentence) => sentence !== undefined).join(" ");
-  return warning === "" ? {} : { warning };
+  const remembered: RememberedCompletion = receipt === undefined ? view : { ...view, receipt };
+  rememberAnswer(draft, agent, idempotency, remembered);
+  return { view, receipt };
 }
 
 /**

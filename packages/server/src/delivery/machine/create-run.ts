@@ -1,7 +1,8 @@
 // Creating a run: its stages checked, the run and its stages written, `run.created` announced and
 // the first stage's items offered.
+
+import type * as Contract from "@task-context/contract";
 import type { TraceContext } from "@task-context/protocols";
-import type * as Contract from "../../contract/schemas.ts";
 import { checkStageGraph } from "../stage-graph.ts";
 import type { Draft } from "./draft.ts";
 import { newRunState, type RunRecord, type RunState, type StageRecord } from "./run-state.ts";

@@ -1,6 +1,6 @@
 // A failure: the agent gives its attempt up; the attempt counts against the item's budget (back
 // on offer, or to the dead letters).
-import type * as Contract from "../../contract/schemas.ts";
+import type * as Contract from "@task-context/contract";
 import type { AgentIdentity, IdempotencyKey } from "../delivery-store.ts";
 import { liveLeaseRefusal } from "../rules.ts";
 import type { Draft } from "./draft.ts";

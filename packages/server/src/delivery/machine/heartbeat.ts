@@ -1,5 +1,5 @@
 // A heartbeat: the current attempt's lease runs on for the run's lease_ms, from now.
-import type * as Contract from "../../contract/schemas.ts";
+import type * as Contract from "@task-context/contract";
 import type { AgentIdentity } from "../delivery-store.ts";
 import { liveLeaseRefusal } from "../rules.ts";
 import { type Draft, iso } from "./draft.ts";

@@ -2,14 +2,15 @@
 // and the writes and events of the change. Pure: no I/O, no clock (now is given), no ids but the
 // context's. Every command first expires the run's overdue leases; a refused command changes
 // nothing at all (not even the expiries, which the next command makes again).
+
+import type * as Contract from "@task-context/contract";
 import { ArgumentError } from "@task-context/core";
 import type { CollaborationEvent } from "@task-context/protocols";
-import type * as Contract from "../../contract/schemas.ts";
 import { DeliveryError, runNotFound } from "../delivery-error.ts";
-import type { AgentIdentity, IdempotencyKey, StoredAgent } from "../delivery-store.ts";
+import type { AgentIdentity, Completed, IdempotencyKey, StoredAgent } from "../delivery-store.ts";
 import { addAgent } from "./add-agent.ts";
 import { type Claimed, claim } from "./claim.ts";
-import { type Completed, type Completion, complete } from "./complete.ts";
+import { type Completion, complete } from "./complete.ts";
 import { createRun, type NewRun, newRun } from "./create-run.ts";
 import { Draft, type MachineContext } from "./draft.ts";
 import { expireLeases } from "./expire-leases.ts";

@@ -2,8 +2,9 @@
 // stands, who holds it, until when), its agents, its artifacts (without their content) and the
 // idempotency keys it has answered — everything a state-changing command reads, so that deciding
 // needs no query. A store loads it once (or keeps it) and changes it only through applyWrites.
+
+import type * as Contract from "@task-context/contract";
 import type { TraceContext } from "@task-context/protocols";
-import type * as Contract from "../../contract/schemas.ts";
 import { type ItemState, type ItemStatus, itemStatus } from "../rules.ts";
 
 /** A run's status. */
