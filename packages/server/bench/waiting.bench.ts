@@ -12,6 +12,7 @@
 // WAITING_IDLE_S (default 10) the seconds of idle CPU measured, WAITING_WAKES (default 20) the
 // wake-ups timed. WAITING_BEFORE=<another checkout>/packages/server/src/main.ts measures that
 // service too, in the same run ("before": e.g. a worktree of main), beside this one ("service").
+// WAITING_ONLY=waiters or followers measures only those.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { Agent, type ClientRequest, request } from "node:http";
 import { availableParallelism, cpus, tmpdir } from "node:os";
@@ -26,6 +27,8 @@ import { percentile } from "./service-load.ts";
 const levels = (process.env.WAITING_LEVELS ?? "1000,5000").split(",").map(Number);
 const idleSeconds = Number(process.env.WAITING_IDLE_S ?? 10);
 const wakes = Number(process.env.WAITING_WAKES ?? 20);
+/** `waiters` or `followers`: measure only those (default both). */
+const only = process.env.WAITING_ONLY;
 /** Another service's entry to measure beside this one (its `src/main.ts`), or undefined. */
 const beforeEntry = process.env.WAITING_BEFORE;
 /** Agents per run when the waiters are spread. */
@@ -282,28 +285,45 @@ async function measureWaiters(side: Side, agents: number, runs: number): Promise
     allSent = resolve;
   });
   const claimed: Array<{ at: number; run: number }> = [];
-  const waiting = tokens.map(async (token, index) => {
+  const waitFrom = async (token: string, index: number) => {
     let first = true;
     while (!stopping) {
-      const answer = await side.client.send(
-        "POST",
-        "/v1/inbox/claim-next?wait=30",
-        token,
-        undefined,
-        () => {
-          if (!first) return;
-          first = false;
-          sent += 1;
-          if (sent === tokens.length) allSent();
-        },
-      );
+      let answer: Answer;
+      try {
+        answer = await side.client.send(
+          "POST",
+          "/v1/inbox/claim-next?wait=30",
+          token,
+          undefined,
+          () => {
+            if (!first) return;
+            first = false;
+            sent += 1;
+            if (sent === tokens.length) allSent();
+          },
+        );
+      } catch {
+        // A connection the server reset or never accepted: counted, and the agent polls again.
+        errors.count += 1;
+        continue;
+      }
       if (answer.status === 200) {
         claimed.push({ at: now(), run: runOf(index) });
         return; // this agent holds its item: it waits no more
       }
       if (answer.status !== 204) throw new Error(`claim-next: ${answer.status} ${answer.text}`);
     }
-  });
+  };
+  // Connections opened 500 at a time, as agents start over time, not in one burst that
+  // overflows the listening socket's queue.
+  const waiting: Promise<void>[] = [];
+  for (let batch = 0; batch < tokens.length; batch += 500) {
+    const upTo = Math.min(tokens.length, batch + 500);
+    for (let index = batch; index < upTo; index++) {
+      waiting.push(waitFrom(tokens[index] as string, index));
+    }
+    while (sent < upTo) await sleep(5);
+  }
   await everySent;
   await sleep(2000); // every wait in place
   const memory = residentBytes(pid);
@@ -325,6 +345,9 @@ async function measureWaiters(side: Side, agents: number, runs: number): Promise
   await Promise.allSettled(waiting);
   return { idleCpu, bytesPerConnection: (memory - memoryBefore) / agents, wake };
 }
+
+/** Requests that failed on their connection (reset, never accepted), over the whole run. */
+const errors = { count: 0 };
 
 /** N followers of one run's event stream: idle CPU, memory per follower, fan-out latencies. */
 async function measureFollowers(side: Side, followers: number) {
@@ -411,7 +434,7 @@ try {
     }
   };
   for (const agents of levels) {
-    for (const spread of [true, false]) {
+    for (const spread of only === "followers" ? [] : [true, false]) {
       const runs = spread ? Math.max(1, Math.ceil(agents / PER_RUN)) : 1;
       const results: Record<string, Figures> = {};
       for (const make of sides) {
@@ -426,6 +449,7 @@ try {
       }
       row(`${agents} long polls, ${spread ? `${runs} runs` : "one run"}`, results);
     }
+    if (only === "waiters") continue;
     const followers: Record<string, Figures> = {};
     for (const make of sides) {
       const side = await make();
@@ -454,3 +478,4 @@ console.log(
 );
 console.log("| --- | --- | ---: | ---: | ---: | ---: |");
 for (const row of rows) console.log(row);
+console.log(`\nRequests that failed on their connection (polled again): ${errors.count}.`);

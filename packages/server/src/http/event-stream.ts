@@ -1,8 +1,8 @@
 import type { Context } from "hono";
-import { streamSSE } from "hono/streaming";
 import { DeliveryError } from "../delivery/delivery-error.ts";
 import type { DeliveryStore } from "../delivery/delivery-store.ts";
 import type { RunFeeds } from "./run-feeds.ts";
+import { sseBody } from "./sse-body.ts";
 import { anySignal } from "./wait.ts";
 
 /**
@@ -49,16 +49,27 @@ export function eventStream(
   after: number,
   shutdown: AbortSignal | undefined,
 ): Response {
-  // streamSSE sets `Cache-Control: no-cache` itself; proxies must not buffer the stream.
-  c.header("X-Accel-Buffering", "no");
-  return streamSSE(c, async (stream) => {
-    const aborted = new AbortController();
-    stream.onAbort(() => aborted.abort());
-    const signal = anySignal([aborted.signal, shutdown]);
-    // A reconnecting client waits a second, not EventSource's default three.
-    await stream.write(": stream of run events; resume with Last-Event-ID\nretry: 1000\n\n");
-    const end = await feeds.follow(runId, after, (bytes) => stream.write(bytes), signal);
+  const stream = sseBody();
+  // A reconnecting client waits a second, not EventSource's default three.
+  stream.sink.write(opening);
+  feeds.follow(runId, after, stream.sink, anySignal([stream.cancelled, shutdown])).then(
     // Too far behind: what it was sent and has not read is dropped with the stream.
-    if (end === "cut") stream.abort();
-  });
+    (end) => (end === "cut" ? stream.cut() : stream.end()),
+    (error: unknown) => {
+      // As Hono's streamSSE does with an error of its callback.
+      console.error(error);
+      stream.end();
+    },
+  );
+  c.header("Transfer-Encoding", "chunked");
+  c.header("Content-Type", "text/event-stream");
+  c.header("Cache-Control", "no-cache");
+  c.header("Connection", "keep-alive");
+  // Proxies must not buffer the stream.
+  c.header("X-Accel-Buffering", "no");
+  return c.newResponse(stream.body);
 }
+
+const opening = new TextEncoder().encode(
+  ": stream of run events; resume with Last-Event-ID\nretry: 1000\n\n",
+);

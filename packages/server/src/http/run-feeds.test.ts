@@ -3,6 +3,7 @@ import { newId } from "../delivery/ids.ts";
 import { openNodeDatabase } from "../node-sqlite.ts";
 import { SqlStore } from "../sql/sql-store.ts";
 import { type FollowEnd, RunFeeds } from "./run-feeds.ts";
+import type { FollowerSink } from "./sse-body.ts";
 
 /** Waits for a condition, never for a time: the deadline only ends a hung test. */
 const EVENTUALLY = { timeout: 15_000, interval: 5 };
@@ -48,16 +49,20 @@ afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
-/** A follower that keeps the ids of the frames it is sent. */
+/** A follower that reads at once, keeping the ids of the frames it is sent. */
 function collector() {
   const ids: number[] = [];
   let comments = 0;
   const decoder = new TextDecoder();
-  const write = async (bytes: Uint8Array) => {
-    const text = decoder.decode(bytes);
-    const id = /^id: (\d+)$/m.exec(text)?.[1];
-    if (id === undefined) comments += 1;
-    else ids.push(Number(id));
+  const write: FollowerSink = {
+    write(bytes) {
+      const text = decoder.decode(bytes);
+      const id = /^id: (\d+)$/m.exec(text)?.[1];
+      if (id === undefined) comments += 1;
+      else ids.push(Number(id));
+      return 0;
+    },
+    drained: async () => undefined,
   };
   return { ids, write, comments: () => comments };
 }
@@ -106,8 +111,10 @@ describe("the runs' event feeds", () => {
     const after = await store.lastSeq(runId);
     const reading = collector();
     const readingEnd = feeds.follow(runId, after, reading.write, stop);
-    // Its stream never takes what it is sent.
-    const stuck = feeds.follow(runId, after, () => new Promise(() => {}), stop);
+    // Its client never reads what it is sent.
+    let unread = 0;
+    const never: FollowerSink = { write: () => ++unread, drained: () => new Promise(() => {}) };
+    const stuck = feeds.follow(runId, after, never, stop);
     await expect.poll(() => feeds.followers(runId), EVENTUALLY).toBe(2);
     for (let index = 0; index < 5; index++) await claim();
     expect(await stuck).toBe<FollowEnd>("cut");

@@ -6,6 +6,7 @@
 // its stream ends, and the client resumes with Last-Event-ID.
 import type { CollaborationEvent } from "@task-context/protocols";
 import type { DeliveryStore } from "../delivery/delivery-store.ts";
+import type { FollowerSink } from "./sse-body.ts";
 import { anySignal, type WaitTiming } from "./wait.ts";
 
 /** How the event stream paces itself. */
@@ -23,18 +24,13 @@ export const MAX_BEHIND = 1000;
 /** How a follow ended: the run completed, the follower left (or the server stops), or it was cut off. */
 export type FollowEnd = "completed" | "left" | "cut";
 
-/** Writes bytes to one follower's stream; resolves when the stream has taken them. */
-export type FollowerWrite = (bytes: Uint8Array) => Promise<unknown>;
-
 /** A follower of a run's live events. */
 interface Follower {
-  write: FollowerWrite;
+  sink: FollowerSink;
   /** The seq of the last event it was sent. */
   last: number;
   /** When it was last sent something (the service's clock): keep-alives are due from it. */
   lastWrite: number;
-  /** Frames sent and not yet taken by its stream. */
-  unread: number;
   end: (how: FollowEnd) => void;
   fail: (error: unknown) => void;
 }
@@ -82,7 +78,7 @@ export class RunFeeds {
   }
 
   /**
-   * Sends `write` the run's events after `after` as SSE frames, then each new one as it happens,
+   * Sends `sink` the run's events after `after` as SSE frames, then each new one as it happens,
    * and a keep-alive comment when it has been sent nothing for `keepAliveMs` (counted from now:
    * call it once the stream's opening lines are written). Resolves when the
    * run completed (once `run.completed` is written), `signal` aborts or the server stops
@@ -92,7 +88,7 @@ export class RunFeeds {
   async follow(
     runId: string,
     after: number,
-    write: FollowerWrite,
+    sink: FollowerSink,
     signal: AbortSignal,
   ): Promise<FollowEnd> {
     const gone = anySignal([signal, this.#shutdown]);
@@ -111,12 +107,13 @@ export class RunFeeds {
         const tail = feed.tail ?? (await feed.started);
         if (last >= tail) break;
         const page = await this.#store.events(runId, last, PAGE);
+        lastWrite = this.#timing.clock();
         for (const event of page.events) {
-          lastWrite = this.#timing.clock();
-          // A client that stops reading and goes away leaves its write pending.
-          if ((await Promise.race([write(eventFrame(event)), left])) === "left") return "left";
+          sink.write(eventFrame(event));
           if (event.type === "run.completed") return "completed";
         }
+        // At the client's pace; one that goes away leaves the drain pending.
+        if ((await Promise.race([sink.drained(), left])) === "left") return "left";
         // What there was is sent even when the server stops meanwhile; then the stream ends.
         if (page.events.length === 0 || gone.aborted) break;
         last = page.next_after;
@@ -126,10 +123,9 @@ export class RunFeeds {
       feed.joining -= 1;
       return await new Promise<FollowEnd>((resolve, reject) => {
         const follower: Follower = {
-          write,
+          sink,
           last,
           lastWrite,
-          unread: 0,
           end: (how) => {
             gone.removeEventListener("abort", onAbort);
             feed.leave(follower);
@@ -304,16 +300,6 @@ class RunFeed {
 
   /** Sends without waiting; a follower too far behind is cut off. */
   #write(follower: Follower, bytes: Uint8Array): void {
-    follower.unread += 1;
-    if (follower.unread > this.#maxBehind) {
-      follower.end("cut");
-      return;
-    }
-    follower.write(bytes).then(
-      () => {
-        follower.unread -= 1;
-      },
-      () => follower.end("left"),
-    );
+    if (follower.sink.write(bytes) > this.#maxBehind) follower.end("cut");
   }
 }
