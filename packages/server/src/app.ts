@@ -75,6 +75,12 @@ export interface AppOptions {
   rateLimiter?: RateLimiterFactory;
   /** Aborts when the server stops: long polls answer at once and event streams end. */
   signal?: AbortSignal;
+  /**
+   * Whether the event streams of a run share one reader in this app (default true). The Workers
+   * router sets false: there, a request may not do I/O for another, so each stream reads its run
+   * itself (see `RunFeeds`).
+   */
+  sharedEventReaders?: boolean;
   /** Told about every error that became a 500 (the answer never carries it). */
   onUnexpectedError?: (error: unknown) => void;
   /**
@@ -197,7 +203,10 @@ export function createApp(options: AppOptions): App {
     secrets: requireSecretPolicy("options.secrets", options.secrets),
     viewTokens: viewTokens(options.auth.adminToken),
     a2a: options.a2a ?? {},
-    feeds: new RunFeeds(store, timing, { shutdown: options.signal }),
+    feeds: new RunFeeds(store, timing, {
+      shutdown: options.signal,
+      shared: options.sharedEventReaders ?? true,
+    }),
   };
   // Every operation of the contract, at its method and path (spans, limits and checks in the
   // executor every entry shares).

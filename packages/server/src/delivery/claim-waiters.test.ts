@@ -197,6 +197,41 @@ describe("the claim-next line of a run", () => {
     waiting.ticket.leave(true);
   });
 
+  it("lets a new waiter skip its claim while the run is quiet with nothing on offer, until a change or a lease's end", async () => {
+    let now = 1_000;
+    const { waiters } = setUp(() => now);
+    const first = waiters.enter(RUN, agent("first"));
+    expect(first.nothingOnOffer()).toBe(false);
+    first.claimedNothing({ offered: [], nextLeaseExpiry: 5_000 });
+    const second = waiters.enter(RUN, agent("second"));
+    expect(second.nothingOnOffer()).toBe(true);
+    now = 5_000;
+    expect(second.nothingOnOffer()).toBe(false);
+    now = 1_000;
+    waiters.changed(RUN);
+    const third = waiters.enter(RUN, agent("third"));
+    expect(third.nothingOnOffer()).toBe(false);
+    // Something on offer that its claim could not take (a review of its own artifact): no skip.
+    third.claimedNothing({ offered: [reviewOf("third")], nextLeaseExpiry: undefined });
+    expect(waiters.enter(RUN, agent("fourth")).nothingOnOffer()).toBe(false);
+    waiters.close();
+  });
+
+  it("looks again at the lease expiry its claim saw, with no change to match on", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    let now = 1_000;
+    const { waiters, looks, offer } = setUp(() => now);
+    const ticket = waiters.enter(RUN, agent("waiter"));
+    ticket.claimedNothing({ offered: [], nextLeaseExpiry: 3_000 });
+    const woken = ticket.idle(LONG, undefined);
+    offer([task]);
+    now = 3_000;
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(looks).toEqual([RUN]);
+    expect(await woken).toBe(true);
+    ticket.leave(true);
+  });
+
   it("ends a wait when its time is up, its signal aborts, or the waiters close", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     const { waiters } = setUp();

@@ -52,15 +52,32 @@ interface Line {
   waiters: Set<Waiter>;
   /** Changes of the run seen (events appended, here or by another instance). */
   changes: number;
+  /** The count of changes when a look last found nothing on offer at all (see `nothingOnOffer`). */
+  emptyAt: number | undefined;
+  /** Until when that holds: the run's next lease expiry then (undefined: none was leased). */
+  emptyUntil: number | undefined;
   /** A match is under way; `again`: a change came meanwhile, match once more after it. */
   matching: boolean;
   again: boolean;
   /** Wakes the line at the run's next lease expiry (the expiry's events wake its waiters). */
   expiryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the timer is set for. */
+  expiryAt: number | undefined;
 }
 
 /** One place in a run's line, for one claim-next call. */
 export interface ClaimTicket {
+  /**
+   * True when the run's last look found nothing on offer and the run has not changed since: a
+   * claim would find nothing, and the waiter may go idle without it (a long poll that starts
+   * again every 30 s then costs no transaction on a quiet run).
+   */
+  nothingOnOffer(): boolean;
+  /**
+   * Its claim found nothing for it; `offers` is the run as the claim left it (the waiter then
+   * sleeps until a change or the run's next lease expiry).
+   */
+  claimedNothing(offers: RunOffers | undefined): void;
   /**
    * Claiming found nothing: waits idle until an offer this waiter may take is matched to it
    * (true: claim again), or `timeoutMs` pass (real time), `signal` aborts or the waiters are
@@ -103,6 +120,19 @@ export class ClaimWaiters {
     };
     line.waiters.add(waiter);
     return {
+      nothingOnOffer: () =>
+        line.emptyAt === line.changes &&
+        waiter.seen === line.changes &&
+        this.#options.clock() < (line.emptyUntil ?? Number.POSITIVE_INFINITY),
+      claimedNothing: (offers) => {
+        // Only when the run has not changed since its claim began: the claim saw it as it is.
+        if (offers === undefined || waiter.seen !== line.changes) return;
+        if (isEmpty(offers)) {
+          line.emptyAt = line.changes;
+          line.emptyUntil = offers.nextLeaseExpiry;
+        }
+        this.#wakeAtExpiry(runId, line, offers.nextLeaseExpiry);
+      },
       idle: (timeoutMs, signal) => this.#idle(runId, line, waiter, timeoutMs, signal),
       leave: (claimed) => {
         waiter.wake?.(false);
@@ -143,9 +173,12 @@ export class ClaimWaiters {
       line = {
         waiters: new Set(),
         changes: 0,
+        emptyAt: undefined,
+        emptyUntil: undefined,
         matching: false,
         again: false,
         expiryTimer: undefined,
+        expiryAt: undefined,
       };
       this.#lines.set(runId, line);
     }
@@ -205,8 +238,13 @@ export class ClaimWaiters {
     }
     line.matching = true;
     line.again = false;
+    const changes = line.changes;
     this.#options.look(runId).then(
-      (offers) => this.#matched(runId, line, offers),
+      (offers) => {
+        line.emptyAt = isEmpty(offers) ? changes : undefined;
+        line.emptyUntil = offers.nextLeaseExpiry;
+        this.#matched(runId, line, offers);
+      },
       (error: unknown) => {
         this.#options.onError?.(error);
         // Each woken waiter claims, and its claim answers what went wrong.
@@ -216,24 +254,45 @@ export class ClaimWaiters {
     );
   }
 
+  /**
+   * Looks at the run again at `expiry` (its next lease expiry), unless a look is due sooner: the
+   * lease's item is then on offer again, and the look expires it (its events wake the line),
+   * whether or not a background duty did. Only while the run has waiters.
+   */
+  #wakeAtExpiry(runId: string, line: Line, expiry: number | undefined): void {
+    if (expiry === undefined || this.#closed || line.waiters.size === 0) return;
+    if (line.expiryAt !== undefined && line.expiryAt <= expiry) return;
+    clearTimeout(line.expiryTimer);
+    line.expiryAt = expiry;
+    line.expiryTimer = setTimeout(
+      () => {
+        line.expiryTimer = undefined;
+        line.expiryAt = undefined;
+        this.#match(runId, line);
+      },
+      Math.max(0, expiry - this.#options.clock()),
+    );
+    unref(line.expiryTimer);
+  }
+
   #matched(runId: string, line: Line, offers: RunOffers | undefined): void {
     line.matching = false;
     if (offers !== undefined) {
       wakeFor(offers, line.waiters);
       clearTimeout(line.expiryTimer);
       line.expiryTimer = undefined;
-      const { nextLeaseExpiry } = offers;
-      // Still idle waiters and a lease out: its expiry puts the item on offer again; the look
-      // then expires it (its events wake the line), whether or not a background duty did.
-      if (nextLeaseExpiry !== undefined && !this.#closed && hasIdle(line)) {
-        const delay = Math.max(0, nextLeaseExpiry - this.#options.clock());
-        line.expiryTimer = setTimeout(() => this.#match(runId, line), delay);
-        unref(line.expiryTimer);
-      }
+      line.expiryAt = undefined;
+      this.#wakeAtExpiry(runId, line, offers.nextLeaseExpiry);
     }
     if (line.waiters.size === 0) this.#drop(runId, line);
     else if (line.again) this.#match(runId, line);
   }
+}
+
+/** Whether nothing at all is on offer. */
+function isEmpty(offers: RunOffers): boolean {
+  for (const _ of offers.offered) return false;
+  return true;
 }
 
 /** Whether any waiter of the line is idle. */

@@ -88,6 +88,35 @@ describe("the runs' event feeds", () => {
     expect(await Promise.race([...ends, Promise.resolve("following")])).toBe("following");
   });
 
+  it("serves followers that resume within the run's latest events from the reader's frames", async () => {
+    const { store, runId, reads, stop } = await setUp();
+    const feeds = new RunFeeds(store, timing);
+    const last = await store.lastSeq(runId);
+    const followers = Array.from({ length: 20 }, () => collector());
+    for (const follower of followers) void feeds.follow(runId, 0, follower.write, stop);
+    await expect.poll(() => feeds.followers(runId), EVENTUALLY).toBe(20);
+    for (const follower of followers) {
+      expect(follower.ids).toEqual(Array.from({ length: last }, (_, index) => index + 1));
+    }
+    // The reader's one page when it started; none of the followers read their own.
+    expect(reads).toEqual([0]);
+  });
+
+  it("not shared (Workers), gives each follower a reader of its own", async () => {
+    const { store, runId, reads, stop, claim } = await setUp();
+    const feeds = new RunFeeds(store, timing, { shared: false });
+    const after = await store.lastSeq(runId);
+    const followers = Array.from({ length: 3 }, () => collector());
+    for (const follower of followers) void feeds.follow(runId, after, follower.write, stop);
+    await new Promise((resolve) => setImmediate(resolve));
+    const readsBefore = reads.length;
+    await claim();
+    await expect
+      .poll(() => followers.every((follower) => follower.ids.length === 1), EVENTUALLY)
+      .toBe(true);
+    expect(reads.length - readsBefore).toBe(3);
+  });
+
   it("catches a resuming follower up on its own, then joins it to the live events: none missed or repeated", async () => {
     const { store, runId, stop, claim } = await setUp();
     const feeds = new RunFeeds(store, timing);

@@ -15,8 +15,20 @@ export interface StreamTiming extends WaitTiming {
   keepAliveMs: number;
 }
 
-/** Events read at a time. */
+/** Events read at a time; a run's reader keeps the frames of this many latest events too. */
 const PAGE = 100;
+
+/** An event's frame, kept by its run's reader for followers that catch up. */
+interface Frame {
+  seq: number;
+  completed: boolean;
+  bytes: Uint8Array;
+}
+
+/** An event as a {@link Frame}. */
+function frameOf(event: CollaborationEvent): Frame {
+  return { seq: event.seq, completed: event.type === "run.completed", bytes: eventFrame(event) };
+}
 
 /** The frames a follower may have unread before it is cut off (default). */
 export const MAX_BEHIND = 1000;
@@ -52,6 +64,12 @@ export interface RunFeedsOptions {
   shutdown?: AbortSignal | undefined;
   /** The frames a follower may have unread before it is cut off (default {@link MAX_BEHIND}). */
   maxBehind?: number;
+  /**
+   * `false`: each follower gets a reader of its own (default true: one per run). On Workers, where
+   * a request may not do I/O for another (its RPC calls, its stream), a shared reader could not
+   * outlive the request that started it.
+   */
+  shared?: boolean;
 }
 
 /**
@@ -64,8 +82,10 @@ export class RunFeeds {
   readonly #timing: StreamTiming;
   readonly #shutdown: AbortSignal | undefined;
   readonly #maxBehind: number;
+  readonly #shared: boolean;
 
   constructor(store: DeliveryStore, timing: StreamTiming, options: RunFeedsOptions = {}) {
+    this.#shared = options.shared ?? true;
     this.#store = store;
     this.#timing = timing;
     this.#shutdown = options.shutdown;
@@ -102,21 +122,22 @@ export class RunFeeds {
     let joined = false;
     try {
       let last = after;
-      // Catching up on its own pages, then joining once level with the feed (no await between).
+      // Catching up — from the frames the run's reader keeps, else on its own pages — then
+      // joining once level with the reader (no await between).
       for (;;) {
         const tail = feed.tail ?? (await feed.started);
         if (last >= tail) break;
-        const page = await this.#store.events(runId, last, PAGE);
+        const frames = feed.framesAfter(last) ?? (await this.#page(runId, last));
         lastWrite = this.#timing.clock();
-        for (const event of page.events) {
-          sink.write(eventFrame(event));
-          if (event.type === "run.completed") return "completed";
+        for (const frame of frames) {
+          sink.write(frame.bytes);
+          if (frame.completed) return "completed";
         }
         // At the client's pace; one that goes away leaves the drain pending.
         if ((await Promise.race([sink.drained(), left])) === "left") return "left";
         // What there was is sent even when the server stops meanwhile; then the stream ends.
-        if (page.events.length === 0 || gone.aborted) break;
-        last = page.next_after;
+        if (frames.length === 0 || gone.aborted) break;
+        last = (frames.at(-1) as Frame).seq;
       }
       if (gone.aborted) return "left";
       joined = true;
@@ -149,13 +170,18 @@ export class RunFeeds {
     }
   }
 
+  /** A page of the run's events after `after`, as frames. */
+  async #page(runId: string, after: number): Promise<Frame[]> {
+    return (await this.#store.events(runId, after, PAGE)).events.map(frameOf);
+  }
+
   #feed(runId: string): RunFeed {
-    let feed = this.#feeds.get(runId);
+    let feed = this.#shared ? this.#feeds.get(runId) : undefined;
     if (feed === undefined) {
       const created = new RunFeed(runId, this.#store, this.#timing, this.#maxBehind, () => {
         if (this.#feeds.get(runId) === created) this.#feeds.delete(runId);
       });
-      this.#feeds.set(runId, created);
+      if (this.#shared) this.#feeds.set(runId, created);
       feed = created;
       feed.start(this.#shutdown);
     }
@@ -172,6 +198,10 @@ class RunFeed {
   tail: number | undefined;
   /** Resolves with the first tail (the run's last seq when the reader started). */
   started: Promise<number> = Promise.resolve(0);
+  /** The frames of the run's latest events (at most PAGE), oldest first, up to `tail`. */
+  #recent: Frame[] = [];
+  /** Every event after it, up to `tail`, is in #recent. */
+  #recentAfter = 0;
   /** Aborts the reader's wait once nobody follows. */
   readonly #idle = new AbortController();
   readonly #runId: string;
@@ -199,9 +229,14 @@ class RunFeed {
 
   start(shutdown: AbortSignal | undefined): void {
     const signal = anySignal([this.#idle.signal, shutdown]);
-    this.started = this.#store.lastSeq(this.#runId).then((seq) => {
-      this.tail = seq;
-      return seq;
+    // The run's latest events, kept: followers that resume near the end read none.
+    this.started = this.#store.lastSeq(this.#runId).then(async (seq) => {
+      const after = Math.max(0, seq - PAGE);
+      const page = await this.#store.events(this.#runId, after, PAGE);
+      this.#recent = page.events.map(frameOf);
+      this.#recentAfter = after;
+      this.tail = page.next_after;
+      return page.next_after;
     });
     this.started.catch(() => {});
     this.#read(signal).catch((error: unknown) => {
@@ -209,6 +244,12 @@ class RunFeed {
       this.#finish();
       for (const follower of [...this.followers]) follower.fail(error);
     });
+  }
+
+  /** The kept frames after `after` (none when it is the tail), or undefined when not kept. */
+  framesAfter(after: number): Frame[] | undefined {
+    if (after < this.#recentAfter) return undefined;
+    return this.#recent.filter((frame) => frame.seq > after);
   }
 
   join(follower: Follower): void {
@@ -263,19 +304,28 @@ class RunFeed {
     return Math.max(0, wait);
   }
 
-  /** Writes each event to every follower that has not had it; ends them after run.completed. */
+  /**
+   * Writes each event to every follower that has not had it, ending them after run.completed,
+   * and keeps its frame.
+   */
   #send(events: readonly CollaborationEvent[]): void {
     if (events.length === 0) return;
     const now = this.#timing.clock();
     for (const event of events) {
-      const frame = eventFrame(event);
+      const frame = frameOf(event);
+      this.#recent.push(frame);
       for (const follower of this.followers) {
         if (event.seq <= follower.last) continue;
         follower.last = event.seq;
         follower.lastWrite = now;
-        this.#write(follower, frame);
-        if (event.type === "run.completed") follower.end("completed");
+        this.#write(follower, frame.bytes);
+        if (frame.completed) follower.end("completed");
       }
+    }
+    const dropped = this.#recent.length - PAGE;
+    if (dropped > 0) {
+      this.#recentAfter = (this.#recent[dropped - 1] as Frame).seq;
+      this.#recent = this.#recent.slice(dropped);
     }
   }
 

@@ -209,9 +209,17 @@ export abstract class StepStore implements DeliveryStore {
     const end = performance.now() + options.timeoutMs;
     let claim: Contract.ClaimView | undefined;
     try {
+      // A quiet run on which nothing is on offer: no claim to try.
+      let skip = ticket.nothingOnOffer();
       for (;;) {
-        claim = await this.claim(runId, agent, undefined);
-        if (claim !== undefined) return claim;
+        if (!skip) {
+          claim = await this.claim(runId, agent, undefined);
+          if (claim !== undefined) return claim;
+          // The run's state as the claim left it: kept by the store after every commit.
+          const state = this.states.get(runId);
+          ticket.claimedNothing(state === undefined ? undefined : runOffers(state));
+        }
+        skip = false;
         if (!(await ticket.idle(end - performance.now(), options.signal))) return undefined;
       }
     } finally {

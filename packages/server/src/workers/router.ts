@@ -38,6 +38,8 @@ export function createRouter(env: WorkerEnv, options: RouterOptions = {}): App {
     rateLimiter: workersRateLimiter(store, env.ADDRESS_RATE_LIMITER),
     // A run's object follows A2A tasks from its alarm by tasks/get, never on a stream.
     a2a: { streaming: false },
+    // A request may not do I/O for another: each event stream reads its run itself.
+    sharedEventReaders: false,
     onUnexpectedError: (error) => console.error("unexpected error:", error),
   });
 }
