@@ -302,9 +302,13 @@ async function measureWaiters(side: Side, agents: number, runs: number): Promise
             if (sent === tokens.length) allSent();
           },
         );
-      } catch {
+      } catch (error) {
+        if (stopping) return;
         // A connection the server reset or never accepted: counted, and the agent polls again.
-        errors.count += 1;
+        const code = (error as { code?: string }).code ?? "error";
+        const key = `${side.name} ${code}`;
+        errors.set(key, (errors.get(key) ?? 0) + 1);
+        await sleep(100);
         continue;
       }
       if (answer.status === 200) {
@@ -346,8 +350,8 @@ async function measureWaiters(side: Side, agents: number, runs: number): Promise
   return { idleCpu, bytesPerConnection: (memory - memoryBefore) / agents, wake };
 }
 
-/** Requests that failed on their connection (reset, never accepted), over the whole run. */
-const errors = { count: 0 };
+/** Requests that failed on their connection (reset, never accepted), by side and error code. */
+const errors = new Map<string, number>();
 
 /** N followers of one run's event stream: idle CPU, memory per follower, fan-out latencies. */
 async function measureFollowers(side: Side, followers: number) {
@@ -478,4 +482,8 @@ console.log(
 );
 console.log("| --- | --- | ---: | ---: | ---: | ---: |");
 for (const row of rows) console.log(row);
-console.log(`\nRequests that failed on their connection (polled again): ${errors.count}.`);
+console.log(
+  `\nLong polls that failed on their connection (polled again after 100 ms): ${
+    errors.size === 0 ? "none" : [...errors].map(([key, count]) => `${key}: ${count}`).join(", ")
+  }.`,
+);
