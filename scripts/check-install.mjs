@@ -311,7 +311,12 @@ function aloneChecks(paths) {
   const server = installedAlone("@task-context/server");
   rows.push(`| @task-context/server alone, installed | | ${server.figure} |`);
 
-  for (const name of ["@task-context/langgraph", "@task-context/claude-agent-sdk"]) {
+  for (const name of [
+    "@task-context/openai-agents",
+    "@task-context/mastra",
+    "@task-context/langgraph",
+    "@task-context/claude-agent-sdk",
+  ]) {
     const adapter = installedAlone(name);
     const frameworks = adapter.installed.filter((dependency) =>
       AGENT_FRAMEWORKS.includes(dependency),
@@ -323,6 +328,8 @@ function aloneChecks(paths) {
     );
   }
 }
+
+/** The agent frameworks the adapters plug into: installing one adapter installs none of them. */
 
 /**
  * Writes the project of `task-context init --service <runtime>` (the installed CLI, as a user runs

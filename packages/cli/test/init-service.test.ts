@@ -79,7 +79,7 @@ Next (my-service/README.md says more):
       devDependencies: { "gpt-tokenizer": "^4.0.0", wrangler: "4.164.0" },
     });
     expect(readFileSync(join(project, "src/worker.ts"), "utf8")).toBe(
-      '// The delivery service on Cloudflare Workers: the router Worker and the Durable Object class that\n// holds each run (wrangler.jsonc binds RUNS to it).\nexport { default, RunObject } from "@task-context/server/workers";\n',
+      '// The delivery service on Cloudflare Workers: the router Worker and the Durable Object class that\n// holds each run (wrangler.jsonc binds RUNS to it), and the runs directory (RUN_DIRECTORY).\nexport { default, RunDirectory, RunObject } from "@task-context/server/workers";\n',
     );
     expect(readFileSync(join(project, "README.md"), "utf8")).toBe(template("workers", "README.md"));
   });

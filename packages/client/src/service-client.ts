@@ -2,6 +2,7 @@ import { type FollowEventsOptions, followEvents } from "./follow-events.ts";
 import type {
   AddAgentInput,
   AgentCreated,
+  AgentList,
   Artifact,
   ClaimView,
   CollaborationEvent,
@@ -19,6 +20,7 @@ import type {
   OffersView,
   RequeueView,
   RunCreated,
+  RunList,
   RunView,
   SchemaList,
   ValidationView,
@@ -57,6 +59,18 @@ export interface ListEventsOptions extends CallOptions {
   after?: number;
   /** At most this many events (1 to 1000). @default 100 */
   limit?: number;
+}
+
+/** `GET /v1/runs`: which runs, from where. */
+export interface ListRunsOptions extends CallOptions {
+  /**
+   * Only runs with one of these statuses, e.g. `["active", "blocked"]`. @default every run
+   */
+  status?: readonly RunView["status"][];
+  /** At most this many runs (1 to 200). @default 50 */
+  limit?: number;
+  /** The previous page's `next_cursor`: the page after it. @default the newest runs */
+  cursor?: string;
 }
 
 /** Completions and failures. */
@@ -149,6 +163,16 @@ class ServiceClient {
     return this.#json("createRun", { body: input }, options);
   }
 
+  /**
+   * `GET /v1/runs`: a page of the service's runs, newest first; `next_cursor` is the next page's
+   * `cursor` (null on the last page). Admin.
+   */
+  listRuns(options: ListRunsOptions = {}): Promise<RunList> {
+    const { status, limit, cursor } = options;
+    const query = { status: status?.join(","), limit, cursor };
+    return this.#json("listRuns", { query }, options);
+  }
+
   /** `GET /v1/runs/{run_id}`: the run, its stages and their counts. Admin or an agent of the run. */
   getRun(runId: string, options?: CallOptions): Promise<RunView> {
     return this.#json("getRun", { path: { run_id: runId } }, options);
@@ -159,6 +183,14 @@ class ServiceClient {
    */
   addAgent(runId: string, input: AddAgentInput, options?: CallOptions): Promise<AgentCreated> {
     return this.#json("addAgent", { path: { run_id: runId }, body: input }, options);
+  }
+
+  /**
+   * `GET /v1/runs/{run_id}/agents`: the run's agents (never their tokens), A2A agents with their
+   * card's interface and their last failed attempts. Admin or an agent of the run.
+   */
+  listAgents(runId: string, options?: CallOptions): Promise<AgentList> {
+    return this.#json("listAgents", { path: { run_id: runId } }, options);
   }
 
   /**

@@ -45,12 +45,9 @@ export type DeliveryErrorStatus = (typeof deliveryErrorStatus)[DeliveryErrorCode
 
 /**
  * The codes an operation answers with. `NOT_FOUND` and `METHOD_NOT_ALLOWED` answer requests that
- * match no operation; nothing answers `SERVICE_UNAVAILABLE` yet.
+ * match no operation.
  */
-export type OperationErrorCode = Exclude<
-  DeliveryErrorCode,
-  "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SERVICE_UNAVAILABLE"
->;
+export type OperationErrorCode = Exclude<DeliveryErrorCode, "NOT_FOUND" | "METHOD_NOT_ALLOWED">;
 
 /** What an error status means, on every operation that can answer it. */
 export const statusMeanings: Record<DeliveryErrorStatus, string> = {
@@ -65,7 +62,7 @@ export const statusMeanings: Record<DeliveryErrorStatus, string> = {
   422: "Idempotency-Key reused with another body, a completion that does not fit the work item, or (secrets policy refuse) a new run that holds a secret, an A2A agent whose card cannot be read or whose skills cover no stage asked for",
   429: "Too many requests for this token or address: wait Retry-After seconds",
   500: "The service failed to answer: try again, and report it if it keeps failing",
-  503: "The service cannot answer now: try again later",
+  503: "The service cannot answer now: try again later; or, on Cloudflare Workers, the Worker lacks a binding the operation needs (the message names it)",
 };
 
 /** An example answer of each code: what the service says, and the issues where it lists some. */
@@ -187,6 +184,10 @@ export const errorExamples: Record<
   },
   INTERNAL_ERROR: {
     error: "The service failed to answer this request. Try again; if it keeps failing, report it.",
+  },
+  SERVICE_UNAVAILABLE: {
+    error:
+      "Listing runs on Cloudflare Workers needs the runs directory: bind RUN_DIRECTORY to the RunDirectory class in wrangler.jsonc (durable_objects and a migration with new_sqlite_classes), then deploy again.",
   },
 };
 

@@ -38,6 +38,14 @@ export {
   openApiDocument,
   pathParameterNames,
 } from "./openapi.ts";
+export { type AgentList, type AgentView, agentList, agentView } from "./operations/list-agents.ts";
+export {
+  listRunsQuery,
+  type RunList,
+  type RunSummary,
+  runList,
+  runSummary,
+} from "./operations/list-runs.ts";
 export { type OperationId, type Operations, operations } from "./operations.ts";
 export {
   artifactIdParameter,

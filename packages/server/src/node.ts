@@ -18,8 +18,8 @@ import type { AddressInfo } from "node:net";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { ArgumentError, type SecretPolicy } from "@task-context/core";
 import { requireText, requireWholeNumber } from "@task-context/core/internal";
-import type { A2aDispatcher } from "./a2a/a2a-dispatcher.ts";
 import { createApp, defaultBodyBytes, type Limits } from "./app.ts";
+import { startNodeDuties } from "./background/node-duties.ts";
 import { defaultAllowedHosts } from "./http/allowed-hosts.ts";
 import { clientAddress } from "./http/client-address.ts";
 import { createNodeHttpServer } from "./node-http/node-http-server.ts";
@@ -67,7 +67,11 @@ export interface NodeServerOptions {
   limits?: Limits;
   /** Milliseconds since the epoch (tests move it). */
   clock?: () => number;
-  /** How often overdue leases are expired in the background (default 1000 ms). */
+  /**
+   * How often the overdue leases of every run are looked for (default 1000 ms): the runs this
+   * instance changes are woken at their earliest lease expiry by a timer, this sweep finds the
+   * others (changed by another instance on PostgreSQL, or before a restart).
+   */
   sweepMs?: number;
   /** Origins allowed to call the API from a browser; CORS is off without it. */
   cors?: { origins: readonly string[] };
@@ -150,30 +154,8 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
       ? openSqliteStore(options)
       : await openPostgresStore(requirePostgresUrl("databaseUrl", options.databaseUrl), options);
   const shutdown = new AbortController();
-  // The A2A dispatcher, loaded and started once a run has an A2A agent.
-  let dispatcher: Promise<A2aDispatcher> | undefined;
-  const serviceUrl = options.publicUrl;
-  const dispatch = (runId: string) => {
-    dispatcher ??= import("./a2a/a2a-dispatcher.ts").then(
-      ({ A2aDispatcher }) =>
-        new A2aDispatcher({
-          store,
-          serviceUrl,
-          bodyBytes,
-          ...(options.clock === undefined ? {} : { clock: options.clock }),
-          ...(options.a2aPollMs === undefined ? {} : { pollIntervalMs: options.a2aPollMs }),
-          ...(options.onUnexpectedError === undefined
-            ? {}
-            : { onError: options.onUnexpectedError }),
-        }),
-    );
-    dispatcher
-      .then((started) => started.watchRun(runId))
-      .catch((error: unknown) => options.onUnexpectedError?.(error));
-  };
   const app = createApp({
     store,
-    a2a: { agentAdded: dispatch },
     auth: { adminToken: options.adminToken },
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
@@ -187,12 +169,6 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
       ? {}
       : { onUnexpectedError: options.onUnexpectedError }),
   });
-  // Expiry is also evaluated by every query; the sweep only makes expiries visible on streams
-  // and to long polls of runs nobody touches.
-  const sweeper = setInterval(() => {
-    store.expireAllLeases().catch((error: unknown) => options.onUnexpectedError?.(error));
-  }, options.sweepMs ?? 1000);
-  sweeper.unref();
   const server = createNodeHttpServer(
     async (request, env) => {
       const response = await app.fetch(request, env);
@@ -216,20 +192,25 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   const address = server.address() as AddressInfo;
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${shownHost}:${address.port}`;
-  // Runs whose A2A agents were added before this instance started (or on another instance).
-  const a2aRuns = store.runsWithA2aAgents().then(
-    (runIds) => runIds.forEach(dispatch),
-    (error: unknown) => options.onUnexpectedError?.(error),
-  );
+  // Once listening: a run changes only from now on.
+  const duties = startNodeDuties({
+    store,
+    clock: options.clock,
+    sweepMs: options.sweepMs,
+    a2a: {
+      serviceUrl: options.publicUrl,
+      bodyBytes,
+      ...(options.a2aPollMs === undefined ? {} : { pollIntervalMs: options.a2aPollMs }),
+    },
+    onError: (error) => options.onUnexpectedError?.(error),
+  });
   let closing: Promise<void> | undefined;
   return {
     url,
     close() {
       closing ??= (async () => {
-        clearInterval(sweeper);
         shutdown.abort();
-        await a2aRuns;
-        await (await dispatcher)?.close();
+        await duties.close();
         store.close();
         await new Promise<void>((resolve) => {
           const force = setTimeout(() => server.closeAllConnections(), 5000);

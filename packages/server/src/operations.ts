@@ -16,8 +16,10 @@ import { getRun } from "./operations/get-run.ts";
 import { getSchema } from "./operations/get-schema.ts";
 import { health } from "./operations/health.ts";
 import { heartbeat } from "./operations/heartbeat.ts";
+import { listAgents } from "./operations/list-agents.ts";
 import { listDeadLetters } from "./operations/list-dead-letters.ts";
 import { listEvents } from "./operations/list-events.ts";
+import { listRuns } from "./operations/list-runs.ts";
 import { listSchemas } from "./operations/list-schemas.ts";
 import { openApi } from "./operations/open-api.ts";
 import { pollInbox } from "./operations/poll-inbox.ts";
@@ -34,8 +36,10 @@ export const handlers = {
   validate,
   openApi,
   docs,
+  listRuns,
   createRun,
   getRun,
+  listAgents,
   addAgent,
   getArtifact,
   listDeadLetters,

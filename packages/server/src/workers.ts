@@ -1,7 +1,8 @@
 /**
  * The delivery service on Cloudflare Workers: a router Worker runs the same app as Node, and each
  * run lives in its own Durable Object (`RunObject`, SQLite storage). A deployable Worker is this
- * module re-exported, and a `wrangler.jsonc` that binds `RUNS` to `RunObject`:
+ * module re-exported, and a `wrangler.jsonc` that binds `RUNS` to `RunObject` (and
+ * `RUN_DIRECTORY` to `RunDirectory`, the runs directory `GET /v1/runs` reads):
  *
  * ```ts source="../examples/workers/worker.ts#worker"
  * // src/worker.ts
@@ -19,6 +20,7 @@ import type { WorkerEnv } from "./workers/worker-env.ts";
 
 export { DurableObjectStore } from "./workers/durable-object-store.ts";
 export { createRouter, type RouterOptions } from "./workers/router.ts";
+export { RunDirectory } from "./workers/run-directory.ts";
 export { RunObject } from "./workers/run-object.ts";
 export type { WorkerEnv } from "./workers/worker-env.ts";
 

@@ -69,6 +69,16 @@ export const operations = {
     audience: "public",
     client: [],
   },
+  listRuns: {
+    method: "GET",
+    path: "/v1/runs",
+    pathParameters: [],
+    queryParameters: ["status", "limit", "cursor"],
+    headerParameters: [],
+    responses: { "200": ["application/json"] },
+    audience: "admin",
+    client: ["listRuns"],
+  },
   createRun: {
     method: "POST",
     path: "/v1/runs",
@@ -89,6 +99,16 @@ export const operations = {
     responses: { "200": ["application/json"] },
     audience: "admin or agent",
     client: ["getRun"],
+  },
+  listAgents: {
+    method: "GET",
+    path: "/v1/runs/{run_id}/agents",
+    pathParameters: ["run_id"],
+    queryParameters: [],
+    headerParameters: [],
+    responses: { "200": ["application/json"] },
+    audience: "admin or agent",
+    client: ["listAgents"],
   },
   addAgent: {
     method: "POST",

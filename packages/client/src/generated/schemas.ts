@@ -128,7 +128,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The service's runs, newest first, paged by cursor, filtered by status
+         * @description Newest first: by `created_at`, then by `run_id` among runs created in the same millisecond, so that a page follows the previous one exactly even while runs are created (new runs appear on the first page). `next_cursor` is null on the last page; a cursor this service did not give is refused (`INVALID_REQUEST`). A run shows its status and the stage it is at, never a secret. On Cloudflare Workers the list comes from the runs directory (the `RUN_DIRECTORY` Durable Object binding): a Worker deployed without it answers `SERVICE_UNAVAILABLE` here, and everything else as before.
+         */
+        get: operations["listRuns"];
         put?: never;
         /**
          * Create a run and offer its first stage's work items
@@ -168,7 +172,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The run's agents: tag, kind, stages, and for A2A agents their card and last errors
+         * @description Every agent added to the run, in the order they were added, never with its token. An A2A agent shows the interface of its card the service sends to (URL, binding, protocol version) and its last failed attempts with their reasons: where to look when an A2A agent's items keep going back on offer. An agent sees its own run only, as with GET /v1/runs/{run_id}.
+         */
+        get: operations["listAgents"];
         put?: never;
         /**
          * Add an agent to a run; its token is returned this once
@@ -515,6 +523,49 @@ export interface components {
         };
         /**
          * @example {
+         *       "runs": [
+         *         {
+         *           "run_id": "run_qy78f9c66491mvp55vcr65r66m",
+         *           "status": "active",
+         *           "created_at": "2026-11-20T10:15:30.000Z",
+         *           "goal": "Ship the onboarding flow for the Android app",
+         *           "current_stage": "design"
+         *         }
+         *       ],
+         *       "next_cursor": "djEuMTc5NTE2OTczMDAwMC5ydW5fcXk3OGY5YzY2NDkxbXZwNTV2Y3I2NXI2Nm0"
+         *     }
+         */
+        RunList: {
+            /** @description Newest first (by created_at, then by run_id) */
+            runs: components["schemas"]["RunSummary"][];
+            /** @description The cursor of the next page; null on the last page */
+            next_cursor: string | null;
+        };
+        /**
+         * @example {
+         *       "run_id": "run_qy78f9c66491mvp55vcr65r66m",
+         *       "status": "active",
+         *       "created_at": "2026-11-20T10:15:30.000Z",
+         *       "goal": "Ship the onboarding flow for the Android app",
+         *       "current_stage": "design"
+         *     }
+         */
+        RunSummary: {
+            run_id: string;
+            /** @enum {string} */
+            status: "active" | "blocked" | "completed";
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC, e.g. 2026-11-20T10:15:30.000Z
+             */
+            created_at: string;
+            /** @description The first line of the run's goal, at most 200 characters (ending in … when cut): GET /v1/runs/{run_id} has all of it */
+            goal: string;
+            /** @description The id of the stage the run is at; null once the run is completed */
+            current_stage: string | null;
+        };
+        /**
+         * @example {
          *       "run_id": "run_qy78f9c66491mvp55vcr65r66m",
          *       "status": "active",
          *       "goal": "Publish an article about edge runtimes",
@@ -771,6 +822,120 @@ export interface components {
              */
             created_at: string;
             stages: components["schemas"]["Stage"][];
+        };
+        /**
+         * @example {
+         *       "agents": [
+         *         {
+         *           "agent_id": "agt_2xw8p6d0v4m1c9t7k3h5q0r8zz",
+         *           "tag": "writer",
+         *           "kind": "http",
+         *           "stages": [
+         *             "draft",
+         *             "review"
+         *           ]
+         *         },
+         *         {
+         *           "agent_id": "agt_9k3h5q0r8zz2xw8p6d0v4m1c9t",
+         *           "tag": "herald",
+         *           "kind": "a2a",
+         *           "stages": [
+         *             "draft"
+         *           ],
+         *           "a2a": {
+         *             "url": "https://herald.example.com",
+         *             "agent_name": "Herald",
+         *             "interface_url": "https://herald.example.com/a2a/jsonrpc",
+         *             "protocol_binding": "JSONRPC",
+         *             "protocol_version": "1.0",
+         *             "concurrency": 1,
+         *             "last_errors": [
+         *               {
+         *                 "at": "2026-11-20T10:16:02.000Z",
+         *                 "work_item_id": "wi_ffnxz1cg6f1qz0jh5rzj9twwqt",
+         *                 "attempt": 1,
+         *                 "reason": "The A2A agent could not be reached (SendMessage): fetch failed: connect ECONNREFUSED 203.0.113.7:443."
+         *               }
+         *             ]
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        AgentList: {
+            /** @description In the order they were added */
+            agents: components["schemas"]["AgentView"][];
+        };
+        /**
+         * @example {
+         *       "agent_id": "agt_2xw8p6d0v4m1c9t7k3h5q0r8zz",
+         *       "tag": "writer",
+         *       "kind": "http",
+         *       "stages": [
+         *         "draft",
+         *         "review"
+         *       ]
+         *     }
+         * @example {
+         *       "agent_id": "agt_9k3h5q0r8zz2xw8p6d0v4m1c9t",
+         *       "tag": "herald",
+         *       "kind": "a2a",
+         *       "stages": [
+         *         "draft"
+         *       ],
+         *       "a2a": {
+         *         "url": "https://herald.example.com",
+         *         "agent_name": "Herald",
+         *         "interface_url": "https://herald.example.com/a2a/jsonrpc",
+         *         "protocol_binding": "JSONRPC",
+         *         "protocol_version": "1.0",
+         *         "concurrency": 1,
+         *         "last_errors": [
+         *           {
+         *             "at": "2026-11-20T10:16:02.000Z",
+         *             "work_item_id": "wi_ffnxz1cg6f1qz0jh5rzj9twwqt",
+         *             "attempt": 1,
+         *             "reason": "The A2A agent could not be reached (SendMessage): fetch failed: connect ECONNREFUSED 203.0.113.7:443."
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        AgentView: {
+            agent_id: string;
+            tag: string;
+            /**
+             * @description http: the agent calls the service with its token (over HTTP or /mcp: the run does not tell them apart); a2a: the service sends it its work items
+             * @enum {string}
+             */
+            kind: "http" | "a2a";
+            /** @description The ids of the stages whose items it may take: every stage for an http agent, the stages matched to its card for an A2A agent */
+            stages: string[];
+            /** @description A2A agents: what the service read of the card, and how its attempts failed */
+            a2a?: {
+                /** @description The base URL it was added with */
+                url: string;
+                /** @description The name its agent card gives */
+                agent_name: string;
+                /** @description The card's interface the service sends to */
+                interface_url: string;
+                /** @description That interface's binding: JSONRPC or HTTP+JSON */
+                protocol_binding: string;
+                /** @description That interface's A2A protocolVersion (1.0 when the card did not say); null when the stored card has none */
+                protocol_version: string | null;
+                concurrency: number;
+                /** @description The last 5 attempts that failed, newest first, with the reason the service recorded: the agent unreachable, an HTTP status or JSON-RPC error it answered, silence past the lease, a result the service refused, or the agent's own failure */
+                last_errors: {
+                    /**
+                     * Format: date-time
+                     * @description When the attempt ended
+                     */
+                    at: string;
+                    work_item_id: string;
+                    attempt: number;
+                    reason: string;
+                }[];
+            } | undefined;
         };
         /**
          * @example {
@@ -2244,6 +2409,118 @@ export interface operations {
             };
         };
     };
+    listRuns: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only runs with one of these statuses, comma-separated: active, blocked, completed (default: every run)
+                 * @example active,blocked
+                 */
+                status?: string | undefined;
+                /** @description At most this many runs (1 to 200; default 50) */
+                limit?: number | undefined;
+                /** @description Where the page starts: the previous page's next_cursor, as it was given */
+                cursor?: string | undefined;
+            } | undefined;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of runs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunList"];
+                };
+            };
+            /** @description The request breaks the contract (unknown field, wrong type, bad stage graph, text that is not well-formed Unicode in the body, path or query string): `issues` point at each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST" | undefined;
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is not valid */
+            401: {
+                headers: {
+                    /**
+                     * @description How to authenticate: a bearer token
+                     * @example Bearer realm="task-context"
+                     */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHORIZED" | undefined;
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description The token may not do this (an agent on an admin endpoint, the admin on an agent's, a reviewer claiming the review of its own artifact) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | undefined;
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token or address: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /**
+                     * @description Seconds until this token and address may send again
+                     * @example 10
+                     */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | undefined;
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed to answer: try again, and report it if it keeps failing */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR" | undefined;
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description The service cannot answer now: try again later; or, on Cloudflare Workers, the Worker lacks a binding the operation needs (the message names it) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "SERVICE_UNAVAILABLE" | undefined;
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createRun: {
         parameters: {
             query?: never;
@@ -2407,6 +2684,102 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Run"];
+                };
+            };
+            /** @description The request breaks the contract (unknown field, wrong type, bad stage graph, text that is not well-formed Unicode in the body, path or query string): `issues` point at each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST" | undefined;
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is not valid */
+            401: {
+                headers: {
+                    /**
+                     * @description How to authenticate: a bearer token
+                     * @example Bearer realm="task-context"
+                     */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHORIZED" | undefined;
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description No such run, work item, artifact or schema for this token (another run's token gets 404 too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "RUN_NOT_FOUND" | undefined;
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token or address: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /**
+                     * @description Seconds until this token and address may send again
+                     * @example 10
+                     */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | undefined;
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed to answer: try again, and report it if it keeps failing */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR" | undefined;
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAgents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The run's id, as POST /v1/runs returned it
+                 * @example run_qy78f9c66491mvp55vcr65r66m
+                 */
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run's agents */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentList"];
                 };
             };
             /** @description The request breaks the contract (unknown field, wrong type, bad stage graph, text that is not well-formed Unicode in the body, path or query string): `issues` point at each field */
@@ -4357,11 +4730,15 @@ export type ErrorBody = components["schemas"]["Error"];
 export type HealthView = components["schemas"]["Health"];
 export type SchemaList = components["schemas"]["SchemaList"];
 export type ValidationView = components["schemas"]["ValidationResult"];
+export type RunList = components["schemas"]["RunList"];
+export type RunSummary = components["schemas"]["RunSummary"];
 export type RunCreated = components["schemas"]["RunCreated"];
 export type StageView = components["schemas"]["Stage"];
 export type CreateRunInput = components["schemas"]["CreateRun"];
 export type StageInput = components["schemas"]["StageInput"];
 export type RunView = components["schemas"]["Run"];
+export type AgentList = components["schemas"]["AgentList"];
+export type AgentView = components["schemas"]["AgentView"];
 export type AgentCreated = components["schemas"]["AgentCreated"];
 export type AddAgentInput = components["schemas"]["AddAgent"];
 export type Artifact = components["schemas"]["Artifact"];

@@ -118,6 +118,49 @@ export interface RunOverview {
   reviews: ReviewFeedback[];
 }
 
+/** Where a page of {@link DeliveryStore.listRuns} starts: after this run, newest first. */
+export interface RunListPosition {
+  /** The run's `created_at`, in milliseconds since the epoch. */
+  created_at: number;
+  run_id: string;
+}
+
+/** What {@link DeliveryStore.listRuns} is asked for. */
+export interface RunListQuery {
+  /** Only runs with one of these statuses; undefined: every run. */
+  statuses: readonly RunView["status"][] | undefined;
+  /** At most this many runs. */
+  limit: number;
+  /** Only runs after this one, newest first; undefined: from the newest. */
+  after: RunListPosition | undefined;
+}
+
+/** A run as {@link DeliveryStore.listRuns} reads it. */
+export interface RunListEntry extends RunListPosition {
+  status: RunView["status"];
+  /** The start of the goal (at least its first 400 characters). */
+  goal: string;
+  /** The id of the stage the run is at; null once completed. */
+  current_stage: string | null;
+}
+
+/** A failed attempt of an A2A agent, as {@link DeliveryStore.agents} reads it. */
+export interface AgentFailure {
+  /** When it ended, in milliseconds since the epoch. */
+  at: number;
+  work_item_id: string;
+  attempt: number;
+  reason: string;
+}
+
+/** An agent of a run as {@link DeliveryStore.agents} reads it: never its token. */
+export interface AgentListing extends AgentIdentity {
+  /** The ids of the stages whose items it may take. */
+  stages: string[];
+  /** An A2A agent: its endpoint, and its last failed attempts, newest first. */
+  a2a?: { endpoint: A2aEndpoint; failures: AgentFailure[] } | undefined;
+}
+
 /** What a run is created with besides its input. */
 export interface CreateRunOptions {
   /**
@@ -160,6 +203,13 @@ export interface DeliveryStore {
   createRun(runId: string, input: CreateRunInput, options?: CreateRunOptions): Promise<RunView>;
   /** The run with its stages' item counts. */
   getRun(runId: string): Promise<RunView>;
+  /**
+   * Runs of every id, newest first (`created_at`, then `run_id`, both descending), from after
+   * `query.after`; undefined when `query.after` names no run of this store.
+   */
+  listRuns(query: RunListQuery): Promise<RunListEntry[] | undefined>;
+  /** The run's agents, in the order they were added, with A2A agents' last failures. */
+  agents(runId: string, failures: number): Promise<AgentListing[]>;
   /** Adds an agent (its token hashed by the caller). `AGENT_TAG_TAKEN` for a tag in use. */
   addAgent(runId: string, agent: StoredAgent): Promise<void>;
   /** The agent with that id in the run, or undefined. */

@@ -1,4 +1,5 @@
 import type { DeliveryStore } from "./delivery-store.ts";
+import { type CommandType, commandTypes } from "./machine/machine.ts";
 
 /**
  * How a store that keeps each run apart (on Workers, a Durable Object per run) forwards one
@@ -10,7 +11,8 @@ import type { DeliveryStore } from "./delivery-store.ts";
  * - `"explicit"`: the forwarders are written out, because the method is special: it creates the
  *   run's storage (`createRun`), must answer for any id without creating anything
  *   (`findAgent`, which authenticates every agent token), takes what cannot cross to the run's
- *   storage (`changed` and `claimNext`, an `AbortSignal`), or does not concern one run.
+ *   storage (`changed` and `claimNext`, an `AbortSignal`), or does not concern one run
+ *   (`listRuns`).
  */
 export type Forwarding = "run" | "explicit";
 
@@ -27,30 +29,39 @@ export type StoreMethodList = {
 };
 
 /**
- * The one list of the store's methods and how each is forwarded to a run's storage: the Workers
- * router's store and the run's Durable Object generate their `"run"` methods from it. A method
- * added to {@link DeliveryStore} and not here is a type error (and one added here and not there).
+ * The store's methods that change a run: one per command of the state machine (machine.ts's
+ * `commandTypes`), each forwarded to its run's storage but `createRun`, which makes it.
  */
-export const storeMethods = {
-  createRun: "explicit",
+const commandMethods = Object.fromEntries(
+  commandTypes.map((type) => [type, type === "createRun" ? "explicit" : "run"]),
+) as { readonly [T in CommandType]: T extends "createRun" ? "explicit" : "run" };
+
+/** The store's methods that read: views of a run, and the waits and lookups around them. */
+const readMethods = {
   getRun: "run",
-  addAgent: "run",
+  listRuns: "explicit",
+  agents: "run",
   findAgent: "explicit",
   a2aAgents: "run",
   offers: "run",
-  claim: "run",
   claimNext: "explicit",
-  heartbeat: "run",
-  complete: "run",
-  fail: "run",
   deadLetters: "run",
-  requeue: "run",
   artifact: "run",
   overview: "run",
   events: "run",
   lastSeq: "run",
   changed: "explicit",
-  expireLeases: "run",
+} as const;
+
+/**
+ * The one list of the store's methods and how each is forwarded to a run's storage: the Workers
+ * router's store and the run's Durable Object generate their `"run"` methods from it. A method
+ * added to {@link DeliveryStore} and not here (a command of the machine, or a read) is a type
+ * error, and one here and not there.
+ */
+export const storeMethods = {
+  ...commandMethods,
+  ...readMethods,
 } as const satisfies StoreMethodList;
 
 /** A method forwarded as it is to its run's storage. */

@@ -1,7 +1,8 @@
+import { localhostAllowedHostnames } from "@modelcontextprotocol/server";
 import { ArgumentError } from "@task-context/core";
 import { describe, expect, it } from "vitest";
 import { settingsFromEnv } from "../node.ts";
-import { defaultAllowedHosts, parseAllowedHosts } from "./allowed-hosts.ts";
+import { defaultAllowedHosts, LOOPBACK_HOSTS, parseAllowedHosts } from "./allowed-hosts.ts";
 
 describe("TASK_CONTEXT_ALLOWED_HOSTS", () => {
   it("is a comma-separated list of host names, lower-cased; unset or empty is the default", () => {
@@ -43,5 +44,11 @@ describe("the Node entry's default allowed hosts", () => {
     expect(defaultAllowedHosts("10.0.0.7")).toEqual([...loopback, "10.0.0.7"]);
     expect(defaultAllowedHosts("fd00::7")).toEqual([...loopback, "[fd00::7]"]);
     expect(defaultAllowedHosts("Edge.Internal")).toEqual([...loopback, "edge.internal"]);
+  });
+});
+
+describe("the loopback host names", () => {
+  it("are the ones the MCP SDK's DNS-rebinding guard allows", () => {
+    expect(LOOPBACK_HOSTS).toEqual(localhostAllowedHostnames());
   });
 });

@@ -1,4 +1,3 @@
-import { localhostAllowedHostnames } from "@modelcontextprotocol/server";
 import { ArgumentError } from "@task-context/core";
 
 /**
@@ -29,12 +28,19 @@ export function requireHostNames(argument: string, names: unknown): string[] {
 }
 
 /**
+ * The loopback host names, as the MCP SDK's DNS-rebinding guard allows them
+ * (`localhostAllowedHostnames()`; a test holds the two equal). Written here, not imported: the
+ * app imports this module at startup, and the SDK is loaded only by the first request to `/mcp`.
+ */
+export const LOOPBACK_HOSTS: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
+
+/**
  * The hosts a server listening on `listening` answers MCP requests for by default (the Node
  * entry's, as Workers are reached by their own host only): the loopback names, and that address
  * when it is a specific one.
  */
 export function defaultAllowedHosts(listening: string): string[] {
-  const loopback = localhostAllowedHostnames();
+  const loopback = [...LOOPBACK_HOSTS];
   const own = listening.includes(":") ? `[${listening}]` : listening;
   const wildcard = listening === "0.0.0.0" || listening === "::" || listening === "";
   return wildcard || loopback.includes(own) ? loopback : [...loopback, own.toLowerCase()];

@@ -336,7 +336,7 @@ export class PostgresStore extends StepStore {
     const transaction = this.newTransaction();
     try {
       const committed = await this.#writeOperations(runId, group, strict, progress, transaction);
-      transaction.committed();
+      this.committed(transaction);
       return committed;
     } catch (error) {
       transaction.failed();

@@ -16,9 +16,11 @@ import type { RunStateCache } from "./run-state-cache.ts";
 import { loadRunState } from "./run-state-rows.ts";
 import type { SqlSteps } from "./sql-steps.ts";
 
-/** A run as the transaction holds it, and its last seq when the transaction first read it. */
+/** A run as the transaction holds it, and its version and last seq when first read. */
 interface Loaded {
   state: RunState | undefined;
+  /** Undefined for a run the transaction creates. */
+  version: number | undefined;
   seq: number;
 }
 
@@ -92,12 +94,21 @@ export class RunTransaction {
     return appended;
   }
 
-  /** Once committed: the store keeps the runs' states for the next transactions. */
-  committed(): void {
-    for (const [runId, { state }] of this.#loaded) {
-      if (state === undefined) this.#context.cache.delete(runId);
-      else this.#context.cache.set(runId, state);
+  /**
+   * Once committed: the store keeps the runs' states for the next transactions. The runs the
+   * transaction changed, with their states now.
+   */
+  committed(): Array<[runId: string, state: RunState]> {
+    const changed: Array<[string, RunState]> = [];
+    for (const [runId, { state, version }] of this.#loaded) {
+      if (state === undefined) {
+        this.#context.cache.delete(runId);
+        continue;
+      }
+      this.#context.cache.set(runId, state);
+      if (state.run.version !== version) changed.push([runId, state]);
     }
+    return changed;
   }
 
   /** Once the transaction failed: the states held (changed in place) are no longer the truth. */
@@ -114,7 +125,7 @@ export class RunTransaction {
     }
     if (loaded === undefined) {
       const state = yield* loadRunState(runId, this.#context.cache.get(runId));
-      loaded = { state, seq: state?.run.last_seq ?? 0 };
+      loaded = { state, version: state?.run.version, seq: state?.run.last_seq ?? 0 };
       this.#loaded.set(runId, loaded);
     }
     return loaded;

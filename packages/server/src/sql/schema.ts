@@ -168,6 +168,8 @@ export const migrations: readonly (readonly string[])[] = [
   // 4: the run's version, moved on by every change, so that a copy of a run's state kept in
   // memory is known to be valid by reading the run's row alone.
   ["ALTER TABLE runs ADD COLUMN version INTEGER NOT NULL DEFAULT 0"],
+  // 5: GET /v1/runs lists runs newest first, a page after a (created_at, id) at a time.
+  ["CREATE INDEX runs_newest_first ON runs (created_at, id)"],
 ];
 
 /** Brings the database's schema up to date, in one transaction per migration. */

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { newId } from "../delivery/ids.ts";
+import { nextLeaseExpiry } from "../delivery/machine/run-state.ts";
 import { openNodeDatabase } from "../node-sqlite.ts";
 import { migrations } from "./schema.ts";
 import { SqlStore } from "./sql-store.ts";
@@ -70,18 +71,31 @@ describe("SqlStore", () => {
     older.close();
   });
 
-  it("reports the earliest lease expiry of a run, for a Durable Object's alarm", async () => {
+  it("tells its listener of each run a commit changed, with the state as committed; not of reads or refusals", async () => {
     let now = 1_000_000;
     const store = new SqlStore(database, { clock: () => now });
+    const told: Array<[string, number | undefined]> = [];
+    store.onRunChanged((runId, state) => told.push([runId, nextLeaseExpiry(state)]));
     const runId = newId("run");
     await store.createRun(runId, { ...input, lease_ms: 5000 });
-    expect(store.nextExpiry(runId)).toBeUndefined();
     const agent = { agent_id: newId("agt"), tag: "b" };
     await store.addAgent(runId, { ...agent, token_hash: "h" });
     await store.claim(runId, agent, undefined);
-    expect(store.nextExpiry(runId)).toBe(1_005_000);
+    await store.getRun(runId);
+    expect(await store.claim(runId, agent, undefined)).toBeUndefined();
+    await expect(store.claim(runId, agent, "wi_missing")).rejects.toThrow(/wi_missing/);
+    expect(told).toEqual([
+      [runId, undefined],
+      [runId, undefined],
+      [runId, 1_005_000],
+    ]);
     now += 5000;
-    await store.expireLeases(runId);
-    expect(store.nextExpiry(runId)).toBeUndefined();
+    // The overdue lease expires as the run's state is read: a change.
+    expect(nextLeaseExpiry(await store.runState(runId))).toBeUndefined();
+    expect(told.at(-1)).toEqual([runId, undefined]);
+    expect(told).toHaveLength(4);
+    store.onRunChanged(undefined);
+    expect(await store.claim(runId, agent, undefined)).toBeDefined();
+    expect(told).toHaveLength(4);
   });
 });

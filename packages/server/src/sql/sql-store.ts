@@ -1,5 +1,4 @@
 import type { ChangedOptions } from "../delivery/delivery-store.ts";
-import { nextLeaseExpiry } from "../delivery/machine/run-state.ts";
 import type { RunTransaction } from "./run-transaction.ts";
 import { migrate } from "./schema.ts";
 import type { SqlDatabase } from "./sql-database.ts";
@@ -61,17 +60,6 @@ export class SqlStore extends StepStore {
     return this.waiters.wait(runId, options);
   }
 
-  /** The earliest lease expiry of a run, in milliseconds, or undefined (a Durable Object's alarm). */
-  nextExpiry(runId: string): number | undefined {
-    return this.#transaction((transaction) =>
-      this.#run(
-        transaction.execute(runId, { type: "expireLeases" }, (_, state) =>
-          done(nextLeaseExpiry(state)),
-        ),
-      ),
-    );
-  }
-
   protected async read<T>(steps: SqlSteps<T>): Promise<T> {
     return this.#run(steps);
   }
@@ -111,8 +99,7 @@ export class SqlStore extends StepStore {
       transaction.failed();
       throw error;
     }
-    transaction.committed();
-    for (const runId of transaction.appended()) this.waiters.wake(runId);
+    for (const runId of this.committed(transaction)) this.waiters.wake(runId);
     return result;
   }
 

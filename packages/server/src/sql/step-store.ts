@@ -11,10 +11,13 @@ import { ClaimWaiters, type RunOffers } from "../delivery/claim-waiters.ts";
 import type {
   A2aAgent,
   AgentIdentity,
+  AgentListing,
   ChangedOptions,
   Completed,
   CreateRunOptions,
   DeliveryStore,
+  RunListEntry,
+  RunListQuery,
   RunOverview,
   StoredAgent,
 } from "../delivery/delivery-store.ts";
@@ -22,9 +25,11 @@ import { newId } from "../delivery/ids.ts";
 import type { Answers, Command, CommandType } from "../delivery/machine/machine.ts";
 import { nextLeaseExpiry, type RunState } from "../delivery/machine/run-state.ts";
 import { runContextOf, runViewOf } from "../delivery/run-views.ts";
+import { readAgentList } from "./agent-list.ts";
 import { readA2aAgents, readAgent } from "./agents.ts";
 import { readRunsWithA2aAgents, runsWithOverdueLeases } from "./due-runs.ts";
 import { eventPage, RunWaiters } from "./events.ts";
+import { readRunList } from "./run-list.ts";
 import { RunStateCache } from "./run-state-cache.ts";
 import { loadRunState } from "./run-state-rows.ts";
 import { RunTransaction } from "./run-transaction.ts";
@@ -57,6 +62,9 @@ export function requireFunctions(options: Record<string, unknown>): void {
   }
 }
 
+/** Told of a run that a commit changed, with its state as committed. */
+export type RunChanged = (runId: string, state: RunState) => void;
+
 /** The view of a command's answer: read in its transaction, after its writes. */
 type View<Type extends CommandType, V> = (answer: Answers[Type], state: RunState) => SqlSteps<V>;
 
@@ -78,6 +86,7 @@ export abstract class StepStore implements DeliveryStore {
   /** The runs' states kept between transactions (each checked by its version before use). */
   protected readonly states = new RunStateCache();
   readonly #agents = new Map<string, StoredAgent>();
+  #onRunChanged: RunChanged | undefined;
   /** The receipt (run-context hash) of each stage of the runs completed lately. */
   readonly #receipts = new Map<string, string>();
 
@@ -109,6 +118,35 @@ export abstract class StepStore implements DeliveryStore {
   }
 
   /**
+   * Once `transaction` has committed: keeps its runs' states and tells {@link onRunChanged}'s
+   * listener of each run it changed; the runs it appended events to.
+   */
+  protected committed(transaction: RunTransaction): string[] {
+    for (const [runId, state] of transaction.committed()) {
+      try {
+        this.#onRunChanged?.(runId, state);
+      } catch {
+        // A listener's failure is its own (the background duties report theirs).
+      }
+    }
+    return transaction.appended();
+  }
+
+  /**
+   * Calls `listener` after every commit that changed a run, with the run's state as committed
+   * (read-only): the background duties schedule from it (../background/background-duties.ts).
+   * One listener; a new one replaces it.
+   */
+  onRunChanged(listener: RunChanged | undefined): void {
+    this.#onRunChanged = listener;
+  }
+
+  /** The run's state once its overdue leases are expired (read-only; kept by the store). */
+  async runState(runId: string): Promise<RunState> {
+    return this.look(runId, done);
+  }
+
+  /**
    * Decides `command` on the run in its own transaction (or the next group commit), writes what it
    * changes and answers `view` of the answer; answers once that has committed.
    */
@@ -136,6 +174,14 @@ export abstract class StepStore implements DeliveryStore {
 
   async getRun(runId: string): Promise<Contract.RunView> {
     return this.look(runId, (state) => done(runViewOf(state)));
+  }
+
+  async listRuns(query: RunListQuery): Promise<RunListEntry[] | undefined> {
+    return this.read(readRunList(query));
+  }
+
+  async agents(runId: string, failures: number): Promise<AgentListing[]> {
+    return this.look(runId, (state) => readAgentList(state, failures));
   }
 
   async addAgent(runId: string, agent: StoredAgent): Promise<void> {

@@ -1,15 +1,18 @@
 import type * as Contract from "@task-context/contract";
-import { runNotFound } from "../delivery/delivery-error.ts";
+import { DeliveryError, runNotFound } from "../delivery/delivery-error.ts";
 import type {
   AgentIdentity,
   ChangedOptions,
   CreateRunOptions,
   DeliveryStore,
+  RunListEntry,
+  RunListQuery,
   StoredAgent,
 } from "../delivery/delivery-store.ts";
 import { isId } from "../delivery/ids.ts";
 import { callMethod, defineRunMethods, type RunMethod } from "../delivery/store-methods.ts";
 import { type Outcome, unwrap } from "./outcome.ts";
+import { RUN_DIRECTORY_NAME, type RunDirectory } from "./run-directory.ts";
 import type { RunObject } from "./run-object.ts";
 
 /**
@@ -22,9 +25,15 @@ import type { RunObject } from "./run-object.ts";
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface below declares the methods defineRunMethods defines.
 export class DurableObjectStore implements DeliveryStore {
   readonly #runs: DurableObjectNamespace<RunObject>;
+  readonly #directory: DurableObjectNamespace<RunDirectory> | undefined;
 
-  constructor(runs: DurableObjectNamespace<RunObject>) {
+  /** `directory`: the runs directory (`RUN_DIRECTORY`), which `listRuns` reads. */
+  constructor(
+    runs: DurableObjectNamespace<RunObject>,
+    directory?: DurableObjectNamespace<RunDirectory>,
+  ) {
     this.#runs = runs;
+    this.#directory = directory;
   }
 
   /** The object of a run; `RUN_NOT_FOUND` for an id that is not a run id. */
@@ -39,6 +48,18 @@ export class DurableObjectStore implements DeliveryStore {
     options: CreateRunOptions = {},
   ): Promise<Contract.RunView> {
     return unwrap(this.object(runId).createRun(runId, input, options));
+  }
+
+  /** From the runs directory; `SERVICE_UNAVAILABLE` when the Worker has no `RUN_DIRECTORY`. */
+  async listRuns(query: RunListQuery): Promise<RunListEntry[] | undefined> {
+    if (this.#directory === undefined) {
+      throw new DeliveryError({
+        code: "SERVICE_UNAVAILABLE",
+        message:
+          'Listing runs on Cloudflare Workers needs the runs directory: bind RUN_DIRECTORY to the RunDirectory class in wrangler.jsonc (durable_objects, and a migration with new_sqlite_classes: ["RunDirectory"]), export RunDirectory from the Worker\'s module, then deploy again. Runs created before it are listed once a request or an alarm reaches their objects.',
+      });
+    }
+    return this.#directory.get(this.#directory.idFromName(RUN_DIRECTORY_NAME)).list(query);
   }
 
   async findAgent(runId: string, agentId: string): Promise<StoredAgent | undefined> {

@@ -8,7 +8,7 @@ import { workersRateLimiter } from "./workers-rate-limiter.ts";
 
 /** What {@link createRouter} takes besides the Worker's env; tests set these. */
 export interface RouterOptions {
-  /** Default: a {@link DurableObjectStore} over `env.RUNS`. */
+  /** Default: a {@link DurableObjectStore} over `env.RUNS` and `env.RUN_DIRECTORY`. */
   store?: DurableObjectStore;
   /** Default: `Date.now`. The run objects keep their own clock. */
   clock?: () => number;
@@ -27,7 +27,7 @@ export interface RouterOptions {
 export function createRouter(env: WorkerEnv, options: RouterOptions = {}): App {
   // The admin token is required: each isolate would generate another.
   const { adminToken, generatedAdminToken: _, limits, ...settings } = serviceSettingsFromEnv(env);
-  const store = options.store ?? new DurableObjectStore(env.RUNS);
+  const store = options.store ?? new DurableObjectStore(env.RUNS, env.RUN_DIRECTORY);
   return createApp({
     store,
     auth: { adminToken },

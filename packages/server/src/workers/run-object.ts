@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import type * as Contract from "@task-context/contract";
 import { ArgumentError } from "@task-context/core";
 import type { A2aDispatcher } from "../a2a/a2a-dispatcher.ts";
+import { BackgroundDuties } from "../background/background-duties.ts";
 import { runNotFound } from "../delivery/delivery-error.ts";
 import type { CreateRunOptions, DeliveryStore, StoredAgent } from "../delivery/delivery-store.ts";
 import { checkStageGraph } from "../delivery/stage-graph.ts";
@@ -9,8 +10,10 @@ import { callMethod, defineRunMethods, type RunMethod } from "../delivery/store-
 import { createRateLimiter, type RateLimit } from "../http/rate-limit.ts";
 import type { SqlDatabase } from "../sql/sql-database.ts";
 import { SqlStore } from "../sql/sql-store.ts";
+import { AlarmScheduler } from "./alarm-scheduler.ts";
 import { durableObjectSql } from "./durable-object-sql.ts";
 import { type Outcome, outcome } from "./outcome.ts";
+import { RunListing } from "./run-listing.ts";
 import type { WorkerEnv } from "./worker-env.ts";
 
 /** The longest a wait in the object lasts, whatever the caller asks: the longest long poll. */
@@ -25,9 +28,13 @@ const MAX_WAIT_MS = 30_000;
  * interleaves with it; only waits (`changed`) let other calls in.
  *
  * Nothing is written for an id that is not a run: the tables are created by `createRun` only, and
- * every other method answers `RUN_NOT_FOUND` while there are none. An alarm is kept at the
- * earliest lease expiry and sweeps expired leases (alarms are at-least-once; every query checks
- * expiry too, so a late or repeated alarm changes nothing).
+ * every other method answers `RUN_NOT_FOUND` while there are none. The alarm is the run's
+ * background duties' wake-up (../background/background-duties.ts): set from what each change left
+ * due (the earliest lease expiry; at once when the run's A2A agents have work on offer), never
+ * by reading after a change; it expires the overdue leases and carries out a round of A2A
+ * attempts (alarms are at-least-once; every query checks expiry too, so a late or repeated alarm
+ * changes nothing). After a change the run is reported to the runs directory (run-listing.ts),
+ * whose failed reports the alarm retries too.
  */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface below declares the methods its static block defines.
 export class RunObject extends DurableObject<WorkerEnv> {
@@ -42,17 +49,30 @@ export class RunObject extends DurableObject<WorkerEnv> {
 
   readonly #database: SqlDatabase;
   #store: SqlStore | undefined;
-  /** The lease expiry the alarm is set for (undefined: none), or null when not known. */
-  #alarmFor: number | undefined | null = null;
+  /** The run's background duties, which the alarm wakes. */
+  readonly #duties: BackgroundDuties;
+  readonly #alarm: AlarmScheduler;
   /** Delivers to the run's A2A agents, from the alarm; loaded with the first round. */
   #dispatcher: A2aDispatcher | undefined;
-  /** True while the alarm carries out a round of A2A attempts. */
-  #dispatching = false;
   readonly #limiters = new Map<string, (keys: readonly string[]) => number | undefined>();
+  /** Reports the run to the runs directory when its status or stage changes. */
+  readonly #listing: RunListing;
+  /** Whether a commit changed the run since its last report (true at first: report once). */
+  #changed = true;
 
   constructor(ctx: DurableObjectState, env: WorkerEnv) {
     super(ctx, env);
     this.#database = durableObjectSql(ctx.storage);
+    this.#listing = new RunListing(env.RUN_DIRECTORY);
+    const clock = () => this.now();
+    this.#alarm = new AlarmScheduler(ctx.storage, clock, () => this.#listing.retryAt());
+    this.#duties = new BackgroundDuties({
+      scheduler: this.#alarm,
+      clock,
+      runState: (runId) => this.#run().runState(runId),
+      a2aRound: (runId) => this.#dispatchRound(runId),
+      onError: (error) => console.error("background duties:", error),
+    });
   }
 
   /** Milliseconds since the epoch: leases, events and rate-limit windows are measured with it. */
@@ -68,14 +88,16 @@ export class RunObject extends DurableObject<WorkerEnv> {
     return outcome(async () => {
       // Checked before the first write: a refused run leaves no tables behind.
       checkStageGraph(input.stages);
-      this.#store ??= new SqlStore(this.#database, { clock: () => this.now() });
+      this.#store ??= this.#newStore();
       if (this.#database.all("SELECT 1 FROM runs").length > 0) {
         throw new ArgumentError({
           argument: "runId",
           message: `expected the id of a new run, got ${runId}: its object already holds a run.`,
         });
       }
-      return this.#store.createRun(runId, input, options);
+      const created = await this.#store.createRun(runId, input, options);
+      await this.#report();
+      return created;
     });
   }
 
@@ -110,31 +132,16 @@ export class RunObject extends DurableObject<WorkerEnv> {
 
   /**
    * At the earliest lease expiry, or at once when items are on offer to the run's A2A agents:
-   * expires the overdue leases, carries out a round of A2A attempts, and sets the next alarm.
+   * the run's background duties' round (expire the overdue leases, an A2A round, the next alarm).
    */
   override async alarm(): Promise<void> {
-    const store = this.#open();
-    if (store === undefined) return;
+    if (this.#open() === undefined) return;
     const [run] = this.#database.all<{ id: string }>("SELECT id FROM runs LIMIT 1");
     if (run === undefined) return;
-    this.#alarmFor = null; // the alarm that runs now is no longer set
-    await store.expireLeases(run.id);
-    if (await this.#a2aDue(store, run.id)) await this.#dispatchRound(store, run.id);
-    await this.#schedule(store, run.id);
-  }
-
-  /**
-   * True when an A2A agent of the run has an item on offer in its stages and no round is being
-   * carried out: the alarm should run one now.
-   */
-  async #a2aDue(store: SqlStore, runId: string): Promise<boolean> {
-    if (this.#dispatching) return false;
-    const agents = await store.a2aAgents(runId);
-    for (const agent of agents) {
-      const offers = await store.offers(runId, agent, 50);
-      if (offers.some((offer) => agent.a2a.stages.includes(offer.stage_id))) return true;
-    }
-    return false;
+    this.#alarm.rang();
+    await this.#duties.round(run.id);
+    this.#changed = true; // a report that failed is retried
+    await this.#report();
   }
 
   /**
@@ -142,25 +149,15 @@ export class RunObject extends DurableObject<WorkerEnv> {
    * in memory meanwhile): each A2A agent's slots claim an item and follow its task by polling
    * tasks/get, so no connection stays open between polls. The dispatcher is loaded here only.
    */
-  async #dispatchRound(store: SqlStore, runId: string): Promise<void> {
-    this.#dispatching = true;
-    const onError = (error: unknown) => console.error("A2A dispatch:", error);
-    try {
-      const { A2aDispatcher } = await import("../a2a/a2a-dispatcher.ts");
-      this.#dispatcher ??= new A2aDispatcher({
-        store,
-        streaming: false,
-        clock: () => this.now(),
-        onError,
-      });
-      await this.#dispatcher.dispatchRound(runId);
-    } catch (error) {
-      // An attempt records its own store errors as its failure; what is left (the round could
-      // not read the run) is told, and the alarm is set again as after any round.
-      onError(error);
-    } finally {
-      this.#dispatching = false;
-    }
+  async #dispatchRound(runId: string): Promise<void> {
+    const { A2aDispatcher } = await import("../a2a/a2a-dispatcher.ts");
+    this.#dispatcher ??= new A2aDispatcher({
+      store: this.#run(),
+      streaming: false,
+      clock: () => this.now(),
+      onError: (error) => console.error("A2A dispatch:", error),
+    });
+    await this.#dispatcher.dispatchRound(runId);
   }
 
   /** The run's store, once its tables exist; never creates them. */
@@ -169,37 +166,50 @@ export class RunObject extends DurableObject<WorkerEnv> {
       const tables = this.#database.all(
         "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'",
       );
-      if (tables.length > 0)
-        this.#store = new SqlStore(this.#database, { clock: () => this.now() });
+      if (tables.length > 0) this.#store = this.#newStore();
     }
     return this.#store;
   }
 
-  /** Runs a store operation on the run, then moves the alarm to the earliest lease expiry. */
+  /** The run's store, which exists once the alarm or a round asks for it. */
+  #run(): SqlStore {
+    const store = this.#open();
+    if (store === undefined) throw new Error("the run's object holds no run");
+    return store;
+  }
+
+  /** A store over the object's storage, whose changes schedule the run's duties. */
+  #newStore(): SqlStore {
+    const store = new SqlStore(this.#database, { clock: () => this.now() });
+    store.onRunChanged((runId, state) => {
+      this.#changed = true;
+      this.#duties.runChanged(runId, state);
+    });
+    return store;
+  }
+
+  /**
+   * After a change: reports the run to the runs directory (which reads it), then waits for the
+   * alarm the change moved (or the report's retry) to be set.
+   */
+  async #report(): Promise<void> {
+    if (this.#changed) {
+      this.#changed = false;
+      await this.#listing.update(this.#database, this.now());
+      this.#alarm.refresh();
+    }
+    await this.#alarm.settled();
+  }
+
+  /** Runs a store operation on the run; answers once the alarm it moved is set. */
   #call<T>(runId: string, operation: (store: SqlStore) => Promise<T>): Promise<Outcome<T>> {
     return outcome(async () => {
       const store = this.#open();
       if (store === undefined) throw runNotFound(runId);
       const value = await operation(store);
-      await this.#schedule(store, runId);
+      await this.#report();
       return value;
     });
-  }
-
-  /**
-   * Sets the alarm at the earliest lease expiry (or now, when an A2A agent has work on offer), or
-   * deletes it when neither. The delay is measured with the object's clock and applied to real
-   * time.
-   */
-  async #schedule(store: SqlStore, runId: string): Promise<void> {
-    const expiry = store.nextExpiry(runId);
-    const due = (await this.#a2aDue(store, runId)) ? this.now() : undefined;
-    const next =
-      expiry === undefined || due === undefined ? (expiry ?? due) : Math.min(expiry, due);
-    if (next === this.#alarmFor) return;
-    this.#alarmFor = next;
-    if (next === undefined) await this.ctx.storage.deleteAlarm();
-    else await this.ctx.storage.setAlarm(Date.now() + Math.max(0, next - this.now()));
   }
 }
 

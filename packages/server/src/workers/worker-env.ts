@@ -1,4 +1,5 @@
 import type { ServiceEnv } from "../settings.ts";
+import type { RunDirectory } from "./run-directory.ts";
 import type { RunObject } from "./run-object.ts";
 
 /**
@@ -10,6 +11,11 @@ import type { RunObject } from "./run-object.ts";
 export interface WorkerEnv extends ServiceEnv {
   /** One Durable Object per run, SQLite storage: `idFromName(runId)`. */
   RUNS: DurableObjectNamespace<RunObject>;
+  /**
+   * The runs directory: one Durable Object (SQLite storage) that lists every run, for
+   * `GET /v1/runs`. Without it everything else works, and `GET /v1/runs` answers 503 naming it.
+   */
+  RUN_DIRECTORY?: DurableObjectNamespace<RunDirectory>;
   /**
    * Counts requests per client address (and for the admin token) across the isolates of a
    * Cloudflare location. Without it they are counted in each isolate's memory.

@@ -1,6 +1,7 @@
 // Agent cards the service must refuse on every runtime, each served by a hostile agent of its
 // own on loopback (a card is always at /.well-known/agent-card.json, so one origin per card):
-// one that asks for credentials, one whose only interface speaks A2A 0.3, one of 20 MiB. The
+// one that asks for credentials, one whose only interface speaks A2A 0.3, one of 20 MiB; and
+// one valid card, which the agents' listing shows. The
 // suites' global setups start them (Node and workerd alike) and hand their URLs over by inject().
 import { type HostileAgent, startHostileAgent } from "./hostile-agent.ts";
 
@@ -12,6 +13,11 @@ export interface CardHosts {
   legacy: string;
   /** A valid card padded to 20 MiB. */
   huge: string;
+  /**
+   * A valid card with the skill `illustrate` and one JSONRPC interface (A2A 1.0): listed, as any
+   * card, by GET /v1/runs/{run_id}/agents.
+   */
+  plain: string;
 }
 
 declare module "vitest" {
@@ -43,10 +49,16 @@ export async function startCardHosts(): Promise<{ urls: CardHosts; close(): Prom
       }),
     }),
     startHostileAgent({ name: "Huge", skills: ["draft"], cardBytes: 20 * 1024 * 1024 }),
+    startHostileAgent({ name: "Plain", skills: ["illustrate"] }),
   ]);
-  const [secured, legacy, huge] = agents.map((agent) => agent.url) as [string, string, string];
+  const [secured, legacy, huge, plain] = agents.map((agent) => agent.url) as [
+    string,
+    string,
+    string,
+    string,
+  ];
   return {
-    urls: { secured, legacy, huge },
+    urls: { secured, legacy, huge, plain },
     close: async () => {
       await Promise.all(agents.map((agent) => agent.close()));
     },

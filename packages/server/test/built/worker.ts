@@ -10,8 +10,11 @@ import worker, {
   RunObject as BuiltRunObject,
   createRouter,
   DurableObjectStore,
+  RunDirectory,
   type WorkerEnv,
 } from "@task-context/server/workers";
+
+export { RunDirectory };
 
 export class RunObject extends BuiltRunObject {
   #now: number | undefined;
@@ -59,7 +62,7 @@ function startService(env: WorkerEnv, options: ServiceOptions): string {
     propagation.disable();
   }
   const id = crypto.randomUUID();
-  const store = new DurableObjectStore(env.RUNS);
+  const store = new DurableObjectStore(env.RUNS, env.RUN_DIRECTORY);
   const service: TestService = {
     now: Date.UTC(2026, 10, 20, 10, 0, 0),
     runs: [],

@@ -1,35 +1,17 @@
-import { publishedSchemas } from "@task-context/contract";
+import { operations, publishedSchemas } from "@task-context/contract";
 import { schemaNames, validate } from "@task-context/protocols";
 import { describe, expect, it } from "vitest";
 import { Client, createRun, runInput, taskStage } from "./client.ts";
 import type { StartService } from "./harness.ts";
 import { suiteService } from "./suite-service.ts";
 
-/** The operations of the contract: method and path, as the OpenAPI document lists them. */
-export const contractOperations = [
-  "get /healthz",
-  "get /v1/schemas",
-  "get /v1/schemas/{name}",
-  "post /v1/validate/{name}",
-  "get /v1/openapi.json",
-  "get /docs",
-  "post /v1/runs",
-  "get /v1/runs/{run_id}",
-  "post /v1/runs/{run_id}/agents",
-  "get /v1/runs/{run_id}/artifacts/{artifact_id}",
-  "get /v1/runs/{run_id}/dead-letters",
-  "post /v1/runs/{run_id}/work-items/{id}/requeue",
-  "get /v1/inbox/poll",
-  "post /v1/inbox/claim-next",
-  "post /v1/work-items/{id}/claim",
-  "post /v1/work-items/{id}/heartbeat",
-  "post /v1/work-items/{id}/complete",
-  "post /v1/work-items/{id}/fail",
-  "get /v1/runs/{run_id}/events",
-  "post /v1/runs/{run_id}/view-links",
-  "get /runs/{run_id}",
-  "post /runs/{run_id}/work-items/{id}/requeue",
-];
+/**
+ * The operations of the contract's registry, as `method path`: the OpenAPI document lists each,
+ * and nothing else (an operation is added to the registry only: no list here to edit).
+ */
+export const contractOperations: readonly string[] = Object.values(operations).map(
+  ({ method, path }) => `${method.toLowerCase()} ${path}`,
+);
 
 /** Public endpoints and the HTTP rules every answer follows. */
 export function publicSuite(start: StartService): void {

@@ -1,4 +1,5 @@
 import { a2aSuite } from "./a2a.contract.ts";
+import { agentsSuite } from "./agents.contract.ts";
 import { eventsSuite } from "./events.contract.ts";
 import type { StartService } from "./harness.ts";
 import { leasesSuite } from "./leases.contract.ts";
@@ -7,6 +8,7 @@ import { pageSuite } from "./page.contract.ts";
 import { publicSuite } from "./public.contract.ts";
 import { receiptsSuite } from "./receipts.contract.ts";
 import { reliabilitySuite } from "./reliability.contract.ts";
+import { runsSuite } from "./runs.contract.ts";
 import { secretsSuite } from "./secrets.contract.ts";
 import { securitySuite } from "./security.contract.ts";
 import { spec003Suite } from "./spec-003.contract.ts";
@@ -32,4 +34,6 @@ export function contractSuites(start: StartService): void {
   traceContextSuite(start);
   untrustedContentSuite(start);
   a2aSuite(start);
+  runsSuite(start);
+  agentsSuite(start);
 }

@@ -19,7 +19,6 @@ import { artifactCompletion, runInput, taskStage } from "../contract/client.ts";
 describe("the store's methods", () => {
   it("are listed once each, all of them the SQL store's, the run methods in the list's order", () => {
     const listed = Object.keys(storeMethods);
-    expect(listed).toHaveLength(19);
     for (const method of listed) {
       expect(typeof Reflect.get(SqlStore.prototype, method), method).toBe("function");
     }
@@ -29,6 +28,7 @@ describe("the store's methods", () => {
     // The special ones, written out by hand on each side.
     expect(listed.filter((method) => !(runMethods as readonly string[]).includes(method))).toEqual([
       "createRun",
+      "listRuns",
       "findAgent",
       "claimNext",
       "changed",

@@ -11,6 +11,8 @@ declare module "vitest" {
     a2aAgentUrl: string;
     /** An agent whose every task completes with a 2 MiB text artifact, over the 1 MiB limit. */
     a2aBulkyUrl: string;
+    /** An agent whose every task completes with a 20 MB text artifact (read up to 4 MiB only). */
+    a2aHugeUrl: string;
     /** An agent that answers every request with HTTP 401. */
     a2aLockedUrl: string;
   }
@@ -23,18 +25,8 @@ export default async function setup(project: TestProject) {
     // A Durable Object's alarm polls tasks/get; the card may offer streaming all the same.
     streaming: true,
   });
-  const bulky = await startHostileAgent({
-    name: "Bulky",
-    skills: ["web_search", "write_file", "read_file"],
-    answer: ({ method }) => ({
-      result:
-        method === "SendMessage"
-          ? { task: taskJson("bulky-1", "TASK_STATE_SUBMITTED") }
-          : taskJson("bulky-1", "TASK_STATE_COMPLETED", [
-              { text: "x".repeat(2 * 1024 * 1024), mediaType: "text/plain" },
-            ]),
-    }),
-  });
+  const bulky = await completingWith("Bulky", 2 * 1024 * 1024);
+  const huge = await completingWith("Huge", 20_000_000);
   const locked = await startHostileAgent({
     name: "Locked",
     skills: ["web_search", "write_file", "read_file"],
@@ -43,9 +35,25 @@ export default async function setup(project: TestProject) {
   const hosts = await startCardHosts();
   project.provide("a2aAgentUrl", agent.url);
   project.provide("a2aBulkyUrl", bulky.url);
+  project.provide("a2aHugeUrl", huge.url);
   project.provide("a2aLockedUrl", locked.url);
   project.provide("a2aCardHosts", hosts.urls);
   return async () => {
-    await Promise.all([agent.close(), bulky.close(), locked.close(), hosts.close()]);
+    await Promise.all([agent, bulky, huge, locked, hosts].map((server) => server.close()));
   };
+}
+
+/** A polled agent whose every task completes with a text artifact of `bytes` characters. */
+function completingWith(name: string, bytes: number) {
+  const text = "x".repeat(bytes);
+  return startHostileAgent({
+    name,
+    skills: ["web_search", "write_file", "read_file"],
+    answer: ({ method }) => ({
+      result:
+        method === "SendMessage"
+          ? { task: taskJson(`${name}-1`, "TASK_STATE_SUBMITTED") }
+          : taskJson(`${name}-1`, "TASK_STATE_COMPLETED", [{ text, mediaType: "text/plain" }]),
+    }),
+  });
 }

@@ -105,6 +105,13 @@ describe("A2A agents on workerd", () => {
     ]);
   });
 
+  it("a result of 20 MB: the attempt fails with the HTTP limit's code, read no further than 4 MiB (never SQLITE_TOOBIG)", async () => {
+    const fixture = await oneAttempt(inject("a2aHugeUrl"));
+    expect(await failedReason(fixture)).toEqual([
+      "The A2A agent's answer to GetTask is larger than 4194304 bytes, the most the service reads of one answer or stream event (4 × its 1048576-byte request body limit, room for the task and its history): it stopped reading there. A result may be at most 1048576 bytes as a completion (PAYLOAD_TOO_LARGE, as over HTTP).",
+    ]);
+  });
+
   it("a store error in the alarm's round: the attempt fails with the store's reason", async () => {
     const fixture = await oneAttempt(inject("a2aAgentUrl"));
     // A real error of the object's SQLite storage, raised whenever an artifact is written.

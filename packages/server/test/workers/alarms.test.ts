@@ -107,6 +107,33 @@ describe("alarms at the earliest lease expiry", () => {
     expect([claimed.status, claimed.body.lease.attempt]).toEqual([200, 2]);
   });
 
+  it("a store error in the alarm's round is told, not thrown: the alarm rings again a second later, and that round expires the lease", async () => {
+    const { service, run } = await claimedRun();
+    // A real error of the object's SQLite storage, raised whenever a work item is written.
+    const trigger = (sql: string) =>
+      runInDurableObject(runObject(run.run_id), (_, state) => {
+        state.storage.sql.exec(sql);
+      });
+    await trigger(
+      "CREATE TRIGGER broken BEFORE UPDATE ON work_items BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END",
+    );
+    await service.advance(LEASE_MS);
+    const before = Date.now();
+    expect(await runDurableObjectAlarm(runObject(run.run_id))).toBe(true);
+    const retry = await alarmOf(run.run_id);
+    expect(retry).toBeGreaterThanOrEqual(before + 1000);
+    expect(retry).toBeLessThanOrEqual(Date.now() + 1000);
+    expect(await storedEvents(run.run_id)).not.toContain("work_item.lease_expired");
+    await trigger("DROP TRIGGER broken");
+    await service.advance(1000);
+    expect(await runDurableObjectAlarm(runObject(run.run_id))).toBe(true);
+    expect((await storedEvents(run.run_id)).slice(-2)).toEqual([
+      "work_item.lease_expired",
+      "work_item.offered",
+    ]);
+    expect(await alarmOf(run.run_id)).toBeNull();
+  });
+
   it("the alarm of an object that holds no run does nothing and creates nothing", async () => {
     const runId = newId("run");
     const tables = await runInDurableObject(runObject(runId), async (instance, state) => {

@@ -29,7 +29,7 @@ export const adminToken = "workers-service-admin-token-0123456789";
  */
 export async function workersService(
   options: ServiceOptions = {},
-  store = new DurableObjectStore(env.RUNS),
+  store = new DurableObjectStore(env.RUNS, env.RUN_DIRECTORY),
   variables: Omit<WorkerEnv, "RUNS" | "TASK_CONTEXT_ADMIN_TOKEN"> = {},
 ): Promise<Service> {
   const clock = manualClock();

@@ -1,0 +1,54 @@
+// The runs of a database, newest first, a page at a time (GET /v1/runs): a keyset page after
+// the last run of the previous one, so that runs created meanwhile never shift a page. The same
+// query reads the runs of an SQL store and the entries of the Workers runs directory.
+import type { RunListEntry, RunListQuery } from "../delivery/delivery-store.ts";
+import type { SqlValue } from "./sql-database.ts";
+import { all, type SqlSteps } from "./sql-steps.ts";
+
+/** How many characters of a run's goal are read: its summary is cut from them. */
+export const GOAL_CHARACTERS = 400;
+
+/**
+ * A query of the runs of a store as {@link RunListEntry} rows (its `created_at` as a number of
+ * milliseconds), from the `runs` and `stages` tables.
+ */
+export const storedRuns = `SELECT runs.id AS run_id, runs.status AS status, runs.created_at AS created_at,
+    substr(runs.goal, 1, ${GOAL_CHARACTERS}) AS goal,
+    CASE WHEN runs.status = 'completed' THEN NULL ELSE stages.id END AS current_stage
+  FROM runs LEFT JOIN stages ON stages.run_id = runs.id AND stages.position = runs.current_stage`;
+
+/**
+ * The runs of `query` among the rows of `source` (a query of {@link RunListEntry} rows), newest
+ * first (`created_at`, then `run_id`, descending); undefined when `query.after` names no run
+ * there (a cursor this store never gave).
+ */
+export function* readRunList(
+  query: RunListQuery,
+  source: string = storedRuns,
+): SqlSteps<RunListEntry[] | undefined> {
+  const { statuses, limit, after } = query;
+  const where: string[] = [];
+  const params: SqlValue[] = [];
+  if (after !== undefined) {
+    const [known] = yield* all<{ found: number }>(
+      `SELECT 1 AS found FROM (${source}) AS listed WHERE run_id = ? AND created_at = ?`,
+      after.run_id,
+      after.created_at,
+    );
+    if (known === undefined) return undefined;
+    where.push("(created_at < ? OR (created_at = ? AND run_id < ?))");
+    params.push(after.created_at, after.created_at, after.run_id);
+  }
+  if (statuses !== undefined) {
+    where.push(`status IN (${statuses.map(() => "?").join(", ")})`);
+    params.push(...statuses);
+  }
+  const rows = yield* all<RunListEntry>(
+    `SELECT run_id, status, created_at, goal, current_stage FROM (${source}) AS listed
+     ${where.length === 0 ? "" : `WHERE ${where.join(" AND ")}`}
+     ORDER BY created_at DESC, run_id DESC LIMIT ?`,
+    ...params,
+    limit,
+  );
+  return rows.map((row) => ({ ...row, created_at: Number(row.created_at) }));
+}
