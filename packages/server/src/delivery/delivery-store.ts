@@ -233,6 +233,17 @@ export interface DeliveryStore {
     agent: AgentIdentity,
     workItemId: string | undefined,
   ): Promise<ClaimView | undefined>;
+  /**
+   * Claim-next that waits: claims the oldest item on offer to `agent`; when none is, waits in the
+   * run's line of claim-next callers until an item it may take is offered (each change of the run
+   * wakes one waiter per item on offer, first come first served), then claims it. Undefined when
+   * `options.timeoutMs` pass (real time; 0: no wait) or `options.signal` aborts first.
+   */
+  claimNext(
+    runId: string,
+    agent: AgentIdentity,
+    options: ChangedOptions,
+  ): Promise<ClaimView | undefined>;
   /** Extends the lease of the current attempt. */
   heartbeat(
     runId: string,

@@ -7,6 +7,7 @@ import type * as Contract from "@task-context/contract";
 import { ArgumentError } from "@task-context/core";
 import { sha256Hex } from "@task-context/core/internal";
 import { type Artifact, renderRunContext, type WorkItem } from "@task-context/protocols";
+import { ClaimWaiters, type RunOffers } from "../delivery/claim-waiters.ts";
 import type {
   A2aAgent,
   AgentIdentity,
@@ -19,7 +20,7 @@ import type {
 } from "../delivery/delivery-store.ts";
 import { newId } from "../delivery/ids.ts";
 import type { Answers, Command, CommandType } from "../delivery/machine/machine.ts";
-import type { RunState } from "../delivery/machine/run-state.ts";
+import { nextLeaseExpiry, type RunState } from "../delivery/machine/run-state.ts";
 import { runContextOf, runViewOf } from "../delivery/run-views.ts";
 import { readA2aAgents, readAgent } from "./agents.ts";
 import type { ReadInput, ReadOutput, ReadRunId } from "./define-read.ts";
@@ -84,8 +85,13 @@ type View<Type extends CommandType, V> = (answer: Answers[Type], state: RunState
 export abstract class StepStore implements DeliveryStore {
   /** The time in milliseconds since the epoch. */
   protected readonly clock: () => number;
+  /**
+   * The claim-next long polls of this process, a line per run: a change wakes one per item on
+   * offer (one look at the run, whoever waits).
+   */
+  readonly #claimers: ClaimWaiters;
   /** The long polls and streams of this process, woken after a commit that appended events. */
-  protected readonly waiters = new RunWaiters();
+  protected readonly waiters: RunWaiters;
   /** The runs' states kept between transactions (each checked by its version before use). */
   protected readonly states = new RunStateCache();
   readonly #agents = new Map<string, StoredAgent>();
@@ -95,6 +101,11 @@ export abstract class StepStore implements DeliveryStore {
 
   constructor(clock: () => number) {
     this.clock = clock;
+    this.#claimers = new ClaimWaiters({
+      look: (runId) => this.look(runId, (state) => done(runOffers(state))),
+      clock,
+    });
+    this.waiters = new RunWaiters((runId) => this.#claimers.changed(runId));
   }
 
   /**
@@ -250,6 +261,34 @@ export abstract class StepStore implements DeliveryStore {
       : { ...claim, work_item: await withContextSha256(claim.work_item) };
   }
 
+  async claimNext(
+    runId: string,
+    agent: AgentIdentity,
+    options: ChangedOptions,
+  ): Promise<Contract.ClaimView | undefined> {
+    // In the line before claiming: a change while it claims is not missed.
+    const ticket = this.#claimers.enter(runId, agent);
+    const end = performance.now() + options.timeoutMs;
+    let claim: Contract.ClaimView | undefined;
+    try {
+      // A quiet run on which nothing is on offer: no claim to try.
+      let skip = ticket.nothingOnOffer();
+      for (;;) {
+        if (!skip) {
+          claim = await this.claim(runId, agent, undefined);
+          if (claim !== undefined) return claim;
+          // The run's state as the claim left it: kept by the store after every commit.
+          const state = this.states.get(runId);
+          ticket.claimedNothing(state === undefined ? undefined : runOffers(state));
+        }
+        skip = false;
+        if (!(await ticket.idle(end - performance.now(), options.signal))) return undefined;
+      }
+    } finally {
+      ticket.leave(claim !== undefined);
+    }
+  }
+
   async heartbeat(
     runId: string,
     agent: AgentIdentity,
@@ -329,6 +368,7 @@ export abstract class StepStore implements DeliveryStore {
   /** Ends every wait: long polls and streams answer now. The database stays open. */
   close(): void {
     this.waiters.close();
+    this.#claimers.close();
   }
 
   /**
@@ -359,4 +399,14 @@ export abstract class StepStore implements DeliveryStore {
     this.#receipts.set(key, receipt);
     return receipt;
   }
+}
+
+/** What the run offers, in offer order, for the claim-next line's match. */
+function runOffers(state: RunState): RunOffers {
+  const offered = [];
+  for (const id of state.queue) {
+    const item = state.items.get(id);
+    if (item !== undefined) offered.push(item);
+  }
+  return { offered, nextLeaseExpiry: nextLeaseExpiry(state) };
 }

@@ -1,6 +1,7 @@
 import type * as Contract from "@task-context/contract";
 import { DeliveryError, runNotFound } from "../delivery/delivery-error.ts";
 import type {
+  AgentIdentity,
   ChangedOptions,
   CreateRunOptions,
   DeliveryStore,
@@ -76,6 +77,26 @@ export class DurableObjectStore implements DeliveryStore {
   async findAgent(runId: string, agentId: string): Promise<StoredAgent | undefined> {
     if (!isId("run", runId)) return undefined;
     return unwrap(this.object(runId).findAgent(runId, agentId));
+  }
+
+  /**
+   * Claims in the run's object, and between claims waits there for the run's next event. The
+   * claims are made from here, never inside the object for a caller that may be gone (a signal
+   * does not cross RPC): every event of the run wakes every such wait, which claims again.
+   */
+  async claimNext(
+    runId: string,
+    agent: AgentIdentity,
+    options: ChangedOptions,
+  ): Promise<Contract.ClaimView | undefined> {
+    const end = performance.now() + options.timeoutMs;
+    for (;;) {
+      const seq = options.timeoutMs > 0 ? await this.lastSeq(runId) : 0;
+      const claim = await this.claim(runId, agent, undefined);
+      const remaining = end - performance.now();
+      if (claim !== undefined || remaining <= 0 || options.signal?.aborted) return claim;
+      await this.changed(runId, seq, { ...options, timeoutMs: remaining });
+    }
   }
 
   /**

@@ -29,6 +29,7 @@ describe("the store's methods", () => {
     expect(listed.filter((method) => !(runMethods as readonly string[]).includes(method))).toEqual([
       "createRun",
       "findAgent",
+      "claimNext",
       "changed",
       "query",
     ]);
