@@ -32,7 +32,9 @@ async function clientBundle(): Promise<string> {
       },
     ],
   });
-  const { output } = await bundle.generate({ format: "iife" });
+  // An ES module, as browsers load bundles today: core's OpenTelemetry loader awaits at its top
+  // level outside Node, which a classic script (iife) cannot.
+  const { output } = await bundle.generate({ format: "es", codeSplitting: false });
   return output[0].code;
 }
 
@@ -61,7 +63,8 @@ describe.skipIf(!verdict.available)(suiteTitle("@task-context/client in chromium
       route.fulfill({ contentType: "text/html", body: "<!doctype html><title>client</title>" }),
     );
     await page.goto(`${server.url}/client-test`);
-    await page.evaluate(bundle);
+    await page.addScriptTag({ content: bundle, type: "module" });
+    await page.waitForFunction(() => "taskContextClient" in globalThis);
     const input = runInput([taskStage("draft")]);
     const result = await page.evaluate(
       async ({ token, input }) => {
