@@ -10,8 +10,15 @@ import { requireWholeNumber } from "@task-context/core/internal";
 import postgres, { type Options, type Sql, type TransactionSql } from "postgres";
 import type { ChangedOptions } from "../delivery/delivery-store.ts";
 import type { RunTransaction } from "../sql/run-transaction.ts";
-import { done, runStepsAsync, type SqlSteps, type Statement } from "../sql/sql-steps.ts";
+import {
+  done,
+  runStepsAsync,
+  type SqlSteps,
+  type Statement,
+  type Writes,
+} from "../sql/sql-steps.ts";
 import { requireFunctions, StepStore } from "../sql/step-store.ts";
+import { CoalescedWrites } from "./coalesced-writes.ts";
 import { isConnectionLost, mayRunStrictly } from "./postgres-errors.ts";
 import { migratePostgres } from "./postgres-schema.ts";
 import { decodeText, encodeText, postgresText } from "./postgres-sql.ts";
@@ -61,7 +68,11 @@ interface Pending {
 }
 
 /** Runs one statement on `sql`: its rows. */
-function execute(sql: Pick<Sql, "unsafe">, statement: Statement): Promise<unknown> {
+function execute(sql: Pick<Sql, "unsafe">, statement: Statement | Writes): Promise<unknown> {
+  if (statement.kind === "writes") {
+    // Outside a group commit (a read's steps never write): each write as its own statement.
+    return Promise.all(statement.statements().map((each) => execute(sql, each)));
+  }
   const params = statement.params.map((value) =>
     typeof value === "string" ? encodeText(value) : value,
   );
@@ -86,9 +97,12 @@ type Pipeline = ReturnType<typeof pipeline>;
 
 /**
  * The statements of one transaction, pipelined: a write (`run`) is sent on without waiting for its
- * answer; `settle` waits for the writes sent so far. `strict`, a read (`all`) first waits for the
- * writes before it, so that their own failure surfaces there; not strict, a read goes out at once
- * (were a write before it refused, PostgreSQL refuses the read too: the transaction is aborted).
+ * answer; the machine's writes (`writes`) are held, folded with the others held
+ * (coalesced-writes.ts), and sent as one statement per table and kind before the next statement
+ * (read or write) goes out, or by `settle`, which waits for the writes sent so far. `strict`, a
+ * read (`all`) first waits for the writes before it, so that their own failure surfaces there;
+ * not strict, a read goes out at once (were a write before it refused, PostgreSQL refuses the read
+ * too: the transaction is aborted).
  *
  * A statement that finds its connection gone ({@link isConnectionLost}) never answers, nor does
  * any sent after it: the transaction fails with the loss instead (postgres.js's `begin` answers
@@ -99,6 +113,7 @@ type Pipeline = ReturnType<typeof pipeline>;
 function pipeline(sql: Pick<Sql, "unsafe">, { strict }: { strict: boolean }) {
   let unsettled: Promise<unknown>[] = [];
   let lost = false;
+  const held = new CoalescedWrites();
   const send = (statement: Statement): Promise<unknown> => {
     if (lost) return NEVER;
     const answer = execute(sql, statement).catch((error: unknown) => {
@@ -109,14 +124,29 @@ function pipeline(sql: Pick<Sql, "unsafe">, { strict }: { strict: boolean }) {
     answer.catch(() => {});
     return answer;
   };
+  /** Sends the writes held. */
+  const flush = () => {
+    if (held.empty) return;
+    for (const statement of held.take()) unsettled.push(send(statement));
+  };
   const settle = async () => {
+    flush();
     const sent = unsettled;
     unsettled = [];
     await Promise.all(sent);
   };
   return {
     settle,
-    async execute(statement: Statement): Promise<unknown> {
+    /** Holds a command's writes, to be sent with the next statement. */
+    hold(writes: Writes): void {
+      held.add(writes.runId, writes.writes);
+    },
+    async execute(statement: Statement | Writes): Promise<unknown> {
+      if (statement.kind === "writes") {
+        held.add(statement.runId, statement.writes);
+        return undefined;
+      }
+      flush();
       const answer = send(statement);
       if (statement.kind === "run") {
         unsettled.push(answer);
@@ -131,20 +161,38 @@ function pipeline(sql: Pick<Sql, "unsafe">, { strict }: { strict: boolean }) {
 /**
  * The savepoint of one operation of a group that is not run strictly: a statement PostgreSQL
  * refuses fails the whole group (which runs again strictly), so the savepoint is only for an
- * operation that throws in JavaScript after it wrote. Set before its first write, and kept when
- * it succeeds (nested, at most {@link GROUP_LIMIT}): one statement less for each.
+ * operation that throws in JavaScript after its writes were sent. Its writes are held apart until
+ * it ends (then with the group's: one statement per table for the whole group) or until it sends
+ * a statement of its own (a read): only then is the savepoint set, before its writes go out, and
+ * kept when it succeeds (nested, at most {@link GROUP_LIMIT}). An operation that throws with its
+ * writes still held undoes them by forgetting them.
  */
 function operationSavepoint(statements: Pipeline) {
   let set = false;
+  let own: Writes[] = [];
   return {
-    execute(statement: Statement): Promise<unknown> {
-      if (!set && statement.kind === "run") {
-        set = true;
-        void statements.execute(control("SAVEPOINT operation"));
+    execute(statement: Statement | Writes): Promise<unknown> {
+      if (statement.kind === "writes") {
+        own.push(statement);
+        return Promise.resolve(undefined);
+      }
+      if (own.length > 0) {
+        if (!set) {
+          set = true;
+          void statements.execute(control("SAVEPOINT operation"));
+        }
+        for (const writes of own) statements.hold(writes);
+        own = [];
       }
       return statements.execute(statement);
     },
+    /** The operation succeeded: its writes go with the group's. */
+    done() {
+      for (const writes of own) statements.hold(writes);
+      own = [];
+    },
     async rollBack() {
+      own = [];
       if (!set) return;
       await statements.execute({ ...control("ROLLBACK TO SAVEPOINT operation"), kind: "all" });
       void statements.execute(control("RELEASE SAVEPOINT operation"));
@@ -378,6 +426,7 @@ export class PostgresStore extends StepStore {
         const saved = operationSavepoint(statements);
         try {
           outcomes.push({ value: await runStepsAsync(saved.execute, operation.body(transaction)) });
+          saved.done();
         } catch (error) {
           if (error instanceof postgres.PostgresError) throw error;
           // An earlier operation's write may fail here: the whole group then fails.
