@@ -68,6 +68,7 @@ export type {
 export type { OpenApiDocument } from "./openapi-document.ts";
 export {
   type CallOptions,
+  type ClaimNextOptions,
   createServiceClient,
   type ListEventsOptions,
   type ListRunsOptions,

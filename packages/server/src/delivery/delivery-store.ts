@@ -226,6 +226,11 @@ export interface DeliveryStore {
     runId: string,
     agent: AgentIdentity,
     workItemId: string | undefined,
+    /**
+     * Claim-next only: claims up to this many offers, oldest first, all listed in the answer's
+     * `claims` (its `work_item` and `lease` are the first's).
+     */
+    limit?: number,
   ): Promise<ClaimView | undefined>;
   /** Extends the lease of the current attempt. */
   heartbeat(

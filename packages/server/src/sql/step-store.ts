@@ -220,18 +220,30 @@ export abstract class StepStore implements DeliveryStore {
     runId: string,
     agent: AgentIdentity,
     workItemId: string | undefined,
+    limit?: number,
   ): Promise<Contract.ClaimView | undefined> {
-    const claim = await this.execute(
+    const claims = await this.execute(
       runId,
-      { type: "claim", agent, workItemId },
+      { type: "claim", agent, workItemId, limit },
       function* (claimed, state) {
         if (claimed === undefined) return undefined;
-        return { work_item: yield* workItemView(state, claimed.item), lease: claimed.lease };
+        const views: Contract.ClaimView[] = [];
+        for (const { item, lease } of [claimed, ...(claimed.more ?? [])]) {
+          views.push({ work_item: yield* workItemView(state, item), lease });
+        }
+        return views;
       },
     );
-    return claim === undefined
-      ? undefined
-      : { ...claim, work_item: await withContextSha256(claim.work_item) };
+    if (claims === undefined) return undefined;
+    const receipts = contextReceipts();
+    const views = await Promise.all(
+      claims.map(async (claim) => ({
+        ...claim,
+        work_item: await withContextSha256(claim.work_item, receipts),
+      })),
+    );
+    const [first] = views as [Contract.ClaimView];
+    return limit === undefined ? first : { ...first, claims: views };
   }
 
   async heartbeat(
