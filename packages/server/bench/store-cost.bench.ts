@@ -3,6 +3,7 @@
 // bench/cycle-cost.ts) per cycle, the run's setup not counted. Agents in order (one at a time:
 // every operation its own transaction, so the figures are exact) and all at once (the group
 // commit shares transactions: the figures depend on how the operations meet).
+// STORE_COST_LIMIT=<n> claims up to n items per claim-next (max_items), completing them at once.
 // Run: `node --conditions=@task-context/source bench/store-cost.bench.ts` in packages/server.
 import { join } from "node:path";
 import postgres from "postgres";
@@ -98,9 +99,10 @@ try {
   await server.stop();
 }
 
-/** Up to `limit` claims of the agent (the store's multi-item claim where it has one). */
+/** Up to `limit` claims of the agent in one claim-next (`max_items` when above one). */
 async function claimSome(store: PostgresStore, runId: string, agent: AgentIdentity, limit: number) {
   if (limit <= 0) return [];
-  const claim = await store.claim(runId, agent, undefined);
-  return claim === undefined ? [] : [claim];
+  const claim = await store.claim(runId, agent, undefined, limit > 1 ? limit : undefined);
+  if (claim === undefined) return [];
+  return claim.claims ?? [claim];
 }
