@@ -21,6 +21,7 @@ import { LAUNCH_CONTEXT_MD, SCREENSHOT_QUESTION } from "./launch-task.ts";
 import { contextMdWithKey, oversizedContextMd, PASTED_KEY } from "./steps/call-media-tools.ts";
 import { launchRun } from "./steps/remote-agents.ts";
 import { MCP_SUBAGENT_ID, MCP_SUBAGENT_REQUEST } from "./steps/spawn-subagents.ts";
+import { LANGGRAPH_REQUEST, LANGGRAPH_SUBAGENT } from "./subagents/langgraph-subagent.ts";
 
 const packageRoot = dirname(dirname(fileURLToPath(import.meta.url)));
 const run = promisify(execFile);
@@ -105,7 +106,7 @@ describe("npm run demo, offline", () => {
     for (const [index, title] of [
       "The main agent writes CONTEXT.md and builds its system prompt",
       "read_media and generate_media call the models through the AI SDK",
-      "Four subagents inherit the task context (2 in process, 1 child process, 1 MCP client)",
+      "Five subagents inherit the task context (2 in process, 1 child process, 1 MCP client, 1 LangGraph subgraph)",
       "The delivery service in process: two remote agents over HTTP and an A2A agent work a run",
       "What every recipient received",
     ].entries()) {
@@ -409,10 +410,26 @@ describe("npm run demo, offline", () => {
     expect(trace).toContain(`\n[Request]\n${stage_context.stage_description}.\n\`\`\``);
   });
 
+  it("shows the LangGraph subagent's receipt from the run's metadata: the brief view its model received", async () => {
+    const brief = selectContextView(LAUNCH_CONTEXT_MD, CONTEXT_VIEW_PRESETS.brief).content;
+    const sha = (await sha256Hex(brief)).slice(0, 12);
+    const start = lines().findIndex((line) => line.startsWith(`${LANGGRAPH_SUBAGENT} (`));
+    expect(lines().slice(start, start + 2)).toEqual([
+      `${LANGGRAPH_SUBAGENT} (LangGraph subgraph): The launch of Lumen 2.0, "Threads". Lumen is a note-taking app for researchers; this release links notes into threads. We are preparing the announcement post, alt text for the screenshots, a visual brief and a hero image.`,
+      `receipt in the run's metadata: sha256 ${sha}, view brief (What we are building, Key terminology; file sha256 57064526cb77); its model received that [Task Context] (sha256 ${sha}) and the node read it from LangGraph's runtime context (sha256 ${sha})`,
+    ]);
+    expect(lines().find((line) => line.startsWith("[3/5] done in "))).toMatch(
+      /: 5 of 5 succeeded; 1 modified its CONTEXT\.md$/,
+    );
+    expect(trace).toContain(
+      `**Prompt its model received**\n\n\`\`\`text\n[Task Context]\n${brief}\n\n[Request]\n${LANGGRAPH_REQUEST}\n\`\`\``,
+    );
+  });
+
   it("ends with a row per recipient: context hash, view, tokens with and without views, truncated", async () => {
     const table = lines().slice(
       lines().indexOf(
-        "recipient                                        kind                      context sha256  view   tokens  without views  truncated",
+        "recipient                                        kind                           context sha256  view   tokens  without views  truncated",
       ),
     );
     const sha = "57064526cb77";
@@ -422,7 +439,10 @@ describe("npm run demo, offline", () => {
     const redactedSha = (
       await sha256Hex(contextMdWithKey().trim().replace(PASTED_KEY, "[redacted: openai-api-key]"))
     ).slice(0, 12);
-    expect(table.slice(1, 15).map((row) => row.replace(/\s+/g, " "))).toEqual([
+    const briefSha = (
+      await sha256Hex(selectContextView(LAUNCH_CONTEXT_MD, CONTEXT_VIEW_PRESETS.brief).content)
+    ).slice(0, 12);
+    expect(table.slice(1, 16).map((row) => row.replace(/\s+/g, " "))).toEqual([
       "main agent system prompt - - 925 - -",
       "vision model, no context external model - - 19 - -",
       `read_media → vision model external model ${sha} - 273 273 no`,
@@ -447,6 +467,7 @@ describe("npm run demo, offline", () => {
           `^subagent ${MCP_SUBAGENT_ID} subagent \\(MCP client\\) ${sha} - (\\d+) \\1 no$`,
         ),
       ),
+      `subagent ${LANGGRAPH_SUBAGENT} subagent (LangGraph subgraph) ${briefSha} brief 160 266 no`,
       expect.stringMatching(
         new RegExp(
           `^remote agent copywriter: announcement remote agent \\(HTTP\\) ${sha} - (\\d+) \\1 no$`,
@@ -469,7 +490,7 @@ describe("npm run demo, offline", () => {
       ),
     ]);
     expect(lines()).toContain(
-      `9 of 12 recipients with a task context received the main agent's CONTEXT.md exactly (sha256 ${sha}); 1 received a view of it (media: 229 tokens instead of 262); 1 received an oversized one, truncated; 1 received one with a pasted API key, redacted`,
+      `9 of 13 recipients with a task context received the main agent's CONTEXT.md exactly (sha256 ${sha}); 2 received a view of it (media: 229 tokens instead of 262; brief: 160 tokens instead of 266); 1 received an oversized one, truncated; 1 received one with a pasted API key, redacted`,
     );
   });
 
@@ -496,6 +517,7 @@ describe("npm run demo, offline", () => {
       "invoke_agent implement alt-text",
       "invoke_agent implement announcement",
       `invoke_agent implement ${MCP_SUBAGENT_ID}`,
+      `invoke_agent ${LANGGRAPH_SUBAGENT} ${LANGGRAPH_SUBAGENT}`,
       "invoke_agent review brand-check",
     ]);
     expect(ofKind("work-item").map((span) => span.name)).toEqual(
@@ -542,7 +564,7 @@ describe("npm run demo, offline", () => {
     const [traceId] = new Set(spans.map((span) => span.traceId));
     expect(traceId).toMatch(/^[0-9a-f]{32}$/);
     expect(lines()).toContain(
-      `spans: 26 OpenTelemetry spans in one trace (${traceId}), in ${path} (OTLP/JSON)`,
+      `spans: 27 OpenTelemetry spans in one trace (${traceId}), in ${path} (OTLP/JSON)`,
     );
     expect(spans.filter((span) => span.traceId !== traceId)).toEqual([]);
     const roots = spans.filter((span) => (span.parentSpanId ?? "") === "");
@@ -568,6 +590,7 @@ describe("npm run demo, offline", () => {
         "invoke_agent main → invoke_agent review brand-check",
         "invoke_agent main → invoke_agent implement alt-text",
         `invoke_agent main → invoke_agent implement ${MCP_SUBAGENT_ID}`,
+        `invoke_agent main → invoke_agent ${LANGGRAPH_SUBAGENT} ${LANGGRAPH_SUBAGENT}`,
         "invoke_agent implement alt-text → invoke_agent alt-text",
         `invoke_agent implement ${MCP_SUBAGENT_ID} → invoke_agent ${MCP_SUBAGENT_ID}`,
         ...times(2, `invoke_agent ${MCP_SUBAGENT_ID} → resources/read`),

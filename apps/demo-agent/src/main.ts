@@ -12,9 +12,9 @@ const packageRoot = dirname(dirname(fileURLToPath(import.meta.url)));
 const HELP = `Usage: demo-agent [--output <folder>] [--stand-in] [--keep-serving]
 
 A main agent writes CONTEXT.md for a product launch, calls read_media and generate_media through
-the AI SDK, spawns four subagents (one reads its context only through MCP), and lets two remote
-agents and an A2A agent work a run on the delivery service; then it shows what every recipient
-received and writes the whole trace to a file.
+the AI SDK, delegates to five subagents (one reads its context only through MCP, one is a
+LangGraph subgraph), and lets two remote agents and an A2A agent work a run on the delivery
+service; then it shows what every recipient received and writes the whole trace to a file.
 
 Options:
   --output <folder>  where the workspace, subagents, database and trace go

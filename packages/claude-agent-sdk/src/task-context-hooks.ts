@@ -7,24 +7,22 @@ import type {
 import {
   ArgumentError,
   type ContextView,
-  GEN_AI_ATTRIBUTES,
   injectTaskContext,
   type LoadTaskContextOptions,
-  loadTaskContext,
   TaskContextError,
   type Workspace,
 } from "@task-context/core";
 import {
-  contextViewAttributes,
   describeArgument,
   forgedHeadersWarning,
+  joinWarnings,
   neutraliseForgedHeaders,
   requireContextView,
   requireLoadOptions,
   requireObject,
   requireWorkspace,
 } from "@task-context/core/internal";
-import { traceDelivery } from "@task-context/core/tracing";
+import { deliverToAgent } from "@task-context/core/tracing";
 import { receiptOf, type TaskContextReceipt } from "./receipt.ts";
 import { DEFAULT_SUBAGENT, SUBAGENT_TOOL_MATCHER } from "./subagent-tools.ts";
 
@@ -124,7 +122,7 @@ export function taskContextHooks(options: TaskContextHooksOptions): TaskContextH
   const { workspace: given, views: givenViews, onDelivery, ...load } = options;
   const workspace = requireWorkspace("workspace", given);
   const views = requireViews(givenViews);
-  const checked = requireLoadOptions(load);
+  requireLoadOptions(load);
   if (onDelivery !== undefined && typeof onDelivery !== "function") {
     throw new ArgumentError({
       argument: "onDelivery",
@@ -138,29 +136,12 @@ export function taskContextHooks(options: TaskContextHooksOptions): TaskContextH
     input: SubagentToolInput & Record<string, unknown>,
     prompt: string,
   ): Promise<HookJSONOutput> =>
-    traceDelivery(
-      {
-        tracer: TRACER,
-        name: `invoke_agent ${agent}`,
-        recipient: { kind: "subagent", id: agent },
-        attributes: {
-          [GEN_AI_ATTRIBUTES.operationName]: "invoke_agent",
-          [GEN_AI_ATTRIBUTES.agentName]: agent,
-        },
-      },
-      async (span) => {
-        const context = await loadTaskContext(workspace, {
-          ...load,
-          view: views.get(agent) ?? load.view,
-        });
+    deliverToAgent(
+      { tracer: TRACER, agent, workspace, load: { ...load, view: views.get(agent) ?? load.view } },
+      (context) => {
         if (!context.found) return {};
-        span.recordContext(context, checked.tokenizer);
-        span.setAttributes(contextViewAttributes(context));
         const request = neutraliseForgedHeaders(prompt);
-        const warning =
-          [context.warning, forgedHeadersWarning(agent, request.lines)]
-            .filter((text): text is string => text !== undefined)
-            .join(" ") || undefined;
+        const warning = joinWarnings([context.warning, forgedHeadersWarning(agent, request.lines)]);
         onDelivery?.(receiptOf(agent, toolUseId, context, warning));
         return {
           hookSpecificOutput: {

@@ -1,19 +1,13 @@
 import { type Options, query } from "@anthropic-ai/claude-agent-sdk";
 import { trace } from "@opentelemetry/api";
 import { CONTEXT_VIEW_PRESETS } from "@task-context/core";
-import { deliveredContext, recordSpans, type SpanRecorder } from "@task-context/trace-kit";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { deliveredContext, recordSpansInEachTest } from "@task-context/trace-kit";
+import { describe, expect, it } from "vitest";
 import { taskContextHooks } from "./task-context-hooks.ts";
 import { BRIEF, CONTEXT, sha256, workspaceWith } from "./test-support/fixtures.ts";
 import { standInClaudeCode } from "./test-support/stand-in-claude-code.ts";
 
-let recorder: SpanRecorder;
-beforeEach(() => {
-  recorder = recordSpans();
-});
-afterEach(async () => {
-  await recorder.stop();
-});
+const recorder = recordSpansInEachTest();
 
 describe(`taskContextHooks' spans on @anthropic-ai/claude-agent-sdk ${process.env.CLAUDE_AGENT_SDK_VERSION}`, () => {
   it("opens an invoke_agent span per delegation, in the trace of the code that called query()", async () => {

@@ -5,6 +5,7 @@
 // with the committed files.
 import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript";
 import ts from "typescript";
+import { methodsFile } from "./method-generation.ts";
 
 /** The folder of the generated files, relative to the package root. */
 export const generatedDirectory = "src/generated";
@@ -223,6 +224,10 @@ export async function generatedFiles(
   return [
     { path: `${generatedDirectory}/schemas.ts`, content: await schemasFile(document) },
     { path: `${generatedDirectory}/operations.ts`, content: operationsFile(document) },
+    {
+      path: `${generatedDirectory}/methods.ts`,
+      content: methodsFile(document, header("the client's plain methods")),
+    },
     { path: `${generatedDirectory}/error-codes.ts`, content: errorCodesFile(errorStatus) },
   ];
 }

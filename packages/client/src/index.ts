@@ -66,8 +66,8 @@ export type {
   WorkItem,
 } from "./generated/schemas.ts";
 export type { OpenApiDocument } from "./openapi-document.ts";
+export type { CallOptions } from "./operation-call.ts";
 export {
-  type CallOptions,
   type ClaimNextOptions,
   createServiceClient,
   type ListEventsOptions,

@@ -7,6 +7,15 @@ export type OperationId = keyof typeof operations & keyof Operations;
 
 type ParametersOf<Id extends OperationId> = NonNullable<Operations[Id]["parameters"]>;
 
+/** What every method takes besides its own arguments. */
+export interface CallOptions {
+  /** Aborts this request: the method rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/** The query parameters an operation takes, from the generated types. */
+export type QueryOf<Id extends OperationId> = NonNullable<ParametersOf<Id>["query"]>;
+
 /** The JSON body an operation takes, from the generated types (`never` when it takes none). */
 export type RequestBodyOf<Id extends OperationId> = Operations[Id] extends {
   requestBody: { content: { "application/json": infer Body } };
@@ -38,6 +47,13 @@ export interface OperationRequest<Id extends OperationId> {
   resend?: boolean;
   signal?: AbortSignal | undefined;
 }
+
+/** Sends operation `id`'s request (the call's signal from `options`) and reads its JSON answer. */
+export type OperationCaller = <Id extends OperationId>(
+  id: Id,
+  request: OperationRequest<Id>,
+  options: CallOptions | undefined,
+) => Promise<AnswerOf<Id>>;
 
 /**
  * The request of operation `id`: the method and path template from the generated table, the

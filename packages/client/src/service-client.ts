@@ -1,45 +1,27 @@
 import { type FollowEventsOptions, followEvents } from "./follow-events.ts";
+import { OperationMethods } from "./generated/methods.ts";
 import type {
-  AddAgentInput,
-  AgentCreated,
-  AgentList,
-  Artifact,
   ClaimView,
   CollaborationEvent,
   CompleteBody,
   CompletionView,
-  CreateRunInput,
-  CreateViewLinkInput,
-  DeadLettersView,
   EventPage,
   FailBody,
   FailureView,
-  HealthView,
-  HeartbeatBody,
-  HeartbeatView,
   OffersView,
-  RequeueView,
-  RunCreated,
   RunList,
   RunView,
-  SchemaList,
-  ValidationView,
-  ViewLinkCreated,
 } from "./generated/schemas.ts";
 import type { OpenApiDocument } from "./openapi-document.ts";
 import {
   type AnswerOf,
+  type CallOptions,
+  type OperationCaller,
   type OperationId,
   type OperationRequest,
   operationCall,
 } from "./operation-call.ts";
 import { anySignal, createSend, readJson, type Send, type TransportOptions } from "./transport.ts";
-
-/** What every method takes besides its own arguments. */
-export interface CallOptions {
-  /** Aborts this request: the method rejects with the signal's reason. */
-  signal?: AbortSignal;
-}
 
 /** `GET /v1/inbox/poll` and `POST /v1/inbox/claim-next`: how long to wait for an offer. */
 export interface WaitOptions extends CallOptions {
@@ -101,75 +83,41 @@ function newIdempotencyKey(): string {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
+/** Calls an operation with `send` and reads its JSON answer. */
+function jsonCaller(send: Send): OperationCaller {
+  return <Id extends OperationId>(
+    id: Id,
+    request: OperationRequest<Id>,
+    options: CallOptions | undefined,
+  ) => send(operationCall(id, { ...request, signal: options?.signal }), readJson<AnswerOf<Id>>);
+}
+
 /**
  * A typed client of the delivery service's HTTP contract. Each method calls one operation of the
  * generated table (`src/generated/operations.ts`: its method and path template) and is typed by
  * the generated types (its body and its answer): it sends the contract's body and answers the
- * contract's JSON. A refusal is thrown as a `ServiceError`.
+ * contract's JSON. A refusal is thrown as a `ServiceError`. The plain methods are generated
+ * (`src/generated/methods.ts`, which this class extends); those below are written by hand, each
+ * for the reason `handWrittenMethods` (scripts/method-generation.ts) gives.
  */
-class ServiceClient {
+class ServiceClient extends OperationMethods {
   readonly #send: Send;
+  readonly #json: OperationCaller;
   readonly #signal: AbortSignal | undefined;
 
   constructor(options: ServiceClientOptions) {
-    this.#send = createSend(options);
+    const send = createSend(options);
+    const json = jsonCaller(send);
+    super(json);
+    this.#send = send;
+    this.#json = json;
     this.#signal = options.signal;
-  }
-
-  /** Calls operation `id` and reads its JSON answer. */
-  #json<Id extends OperationId>(
-    id: Id,
-    request: OperationRequest<Id>,
-    options: CallOptions | undefined,
-  ): Promise<AnswerOf<Id>> {
-    const call = operationCall(id, { ...request, signal: options?.signal });
-    return this.#send(call, readJson<AnswerOf<Id>>);
-  }
-
-  // Public
-
-  /** `GET /healthz`: whether the service answers, `{ status: "ok" }`. Public. */
-  health(options?: CallOptions): Promise<HealthView> {
-    return this.#json("health", {}, options);
-  }
-
-  /** `GET /v1/schemas`: the names, ids and URLs of the published JSON Schemas. Public. */
-  listSchemas(options?: CallOptions): Promise<SchemaList> {
-    return this.#json("listSchemas", {}, options);
-  }
-
-  /** `GET /v1/schemas/{name}`: one published JSON Schema, e.g. `work-item.v1`. Public. */
-  getSchema(name: string, options?: CallOptions): Promise<Record<string, unknown>> {
-    const call = operationCall("getSchema", {
-      path: { name },
-      accept: "application/schema+json",
-      signal: options?.signal,
-    });
-    return this.#send(call, readJson<Record<string, unknown>>);
-  }
-
-  /**
-   * `POST /v1/validate/{name}`: checks `value` against a published schema. An invalid value is
-   * an answer (`valid: false` with its issues), not an error. Public.
-   */
-  validate(name: string, value: unknown, options?: CallOptions): Promise<ValidationView> {
-    return this.#json("validate", { path: { name }, body: value }, options);
   }
 
   /** `GET /v1/openapi.json`: the contract as an OpenAPI 3.1 document. Public. */
   getOpenApiDocument(options?: CallOptions): Promise<OpenApiDocument> {
     const call = operationCall("openApi", { signal: options?.signal });
     return this.#send(call, readJson<OpenApiDocument>);
-  }
-
-  // Runs (admin)
-
-  /**
-   * `POST /v1/runs`: creates a run and offers its first stage's items. `warning` says when
-   * secrets were redacted from it. Admin.
-   */
-  createRun(input: CreateRunInput, options?: CallOptions): Promise<RunCreated> {
-    return this.#json("createRun", { body: input }, options);
   }
 
   /**
@@ -181,62 +129,6 @@ class ServiceClient {
     const query = { status: status?.join(","), limit, cursor };
     return this.#json("listRuns", { query }, options);
   }
-
-  /** `GET /v1/runs/{run_id}`: the run, its stages and their counts. Admin or an agent of the run. */
-  getRun(runId: string, options?: CallOptions): Promise<RunView> {
-    return this.#json("getRun", { path: { run_id: runId } }, options);
-  }
-
-  /**
-   * `POST /v1/runs/{run_id}/agents`: adds an agent; the answer's `token` is shown this once. Admin.
-   */
-  addAgent(runId: string, input: AddAgentInput, options?: CallOptions): Promise<AgentCreated> {
-    return this.#json("addAgent", { path: { run_id: runId }, body: input }, options);
-  }
-
-  /**
-   * `GET /v1/runs/{run_id}/agents`: the run's agents (never their tokens), A2A agents with their
-   * card's interface and their last failed attempts. Admin or an agent of the run.
-   */
-  listAgents(runId: string, options?: CallOptions): Promise<AgentList> {
-    return this.#json("listAgents", { path: { run_id: runId } }, options);
-  }
-
-  /**
-   * `GET /v1/runs/{run_id}/artifacts/{artifact_id}`: an artifact with its content (the `uri` of
-   * a work item's `previous_artifacts` entry). Admin or an agent of the run.
-   */
-  getArtifact(runId: string, artifactId: string, options?: CallOptions): Promise<Artifact> {
-    const path = { run_id: runId, artifact_id: artifactId };
-    return this.#json("getArtifact", { path }, options);
-  }
-
-  /** `GET /v1/runs/{run_id}/dead-letters`: the dead-lettered items with their attempts. Admin. */
-  listDeadLetters(runId: string, options?: CallOptions): Promise<DeadLettersView> {
-    return this.#json("listDeadLetters", { path: { run_id: runId } }, options);
-  }
-
-  /**
-   * `POST /v1/runs/{run_id}/work-items/{id}/requeue`: puts a dead letter back on offer with a
-   * fresh budget of attempts. Admin.
-   */
-  requeue(runId: string, workItemId: string, options?: CallOptions): Promise<RequeueView> {
-    return this.#json("requeueWorkItem", { path: { run_id: runId, id: workItemId } }, options);
-  }
-
-  /**
-   * `POST /v1/runs/{run_id}/view-links`: a short-lived link to the run's page, for a browser.
-   * Admin.
-   */
-  createViewLink(
-    runId: string,
-    input: CreateViewLinkInput = {},
-    options?: CallOptions,
-  ): Promise<ViewLinkCreated> {
-    return this.#json("createViewLink", { path: { run_id: runId }, body: input }, options);
-  }
-
-  // Events
 
   /**
    * `GET /v1/runs/{run_id}/events` as JSON: one page of events after `after`; `next_after` is
@@ -266,8 +158,6 @@ class ServiceClient {
     });
   }
 
-  // Inbox and work items (agents)
-
   /** `GET /v1/inbox/poll`: the items the agent may claim now, oldest offer first. Agent. */
   poll(options: PollOptions = {}): Promise<OffersView> {
     const { wait, limit } = options;
@@ -287,23 +177,6 @@ class ServiceClient {
     return this.#send(call, (response) =>
       response.status === 204 ? Promise.resolve(undefined) : readJson<ClaimView>(response),
     );
-  }
-
-  /** `POST /v1/work-items/{id}/claim`: claims one item by its id. Agent. */
-  claim(workItemId: string, options?: CallOptions): Promise<ClaimView> {
-    return this.#json("claimWorkItem", { path: { id: workItemId } }, options);
-  }
-
-  /**
-   * `POST /v1/work-items/{id}/heartbeat`: extends the attempt's lease to `lease_ms` from now.
-   * `LEASE_LOST` or `ALREADY_COMPLETED`: stop working on the item. Agent.
-   */
-  heartbeat(
-    workItemId: string,
-    body: HeartbeatBody,
-    options?: CallOptions,
-  ): Promise<HeartbeatView> {
-    return this.#json("heartbeat", { path: { id: workItemId }, body }, options);
   }
 
   /**

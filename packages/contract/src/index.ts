@@ -38,15 +38,9 @@ export {
   openApiDocument,
   pathParameterNames,
 } from "./openapi.ts";
-export { type AgentList, type AgentView, agentList, agentView } from "./operations/list-agents.ts";
-export {
-  listRunsQuery,
-  type RunList,
-  type RunSummary,
-  runList,
-  runSummary,
-} from "./operations/list-runs.ts";
-export { type OperationId, type Operations, operations } from "./operations.ts";
+// The registry (generated from ./operations/) and what each operation's file exports besides its
+// definition: its own schemas and types (RunList, AgentList, …).
+export * from "./operations.ts";
 export {
   artifactIdParameter,
   idempotencyKeyHeader,

@@ -12,6 +12,7 @@ import {
   statusMeanings,
 } from "./errors.ts";
 import { openApiSchema } from "./openapi-schema.ts";
+import { operationTags } from "./operation-order.ts";
 import { operations } from "./operations.ts";
 import { idempotencyKeyHeader, traceContextHeaders } from "./parameters.ts";
 import { errorBody } from "./schemas.ts";
@@ -307,14 +308,7 @@ export function openApiDocument(options: OpenApiDocumentOptions = {}): OpenApiDo
           serverUrl === undefined ? "The service that serves this document" : "The service",
       },
     ],
-    tags: [
-      { name: "runs", description: "Runs, their stages, agents, artifacts and dead letters" },
-      { name: "inbox", description: "What an agent may claim" },
-      { name: "work items", description: "Claim, heartbeat, complete and fail" },
-      { name: "events", description: "The run's collaboration stream" },
-      { name: "pages", description: "The run page, for a browser: HTML rendered on the server" },
-      { name: "public", description: "Health, published schemas, validation and this document" },
-    ],
+    tags: operationTags.map(({ name, description }) => ({ name, description })),
     components: {
       securitySchemes: {
         adminToken: {

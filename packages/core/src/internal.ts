@@ -21,8 +21,13 @@ export {
 } from "./arguments.ts";
 export { CONTEXT_PARAMETER_NAMES } from "./define-context-tool.ts";
 export { graphemeBoundaryAtOrBefore } from "./grapheme.ts";
+export { joinWarnings } from "./join-warnings.ts";
 export { lineNumberAt } from "./line-number.ts";
-export { type CheckedLoadOptions, requireLoadOptions } from "./load-options.ts";
+export {
+  type CheckedLoadOptions,
+  LOAD_OPTION_KEYS,
+  requireLoadOptions,
+} from "./load-options.ts";
 export { requireWorkspace } from "./load-task-context-from.ts";
 export { requireTokenizer } from "./require-tokenizer.ts";
 export { redactionMarker } from "./secrets/redact-secrets.ts";

@@ -6,6 +6,19 @@ import { requireSecretPolicy, type SecretPolicy } from "./secrets/secret-policy.
 import type { Tokenizer } from "./tokenizer.ts";
 import { type ContextView, requireContextView } from "./views/context-view.ts";
 
+/**
+ * The keys of `LoadTaskContextOptions`: what {@link requireLoadOptions} reads of an object, for the
+ * packages whose options hold the load options beside their own (and a framework's).
+ */
+export const LOAD_OPTION_KEYS = [
+  "maxChars",
+  "maxTokens",
+  "tokenizer",
+  "required",
+  "secrets",
+  "view",
+] as const;
+
 /** `LoadTaskContextOptions`, checked, with the defaults filled in. */
 export interface CheckedLoadOptions {
   maxChars: number;

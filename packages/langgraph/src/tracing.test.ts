@@ -2,12 +2,8 @@ import { HumanMessage } from "@langchain/core/messages";
 import { MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { trace } from "@opentelemetry/api";
 import { CONTEXT_VIEW_PRESETS, memoryWorkspace } from "@task-context/core";
-import {
-  deliveredContext as delivered,
-  recordSpans,
-  type SpanRecorder,
-} from "@task-context/trace-kit";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { deliveredContext as delivered, recordSpansInEachTest } from "@task-context/trace-kit";
+import { describe, expect, it } from "vitest";
 import {
   BRIEF,
   CONTEXT,
@@ -17,13 +13,7 @@ import {
 } from "./test-support/fixtures.ts";
 import { withTaskContext } from "./with-task-context.ts";
 
-let recorder: SpanRecorder;
-beforeEach(() => {
-  recorder = recordSpans();
-});
-afterEach(async () => {
-  await recorder.stop();
-});
+const recorder = recordSpansInEachTest();
 
 /** A graph whose researcher subgraph (brief view) hands over to a nested reviewer (whole file). */
 function graphWithNestedSubgraphs() {

@@ -1,23 +1,21 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import {
   ArgumentError,
-  GEN_AI_ATTRIBUTES,
   type LoadTaskContextOptions,
-  loadTaskContext,
   type TaskContext,
   type Workspace,
 } from "@task-context/core";
 import {
-  contextViewAttributes,
   describeArgument,
   forgedHeadersWarning,
+  joinWarnings,
   requireLoadOptions,
   requireObject,
   requireOptionalBoolean,
   requireText,
   requireWorkspace,
 } from "@task-context/core/internal";
-import { traceDelivery } from "@task-context/core/tracing";
+import { deliverToAgent } from "@task-context/core/tracing";
 import { injectIntoMessages } from "./inject-into-messages.ts";
 import { receiptOf, TASK_CONTEXT_METADATA_KEY } from "./receipt.ts";
 import { TASK_CONTEXT_KEY } from "./task-context-of.ts";
@@ -120,43 +118,26 @@ export function withTaskContext<State, Update>(
   const workspace: Workspace = requireWorkspace("workspace", given);
   const name = givenName === undefined ? undefined : requireText("name", givenName);
   const messages = requireOptionalBoolean("messages", givenMessages) ?? true;
-  const checked = requireLoadOptions(load);
+  requireLoadOptions(load);
 
   return async (state, config) => {
     const recipient = name ?? nodeName(config) ?? "subgraph";
-    return traceDelivery(
-      {
-        tracer: TRACER,
-        name: `invoke_agent ${recipient}`,
-        recipient: { kind: "subagent", id: recipient },
-        attributes: {
-          [GEN_AI_ATTRIBUTES.operationName]: "invoke_agent",
-          [GEN_AI_ATTRIBUTES.agentName]: recipient,
-        },
-      },
-      async (span) => {
-        const context: TaskContext = await loadTaskContext(workspace, load);
-        if (context.found) {
-          span.recordContext(context, checked.tokenizer);
-          span.setAttributes(contextViewAttributes(context));
-        }
+    return deliverToAgent(
+      { tracer: TRACER, agent: recipient, workspace, load },
+      async (context) => {
         const injected = messages && context.found ? injectIntoMessages(state, context) : undefined;
-        const warning = [
+        const warning = joinWarnings([
           context.warning,
           forgedHeadersWarning(recipient, injected?.forgedHeaderLines ?? []),
           injected?.delivered === false ? NO_HUMAN_MESSAGE : undefined,
-        ]
-          .filter((text): text is string => text !== undefined)
-          .join(" ");
-        const delivered: TaskContext = warning === "" ? context : { ...context, warning };
+        ]);
+        const delivered: TaskContext = warning === undefined ? context : { ...context, warning };
         const child: LangGraphRunnableConfig = {
           ...config,
           context: { ...config?.context, [TASK_CONTEXT_KEY]: delivered },
           metadata: {
             ...config?.metadata,
-            ...(context.found
-              ? { [TASK_CONTEXT_METADATA_KEY]: receiptOf(context, delivered.warning) }
-              : {}),
+            ...(context.found ? { [TASK_CONTEXT_METADATA_KEY]: receiptOf(context, warning) } : {}),
           },
         };
         const input = injected?.state ?? state;

@@ -15,6 +15,7 @@ import {
 import {
   type CheckedLoadOptions,
   describeArgument,
+  LOAD_OPTION_KEYS,
   requireLoadOptions,
   requireObject,
   requireWorkspace,
@@ -47,17 +48,7 @@ export function delegationRequest(primitiveId: string, parentAgentName: string):
 }
 
 /** The keys of {@link TaskContextDelegationOptions} that are this package's, not Mastra's. */
-const OWN_KEYS = [
-  "workspace",
-  "views",
-  "onDelivery",
-  "maxChars",
-  "maxTokens",
-  "tokenizer",
-  "required",
-  "secrets",
-  "view",
-] as const;
+const OWN_KEYS = ["workspace", "views", "onDelivery", ...LOAD_OPTION_KEYS] as const;
 
 /** The load options of each delegation, by primitive id, and of every other one. */
 interface CheckedLoads {

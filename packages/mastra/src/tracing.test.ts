@@ -1,22 +1,12 @@
 import { trace } from "@opentelemetry/api";
 import { CONTEXT_VIEW_PRESETS, memoryWorkspace } from "@task-context/core";
-import {
-  deliveredContext as delivered,
-  recordSpans,
-  type SpanRecorder,
-} from "@task-context/trace-kit";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { deliveredContext as delivered, recordSpansInEachTest } from "@task-context/trace-kit";
+import { describe, expect, it } from "vitest";
 import { taskContextDelegation } from "./task-context-delegation.ts";
 import { CONTEXT, MEDIA_SECTIONS, MEDIA_VIEW, sha256, team } from "./test-support/fixtures.ts";
 import { call } from "./test-support/stand-in-model.ts";
 
-let recorder: SpanRecorder;
-beforeEach(() => {
-  recorder = recordSpans();
-});
-afterEach(async () => {
-  await recorder.stop();
-});
+const recorder = recordSpansInEachTest();
 
 describe("with an OpenTelemetry SDK registered", () => {
   it("records each delegation's delivery as an invoke_agent span in the application's one trace", async () => {

@@ -3,6 +3,7 @@ import { ArgumentError } from "@task-context/core";
 import {
   type CheckedLoadOptions,
   describeArgument,
+  LOAD_OPTION_KEYS,
   requireLoadOptions,
   requireObject,
   requireWorkspace,
@@ -28,16 +29,7 @@ export interface CheckedDeliveryOptions {
 }
 
 /** The keys of {@link TaskContextDeliveryOptions}: what this package takes out of the SDK's options. */
-const DELIVERY_KEYS = [
-  "workspace",
-  "onDelivery",
-  "maxChars",
-  "maxTokens",
-  "tokenizer",
-  "required",
-  "secrets",
-  "view",
-] as const;
+const DELIVERY_KEYS = ["workspace", "onDelivery", ...LOAD_OPTION_KEYS] as const;
 
 /** `options` without the delivery's own keys: what goes on to the SDK. */
 export function sdkOptions<Options extends TaskContextDeliveryOptions>(
@@ -54,7 +46,7 @@ export function sdkOptions<Options extends TaskContextDeliveryOptions>(
  */
 export function checkDeliveryOptions(options: unknown): CheckedDeliveryOptions {
   const given = requireObject("options", options, "the options object");
-  const { workspace, onDelivery, maxChars, maxTokens, tokenizer, required, secrets, view } = given;
+  const { workspace, onDelivery } = given;
   if (onDelivery !== undefined && typeof onDelivery !== "function") {
     throw new ArgumentError({
       argument: "options.onDelivery",
@@ -63,10 +55,7 @@ export function checkDeliveryOptions(options: unknown): CheckedDeliveryOptions {
   }
   return {
     workspace: requireWorkspace("options.workspace", workspace),
-    load: requireLoadOptions(
-      { maxChars, maxTokens, tokenizer, required, secrets, view },
-      "options.",
-    ),
+    load: requireLoadOptions(given, "options."), // reads only the load options' keys
     onDelivery: onDelivery as CheckedDeliveryOptions["onDelivery"],
   };
 }

@@ -1,4 +1,5 @@
 import type { TaskContext, TaskContextView } from "@task-context/core";
+import { contextReceipt, joinWarnings } from "@task-context/core/internal";
 
 /** How an agent of the OpenAI Agents SDK received the task context. */
 export type TaskContextDeliveryRoute = "handoff" | "agent-tool";
@@ -34,15 +35,11 @@ export function receiptOf(
   context: TaskContext,
   warnings: readonly (string | undefined)[],
 ): TaskContextReceipt {
-  const receipt: TaskContextReceipt = { agent, route };
-  if (context.found) receipt.contextSha256 = context.sha256;
-  if (context.view !== undefined) {
-    const { name, sections, fileSha256 } = context.view;
-    receipt.contextView = { name, sections: [...sections], fileSha256 };
-  }
-  const warning = [context.warning, ...warnings]
-    .filter((text): text is string => text !== undefined && text !== "")
-    .join(" ");
-  if (warning !== "") receipt.warning = warning;
-  return receipt;
+  const warning = joinWarnings([context.warning, ...warnings]);
+  return {
+    agent,
+    route,
+    ...(context.found ? contextReceipt(context) : {}),
+    ...(warning === undefined ? {} : { warning }),
+  };
 }

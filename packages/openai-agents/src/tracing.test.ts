@@ -1,24 +1,14 @@
 import { Agent, run } from "@openai/agents";
 import { trace } from "@opentelemetry/api";
 import { CONTEXT_VIEW_PRESETS, memoryWorkspace, type Workspace } from "@task-context/core";
-import {
-  deliveredContext as delivered,
-  recordSpans,
-  type SpanRecorder,
-} from "@task-context/trace-kit";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { deliveredContext as delivered, recordSpansInEachTest } from "@task-context/trace-kit";
+import { describe, expect, it } from "vitest";
 import { taskContextAgentTool } from "./task-context-agent-tool.ts";
 import { taskContextHandoff } from "./task-context-handoff.ts";
 import { CONTEXT, MEDIA_SECTIONS, MEDIA_VIEW, sha256 } from "./test-support/fixtures.ts";
 import { delegate, StandInModel } from "./test-support/stand-in-model.ts";
 
-let recorder: SpanRecorder;
-beforeEach(() => {
-  recorder = recordSpans();
-});
-afterEach(async () => {
-  await recorder.stop();
-});
+const recorder = recordSpansInEachTest();
 
 /** Runs `fn` inside an application span `main agent`, as an instrumented application does. */
 function inApplicationSpan<T>(fn: () => Promise<T>): Promise<T> {

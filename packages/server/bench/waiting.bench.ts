@@ -8,7 +8,11 @@
 // follower has it). The service runs as its own process (src/main.ts on an SQLite file, rate
 // limit off), as the other benchmarks start it.
 // Run: `node --conditions=@task-context/source bench/waiting.bench.ts` in packages/server;
-// WAITING_LEVELS=1000,10000 (default 1000,5000) sets the numbers of waiters and followers.
+// WAITING_LEVELS=1000,10000 (default 1000,5000) sets the numbers of waiters and followers,
+// WAITING_IDLE_S (default 10) the seconds of idle CPU measured, WAITING_WAKES (default 20) the
+// wake-ups timed. WAITING_BEFORE=<another checkout>/packages/server/src/main.ts measures that
+// service too, in the same run ("before": e.g. a worktree of main), beside this one ("service").
+// WAITING_ONLY=waiters or followers measures only those.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { Agent, type ClientRequest, request } from "node:http";
 import { availableParallelism, cpus, tmpdir } from "node:os";
@@ -23,6 +27,10 @@ import { percentile } from "./service-load.ts";
 const levels = (process.env.WAITING_LEVELS ?? "1000,5000").split(",").map(Number);
 const idleSeconds = Number(process.env.WAITING_IDLE_S ?? 10);
 const wakes = Number(process.env.WAITING_WAKES ?? 20);
+/** `waiters` or `followers`: measure only those (default both). */
+const only = process.env.WAITING_ONLY;
+/** Another service's entry to measure beside this one (its `src/main.ts`), or undefined. */
+const beforeEntry = process.env.WAITING_BEFORE;
 /** Agents per run when the waiters are spread. */
 const PER_RUN = 100;
 const now = () => performance.now();
@@ -136,11 +144,12 @@ interface Side {
   prepareFollowers(): Promise<{ path: string; token: string; emit(): Promise<void> }>;
 }
 
-async function serviceSide(folder: string): Promise<Side> {
+async function serviceSide(folder: string, entry?: string): Promise<Side> {
   const server = await startServerProcess({
     database: join(folder, "waiting.db"),
     adminToken: benchAdminToken,
     now,
+    ...(entry === undefined ? {} : { entry }),
   });
   const client = connections(server.url());
   const ok = (answer: Answer, status: number, what: string) => {
@@ -183,7 +192,7 @@ async function serviceSide(folder: string): Promise<Side> {
     return { runId, addAgent, release };
   };
   return {
-    name: "service",
+    name: entry === undefined ? "service" : "before",
     server,
     client,
     async prepare(agents, runs) {
@@ -256,6 +265,13 @@ interface WaitingFigures {
   wake: number[];
 }
 
+/** One side's row: idle CPU, memory per connection, and its latencies as printed. */
+interface Figures {
+  idleCpu: number;
+  bytesPerConnection: number;
+  latency: string;
+}
+
 /** N long-polling agents over `runs` runs: idle CPU, memory per connection, wake-up latencies. */
 async function measureWaiters(side: Side, agents: number, runs: number): Promise<WaitingFigures> {
   const { tokens, release, runOf } = await side.prepare(agents, runs);
@@ -269,28 +285,49 @@ async function measureWaiters(side: Side, agents: number, runs: number): Promise
     allSent = resolve;
   });
   const claimed: Array<{ at: number; run: number }> = [];
-  const waiting = tokens.map(async (token, index) => {
+  const waitFrom = async (token: string, index: number) => {
     let first = true;
     while (!stopping) {
-      const answer = await side.client.send(
-        "POST",
-        "/v1/inbox/claim-next?wait=30",
-        token,
-        undefined,
-        () => {
-          if (!first) return;
-          first = false;
-          sent += 1;
-          if (sent === tokens.length) allSent();
-        },
-      );
+      let answer: Answer;
+      try {
+        answer = await side.client.send(
+          "POST",
+          "/v1/inbox/claim-next?wait=30",
+          token,
+          undefined,
+          () => {
+            if (!first) return;
+            first = false;
+            sent += 1;
+            if (sent === tokens.length) allSent();
+          },
+        );
+      } catch (error) {
+        if (stopping) return;
+        // A connection the server reset or never accepted: counted, and the agent polls again.
+        const code = (error as { code?: string }).code ?? "error";
+        const key = `${side.name} ${code}`;
+        errors.set(key, (errors.get(key) ?? 0) + 1);
+        await sleep(100);
+        continue;
+      }
       if (answer.status === 200) {
         claimed.push({ at: now(), run: runOf(index) });
         return; // this agent holds its item: it waits no more
       }
       if (answer.status !== 204) throw new Error(`claim-next: ${answer.status} ${answer.text}`);
     }
-  });
+  };
+  // Connections opened 500 at a time, as agents start over time, not in one burst that
+  // overflows the listening socket's queue.
+  const waiting: Promise<void>[] = [];
+  for (let batch = 0; batch < tokens.length; batch += 500) {
+    const upTo = Math.min(tokens.length, batch + 500);
+    for (let index = batch; index < upTo; index++) {
+      waiting.push(waitFrom(tokens[index] as string, index));
+    }
+    while (sent < upTo) await sleep(5);
+  }
   await everySent;
   await sleep(2000); // every wait in place
   const memory = residentBytes(pid);
@@ -312,6 +349,9 @@ async function measureWaiters(side: Side, agents: number, runs: number): Promise
   await Promise.allSettled(waiting);
   return { idleCpu, bytesPerConnection: (memory - memoryBefore) / agents, wake };
 }
+
+/** Requests that failed on their connection (reset, never accepted), by side and error code. */
+const errors = new Map<string, number>();
 
 /** N followers of one run's event stream: idle CPU, memory per follower, fan-out latencies. */
 async function measureFollowers(side: Side, followers: number) {
@@ -382,42 +422,53 @@ try {
   probe.client.close();
   await probe.server.stop();
 
+  /** The sides measured, one after the other: this service, the one before it, bare routes. */
+  const sides = [
+    () => serviceSide(folder),
+    ...(beforeEntry === undefined ? [] : [() => serviceSide(folder, beforeEntry)]),
+    () => bareSide(claimSample),
+  ];
+  const row = (held: string, figures: Record<string, Figures>) => {
+    const bare = figures.bare as Figures;
+    for (const [name, each] of Object.entries(figures)) {
+      rows.push(
+        `| ${held} | ${name} | ${pct(each.idleCpu)} | ${kb(each.bytesPerConnection)} | ${(each.bytesPerConnection / bare.bytesPerConnection).toFixed(1)}× | ${each.latency} |`,
+      );
+      console.error(rows.at(-1));
+    }
+  };
   for (const agents of levels) {
-    for (const spread of [true, false]) {
+    for (const spread of only === "followers" ? [] : [true, false]) {
       const runs = spread ? Math.max(1, Math.ceil(agents / PER_RUN)) : 1;
-      const results: Record<string, WaitingFigures> = {};
-      for (const make of [() => serviceSide(folder), () => bareSide(claimSample)]) {
+      const results: Record<string, Figures> = {};
+      for (const make of sides) {
         const side = await make();
         try {
-          results[side.name] = await measureWaiters(side, agents, runs);
+          const measured = await measureWaiters(side, agents, runs);
+          results[side.name] = { ...measured, latency: p(measured.wake) };
         } finally {
           await side.server.stop();
         }
         rmSync(join(folder, "waiting.db"), { force: true });
       }
-      const service = results.service as WaitingFigures;
-      const bare = results.bare as WaitingFigures;
-      rows.push(
-        `| ${agents} long polls, ${spread ? `${runs} runs` : "one run"} | ${pct(service.idleCpu)} | ${pct(bare.idleCpu)} | ${kb(service.bytesPerConnection)} | ${kb(bare.bytesPerConnection)} | ${(service.bytesPerConnection / bare.bytesPerConnection).toFixed(1)}× | ${p(service.wake)} | ${p(bare.wake)} |`,
-      );
-      console.error(rows.at(-1));
+      row(`${agents} long polls, ${spread ? `${runs} runs` : "one run"}`, results);
     }
-    const followers: Record<string, Awaited<ReturnType<typeof measureFollowers>>> = {};
-    for (const make of [() => serviceSide(folder), () => bareSide(claimSample)]) {
+    if (only === "waiters") continue;
+    const followers: Record<string, Figures> = {};
+    for (const make of sides) {
       const side = await make();
       try {
-        followers[side.name] = await measureFollowers(side, agents);
+        const measured = await measureFollowers(side, agents);
+        followers[side.name] = {
+          ...measured,
+          latency: `${fmt(percentile(measured.p50, 0.5))} / ${fmt(percentile(measured.p99, 0.5))}`,
+        };
       } finally {
         await side.server.stop();
       }
       rmSync(join(folder, "waiting.db"), { force: true });
     }
-    const service = followers.service as Awaited<ReturnType<typeof measureFollowers>>;
-    const bare = followers.bare as Awaited<ReturnType<typeof measureFollowers>>;
-    rows.push(
-      `| ${agents} followers of one run | ${pct(service.idleCpu)} | ${pct(bare.idleCpu)} | ${kb(service.bytesPerConnection)} | ${kb(bare.bytesPerConnection)} | ${(service.bytesPerConnection / bare.bytesPerConnection).toFixed(1)}× | ${fmt(percentile(service.p50, 0.5))} / ${fmt(percentile(service.p99, 0.5))} | ${fmt(percentile(bare.p50, 0.5))} / ${fmt(percentile(bare.p99, 0.5))} |`,
-    );
-    console.error(rows.at(-1));
+    row(`${agents} followers of one run`, followers);
   }
 } finally {
   rmSync(folder, { recursive: true, force: true });
@@ -427,7 +478,12 @@ console.log(
   `Node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? "unknown"}); load average ${loadBefore} before, ${loadAverage()} after. Idle CPU over ${idleSeconds} s (100 % = one core); memory: resident, per held connection; wake-up: an item back on offer → a waiter's claim answered (${wakes} times, p50 / p99 ms); fan-out: an event → each follower has it (p50 / p99 ms over the followers, median of 5 events).\n`,
 );
 console.log(
-  "| held | service idle CPU | bare idle CPU | service memory / connection | bare memory / connection | service ÷ bare memory | service wake-up or fan-out p50 / p99 ms | bare p50 / p99 ms |",
+  "| held | side | idle CPU | memory / connection | ÷ bare | wake-up or fan-out p50 / p99 ms |",
 );
-console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+console.log("| --- | --- | ---: | ---: | ---: | ---: |");
 for (const row of rows) console.log(row);
+console.log(
+  `\nLong polls that failed on their connection (polled again after 100 ms): ${
+    errors.size === 0 ? "none" : [...errors].map(([key, count]) => `${key}: ${count}`).join(", ")
+  }.`,
+);

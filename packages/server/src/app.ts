@@ -23,6 +23,7 @@ import {
   type RateLimiterFactory,
 } from "./http/rate-limit.ts";
 import { rateLimitRequests } from "./http/rate-limit-middleware.ts";
+import { RunFeeds } from "./http/run-feeds.ts";
 import { serviceSecureHeaders } from "./http/secure-headers.ts";
 import { continueRequestTrace } from "./http/trace-context.ts";
 import { mcpRoutes } from "./mcp/mcp-route.ts";
@@ -36,7 +37,11 @@ export interface Limits {
   rateLimit?: RateLimit | false;
   /** The event stream sends a keep-alive comment at least this often (default 15 000 ms). */
   keepAliveMs?: number;
-  /** Long polls and streams look at the run at least this often (default 1000 ms). */
+  /**
+   * The safety recheck (default 30 000 ms): a long poll or an event stream is woken by its run's
+   * changes themselves, and looks at the run on its own at least this often in case a wake-up
+   * was lost (a notification from another instance that never came).
+   */
   recheckMs?: number;
 }
 
@@ -70,6 +75,12 @@ export interface AppOptions {
   rateLimiter?: RateLimiterFactory;
   /** Aborts when the server stops: long polls answer at once and event streams end. */
   signal?: AbortSignal;
+  /**
+   * Whether the event streams of a run share one reader in this app (default true). The Workers
+   * router sets false: there, a request may not do I/O for another, so each stream reads its run
+   * itself (see `RunFeeds`).
+   */
+  sharedEventReaders?: boolean;
   /** Told about every error that became a 500 (the answer never carries it). */
   onUnexpectedError?: (error: unknown) => void;
   /**
@@ -86,6 +97,9 @@ export interface AppOptions {
    */
   a2a?: A2aOptions;
 }
+
+/** The default safety recheck of long polls and event streams: 30 s. */
+export const defaultRecheckMs = 30_000;
 
 /** The default largest request body: 1 MiB. */
 export const defaultBodyBytes = 1024 * 1024;
@@ -114,7 +128,11 @@ export function createApp(options: AppOptions): App {
   );
   const timing = {
     keepAliveMs: requireWholeNumber("options.limits.keepAliveMs", limits.keepAliveMs ?? 15_000, 1),
-    recheckMs: requireWholeNumber("options.limits.recheckMs", limits.recheckMs ?? 1000, 1),
+    recheckMs: requireWholeNumber(
+      "options.limits.recheckMs",
+      limits.recheckMs ?? defaultRecheckMs,
+      1,
+    ),
     clock,
   };
   const rateLimit = limits.rateLimit ?? defaultRateLimit;
@@ -185,6 +203,10 @@ export function createApp(options: AppOptions): App {
     secrets: requireSecretPolicy("options.secrets", options.secrets),
     viewTokens: viewTokens(options.auth.adminToken),
     a2a: options.a2a ?? {},
+    feeds: new RunFeeds(store, timing, {
+      shutdown: options.signal,
+      shared: options.sharedEventReaders ?? true,
+    }),
   };
   // Every operation of the contract, at its method and path (spans, limits and checks in the
   // executor every entry shares).

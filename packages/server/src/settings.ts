@@ -34,7 +34,7 @@ export interface ServiceEnv {
   TASK_CONTEXT_KEEP_ALIVE_MS?: string | undefined;
   /**
    * How often, in milliseconds, a long poll or an event stream looks at its run even when nothing
-   * woke it (default 1000 on Node, 5000 on Workers).
+   * woke it (default 30000): a safety net, as the run's changes wake them.
    */
   TASK_CONTEXT_RECHECK_MS?: string | undefined;
 }

@@ -12,6 +12,7 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
+import { afterEach, beforeEach } from "vitest";
 
 /** One finished span, as tests assert it. */
 export interface SpanRecord {
@@ -110,4 +111,25 @@ export function deliveredContext(content: string, originalLength = content.lengt
     "task_context.context.original_characters": originalLength,
     "task_context.context.truncated": content.length < originalLength,
   };
+}
+
+/**
+ * Records the spans of each test of the file that calls it (at its top level or in a `describe`):
+ * {@link recordSpans} before each test, `stop()` after it. The recorder it returns reads the
+ * current test's spans.
+ */
+export function recordSpansInEachTest(): Omit<SpanRecorder, "stop"> {
+  let recorder: SpanRecorder | undefined;
+  beforeEach(() => {
+    recorder = recordSpans();
+  });
+  afterEach(async () => {
+    await recorder?.stop();
+    recorder = undefined;
+  });
+  const current = (): SpanRecorder => {
+    if (recorder === undefined) throw new Error("read the recorded spans inside a test");
+    return recorder;
+  };
+  return { finished: () => current().finished(), records: () => current().records() };
 }

@@ -1,7 +1,8 @@
 // Step 3: four subagents through the spawner — two in this process, two in their own processes —
 // each with the inherited CONTEXT.md (read-only), its Sage context file and a Context Protocol
 // block at the start of its prompt. One child process edits CONTEXT.md; the spawner notices. The
-// other reads its context only through MCP, from the workspace server over stdio.
+// other reads its context only through MCP, from the workspace server over stdio. A fifth is a
+// LangGraph subgraph, given its view of CONTEXT.md by @task-context/langgraph.
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,6 +32,7 @@ import { MCP_SERVER_BIN, mcpServerCommand } from "../subagents/mcp-server-comman
 import type { McpSession } from "../subagents/mcp-session.ts";
 import { reviewRequest } from "../subagents/review-request.ts";
 import type { MediaStepResult } from "./call-media-tools.ts";
+import { langGraphSubagent } from "./langgraph-subagent.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -162,7 +164,7 @@ export async function runSubagents(
   const { progress, trace, models } = demo;
   progress.start(
     3,
-    "Four subagents inherit the task context (2 in process, 1 child process, 1 MCP client)",
+    "Five subagents inherit the task context (2 in process, 1 child process, 1 MCP client, 1 LangGraph subgraph)",
   );
   const spawned = new Map<string, Spawned>();
   const onSpawn = (runner: string) => async (event: SubagentSpawnEvent) => {
@@ -298,9 +300,11 @@ export async function runSubagents(
   const modified = results.filter((result) => result.contextIntegrity === "modified");
   const warned = modified[0]?.warning;
   if (warned !== undefined) progress.detail(`warning for the parent: ${warned}`);
+  const answered = await langGraphSubagent(demo);
+  const succeeded = results.filter((result) => result.status === "success").length;
   progress.done(
     3,
-    `${results.filter((result) => result.status === "success").length} of ${results.length} succeeded; ${modified.length} modified its CONTEXT.md`,
+    `${succeeded + (answered ? 1 : 0)} of ${results.length + 1} succeeded; ${modified.length} modified its CONTEXT.md`,
   );
   return results;
 }

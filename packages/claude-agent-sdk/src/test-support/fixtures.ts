@@ -1,5 +1,4 @@
 // Test support: a CONTEXT.md with the sections the brief view selects, and its hashes.
-import { createHash } from "node:crypto";
 import { memoryWorkspace, type Workspace } from "@task-context/core";
 
 /** A CONTEXT.md with the sections the system prompt teaches agents to write. */
@@ -17,8 +16,7 @@ export const CONTEXT = [
 /** What the brief view (What we are building, Key terminology) selects of {@link CONTEXT}. */
 export const BRIEF = CONTEXT.slice(0, CONTEXT.indexOf("\n\n## Other details"));
 
-/** Hex SHA-256 of a text's UTF-8 bytes: a receipt. */
-export const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+export { sha256 } from "@task-context/adapter-test-kit";
 
 /** A workspace holding {@link CONTEXT} as CONTEXT.md (or the files given). */
 export const workspaceWith = (

@@ -1,6 +1,6 @@
+import { claimTool } from "../claim-tool.ts";
 import { defineOperation } from "../define-operation.ts";
 import { claimNextQuery, claimView } from "../schemas.ts";
-import { claimTool } from "./claim-work-item.ts";
 
 /** `POST /v1/inbox/claim-next`: a new attempt on the oldest item on offer to the agent. */
 export const claimNext = defineOperation({

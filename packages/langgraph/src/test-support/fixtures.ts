@@ -1,7 +1,6 @@
 // Test support: a CONTEXT.md with the sections views select, workspaces over it, and a chat model
 // (the framework's own FakeChatModel) that records what it was sent and answers with how much
 // task context its last message carried.
-import { createHash } from "node:crypto";
 import type { BaseMessage } from "@langchain/core/messages";
 import { AIMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
@@ -34,8 +33,7 @@ export const BRIEF = [
   "- **Vault**: a folder of notes.",
 ].join("\n");
 
-/** Hex SHA-256 of a text's UTF-8 bytes: a receipt. */
-export const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+export { sha256 } from "@task-context/adapter-test-kit";
 
 /** A workspace holding {@link CONTEXT} as CONTEXT.md (or the files given). */
 export const workspaceWith = (

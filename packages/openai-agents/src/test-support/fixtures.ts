@@ -1,38 +1,16 @@
-// Test support: the CONTEXT.md the tests deliver, and what the SDK's trace records of a run.
-import { createHash } from "node:crypto";
+// Test support: the CONTEXT.md the tests deliver (the adapters' shared one), and what the SDK's
+// trace records of a run.
 import { setTraceProcessors, setTracingDisabled, type TracingProcessor } from "@openai/agents";
+import { BRIEF_VIEW, CONTEXT, sha256 } from "@task-context/adapter-test-kit";
 import { afterEach, beforeEach } from "vitest";
 
-const BUILDING = "## What we are building\nLumen, a note-taking app.";
-const TERMS = "## Key terminology\n- **Vault**: a folder of notes.";
-const BRAND = "## Visual and brand guidelines\nCalm blues, no exclamation marks.";
-
-/** A CONTEXT.md with the headings the view presets name, and one they leave out. */
-export const CONTEXT = [
-  "# Task context",
-  BUILDING,
-  TERMS,
-  BRAND,
-  "## Other details\nRun pnpm test before a commit.",
-].join("\n\n");
-
-/** What the view `CONTEXT_VIEW_PRESETS.brief` delivers of {@link CONTEXT}. */
-export const BRIEF_VIEW = [BUILDING, TERMS].join("\n\n");
-
-/** What the view `CONTEXT_VIEW_PRESETS.media` delivers of {@link CONTEXT}. */
-export const MEDIA_VIEW = [BUILDING, TERMS, BRAND].join("\n\n");
-
-/** The sections of the media view, as a receipt names them. */
-export const MEDIA_SECTIONS = [
-  "What we are building",
-  "Key terminology",
-  "Visual and brand guidelines",
-];
-
-/** Hex SHA-256 of `text`'s UTF-8 bytes: a receipt. */
-export function sha256(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex");
-}
+export {
+  BRIEF_VIEW,
+  CONTEXT,
+  MEDIA_SECTIONS,
+  MEDIA_VIEW,
+  sha256,
+} from "@task-context/adapter-test-kit";
 
 /** A span or trace of the SDK's tracing, as its `toJSON()` exports it. */
 export type Exported = Record<string, unknown>;

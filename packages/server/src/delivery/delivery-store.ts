@@ -12,6 +12,8 @@ import type {
   RunView,
 } from "@task-context/contract";
 import type { Artifact, ReviewFeedback, TraceContext, WorkItem } from "@task-context/protocols";
+import type { ReadInput, ReadOutput, ReadRunId } from "../sql/define-read.ts";
+import type { ReadName, Reads } from "../sql/reads.ts";
 import type { Receipt } from "./receipt.ts";
 import type { ItemStatus } from "./rules.ts";
 
@@ -118,14 +120,14 @@ export interface RunOverview {
   reviews: ReviewFeedback[];
 }
 
-/** Where a page of {@link DeliveryStore.listRuns} starts: after this run, newest first. */
+/** Where a page of the read `runList` starts: after this run, newest first. */
 export interface RunListPosition {
   /** The run's `created_at`, in milliseconds since the epoch. */
   created_at: number;
   run_id: string;
 }
 
-/** What {@link DeliveryStore.listRuns} is asked for. */
+/** What the read `runList` is asked for. */
 export interface RunListQuery {
   /** Only runs with one of these statuses; undefined: every run. */
   statuses: readonly RunView["status"][] | undefined;
@@ -135,7 +137,7 @@ export interface RunListQuery {
   after: RunListPosition | undefined;
 }
 
-/** A run as {@link DeliveryStore.listRuns} reads it. */
+/** A run as the read `runList` reads it. */
 export interface RunListEntry extends RunListPosition {
   status: RunView["status"];
   /** The start of the goal (at least its first 400 characters). */
@@ -144,7 +146,7 @@ export interface RunListEntry extends RunListPosition {
   current_stage: string | null;
 }
 
-/** A failed attempt of an A2A agent, as {@link DeliveryStore.agents} reads it. */
+/** A failed attempt of an A2A agent, as the read `agentList` reads it. */
 export interface AgentFailure {
   /** When it ended, in milliseconds since the epoch. */
   at: number;
@@ -153,7 +155,7 @@ export interface AgentFailure {
   reason: string;
 }
 
-/** An agent of a run as {@link DeliveryStore.agents} reads it: never its token. */
+/** An agent of a run as the read `agentList` reads it: never its token. */
 export interface AgentListing extends AgentIdentity {
   /** The ids of the stages whose items it may take. */
   stages: string[];
@@ -177,6 +179,12 @@ export interface ChangedOptions {
   timeoutMs: number;
   /** Give up when this aborts (the client went away, the server stops). */
   signal?: AbortSignal;
+}
+
+/** How a claim-next waits, and how many items it may claim. */
+export interface ClaimNextOptions extends ChangedOptions {
+  /** Claim up to this many offers at once (`max_items`); undefined: one, answered without `claims`. */
+  limit?: number | undefined;
 }
 
 /**
@@ -204,12 +212,16 @@ export interface DeliveryStore {
   /** The run with its stages' item counts. */
   getRun(runId: string): Promise<RunView>;
   /**
-   * Runs of every id, newest first (`created_at`, then `run_id`, both descending), from after
-   * `query.after`; undefined when `query.after` names no run of this store.
+   * The read `name` of the registry of reads (../sql/reads.ts: one file each in ../sql/reads/):
+   * a read of one run on the run `runId` (its overdue leases expired; `RUN_NOT_FOUND` when there
+   * is no such run), a read across runs with `runId` undefined. E.g.
+   * `query("agentList", runId, { failures: 5 })`, `query("runList", undefined, { … })`.
    */
-  listRuns(query: RunListQuery): Promise<RunListEntry[] | undefined>;
-  /** The run's agents, in the order they were added, with A2A agents' last failures. */
-  agents(runId: string, failures: number): Promise<AgentListing[]>;
+  query<Name extends ReadName>(
+    name: Name,
+    runId: ReadRunId<Reads[Name]>,
+    input: ReadInput<Reads[Name]>,
+  ): Promise<ReadOutput<Reads[Name]>>;
   /** Adds an agent (its token hashed by the caller). `AGENT_TAG_TAKEN` for a tag in use. */
   addAgent(runId: string, agent: StoredAgent): Promise<void>;
   /** The agent with that id in the run, or undefined. */
@@ -231,6 +243,18 @@ export interface DeliveryStore {
      * `claims` (its `work_item` and `lease` are the first's).
      */
     limit?: number,
+  ): Promise<ClaimView | undefined>;
+  /**
+   * Claim-next that waits: claims the oldest item on offer to `agent` (up to `options.limit` of
+   * them, as {@link claim} does); when none is, waits in the run's line of claim-next callers
+   * until an item it may take is offered (each change of the run wakes one waiter per item on
+   * offer, first come first served), then claims. Undefined when `options.timeoutMs` pass (real
+   * time; 0: no wait) or `options.signal` aborts first.
+   */
+  claimNext(
+    runId: string,
+    agent: AgentIdentity,
+    options: ClaimNextOptions,
   ): Promise<ClaimView | undefined>;
   /** Extends the lease of the current attempt. */
   heartbeat(

@@ -11,7 +11,9 @@ import { type CommandType, commandTypes } from "./machine/machine.ts";
  * - `"explicit"`: the forwarders are written out, because the method is special: it creates the
  *   run's storage (`createRun`), must answer for any id without creating anything
  *   (`findAgent`, which authenticates every agent token), takes what cannot cross to the run's
- *   storage (`changed`, an `AbortSignal`), or does not concern one run (`listRuns`).
+ *   storage (`changed` and `claimNext`, an `AbortSignal`), or is every read of the registry of
+ *   reads (`query`: a read of one run goes to the run's storage, which finds the same read by its
+ *   name; a read across runs to the runs directory).
  */
 export type Forwarding = "run" | "explicit";
 
@@ -38,17 +40,17 @@ const commandMethods = Object.fromEntries(
 /** The store's methods that read: views of a run, and the waits and lookups around them. */
 const readMethods = {
   getRun: "run",
-  listRuns: "explicit",
-  agents: "run",
   findAgent: "explicit",
   a2aAgents: "run",
   offers: "run",
+  claimNext: "explicit",
   deadLetters: "run",
   artifact: "run",
   overview: "run",
   events: "run",
   lastSeq: "run",
   changed: "explicit",
+  query: "explicit",
 } as const;
 
 /**

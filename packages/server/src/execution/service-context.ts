@@ -2,7 +2,7 @@ import type { SecretPolicy } from "@task-context/core";
 import type { Context } from "hono";
 import type { DeliveryStore } from "../delivery/delivery-store.ts";
 import type { Caller } from "../http/auth.ts";
-import type { StreamTiming } from "../http/event-stream.ts";
+import type { RunFeeds, StreamTiming } from "../http/run-feeds.ts";
 import type { ViewTokens } from "../page/view-token.ts";
 
 /** How the app registers A2A agents (createApp's `a2a` option). */
@@ -43,4 +43,6 @@ export interface ServiceContext extends AgentServices {
   viewTokens: ViewTokens;
   /** Registering A2A agents: how their cards are read, who is told of a new one. */
   a2a: A2aOptions;
+  /** The runs' event streams: one reader per run, written to every follower. */
+  feeds: RunFeeds;
 }

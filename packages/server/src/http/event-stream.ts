@@ -1,16 +1,9 @@
 import type { Context } from "hono";
-import { streamSSE } from "hono/streaming";
 import { DeliveryError } from "../delivery/delivery-error.ts";
 import type { DeliveryStore } from "../delivery/delivery-store.ts";
-import { anySignal, type WaitTiming } from "./wait.ts";
-
-/** How the event stream paces itself. */
-export interface StreamTiming extends WaitTiming {
-  /** A comment line at least this often when nothing else is sent (proxies close idle streams). */
-  keepAliveMs: number;
-}
-
-const PAGE = 100;
+import type { RunFeeds } from "./run-feeds.ts";
+import { sseBody } from "./sse-body.ts";
+import { anySignal } from "./wait.ts";
 
 /**
  * The seq to resume after: `Last-Event-ID` (what a reconnecting EventSource sends) wins over
@@ -45,53 +38,38 @@ export async function isCompleted(
 /**
  * The run's events as Server-Sent Events from `after` on: `id: <seq>`, `event: <type>`,
  * `data: <event JSON>`; then new events as they happen, and a keep-alive comment when idle. The
- * stream ends after `run.completed`, the last event a run has.
+ * stream ends after `run.completed`, the last event a run has, and when the client fell too far
+ * behind (it resumes with Last-Event-ID). Live events come from the run's one reader in this
+ * process ({@link RunFeeds}), written to every follower.
  */
 export function eventStream(
   c: Context,
-  store: DeliveryStore,
+  feeds: RunFeeds,
   runId: string,
   after: number,
-  timing: StreamTiming,
   shutdown: AbortSignal | undefined,
 ): Response {
-  // streamSSE sets `Cache-Control: no-cache` itself; proxies must not buffer the stream.
+  const stream = sseBody();
+  // A reconnecting client waits a second, not EventSource's default three.
+  stream.sink.write(opening);
+  feeds.follow(runId, after, stream.sink, anySignal([stream.cancelled, shutdown])).then(
+    // Too far behind: what it was sent and has not read is dropped with the stream.
+    (end) => (end === "cut" ? stream.cut() : stream.end()),
+    (error: unknown) => {
+      // As Hono's streamSSE does with an error of its callback.
+      console.error(error);
+      stream.end();
+    },
+  );
+  c.header("Transfer-Encoding", "chunked");
+  c.header("Content-Type", "text/event-stream");
+  c.header("Cache-Control", "no-cache");
+  c.header("Connection", "keep-alive");
+  // Proxies must not buffer the stream.
   c.header("X-Accel-Buffering", "no");
-  return streamSSE(c, async (stream) => {
-    const aborted = new AbortController();
-    stream.onAbort(() => aborted.abort());
-    const signal = anySignal([aborted.signal, shutdown]);
-    let last = after;
-    let lastWrite = timing.clock();
-    // A reconnecting client waits a second, not EventSource's default three.
-    await stream.write(": stream of run events; resume with Last-Event-ID\nretry: 1000\n\n");
-    let completed = false;
-    while (!signal.aborted && !completed) {
-      const page = await store.events(runId, last, PAGE);
-      // The time of sending: a write waits until the client reads it.
-      if (page.events.length > 0) lastWrite = timing.clock();
-      for (const event of page.events) {
-        await stream.writeSSE({
-          id: String(event.seq),
-          event: event.type,
-          data: JSON.stringify(event),
-        });
-        // Nothing follows a completed run: the stream ends (a reconnection then gets 204).
-        if (event.type === "run.completed") completed = true;
-      }
-      if (completed) break;
-      last = page.next_after;
-      if (page.events.length === PAGE) continue;
-      const idle = timing.clock() - lastWrite;
-      if (idle >= timing.keepAliveMs) {
-        lastWrite = timing.clock();
-        await stream.write(": keep-alive\n\n");
-        continue;
-      }
-      await store.changed(runId, last, {
-        timeoutMs: Math.min(timing.keepAliveMs - idle, timing.recheckMs),
-        signal,
-      });
-    }
-  });
+  return c.newResponse(stream.body);
 }
+
+const opening = new TextEncoder().encode(
+  ": stream of run events; resume with Last-Event-ID\nretry: 1000\n\n",
+);

@@ -8,7 +8,7 @@ const LAST_ERRORS = 5;
 /** `GET /v1/runs/{run_id}/agents`: the run's agents, and how its A2A agents' attempts failed. */
 export const listAgents = defineHandler(operations.listAgents, {
   handle: async ({ path }, { service }) => {
-    const agents = await service.store.agents(path.run_id, LAST_ERRORS);
+    const agents = await service.store.query("agentList", path.run_id, { failures: LAST_ERRORS });
     return {
       agents: agents.map(({ agent_id, tag, stages, a2a }) => {
         if (a2a === undefined) return { agent_id, tag, kind: "http" as const, stages };

@@ -19,7 +19,7 @@ export const listEvents = defineHandler(operations.listEvents, {
       if (from >= lastSeq && (await isCompleted(store, runId, lastSeq))) {
         return http.body(null, 204);
       }
-      return eventStream(http, store, runId, from, service.timing, service.shutdown);
+      return eventStream(http, service.feeds, runId, from, service.shutdown);
     }
     return store.events(runId, after ?? 0, limit);
   },

@@ -66,7 +66,11 @@ export const listRuns = defineHandler(operations.listRuns, {
     const statuses = query.status?.split(",") as RunStatus[] | undefined;
     const after = query.cursor === undefined ? undefined : decodeRunCursor(query.cursor);
     // One more than the page: whether there is a next page, without a second read.
-    const entries = await service.store.listRuns({ statuses, limit: limit + 1, after });
+    const entries = await service.store.query("runList", undefined, {
+      statuses,
+      limit: limit + 1,
+      after,
+    });
     if (entries === undefined) throw badCursor();
     const page = entries.slice(0, limit);
     const last = page.at(-1);

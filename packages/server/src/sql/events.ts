@@ -28,7 +28,13 @@ export function* eventPage(
  */
 export class RunWaiters {
   readonly #waiters = new Map<string, Set<() => void>>();
+  readonly #onWake: ((runId: string) => void) | undefined;
   #closed = false;
+
+  /** `onWake` is told of every run woken (the claim-next line of the run matches then). */
+  constructor(onWake?: (runId: string) => void) {
+    this.#onWake = onWake;
+  }
 
   /**
    * Resolves true when the run is woken, false when the wait times out, is aborted, or the
@@ -56,6 +62,7 @@ export class RunWaiters {
 
   /** Wakes every wait on the run. */
   wake(runId: string): void {
+    this.#onWake?.(runId);
     const waiters = this.#waiters.get(runId);
     if (waiters !== undefined) for (const wake of [...waiters]) wake();
   }

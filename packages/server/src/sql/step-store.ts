@@ -7,32 +7,32 @@ import type * as Contract from "@task-context/contract";
 import { ArgumentError } from "@task-context/core";
 import { sha256Hex } from "@task-context/core/internal";
 import { type Artifact, renderRunContext, type WorkItem } from "@task-context/protocols";
+import { ClaimWaiters, type RunOffers } from "../delivery/claim-waiters.ts";
 import type {
   A2aAgent,
   AgentIdentity,
-  AgentListing,
   ChangedOptions,
+  ClaimNextOptions,
   Completed,
   CreateRunOptions,
   DeliveryStore,
-  RunListEntry,
-  RunListQuery,
   RunOverview,
   StoredAgent,
 } from "../delivery/delivery-store.ts";
 import { newId } from "../delivery/ids.ts";
 import type { Answers, Command, CommandType } from "../delivery/machine/machine.ts";
-import type { RunState } from "../delivery/machine/run-state.ts";
+import { nextLeaseExpiry, type RunState } from "../delivery/machine/run-state.ts";
 import { runContextOf, runViewOf } from "../delivery/run-views.ts";
-import { readAgentList } from "./agent-list.ts";
 import { readA2aAgents, readAgent } from "./agents.ts";
+import type { ReadInput, ReadOutput, ReadRunId } from "./define-read.ts";
 import { readRunsWithA2aAgents, runsWithOverdueLeases } from "./due-runs.ts";
 import { eventPage, RunWaiters } from "./events.ts";
-import { readRunList } from "./run-list.ts";
+import { type ReadName, type Reads, reads } from "./reads.ts";
 import { RunStateCache } from "./run-state-cache.ts";
 import { loadRunState } from "./run-state-rows.ts";
 import { RunTransaction } from "./run-transaction.ts";
 import { done, type SqlSteps } from "./sql-steps.ts";
+import { storedRuns } from "./stored-runs.ts";
 import {
   contextReceipts,
   listDeadLetters,
@@ -61,6 +61,17 @@ export function requireFunctions(options: Record<string, unknown>): void {
   }
 }
 
+/** The run id of a read of one run: an `ArgumentError` when there is none. */
+export function requireRunId(name: string, runId: string | undefined): string {
+  if (runId === undefined) {
+    throw new ArgumentError({
+      argument: "runId",
+      message: `expected the run id the read ${name} reads, got undefined.`,
+    });
+  }
+  return runId;
+}
+
 /** Told of a run that a commit changed, with its state as committed. */
 export type RunChanged = (runId: string, state: RunState) => void;
 
@@ -75,8 +86,13 @@ type View<Type extends CommandType, V> = (answer: Answers[Type], state: RunState
 export abstract class StepStore implements DeliveryStore {
   /** The time in milliseconds since the epoch. */
   protected readonly clock: () => number;
+  /**
+   * The claim-next long polls of this process, a line per run: a change wakes one per item on
+   * offer (one look at the run, whoever waits).
+   */
+  readonly #claimers: ClaimWaiters;
   /** The long polls and streams of this process, woken after a commit that appended events. */
-  protected readonly waiters = new RunWaiters();
+  protected readonly waiters: RunWaiters;
   /** The runs' states kept between transactions (each checked by its version before use). */
   protected readonly states = new RunStateCache();
   readonly #agents = new Map<string, StoredAgent>();
@@ -86,6 +102,11 @@ export abstract class StepStore implements DeliveryStore {
 
   constructor(clock: () => number) {
     this.clock = clock;
+    this.#claimers = new ClaimWaiters({
+      look: (runId) => this.look(runId, (state) => done(runOffers(state))),
+      clock,
+    });
+    this.waiters = new RunWaiters((runId) => this.#claimers.changed(runId));
   }
 
   /**
@@ -165,12 +186,19 @@ export abstract class StepStore implements DeliveryStore {
     return this.look(runId, (state) => done(runViewOf(state)));
   }
 
-  async listRuns(query: RunListQuery): Promise<RunListEntry[] | undefined> {
-    return this.read(readRunList(query));
-  }
-
-  async agents(runId: string, failures: number): Promise<AgentListing[]> {
-    return this.look(runId, (state) => readAgentList(state, failures));
+  async query<Name extends ReadName>(
+    name: Name,
+    runId: ReadRunId<Reads[Name]>,
+    input: ReadInput<Reads[Name]>,
+  ): Promise<ReadOutput<Reads[Name]>> {
+    const read = reads[name];
+    const answer =
+      read.scope === "run"
+        ? this.look<unknown>(requireRunId(name, runId), (state) =>
+            read.steps(state, input as never),
+          )
+        : this.read(read.steps(input as never, { runs: storedRuns }));
+    return answer as Promise<ReadOutput<Reads[Name]>>;
   }
 
   async addAgent(runId: string, agent: StoredAgent): Promise<void> {
@@ -244,6 +272,34 @@ export abstract class StepStore implements DeliveryStore {
     );
     const [first] = views as [Contract.ClaimView];
     return limit === undefined ? first : { ...first, claims: views };
+  }
+
+  async claimNext(
+    runId: string,
+    agent: AgentIdentity,
+    options: ClaimNextOptions,
+  ): Promise<Contract.ClaimView | undefined> {
+    // In the line before claiming: a change while it claims is not missed.
+    const ticket = this.#claimers.enter(runId, agent);
+    const end = performance.now() + options.timeoutMs;
+    let claim: Contract.ClaimView | undefined;
+    try {
+      // A quiet run on which nothing is on offer: no claim to try.
+      let skip = ticket.nothingOnOffer();
+      for (;;) {
+        if (!skip) {
+          claim = await this.claim(runId, agent, undefined, options.limit);
+          if (claim !== undefined) return claim;
+          // The run's state as the claim left it: kept by the store after every commit.
+          const state = this.states.get(runId);
+          ticket.claimedNothing(state === undefined ? undefined : runOffers(state));
+        }
+        skip = false;
+        if (!(await ticket.idle(end - performance.now(), options.signal))) return undefined;
+      }
+    } finally {
+      ticket.leave(claim !== undefined);
+    }
   }
 
   async heartbeat(
@@ -325,6 +381,7 @@ export abstract class StepStore implements DeliveryStore {
   /** Ends every wait: long polls and streams answer now. The database stays open. */
   close(): void {
     this.waiters.close();
+    this.#claimers.close();
   }
 
   /**
@@ -355,4 +412,14 @@ export abstract class StepStore implements DeliveryStore {
     this.#receipts.set(key, receipt);
     return receipt;
   }
+}
+
+/** What the run offers, in offer order, for the claim-next line's match. */
+function runOffers(state: RunState): RunOffers {
+  const offered = [];
+  for (const id of state.queue) {
+    const item = state.items.get(id);
+    if (item !== undefined) offered.push(item);
+  }
+  return { offered, nextLeaseExpiry: nextLeaseExpiry(state) };
 }

@@ -1,15 +1,17 @@
 import type * as Contract from "@task-context/contract";
 import { DeliveryError, runNotFound } from "../delivery/delivery-error.ts";
 import type {
+  AgentIdentity,
   ChangedOptions,
+  ClaimNextOptions,
   CreateRunOptions,
   DeliveryStore,
-  RunListEntry,
-  RunListQuery,
   StoredAgent,
 } from "../delivery/delivery-store.ts";
 import { isId } from "../delivery/ids.ts";
 import { callMethod, defineRunMethods, type RunMethod } from "../delivery/store-methods.ts";
+import type { ReadInput, ReadOutput, ReadRunId } from "../sql/define-read.ts";
+import type { ReadName, Reads } from "../sql/reads.ts";
 import { type Outcome, unwrap } from "./outcome.ts";
 import { RUN_DIRECTORY_NAME, type RunDirectory } from "./run-directory.ts";
 import type { RunObject } from "./run-object.ts";
@@ -26,7 +28,7 @@ export class DurableObjectStore implements DeliveryStore {
   readonly #runs: DurableObjectNamespace<RunObject>;
   readonly #directory: DurableObjectNamespace<RunDirectory> | undefined;
 
-  /** `directory`: the runs directory (`RUN_DIRECTORY`), which `listRuns` reads. */
+  /** `directory`: the runs directory (`RUN_DIRECTORY`), where the reads across runs run. */
   constructor(
     runs: DurableObjectNamespace<RunObject>,
     directory?: DurableObjectNamespace<RunDirectory>,
@@ -49,8 +51,19 @@ export class DurableObjectStore implements DeliveryStore {
     return unwrap(this.object(runId).createRun(runId, input, options));
   }
 
-  /** From the runs directory; `SERVICE_UNAVAILABLE` when the Worker has no `RUN_DIRECTORY`. */
-  async listRuns(query: RunListQuery): Promise<RunListEntry[] | undefined> {
+  /**
+   * A read of one run in the run's object, which finds the same read by its name; a read across
+   * runs in the runs directory (`SERVICE_UNAVAILABLE` when the Worker has no `RUN_DIRECTORY`).
+   */
+  async query<Name extends ReadName>(
+    name: Name,
+    runId: ReadRunId<Reads[Name]>,
+    input: ReadInput<Reads[Name]>,
+  ): Promise<ReadOutput<Reads[Name]>> {
+    if (runId !== undefined) {
+      const answer = this.object(runId).query(name, runId, input as never);
+      return unwrap(answer as Promise<Outcome<ReadOutput<Reads[Name]>>>);
+    }
     if (this.#directory === undefined) {
       throw new DeliveryError({
         code: "SERVICE_UNAVAILABLE",
@@ -58,12 +71,33 @@ export class DurableObjectStore implements DeliveryStore {
           'Listing runs on Cloudflare Workers needs the runs directory: bind RUN_DIRECTORY to the RunDirectory class in wrangler.jsonc (durable_objects, and a migration with new_sqlite_classes: ["RunDirectory"]), export RunDirectory from the Worker\'s module, then deploy again. Runs created before it are listed once a request or an alarm reaches their objects.',
       });
     }
-    return this.#directory.get(this.#directory.idFromName(RUN_DIRECTORY_NAME)).list(query);
+    const directory = this.#directory.get(this.#directory.idFromName(RUN_DIRECTORY_NAME));
+    return directory.query(name, input as never) as Promise<ReadOutput<Reads[Name]>>;
   }
 
   async findAgent(runId: string, agentId: string): Promise<StoredAgent | undefined> {
     if (!isId("run", runId)) return undefined;
     return unwrap(this.object(runId).findAgent(runId, agentId));
+  }
+
+  /**
+   * Claims in the run's object, and between claims waits there for the run's next event. The
+   * claims are made from here, never inside the object for a caller that may be gone (a signal
+   * does not cross RPC): every event of the run wakes every such wait, which claims again.
+   */
+  async claimNext(
+    runId: string,
+    agent: AgentIdentity,
+    options: ClaimNextOptions,
+  ): Promise<Contract.ClaimView | undefined> {
+    const end = performance.now() + options.timeoutMs;
+    for (;;) {
+      const seq = options.timeoutMs > 0 ? await this.lastSeq(runId) : 0;
+      const claim = await this.claim(runId, agent, undefined, options.limit);
+      const remaining = end - performance.now();
+      if (claim !== undefined || remaining <= 0 || options.signal?.aborted) return claim;
+      await this.changed(runId, seq, { ...options, timeoutMs: remaining });
+    }
   }
 
   /**

@@ -18,9 +18,9 @@ export interface RouterOptions {
 
 /**
  * The router Worker's app: `createApp` over the runs' Durable Objects, configured by the
- * Worker's variables. Long polls and streams look at their run every 5 s unless
- * `TASK_CONTEXT_RECHECK_MS` says otherwise (the objects' alarms turn every lease expiry into an
- * event that wakes them sooner). The variables are read by `serviceSettingsFromEnv`, as on every
+ * Worker's variables. Long polls and streams wait in their run's object, woken by its events (the
+ * object's alarm turns every lease expiry into events), and look at their run on their own every
+ * 30 s unless `TASK_CONTEXT_RECHECK_MS` says otherwise. The variables are read by `serviceSettingsFromEnv`, as on every
  * runtime, except that the admin token is never generated. Throws an `ArgumentError` naming the
  * variable when the configuration is wrong.
  */
@@ -31,13 +31,15 @@ export function createRouter(env: WorkerEnv, options: RouterOptions = {}): App {
   return createApp({
     store,
     auth: { adminToken },
-    limits: { recheckMs: 5000, ...limits, ...options.limits },
+    limits: { ...limits, ...options.limits },
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     clientAddress: (c) => clientAddress(c.req.header("CF-Connecting-IP")),
     ...settings,
     rateLimiter: workersRateLimiter(store, env.ADDRESS_RATE_LIMITER),
     // A run's object follows A2A tasks from its alarm by tasks/get, never on a stream.
     a2a: { streaming: false },
+    // A request may not do I/O for another: each event stream reads its run itself.
+    sharedEventReaders: false,
     onUnexpectedError: (error) => console.error("unexpected error:", error),
   });
 }

@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
-import type { RunListEntry, RunListQuery } from "../delivery/delivery-store.ts";
-import { readRunList } from "../sql/run-list.ts";
+import { ArgumentError } from "@task-context/core";
+import type { RunListEntry } from "../delivery/delivery-store.ts";
+import { type ReadName, reads } from "../sql/reads.ts";
 import type { SqlDatabase } from "../sql/sql-database.ts";
 import { runSteps } from "../sql/sql-steps.ts";
 import { durableObjectSql } from "./durable-object-sql.ts";
@@ -8,6 +9,9 @@ import type { WorkerEnv } from "./worker-env.ts";
 
 /** The name of the one directory object: `RUN_DIRECTORY.idFromName(RUN_DIRECTORY_NAME)`. */
 export const RUN_DIRECTORY_NAME = "runs";
+
+/** The runs listed here, as the reads across runs read them (define-read.ts's `sources.runs`). */
+const LISTED_RUNS = "SELECT run_id, status, created_at, goal, current_stage FROM listed_runs";
 
 /** A run as its object tells the directory: the listed fields and the run's version. */
 export interface DirectoryEntry extends RunListEntry {
@@ -60,11 +64,18 @@ export class RunDirectory extends DurableObject<WorkerEnv> {
     );
   }
 
-  /** The runs of `query`, newest first; undefined when `query.after` names no run listed here. */
-  async list(query: RunListQuery): Promise<RunListEntry[] | undefined> {
-    return runSteps(
-      this.#database,
-      readRunList(query, "SELECT run_id, status, created_at, goal, current_stage FROM listed_runs"),
-    );
+  /**
+   * The read across runs `name` of the registry of reads, on the runs listed here; an
+   * `ArgumentError` for a read of one run (its run's object answers it).
+   */
+  async query(name: ReadName, input: unknown): Promise<unknown> {
+    const read = reads[name];
+    if (read.scope !== "service") {
+      throw new ArgumentError({
+        argument: "name",
+        message: `expected a read across runs, got ${name}, a read of one run: its run's object answers it.`,
+      });
+    }
+    return runSteps(this.#database, read.steps(input as never, { runs: LISTED_RUNS }));
   }
 }

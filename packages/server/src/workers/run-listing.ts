@@ -1,5 +1,5 @@
-import { storedRuns } from "../sql/run-list.ts";
 import type { SqlDatabase } from "../sql/sql-database.ts";
+import { storedRuns } from "../sql/stored-runs.ts";
 import { type DirectoryEntry, RUN_DIRECTORY_NAME, type RunDirectory } from "./run-directory.ts";
 
 /** The first retry of a report that failed comes after this long; each next one waits twice as long. */

@@ -8,6 +8,8 @@ import type { CreateRunOptions, DeliveryStore, StoredAgent } from "../delivery/d
 import { checkStageGraph } from "../delivery/stage-graph.ts";
 import { callMethod, defineRunMethods, type RunMethod } from "../delivery/store-methods.ts";
 import { createRateLimiter, type RateLimit } from "../http/rate-limit.ts";
+import type { ReadInput, ReadOutput, ReadRunId } from "../sql/define-read.ts";
+import type { ReadName, Reads } from "../sql/reads.ts";
 import type { SqlDatabase } from "../sql/sql-database.ts";
 import { SqlStore } from "../sql/sql-store.ts";
 import { AlarmScheduler } from "./alarm-scheduler.ts";
@@ -103,6 +105,15 @@ export class RunObject extends DurableObject<WorkerEnv> {
 
   async findAgent(runId: string, agentId: string): Promise<Outcome<StoredAgent | undefined>> {
     return outcome(async () => this.#open()?.findAgent(runId, agentId));
+  }
+
+  /** A read of this run (`DeliveryStore.query`), found by its name in the registry of reads. */
+  async query<Name extends ReadName>(
+    name: Name,
+    runId: string,
+    input: ReadInput<Reads[Name]>,
+  ): Promise<Outcome<ReadOutput<Reads[Name]>>> {
+    return this.#call(runId, (store) => store.query(name, runId as ReadRunId<Reads[Name]>, input));
   }
 
   /**

@@ -1,9 +1,9 @@
 // A run's agents as GET /v1/runs/{run_id}/agents shows them: each with the stages it may take,
 // and an A2A agent with its card's endpoint and its last failed attempts (the reasons the A2A
 // dispatcher recorded with each failure), read in one batch.
-import type { A2aEndpoint, AgentFailure, AgentListing } from "../delivery/delivery-store.ts";
-import type { RunState } from "../delivery/machine/run-state.ts";
-import { batch, type SqlSteps } from "./sql-steps.ts";
+import type { A2aEndpoint, AgentFailure, AgentListing } from "../../delivery/delivery-store.ts";
+import { defineRunRead } from "../define-read.ts";
+import { batch } from "../sql-steps.ts";
 
 interface FailureRow {
   agent_id: string;
@@ -13,8 +13,11 @@ interface FailureRow {
   reason: string | null;
 }
 
-/** The agents of the run `state` holds, in the order they were added, with `failures` each. */
-export function* readAgentList(state: RunState, failures: number): SqlSteps<AgentListing[]> {
+/**
+ * The agents of the run, in the order they were added, each A2A agent with its last `failures`
+ * failed attempts, newest first.
+ */
+export const agentList = defineRunRead(function* (state, { failures }: { failures: number }) {
   const runId = state.run.id;
   const [endpoints, failed] = yield* batch<unknown>([
     {
@@ -50,7 +53,7 @@ export function* readAgentList(state: RunState, failures: number): SqlSteps<Agen
     failuresOf.set(row.agent_id, list);
   }
   const everyStage = state.stages.map(({ id }) => id);
-  return [...state.agents.values()].map(({ agent_id, tag, a2a_stages }) => {
+  return [...state.agents.values()].map(({ agent_id, tag, a2a_stages }): AgentListing => {
     const endpoint = endpointOf.get(agent_id);
     return {
       agent_id,
@@ -61,4 +64,4 @@ export function* readAgentList(state: RunState, failures: number): SqlSteps<Agen
         : { a2a: { endpoint, failures: failuresOf.get(agent_id) ?? [] } }),
     };
   });
-}
+});

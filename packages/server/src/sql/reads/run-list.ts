@@ -1,30 +1,18 @@
 // The runs of a database, newest first, a page at a time (GET /v1/runs): a keyset page after
 // the last run of the previous one, so that runs created meanwhile never shift a page. The same
-// query reads the runs of an SQL store and the entries of the Workers runs directory.
-import type { RunListEntry, RunListQuery } from "../delivery/delivery-store.ts";
-import type { SqlValue } from "./sql-database.ts";
-import { all, type SqlSteps } from "./sql-steps.ts";
-
-/** How many characters of a run's goal are read: its summary is cut from them. */
-export const GOAL_CHARACTERS = 400;
+// read runs on the runs of an SQL store and the entries of the Workers runs directory.
+import type { RunListEntry, RunListQuery } from "../../delivery/delivery-store.ts";
+import { defineServiceRead } from "../define-read.ts";
+import type { SqlValue } from "../sql-database.ts";
+import { all, type SqlSteps } from "../sql-steps.ts";
 
 /**
- * A query of the runs of a store as {@link RunListEntry} rows (its `created_at` as a number of
- * milliseconds), from the `runs` and `stages` tables.
+ * The runs of `query` among the runs of `sources`, newest first (`created_at`, then `run_id`,
+ * descending); undefined when `query.after` names no run there (a cursor this store never gave).
  */
-export const storedRuns = `SELECT runs.id AS run_id, runs.status AS status, runs.created_at AS created_at,
-    substr(runs.goal, 1, ${GOAL_CHARACTERS}) AS goal,
-    CASE WHEN runs.status = 'completed' THEN NULL ELSE stages.id END AS current_stage
-  FROM runs LEFT JOIN stages ON stages.run_id = runs.id AND stages.position = runs.current_stage`;
-
-/**
- * The runs of `query` among the rows of `source` (a query of {@link RunListEntry} rows), newest
- * first (`created_at`, then `run_id`, descending); undefined when `query.after` names no run
- * there (a cursor this store never gave).
- */
-export function* readRunList(
+export const runList = defineServiceRead(function* (
   query: RunListQuery,
-  source: string = storedRuns,
+  { runs: source },
 ): SqlSteps<RunListEntry[] | undefined> {
   const { statuses, limit, after } = query;
   const where: string[] = [];
@@ -51,4 +39,4 @@ export function* readRunList(
     limit,
   );
   return rows.map((row) => ({ ...row, created_at: Number(row.created_at) }));
-}
+});
