@@ -68,6 +68,7 @@ export type {
 export type { OpenApiDocument } from "./openapi-document.ts";
 export type { CallOptions } from "./operation-call.ts";
 export {
+  type ClaimNextOptions,
   createServiceClient,
   type ListEventsOptions,
   type ListRunsOptions,

@@ -29,6 +29,15 @@ export interface WaitOptions extends CallOptions {
   wait?: number;
 }
 
+/** `POST /v1/inbox/claim-next`. */
+export interface ClaimNextOptions extends WaitOptions {
+  /**
+   * Claim up to this many offers at once (1 to 100), each with its own lease, listed in the
+   * answer's `claims`. Unset: one, and no `claims`.
+   */
+  maxItems?: number;
+}
+
 /** `GET /v1/inbox/poll`. */
 export interface PollOptions extends WaitOptions {
   /** At most this many offers (1 to 50). @default 10 */
@@ -156,12 +165,13 @@ class ServiceClient extends OperationMethods {
   }
 
   /**
-   * `POST /v1/inbox/claim-next`: claims the oldest item on offer (a new attempt with a lease);
-   * undefined when nothing was on offer before `wait` ended. Agent.
+   * `POST /v1/inbox/claim-next`: claims the oldest item on offer (a new attempt with a lease), or
+   * up to `maxItems` of them (in `claims`); undefined when nothing was on offer before `wait`
+   * ended. Agent.
    */
-  claimNext(options: WaitOptions = {}): Promise<ClaimView | undefined> {
+  claimNext(options: ClaimNextOptions = {}): Promise<ClaimView | undefined> {
     const call = operationCall("claimNext", {
-      query: { wait: options.wait },
+      query: { wait: options.wait, max_items: options.maxItems },
       signal: options.signal,
     });
     return this.#send(call, (response) =>

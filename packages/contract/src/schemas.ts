@@ -199,9 +199,22 @@ export const lease = z
   .strictObject({ attempt: z.int().min(1), expires_at: timestamp })
   .meta({ id: "Lease", examples: [examples.leaseExample] });
 
-/** The answer to a claim. */
-export const claimView = z
-  .strictObject({ work_item: workItem, lease })
+/** One claimed work item and its lease. */
+const claimedItem = z.strictObject({ work_item: workItem, lease });
+
+/**
+ * The answer to a claim: the (first) item claimed and its lease; with claim-next's `max_items`,
+ * `claims` lists every item claimed, that first one included.
+ */
+export const claimView = claimedItem
+  .extend({
+    claims: z
+      .array(claimedItem)
+      .optional()
+      .describe(
+        "With `max_items`: every item claimed (at least one, at most `max_items`), oldest offer first; `work_item` and `lease` are its first",
+      ),
+  })
   .meta({ id: "Claim", examples: [examples.claimExample] });
 
 /** `GET /v1/inbox/poll`. */
@@ -375,7 +388,18 @@ export const pollQuery = z.strictObject({
 });
 
 /** `POST /v1/inbox/claim-next`. */
-export const claimNextQuery = z.strictObject({ wait: waitSeconds });
+export const claimNextQuery = z.strictObject({
+  wait: waitSeconds,
+  max_items: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe(
+      "Claim up to this many items on offer at once (1–100), each with its own lease; the answer lists them in `claims`",
+    ),
+});
 
 /** `GET /v1/runs/{run_id}/events`. */
 export const eventsQuery = z.strictObject({

@@ -105,7 +105,7 @@ export const operations = {
     method: "POST",
     path: "/v1/inbox/claim-next",
     pathParameters: [],
-    queryParameters: ["wait"],
+    queryParameters: ["wait", "max_items"],
     headerParameters: ["traceparent", "tracestate"],
     responses: { "200": ["application/json"], "204": [] },
     audience: "agent",

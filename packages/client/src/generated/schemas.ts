@@ -1402,6 +1402,11 @@ export interface components {
         Claim: {
             work_item: components["schemas"]["WorkItem"];
             lease: components["schemas"]["Lease"];
+            /** @description With `max_items`: every item claimed (at least one, at most `max_items`), oldest offer first; `work_item` and `lease` are its first */
+            claims?: {
+                work_item: components["schemas"]["WorkItem"];
+                lease: components["schemas"]["Lease"];
+            }[] | undefined;
         };
         /**
          * @example {
@@ -3070,6 +3075,8 @@ export interface operations {
             query?: {
                 /** @description Hold the request up to this many seconds until an offer appears (long poll) */
                 wait?: number | undefined;
+                /** @description Claim up to this many items on offer at once (1–100), each with its own lease; the answer lists them in `claims` */
+                max_items?: number | undefined;
             } | undefined;
             header?: {
                 /**

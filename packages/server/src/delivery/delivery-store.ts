@@ -181,6 +181,12 @@ export interface ChangedOptions {
   signal?: AbortSignal;
 }
 
+/** How a claim-next waits, and how many items it may claim. */
+export interface ClaimNextOptions extends ChangedOptions {
+  /** Claim up to this many offers at once (`max_items`); undefined: one, answered without `claims`. */
+  limit?: number | undefined;
+}
+
 /**
  * The delivery service's domain: runs, their stages and work items, leases, artifacts, reviews
  * and events. Every method is scoped to one run (`runId` first) and asynchronous, so that one
@@ -232,17 +238,23 @@ export interface DeliveryStore {
     runId: string,
     agent: AgentIdentity,
     workItemId: string | undefined,
+    /**
+     * Claim-next only: claims up to this many offers, oldest first, all listed in the answer's
+     * `claims` (its `work_item` and `lease` are the first's).
+     */
+    limit?: number,
   ): Promise<ClaimView | undefined>;
   /**
-   * Claim-next that waits: claims the oldest item on offer to `agent`; when none is, waits in the
-   * run's line of claim-next callers until an item it may take is offered (each change of the run
-   * wakes one waiter per item on offer, first come first served), then claims it. Undefined when
-   * `options.timeoutMs` pass (real time; 0: no wait) or `options.signal` aborts first.
+   * Claim-next that waits: claims the oldest item on offer to `agent` (up to `options.limit` of
+   * them, as {@link claim} does); when none is, waits in the run's line of claim-next callers
+   * until an item it may take is offered (each change of the run wakes one waiter per item on
+   * offer, first come first served), then claims. Undefined when `options.timeoutMs` pass (real
+   * time; 0: no wait) or `options.signal` aborts first.
    */
   claimNext(
     runId: string,
     agent: AgentIdentity,
-    options: ChangedOptions,
+    options: ClaimNextOptions,
   ): Promise<ClaimView | undefined>;
   /** Extends the lease of the current attempt. */
   heartbeat(

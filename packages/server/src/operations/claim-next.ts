@@ -3,10 +3,11 @@ import { defineHandler } from "../execution/operation-handler.ts";
 import { describeClaim } from "../execution/work-item-span.ts";
 
 /**
- * `POST /v1/inbox/claim-next` (`claim_work_item` without an item): the oldest offer claimed,
- * waiting for one up to `wait` s in the run's line of claim-next callers (woken by the offer
- * itself, one waiter per item); nothing when none came. The store is asked again at least every
- * `recheckMs`, the safety net for a wake-up that never came.
+ * `POST /v1/inbox/claim-next` (`claim_work_item` without an item): the oldest offer claimed (or
+ * up to `max_items` of them, listed in `claims`), waiting for one up to `wait` s in the run's line
+ * of claim-next callers (woken by the offer itself, one waiter per item); nothing when none came.
+ * The store is asked again at least every `recheckMs`, the safety net for a wake-up that never
+ * came.
  */
 export const claimNext = defineHandler(operations.claimNext, {
   handle: async ({ query }, { caller, service, signal }) => {
@@ -16,7 +17,11 @@ export const claimNext = defineHandler(operations.claimNext, {
     for (;;) {
       const remaining = Math.max(0, deadline - timing.clock());
       const timeoutMs = Math.min(remaining, timing.recheckMs);
-      const claim = await store.claimNext(runId, agent, { timeoutMs, signal });
+      const claim = await store.claimNext(runId, agent, {
+        timeoutMs,
+        signal,
+        limit: query.max_items,
+      });
       if (claim !== undefined || remaining <= timeoutMs || signal.aborted) return claim;
     }
   },

@@ -5,18 +5,25 @@
 // appends events notifies every instance (LISTEN/NOTIFY), whose long polls and streams wake; they
 // look at the run again at least every `recheckMs` anyway, so a lost notification only delays.
 // A connection lost mid-transaction (its backend terminated, the server restarting) fails its
-// group, which runs again on a new pool (renewing-pool.ts) unless its COMMIT was on its way.
+// group, which runs again on a new session (session-pool.ts) unless its COMMIT was on its way.
 import { requireWholeNumber } from "@task-context/core/internal";
-import postgres, { type Options, type Sql, type TransactionSql } from "postgres";
+import postgres, { type Options, type Sql } from "postgres";
 import type { ChangedOptions } from "../delivery/delivery-store.ts";
 import type { RunTransaction } from "../sql/run-transaction.ts";
-import { done, runStepsAsync, type SqlSteps, type Statement } from "../sql/sql-steps.ts";
+import {
+  done,
+  runStepsAsync,
+  type SqlSteps,
+  type Statement,
+  type Writes,
+} from "../sql/sql-steps.ts";
 import { requireFunctions, StepStore } from "../sql/step-store.ts";
+import { CoalescedWrites } from "./coalesced-writes.ts";
 import { isConnectionLost, mayRunStrictly } from "./postgres-errors.ts";
 import { migratePostgres } from "./postgres-schema.ts";
 import { decodeText, encodeText, postgresText } from "./postgres-sql.ts";
 import { requirePostgresUrl } from "./postgres-url.ts";
-import { RenewingPool } from "./renewing-pool.ts";
+import { SessionPool } from "./session-pool.ts";
 
 /** The channel a commit notifies with the id of each run it appended events to. */
 const CHANNEL = "task_context_runs";
@@ -61,7 +68,11 @@ interface Pending {
 }
 
 /** Runs one statement on `sql`: its rows. */
-function execute(sql: Pick<Sql, "unsafe">, statement: Statement): Promise<unknown> {
+function execute(sql: Pick<Sql, "unsafe">, statement: Statement | Writes): Promise<unknown> {
+  if (statement.kind === "writes") {
+    // Outside a group commit (a read's steps never write): each write as its own statement.
+    return Promise.all(statement.statements().map((each) => execute(sql, each)));
+  }
   const params = statement.params.map((value) =>
     typeof value === "string" ? encodeText(value) : value,
   );
@@ -86,37 +97,71 @@ type Pipeline = ReturnType<typeof pipeline>;
 
 /**
  * The statements of one transaction, pipelined: a write (`run`) is sent on without waiting for its
- * answer; `settle` waits for the writes sent so far. `strict`, a read (`all`) first waits for the
- * writes before it, so that their own failure surfaces there; not strict, a read goes out at once
- * (were a write before it refused, PostgreSQL refuses the read too: the transaction is aborted).
+ * answer; the machine's writes (`writes`) are held, folded with the others held
+ * (coalesced-writes.ts), and sent as one statement per table and kind before the next statement
+ * (read or write) goes out, or by `settle`, which waits for the writes sent so far. `strict`, a
+ * read (`all`) first waits for the writes before it, so that their own failure surfaces there;
+ * not strict, a read goes out at once (were a write before it refused, PostgreSQL refuses the read
+ * too: the transaction is aborted).
  *
  * A statement that finds its connection gone ({@link isConnectionLost}) never answers, nor does
- * any sent after it: the transaction fails with the loss instead (postgres.js's `begin` answers
- * when the connection closes), and nothing more, not even a ROLLBACK, goes to that connection:
- * postgres.js 3.4.9 would write to a socket that is no more, a throw nobody can catch, which ends
- * the process.
+ * any sent after it: `gone` rejects with the loss instead, and nothing more, not even a ROLLBACK,
+ * goes to that connection: postgres.js 3.4.9 would write to a socket that is no more, a throw
+ * nobody can catch, which ends the process.
  */
 function pipeline(sql: Pick<Sql, "unsafe">, { strict }: { strict: boolean }) {
   let unsettled: Promise<unknown>[] = [];
   let lost = false;
+  let onLost: (error: unknown) => void = () => {};
+  /** Rejects with the loss once a statement found the connection gone. */
+  const gone = new Promise<never>((_, reject) => {
+    onLost = reject;
+  });
+  gone.catch(() => {});
+  const held = new CoalescedWrites();
   const send = (statement: Statement): Promise<unknown> => {
     if (lost) return NEVER;
     const answer = execute(sql, statement).catch((error: unknown) => {
       if (!isConnectionLost(error)) throw error;
       lost = true;
+      onLost(error);
       return NEVER;
     });
     answer.catch(() => {});
     return answer;
   };
+  /** Sends the writes held. */
+  const flush = () => {
+    if (held.empty) return;
+    for (const statement of held.take()) unsettled.push(send(statement));
+  };
   const settle = async () => {
+    flush();
     const sent = unsettled;
     unsettled = [];
     await Promise.all(sent);
   };
   return {
     settle,
-    async execute(statement: Statement): Promise<unknown> {
+    gone,
+    /** Whether a statement found the connection gone: nothing more goes to it. */
+    get lost(): boolean {
+      return lost;
+    },
+    /** Forgets the writes held (their operation failed before they were sent). */
+    discard(): void {
+      held.take();
+    },
+    /** Holds a command's writes, to be sent with the next statement. */
+    hold(writes: Writes): void {
+      held.add(writes.runId, writes.writes);
+    },
+    async execute(statement: Statement | Writes): Promise<unknown> {
+      if (statement.kind === "writes") {
+        held.add(statement.runId, statement.writes);
+        return undefined;
+      }
+      flush();
       const answer = send(statement);
       if (statement.kind === "run") {
         unsettled.push(answer);
@@ -131,20 +176,38 @@ function pipeline(sql: Pick<Sql, "unsafe">, { strict }: { strict: boolean }) {
 /**
  * The savepoint of one operation of a group that is not run strictly: a statement PostgreSQL
  * refuses fails the whole group (which runs again strictly), so the savepoint is only for an
- * operation that throws in JavaScript after it wrote. Set before its first write, and kept when
- * it succeeds (nested, at most {@link GROUP_LIMIT}): one statement less for each.
+ * operation that throws in JavaScript after its writes were sent. Its writes are held apart until
+ * it ends (then with the group's: one statement per table for the whole group) or until it sends
+ * a statement of its own (a read): only then is the savepoint set, before its writes go out, and
+ * kept when it succeeds (nested, at most {@link GROUP_LIMIT}). An operation that throws with its
+ * writes still held undoes them by forgetting them.
  */
 function operationSavepoint(statements: Pipeline) {
   let set = false;
+  let own: Writes[] = [];
   return {
-    execute(statement: Statement): Promise<unknown> {
-      if (!set && statement.kind === "run") {
-        set = true;
-        void statements.execute(control("SAVEPOINT operation"));
+    execute(statement: Statement | Writes): Promise<unknown> {
+      if (statement.kind === "writes") {
+        own.push(statement);
+        return Promise.resolve(undefined);
+      }
+      if (own.length > 0) {
+        if (!set) {
+          set = true;
+          void statements.execute(control("SAVEPOINT operation"));
+        }
+        for (const writes of own) statements.hold(writes);
+        own = [];
       }
       return statements.execute(statement);
     },
+    /** The operation succeeded: its writes go with the group's. */
+    done() {
+      for (const writes of own) statements.hold(writes);
+      own = [];
+    },
     async rollBack() {
+      own = [];
       if (!set) return;
       await statements.execute({ ...control("ROLLBACK TO SAVEPOINT operation"), kind: "all" });
       void statements.execute(control("RELEASE SAVEPOINT operation"));
@@ -159,13 +222,12 @@ function operationSavepoint(statements: Pipeline) {
 const GROUP_LIMIT = 32;
 
 /**
- * How long a pool that lost a connection gives its other transactions before it closes their
- * connections (each such group then runs again on the new pool, unless it was committing): a
- * connection lost in the middle of a statement keeps its pool from ending until then.
+ * How long a session that lost its connection is given to end before its connection is closed
+ * (a connection lost in the middle of a statement keeps its client from ending until then).
  */
 const RETIRE_MS = 2000;
 
-/** How many times a group runs again on a new pool after losing its connection. */
+/** How many times a group runs again on a new session after losing its connection. */
 const LOST_CONNECTION_RETRIES = 2;
 
 /**
@@ -182,7 +244,7 @@ const LOST_CONNECTION_RETRIES = 2;
  * ```
  */
 export class PostgresStore extends StepStore {
-  readonly #pool: RenewingPool;
+  readonly #sessions: SessionPool;
   /** The connection that listens for the commits of other instances (postgres.js renews it). */
   readonly #listener: Sql;
   /** The operations waiting for their run's next group commit. */
@@ -191,9 +253,9 @@ export class PostgresStore extends StepStore {
   readonly #committing = new Set<string>();
   #unlisten: (() => Promise<void>) | undefined;
 
-  private constructor(pool: RenewingPool, listener: Sql, clock: () => number) {
+  private constructor(sessions: SessionPool, listener: Sql, clock: () => number) {
     super(clock);
-    this.#pool = pool;
+    this.#sessions = sessions;
     this.#listener = listener;
   }
 
@@ -224,18 +286,22 @@ export class PostgresStore extends StepStore {
       // unhandled: a rejection that ends the process.
       fetch_types: false,
     };
-    const pool = new RenewingPool(() => postgres(url, { ...settings, max: maxConnections }), {
+    const sessions = new SessionPool({
+      create: () => postgres(url, { ...settings, max: 1 }),
+      max: maxConnections,
       retireMs: RETIRE_MS,
     });
     const listener = postgres(url, { ...settings, max: 1 });
     try {
-      await migratePostgres(pool.current);
-      const store = new PostgresStore(pool, listener, clock);
+      const session = await sessions.acquire();
+      await migratePostgres(session);
+      sessions.release(session);
+      const store = new PostgresStore(sessions, listener, clock);
       const { unlisten } = await listener.listen(CHANNEL, (runId) => store.waiters.wake(runId));
       store.#unlisten = unlisten;
       return store;
     } catch (error) {
-      await Promise.all([pool.end({ timeoutMs: 1000 }), listener.end({ timeout: 1 })]);
+      await Promise.all([sessions.end({ timeoutMs: 1000 }), listener.end({ timeout: 1 })]);
       throw error;
     }
   }
@@ -247,11 +313,14 @@ export class PostgresStore extends StepStore {
   }
 
   protected async read<T>(steps: SqlSteps<T>): Promise<T> {
-    const pool = this.#pool.current;
+    const session = await this.#sessions.acquire();
     try {
-      return await runStepsAsync((statement) => execute(pool, statement), steps);
+      const value = await runStepsAsync((statement) => execute(session, statement), steps);
+      this.#sessions.release(session);
+      return value;
     } catch (error) {
-      this.#pool.failed(pool, error);
+      if (isConnectionLost(error)) this.#sessions.discard(session);
+      else this.#sessions.release(session);
       throw error;
     }
   }
@@ -293,7 +362,7 @@ export class PostgresStore extends StepStore {
         } catch (error) {
           // Never again once COMMIT was on its way: the group may have committed.
           if (progress.committing) throw error;
-          // The connection was lost (the pool is a new one now): again.
+          // The connection was lost (its session is ended, a new one is lent): again.
           if (isConnectionLost(error) && lost++ < LOST_CONNECTION_RETRIES) continue;
           // A statement PostgreSQL refused, of an operation not known: again, each operation
           // in a savepoint of its own that is answered before the next, so that it fails alone.
@@ -352,23 +421,24 @@ export class PostgresStore extends StepStore {
     progress: Progress,
     transaction: RunTransaction,
   ): Promise<Committed> {
-    return this.#inTransaction(progress, async (sql) => {
-      const statements = pipeline(sql, { strict });
+    return this.#inTransaction(progress, strict, async (statements) => {
       const outcomes: Outcome[] = [];
       for (const operation of group) {
         // An operation that fails undoes its own writes only (a refused command wrote nothing).
         if (strict) {
+          void statements.execute(control("SAVEPOINT operation"));
           try {
-            const value = await sql.savepoint(async (savepoint) => {
-              const own = pipeline(savepoint, { strict });
-              const value = await runStepsAsync(own.execute, operation.body(transaction));
-              await own.settle();
-              return value;
-            });
+            const value = await runStepsAsync(statements.execute, operation.body(transaction));
+            await statements.settle();
+            void statements.execute(control("RELEASE SAVEPOINT operation"));
             outcomes.push({ value });
           } catch (error) {
-            // Gone, its connection takes nothing more (see pipeline): begin answers the loss.
-            if (isConnectionLost(error)) return NEVER;
+            statements.discard();
+            await statements.execute({
+              ...control("ROLLBACK TO SAVEPOINT operation"),
+              kind: "all",
+            });
+            void statements.execute(control("RELEASE SAVEPOINT operation"));
             // Its writes were undone with its savepoint, after the run's state took them.
             transaction.invalidate(runId);
             outcomes.push({ error });
@@ -378,6 +448,7 @@ export class PostgresStore extends StepStore {
         const saved = operationSavepoint(statements);
         try {
           outcomes.push({ value: await runStepsAsync(saved.execute, operation.body(transaction)) });
+          saved.done();
         } catch (error) {
           if (error instanceof postgres.PostgresError) throw error;
           // An earlier operation's write may fail here: the whole group then fails.
@@ -389,35 +460,59 @@ export class PostgresStore extends StepStore {
       const appended = transaction.appended();
       // Delivered to every listening instance when (and only if) the transaction commits.
       for (const id of appended) void statements.execute(notify(id));
-      // Answered before the COMMIT is sent: a connection lost until then leaves no doubt that
-      // nothing was committed, and the group runs again (see #commitGroup).
-      await statements.settle();
       return { appended, outcomes };
     });
   }
 
   /**
-   * Runs `body` in a transaction of the pool (postgres.js's `begin`: `BEGIN`, the body's
-   * statements on a connection of its own, `COMMIT` once it has returned — `progress` says when
-   * — or `ROLLBACK` when it throws). A failure that means the pool lost a connection renews it.
+   * Runs `body` in a transaction on a session of its own (session-pool.ts): `BEGIN` goes out
+   * with the body's first statement (the run's lock: one round trip), the body's writes are
+   * answered (one round trip), then the `COMMIT` (one more): the run's row stays locked for two
+   * round trips after the lock's answer. A connection lost once the COMMIT is on its way —
+   * `progress` says when — leaves the outcome unknown. A session whose connection is lost is
+   * never lent again (see session-pool.ts).
    */
   async #inTransaction<T>(
     progress: Progress,
-    body: (sql: TransactionSql<Record<string, unknown>>) => Promise<T>,
+    strict: boolean,
+    body: (statements: Pipeline) => Promise<T>,
   ): Promise<T> {
-    const pool = this.#pool.current;
+    const session = await this.#sessions.acquire();
+    const statements = pipeline(session, { strict });
     try {
-      // Wrapped: begin would wait for the elements of an array it is given.
-      const result = await pool.begin(async (sql) => {
-        const result = await body(sql);
-        progress.committing = true;
-        return { result };
-      });
-      return result.result as T;
+      void statements.execute(control("BEGIN"));
+      const result = await Promise.race([
+        (async () => {
+          const result = await body(statements);
+          // The writes answered before the COMMIT is sent: a connection lost until then leaves
+          // no doubt that nothing was committed, and the group runs again (see #commitGroup).
+          await statements.settle();
+          progress.committing = true;
+          await statements.execute({ ...control("COMMIT"), kind: "all" });
+          return result;
+        })(),
+        statements.gone,
+      ]);
+      this.#sessions.release(session);
+      return result;
     } catch (error) {
-      this.#pool.failed(pool, error);
+      if (statements.lost) this.#sessions.discard(session);
+      else await this.#rollBack(session);
       throw error;
     }
+  }
+
+  /** Rolls the session's transaction back and gives it back, or ends it when it is lost. */
+  async #rollBack(session: Sql): Promise<void> {
+    try {
+      await session.unsafe("ROLLBACK");
+    } catch (error) {
+      if (isConnectionLost(error)) {
+        this.#sessions.discard(session);
+        return;
+      }
+    }
+    this.#sessions.release(session);
   }
 
   /**
@@ -428,7 +523,7 @@ export class PostgresStore extends StepStore {
     this.close();
     await this.#unlisten?.().catch(() => {});
     await Promise.all([
-      this.#pool.end({ timeoutMs }),
+      this.#sessions.end({ timeoutMs }),
       this.#listener.end({ timeout: timeoutMs / 1000 }),
     ]);
   }

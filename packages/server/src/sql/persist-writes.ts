@@ -1,18 +1,35 @@
 // The machine's writes as SQL: one statement each, none of which reads, so that an asynchronous
-// engine sends them all without waiting.
+// engine sends them all without waiting (or folds the writes of many commands into one statement
+// per table: ../postgres/coalesced-writes.ts).
 import type { Write } from "../delivery/machine/writes.ts";
-import { run, type SqlSteps } from "./sql-steps.ts";
+import type { SqlValue } from "./sql-database.ts";
+import type { SqlSteps, Statement } from "./sql-steps.ts";
 
-/** Writes each of `writes` of the run `runId`. */
+/** Writes each of `writes` of the run `runId`: one step, whose statements the engine runs. */
 export function* persistWrites(runId: string, writes: readonly Write[]): SqlSteps<void> {
-  for (const write of writes) yield* persistWrite(runId, write);
+  yield { kind: "writes", runId, writes, statements: () => writeStatements(runId, writes) };
 }
 
-function* persistWrite(runId: string, write: Write): SqlSteps<void> {
+/** One statement for each of `writes` of the run `runId`, in order. */
+export function writeStatements(runId: string, writes: readonly Write[]): Statement[] {
+  const statements: Statement[] = [];
+  const run = (sql: string, ...params: SqlValue[]) => {
+    statements.push({ kind: "run", sql, params });
+  };
+  for (const write of writes) writeStatement(runId, write, run);
+  return statements;
+}
+
+/** Calls `run` with the statement of `write`. */
+function writeStatement(
+  runId: string,
+  write: Write,
+  run: (sql: string, ...params: SqlValue[]) => void,
+): void {
   switch (write.type) {
     case "insertRun": {
       const { run: row, stages } = write;
-      yield* run(
+      run(
         `INSERT INTO runs (id, goal, constraints, lease_ms, max_attempts, status, current_stage, last_seq,
            created_at, trace_context, version)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -31,7 +48,7 @@ function* persistWrite(runId: string, write: Write): SqlSteps<void> {
       for (const stage of stages) {
         // `status` is no longer read (a stage's status follows from the run); the column stays
         // for the databases migration 1 created.
-        yield* run(
+        run(
           "INSERT INTO stages (run_id, position, id, definition, status) VALUES (?, ?, ?, ?, 'pending')",
           runId,
           stage.position,
@@ -42,7 +59,7 @@ function* persistWrite(runId: string, write: Write): SqlSteps<void> {
       return;
     }
     case "updateRun":
-      yield* run(
+      run(
         "UPDATE runs SET status = ?, current_stage = ?, last_seq = ?, version = ? WHERE id = ?",
         write.status,
         write.current_stage,
@@ -52,7 +69,7 @@ function* persistWrite(runId: string, write: Write): SqlSteps<void> {
       );
       return;
     case "insertAgent":
-      yield* run(
+      run(
         "INSERT INTO agents (run_id, id, tag, token_hash, created_at, a2a_endpoint) VALUES (?, ?, ?, ?, ?, ?)",
         runId,
         write.agent.agent_id,
@@ -64,7 +81,7 @@ function* persistWrite(runId: string, write: Write): SqlSteps<void> {
       return;
     case "insertItem": {
       const { item } = write;
-      yield* run(
+      run(
         `INSERT INTO work_items (run_id, id, stage_position, kind, status, attempt, failures, offered_seq,
            holder_id, holder_tag, lease_expires_at, target_artifact_id, target_author_id,
            target_author_tag, dead_lettered_at)
@@ -89,7 +106,7 @@ function* persistWrite(runId: string, write: Write): SqlSteps<void> {
     }
     case "updateItem": {
       const { item } = write;
-      yield* run(
+      run(
         `UPDATE work_items SET status = ?, attempt = ?, failures = ?, offered_seq = ?, holder_id = ?,
            holder_tag = ?, lease_expires_at = ?, dead_lettered_at = ?
          WHERE run_id = ? AND id = ?`,
@@ -107,7 +124,7 @@ function* persistWrite(runId: string, write: Write): SqlSteps<void> {
       return;
     }
     case "insertAttempt":
-      yield* run(
+      run(
         `INSERT INTO attempts (run_id, work_item_id, attempt, agent_id, agent_tag, leased_at, outcome)
          VALUES (?, ?, ?, ?, ?, ?, 'leased')`,
         runId,
@@ -120,7 +137,7 @@ function* persistWrite(runId: string, write: Write): SqlSteps<void> {
       return;
     case "endAttempt":
       // An expired lease completed late keeps its expiry as its end.
-      yield* run(
+      run(
         `UPDATE attempts SET outcome = ?, reason = ?, ended_at = coalesce(ended_at, ?)
          WHERE run_id = ? AND work_item_id = ? AND attempt = ?`,
         write.outcome,
@@ -133,7 +150,7 @@ function* persistWrite(runId: string, write: Write): SqlSteps<void> {
       return;
     case "insertArtifact": {
       const { artifact } = write;
-      yield* run(
+      run(
         `INSERT INTO artifacts (run_id, id, seq, stage_position, stage_id, work_item_id, author_id,
            author_tag, title, media_type, content, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -153,7 +170,7 @@ function* persistWrite(runId: string, write: Write): SqlSteps<void> {
       return;
     }
     case "insertReview":
-      yield* run(
+      run(
         "INSERT INTO reviews (run_id, work_item_id, target_artifact_id, feedback, created_at) VALUES (?, ?, ?, ?, ?)",
         runId,
         write.feedback.work_item_id,
@@ -163,7 +180,7 @@ function* persistWrite(runId: string, write: Write): SqlSteps<void> {
       );
       return;
     case "insertEvent":
-      yield* run(
+      run(
         "INSERT INTO events (run_id, seq, body) VALUES (?, ?, ?)",
         runId,
         write.event.seq,
@@ -171,7 +188,7 @@ function* persistWrite(runId: string, write: Write): SqlSteps<void> {
       );
       return;
     case "insertIdempotencyKey":
-      yield* run(
+      run(
         "INSERT INTO idempotency_keys (run_id, agent_id, key, request_hash, response) VALUES (?, ?, ?, ?, ?)",
         runId,
         write.agent_id,

@@ -3,6 +3,7 @@
 // database (SQLite on Node, a Durable Object's storage) and on an asynchronous one (PostgreSQL)
 // alike. The statements are written for SQLite, with `?` placeholders; an asynchronous engine
 // translates them once (see ../postgres/postgres-sql.ts).
+import type { Write } from "../delivery/machine/writes.ts";
 import type { SqlDatabase, SqlValue } from "./sql-database.ts";
 
 /** One statement for the engine to run: `all` answers its rows, `run` nothing. */
@@ -23,8 +24,22 @@ export interface Batch {
   statements: Statement[];
 }
 
-/** What a store function yields: one statement, or a batch of queries. */
-export type Step = Statement | Batch;
+/**
+ * The machine's writes of one command on a run, none of which reads: a synchronous engine runs
+ * `statements()` (one statement a row); an asynchronous one may hold them and send the writes of
+ * many commands together, folded into one statement per table and kind (see
+ * ../postgres/coalesced-writes.ts), before its next read or its commit.
+ */
+export interface Writes {
+  kind: "writes";
+  runId: string;
+  writes: readonly Write[];
+  /** One statement for each write, in order. */
+  statements(): Statement[];
+}
+
+/** What a store function yields: one statement, a batch of queries, or a command's writes. */
+export type Step = Statement | Batch | Writes;
 
 /** A store function in steps: it yields statements and returns `T`. */
 export type SqlSteps<T> = Generator<Step, T, unknown>;
@@ -74,7 +89,9 @@ export function runSteps<T>(database: SqlDatabase, steps: SqlSteps<T>): T {
     const value = step.value;
     let answer: unknown;
     try {
-      answer = value.kind === "batch" ? value.statements.map(execute) : execute(value);
+      if (value.kind === "batch") answer = value.statements.map(execute);
+      else if (value.kind === "writes") value.statements().forEach(execute);
+      else answer = execute(value);
     } catch (error) {
       step = steps.throw(error);
       continue;
@@ -86,11 +103,11 @@ export function runSteps<T>(database: SqlDatabase, steps: SqlSteps<T>): T {
 
 /**
  * Runs `steps` to their end on an asynchronous engine: `execute` answers each `all` statement's
- * rows (and may answer a `run` statement before it is done: see {@link run}); a batch's queries
- * are all sent before the first answer is awaited.
+ * rows (and may answer a `run` statement, or hold a command's writes, before they are done: see
+ * {@link run}); a batch's queries are all sent before the first answer is awaited.
  */
 export async function runStepsAsync<T>(
-  execute: (statement: Statement) => Promise<unknown>,
+  execute: (statement: Statement | Writes) => Promise<unknown>,
   steps: SqlSteps<T>,
 ): Promise<T> {
   let step = steps.next();

@@ -12,6 +12,7 @@ import type {
   A2aAgent,
   AgentIdentity,
   ChangedOptions,
+  ClaimNextOptions,
   Completed,
   CreateRunOptions,
   DeliveryStore,
@@ -247,24 +248,36 @@ export abstract class StepStore implements DeliveryStore {
     runId: string,
     agent: AgentIdentity,
     workItemId: string | undefined,
+    limit?: number,
   ): Promise<Contract.ClaimView | undefined> {
-    const claim = await this.execute(
+    const claims = await this.execute(
       runId,
-      { type: "claim", agent, workItemId },
+      { type: "claim", agent, workItemId, limit },
       function* (claimed, state) {
         if (claimed === undefined) return undefined;
-        return { work_item: yield* workItemView(state, claimed.item), lease: claimed.lease };
+        const views: Contract.ClaimView[] = [];
+        for (const { item, lease } of [claimed, ...(claimed.more ?? [])]) {
+          views.push({ work_item: yield* workItemView(state, item), lease });
+        }
+        return views;
       },
     );
-    return claim === undefined
-      ? undefined
-      : { ...claim, work_item: await withContextSha256(claim.work_item) };
+    if (claims === undefined) return undefined;
+    const receipts = contextReceipts();
+    const views = await Promise.all(
+      claims.map(async (claim) => ({
+        ...claim,
+        work_item: await withContextSha256(claim.work_item, receipts),
+      })),
+    );
+    const [first] = views as [Contract.ClaimView];
+    return limit === undefined ? first : { ...first, claims: views };
   }
 
   async claimNext(
     runId: string,
     agent: AgentIdentity,
-    options: ChangedOptions,
+    options: ClaimNextOptions,
   ): Promise<Contract.ClaimView | undefined> {
     // In the line before claiming: a change while it claims is not missed.
     const ticket = this.#claimers.enter(runId, agent);
@@ -275,7 +288,7 @@ export abstract class StepStore implements DeliveryStore {
       let skip = ticket.nothingOnOffer();
       for (;;) {
         if (!skip) {
-          claim = await this.claim(runId, agent, undefined);
+          claim = await this.claim(runId, agent, undefined, options.limit);
           if (claim !== undefined) return claim;
           // The run's state as the claim left it: kept by the store after every commit.
           const state = this.states.get(runId);

@@ -3,6 +3,7 @@ import { DeliveryError, runNotFound } from "../delivery/delivery-error.ts";
 import type {
   AgentIdentity,
   ChangedOptions,
+  ClaimNextOptions,
   CreateRunOptions,
   DeliveryStore,
   StoredAgent,
@@ -87,12 +88,12 @@ export class DurableObjectStore implements DeliveryStore {
   async claimNext(
     runId: string,
     agent: AgentIdentity,
-    options: ChangedOptions,
+    options: ClaimNextOptions,
   ): Promise<Contract.ClaimView | undefined> {
     const end = performance.now() + options.timeoutMs;
     for (;;) {
       const seq = options.timeoutMs > 0 ? await this.lastSeq(runId) : 0;
-      const claim = await this.claim(runId, agent, undefined);
+      const claim = await this.claim(runId, agent, undefined, options.limit);
       const remaining = end - performance.now();
       if (claim !== undefined || remaining <= 0 || options.signal?.aborted) return claim;
       await this.changed(runId, seq, { ...options, timeoutMs: remaining });

@@ -157,7 +157,7 @@ export class Client {
   poll(query: { wait?: number; limit?: number } = {}) {
     return this.get<{ offers: WorkItem[] }>("/v1/inbox/poll", { query });
   }
-  claimNext(query: { wait?: number } = {}) {
+  claimNext(query: { wait?: number; max_items?: number } = {}) {
     return this.post<ClaimView>("/v1/inbox/claim-next", { query });
   }
   claim(workItemId: string) {

@@ -32,6 +32,78 @@ export function leasesSuite(start: StartService): void {
       expect(again.body.work_item.attempt).toBe(2);
     });
 
+    it("claim-next with max_items claims up to that many offers, oldest first, each its own attempt; fewer when fewer are on offer", async () => {
+      const { agent, events } = await createRun(
+        service,
+        runInput([taskStage("draft", { items: 3 })], { lease_ms: LEASE_MS }),
+      );
+      const first = await agent("first");
+      const second = await agent("second");
+      const offered = (await first.poll()).body.offers.map((offer) => offer.id);
+      expect(offered).toHaveLength(3);
+
+      const two = await first.claimNext({ max_items: 2 });
+      expect(two.status).toBe(200);
+      const claims = two.body.claims ?? [];
+      expect(claims.map((claim) => claim.work_item.id)).toEqual(offered.slice(0, 2));
+      expect(claims.map((claim) => [claim.lease.attempt, claim.work_item.attempt])).toEqual([
+        [1, 1],
+        [1, 1],
+      ]);
+      expect({ work_item: two.body.work_item, lease: two.body.lease }).toEqual(claims[0]);
+
+      const rest = await second.claimNext({ max_items: 5 });
+      expect(rest.body.claims?.map((claim) => claim.work_item.id)).toEqual(offered.slice(2));
+      expect((await second.claimNext({ max_items: 5 })).status).toBe(204);
+      expect(
+        ofType(await events(), "work_item.leased").map((event) => [
+          event.work_item_id,
+          event.agent_tag,
+        ]),
+      ).toEqual([
+        [offered[0], "first"],
+        [offered[1], "first"],
+        [offered[2], "second"],
+      ]);
+    });
+
+    it("items claimed together are fenced and completed exactly once each, like items claimed alone", async () => {
+      const { agent, events } = await createRun(
+        service,
+        runInput([taskStage("draft", { items: 2 })], { lease_ms: LEASE_MS }),
+      );
+      const slow = await agent("slow");
+      const fast = await agent("fast");
+      const [kept, taken] = ((await slow.claimNext({ max_items: 2 })).body.claims ?? []).map(
+        (claim) => claim.work_item.id,
+      );
+      await service.advance(LEASE_MS);
+      const second = await fast.claim(taken ?? "");
+      expect(second.body.lease.attempt).toBe(2);
+      const late = await slow.complete(taken ?? "", artifactCompletion(1));
+      expect([late.status, late.error?.code]).toEqual([409, "LEASE_LOST"]);
+      // Expired, but claimed by nobody since: it may still complete.
+      expect((await slow.complete(kept ?? "", artifactCompletion(1))).status).toBe(200);
+      expect((await fast.complete(taken ?? "", artifactCompletion(2))).status).toBe(200);
+      const completed = ofType(await events(), "work_item.completed");
+      expect(completed.map((event) => event.work_item_id).sort()).toEqual([kept, taken].sort());
+    });
+
+    it("claim-next answers no claims list without max_items, and refuses max_items outside 1–100", async () => {
+      const { agent } = await oneItemRun();
+      const worker = await agent("worker");
+      for (const max_items of [0, 101]) {
+        const refused = await worker.claimNext({ max_items });
+        expect([refused.status, refused.error?.code, refused.error?.issues?.[0]?.path]).toEqual([
+          400,
+          "INVALID_REQUEST",
+          "/max_items",
+        ]);
+      }
+      const claimed = await worker.claimNext();
+      expect(Object.keys(claimed.body).sort()).toEqual(["lease", "work_item"]);
+    });
+
     it("heartbeat extends the lease of the current attempt", async () => {
       const { agent } = await oneItemRun();
       const worker = await agent("worker");

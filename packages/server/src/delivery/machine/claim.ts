@@ -11,12 +11,35 @@ import type { ItemRecord } from "./run-state.ts";
 export interface Claimed {
   item: ItemRecord;
   lease: Contract.ClaimView["lease"];
+  /** Claim-next with a limit above one: the other items claimed with it, in order. */
+  more?: Claimed[];
 }
 
 /** The oldest item on offer that `agent` may claim, or undefined. */
 export function nextOffer(draft: Draft, agent: AgentIdentity): ItemRecord | undefined {
   for (const item of draft.offered()) if (!isOwnWork(item, agent)) return item;
   return undefined;
+}
+
+/**
+ * Claims the oldest items on offer to `agent`, up to `limit` (each a new attempt with a lease,
+ * and its own events): the first, with the others in `more` when `limit` was given. Undefined
+ * when nothing is on offer.
+ */
+export function claimNext(
+  draft: Draft,
+  agent: AgentIdentity,
+  limit: number | undefined,
+): Claimed | undefined {
+  const first = claim(draft, agent, undefined);
+  if (first === undefined || limit === undefined) return first;
+  const more: Claimed[] = [];
+  while (more.length < limit - 1) {
+    const next = claim(draft, agent, undefined);
+    if (next === undefined) break;
+    more.push(next);
+  }
+  return { ...first, more };
 }
 
 /**

@@ -144,6 +144,33 @@ describe("the state machine", () => {
     expect(comparable(run.state)).toEqual(comparable(run.reloaded()));
   });
 
+  it("claims up to a limit of offers in one command, each its own attempt, lease and event; fewer when fewer are on offer", () => {
+    const run = taskRun(3);
+    const offered = [...(run.state?.queue ?? [])];
+    const from = run.events.length;
+    const two = run.answer({ type: "claim", agent: writer, workItemId: undefined, limit: 2 });
+    expect([two?.item.id, ...(two?.more ?? []).map((claimed) => claimed.item.id)]).toEqual(
+      offered.slice(0, 2),
+    );
+    expect(run.typesSince(from)).toEqual(["work_item.leased", "work_item.leased"]);
+    const rest = run.answer({ type: "claim", agent: reviewer, workItemId: undefined, limit: 5 });
+    expect([rest?.item.id, rest?.more]).toEqual([offered[2], []]);
+    expect(
+      run.answer({ type: "claim", agent: reviewer, workItemId: undefined, limit: 5 }),
+    ).toBeUndefined();
+    expect(
+      offered.map((id) => [
+        run.state?.items.get(id)?.attempt,
+        run.state?.items.get(id)?.holder_tag,
+      ]),
+    ).toEqual([
+      [1, "writer"],
+      [1, "writer"],
+      [1, "reviewer"],
+    ]);
+    expect(comparable(run.state)).toEqual(comparable(run.reloaded()));
+  });
+
   it("fans a review stage out: one review item per artifact of the stage it reviews, never offered to its author", () => {
     const run = created(
       runInput([taskStage("draft", { items: 2 }), reviewStage("review", "draft")], {

@@ -9,7 +9,7 @@ import type { CollaborationEvent } from "@task-context/protocols";
 import { DeliveryError, runNotFound } from "../delivery-error.ts";
 import type { AgentIdentity, Completed, IdempotencyKey, StoredAgent } from "../delivery-store.ts";
 import { addAgent } from "./add-agent.ts";
-import { type Claimed, claim } from "./claim.ts";
+import { type Claimed, claim, claimNext } from "./claim.ts";
 import { type Completion, complete } from "./complete.ts";
 import { createRun, type NewRun, newRun } from "./create-run.ts";
 import { Draft, type MachineContext } from "./draft.ts";
@@ -24,7 +24,8 @@ import type { Write } from "./writes.ts";
 export interface Commands {
   createRun: NewRun;
   addAgent: { agent: StoredAgent };
-  claim: { agent: AgentIdentity; workItemId: string | undefined };
+  /** By id, or (undefined) the oldest offers: up to `limit` of them (claim-next only). */
+  claim: { agent: AgentIdentity; workItemId: string | undefined; limit?: number | undefined };
   heartbeat: { agent: AgentIdentity; workItemId: string; attempt: number };
   complete: Completion;
   fail: {
@@ -79,7 +80,8 @@ export type Decision<Answer> =
 const transitions: { [T in CommandType]: (draft: Draft, command: Commands[T]) => Answers[T] } = {
   createRun: createRun,
   addAgent: (draft, { agent }) => addAgent(draft, agent),
-  claim: (draft, { agent, workItemId }) => claim(draft, agent, workItemId),
+  claim: (draft, { agent, workItemId, limit }) =>
+    workItemId === undefined ? claimNext(draft, agent, limit) : claim(draft, agent, workItemId),
   heartbeat: (draft, { agent, workItemId, attempt }) =>
     heartbeat(draft, agent, workItemId, attempt),
   complete: complete,

@@ -1,0 +1,108 @@
+// What one claim → complete cycle costs the PostgreSQL store itself, without HTTP: statements
+// (pg_stat_statements), transactions (pg_stat_database) and round trips (a counting TCP proxy,
+// bench/cycle-cost.ts) per cycle, the run's setup not counted. Agents in order (one at a time:
+// every operation its own transaction, so the figures are exact) and all at once (the group
+// commit shares transactions: the figures depend on how the operations meet).
+// STORE_COST_LIMIT=<n> claims up to n items per claim-next (max_items), completing them at once.
+// Run: `node --conditions=@task-context/source bench/store-cost.bench.ts` in packages/server.
+import { join } from "node:path";
+import postgres from "postgres";
+import { PostgresUnavailableError, startPostgres } from "../../../scripts/postgres.mjs";
+import type { AgentIdentity } from "../src/delivery/delivery-store.ts";
+import { PostgresStore } from "../src/postgres/postgres-store.ts";
+import { benchRun, completeBody } from "./cycle.ts";
+import { measureCost, startCountingProxy } from "./cycle-cost.ts";
+
+const cycles = Number(process.env.STORE_COST_CYCLES ?? 400);
+/** How many items one claim-next asks for (1: the one-item claim). */
+const claimLimit = Number(process.env.STORE_COST_LIMIT ?? 1);
+
+let server: Awaited<ReturnType<typeof startPostgres>>;
+try {
+  server = await startPostgres({ settings: { shared_preload_libraries: "pg_stat_statements" } });
+} catch (error) {
+  if (!(error instanceof PostgresUnavailableError)) throw error;
+  console.log(`PostgreSQL cannot be started here (${error.message}): nothing measured.`);
+  process.exit(0);
+}
+
+const admin = postgres(server.url, { max: 1, onnotice: () => {} });
+const proxy = await startCountingProxy(server.port);
+try {
+  await admin`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`;
+  console.log(
+    "| agents | cycles | statements / cycle | transactions / cycle | round trips / cycle |",
+  );
+  console.log("| ---: | ---: | ---: | ---: | ---: |");
+  for (const agents of [1, 16, 64]) {
+    const database = `cost_${agents}`;
+    await admin.unsafe(`CREATE DATABASE ${database}`);
+    const url = new URL(server.url);
+    url.pathname = `/${database}`;
+    url.port = String(proxy.port);
+    const store = await PostgresStore.open(url.href);
+    try {
+      const runId = `run_cost${agents}`;
+      await store.createRun(runId, benchRun(cycles));
+      const identities: AgentIdentity[] = [];
+      for (let index = 0; index < agents; index++) {
+        const agent = {
+          agent_id: `agent_${index}`,
+          tag: `agent-${index}`,
+          token_hash: "x".repeat(64),
+        };
+        await store.addAgent(runId, agent);
+        identities.push({ agent_id: agent.agent_id, tag: agent.tag });
+      }
+      const cost = await measureCost(
+        {
+          pids: () => [process.pid],
+          data: join(server.directory, "data"),
+          sql: admin,
+          database,
+          proxy,
+        },
+        async () => {
+          let left = cycles;
+          await Promise.all(
+            identities.map(async (agent) => {
+              for (;;) {
+                const claims = await claimSome(store, runId, agent, Math.min(claimLimit, left));
+                if (claims.length === 0) return;
+                left -= claims.length;
+                await Promise.all(
+                  claims.map((claim) =>
+                    store.complete(
+                      runId,
+                      agent,
+                      claim.work_item.id,
+                      completeBody(claim.lease.attempt),
+                    ),
+                  ),
+                );
+              }
+            }),
+          );
+          return cycles;
+        },
+      );
+      console.log(
+        `| ${agents} | ${cycles} | ${cost.statements.toFixed(2)} | ${cost.transactions.toFixed(3)} | ${cost.roundTrips.toFixed(2)} |`,
+      );
+    } finally {
+      await store.end();
+    }
+  }
+} finally {
+  await admin.end();
+  await proxy.close();
+  await server.stop();
+}
+
+/** Up to `limit` claims of the agent in one claim-next (`max_items` when above one). */
+async function claimSome(store: PostgresStore, runId: string, agent: AgentIdentity, limit: number) {
+  if (limit <= 0) return [];
+  const claim = await store.claim(runId, agent, undefined, limit > 1 ? limit : undefined);
+  if (claim === undefined) return [];
+  return claim.claims ?? [claim];
+}
