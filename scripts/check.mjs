@@ -3,11 +3,13 @@
 // allow. The lint steps, then type-checking with the build, then side by side — as one waits on
 // npm and the disk, others on servers and processes, while the cores stay busy — the install
 // check, each package's suites and the runtime tests (all three on the built packages). Each
-// step's output is printed whole when it ends, under its name; a table of durations closes the
-// run. Exits 1 when a step failed.
+// step's output is printed whole when it ends, under its name; then, for each step that failed, the
+// lines that name its failures (CI shows only the end of a long log); a table of durations closes
+// the run. Exits 1 when a step failed.
 import { spawn } from "node:child_process";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { stripVTControlCharacters } from "node:util";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const steps = [];
@@ -28,13 +30,26 @@ function step(name, command) {
     child.on("close", (code, signal) => {
       const seconds = (performance.now() - started) / 1000;
       const ok = code === 0;
-      steps.push({ name, seconds, ok });
+      steps.push({ name, seconds, ok, output });
       process.stdout.write(
         `\n── ${name} (${command}): ${ok ? "passed" : `FAILED (${code ?? signal})`} in ${seconds.toFixed(0)} s\n${output}`,
       );
       resolve(ok);
     });
   });
+}
+
+/**
+ * The lines of a step's output that say what failed: vitest's failed files and tests with the
+ * first lines of each error, turbo's failed tasks and the runtime tests' and checks' "FAILED" rows.
+ * At most 80, the last ones when there are more.
+ */
+function failureLines(output) {
+  const marker =
+    /(\bFAIL\b|\u00d7|\u2717|FAILED|AssertionError|Error:|Test Files|Tests {2}|ERR_PNPM|ELIFECYCLE|Timed out|timed out|#\d+ failed|command .* exited)/;
+  const lines = stripVTControlCharacters(output).split("\n");
+  const picked = lines.filter((line) => marker.test(line)).map((line) => line.slice(0, 400));
+  return picked.length === 0 ? lines.slice(-40) : picked.slice(-80);
 }
 
 /** Runs the steps one after another; stops at the first that fails. */
@@ -67,6 +82,11 @@ const ok = await inOrder(
   },
 );
 const total = (performance.now() - started) / 1000;
+for (const { name, ok: passed, output } of steps) {
+  if (passed) continue;
+  console.log(`\n── ${name}: what failed`);
+  console.log(failureLines(output).join("\n"));
+}
 console.log("\n| step | result | seconds |\n| --- | --- | --- |");
 for (const { name, seconds, ok: passed } of steps) {
   console.log(`| ${name} | ${passed ? "passed" : "FAILED"} | ${seconds.toFixed(0)} |`);
