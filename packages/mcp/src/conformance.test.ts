@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   FIXTURE_CHECKS,
+  SUITE_TEST_MS,
   scenarioProblems,
   startConformanceRuns,
 } from "@task-context/mcp-conformance";
@@ -31,12 +32,12 @@ afterAll(async () => {
   await Promise.allSettled(runs?.values() ?? []);
   await served.close();
   rmSync(directory, { recursive: true, force: true });
-});
+}, SUITE_TEST_MS);
 
 describe.each(HTTP_EXPECTATIONS)(
   "the MCP conformance suite $name against the HTTP recipe",
   ({ name, scenarios }) => {
-    it.each(scenarios)("passes %s", { timeout: 180_000 }, async (scenario) => {
+    it.each(scenarios)("passes %s", { timeout: SUITE_TEST_MS }, async (scenario) => {
       const outcomes = await runs.get(name);
       expect(outcomes && scenarioProblems(outcomes, scenario, FIXTURE_CHECKS)).toEqual([]);
     });

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import {
   FIXTURE_CHECKS,
   type StdioBridge,
+  SUITE_TEST_MS,
   scenarioProblems,
   startConformanceRuns,
   startStdioBridge,
@@ -32,12 +33,12 @@ afterAll(async () => {
   await Promise.allSettled(runs?.values() ?? []);
   await bridge.close();
   rmSync(directory, { recursive: true, force: true });
-});
+}, SUITE_TEST_MS);
 
 describe.each(STDIO_EXPECTATIONS)(
   "the MCP conformance suite $name against the stdio bin",
   ({ name, scenarios }) => {
-    it.each(scenarios)("passes %s", { timeout: 180_000 }, async (scenario) => {
+    it.each(scenarios)("passes %s", { timeout: SUITE_TEST_MS }, async (scenario) => {
       const outcomes = await runs.get(name);
       expect(outcomes && scenarioProblems(outcomes, scenario, FIXTURE_CHECKS)).toEqual([]);
     });

@@ -4,8 +4,8 @@
 // runs each revision's requirement set at that revision's wire (the 2025 initialize handshake,
 // or 2026's per-request _meta). Each run is one process of the suite, however many scenarios it
 // has. The suite needs Node ≥ 22 (the toolchain's Node 24 runs the tests).
-import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -46,18 +46,31 @@ export interface ConformanceRun {
   revision?: ProtocolRevision | undefined;
 }
 
+/**
+ * How long one run of the suite may take before it is killed and judged on the scenarios it
+ * finished. It bounds a hang and asserts no speed: with both cores of a CI machine busy, a run
+ * of the 2025 requirement set against the stdio bin took over 180 s.
+ */
+export const SUITE_GUARD_MS = 600_000;
+
+/** A test that awaits a run of the suite: the run's guard, and a minute to judge it. */
+export const SUITE_TEST_MS = SUITE_GUARD_MS + 60_000;
+
 /** `server-<scenario>-<timestamp>`: the folder the suite writes a scenario's checks to. */
 const SCENARIO_FOLDER = /^server-(.+)-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/;
 
-/** The outcome of every scenario a run wrote to `output`, by scenario name. */
+/**
+ * The outcome of every scenario a run wrote to `output`, by scenario name. A scenario whose
+ * folder has no `checks.json` did not finish (the run was killed): it has no outcome, which its
+ * test reports as not run.
+ */
 function readOutcomes(output: string): Map<string, ScenarioOutcome> {
   const outcomes = new Map<string, ScenarioOutcome>();
   for (const folder of readdirSync(output)) {
     const scenario = SCENARIO_FOLDER.exec(folder)?.[1];
-    if (scenario === undefined) continue;
-    const checks = JSON.parse(
-      readFileSync(join(output, folder, "checks.json"), "utf8"),
-    ) as ConformanceCheck[];
+    const file = join(output, folder, "checks.json");
+    if (scenario === undefined || !existsSync(file)) continue;
+    const checks = JSON.parse(readFileSync(file, "utf8")) as ConformanceCheck[];
     const failed = checks.filter(
       (check) => check.status === "FAILURE" || check.status === "WARNING",
     );
@@ -74,17 +87,35 @@ function runSuite(
 ): Promise<Map<string, ScenarioOutcome>> {
   const output = mkdtempSync(join(tmpdir(), "task-context-conformance-"));
   return new Promise<Map<string, ScenarioOutcome>>((resolve, reject) => {
-    execFile(
+    const child = spawn(
       process.execPath,
       [entry(release), "server", "--url", String(url), ...selection, "-o", output],
-      { timeout: 180_000, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        // The exit code says whether every scenario passed; the tests judge scenario by scenario.
-        const outcomes = readOutcomes(output);
-        if (outcomes.size > 0) resolve(outcomes);
-        else reject(error ?? new Error(`The suite wrote no outcome.\n${stdout}\n${stderr}`));
-      },
+      { stdio: ["ignore", "pipe", "pipe"] },
     );
+    // The end of what it printed, for the error when it wrote no outcome.
+    let printed = "";
+    const keep = (chunk: Buffer) => {
+      printed = (printed + chunk.toString()).slice(-16_384);
+    };
+    child.stdout.on("data", keep);
+    child.stderr.on("data", keep);
+    const guard = setTimeout(() => child.kill("SIGKILL"), SUITE_GUARD_MS);
+    child.on("error", (error) => {
+      clearTimeout(guard);
+      reject(error);
+    });
+    // "exit", not "close": a killed run's pipes may stay open in processes it started.
+    child.on("exit", (code, signal) => {
+      clearTimeout(guard);
+      // The exit code says whether every scenario passed; the tests judge scenario by scenario.
+      const outcomes = readOutcomes(output);
+      if (outcomes.size > 0) resolve(outcomes);
+      else {
+        const ended =
+          signal === "SIGKILL" ? `killed after ${SUITE_GUARD_MS} ms` : `exit ${code ?? signal}`;
+        reject(new Error(`The suite wrote no outcome (${ended}).\n${printed}`));
+      }
+    });
   }).finally(() => rmSync(output, { recursive: true, force: true }));
 }
 

@@ -6,6 +6,7 @@
 // then waits until every instance listens again. The checker tolerates (and counts) the server
 // errors the scenario may cause, and nothing else. No test framework here: the benchmark runs the
 // large configuration.
+import { setTimeout as sleep } from "node:timers/promises";
 import postgres, { type Sql } from "postgres";
 import type { Postgres } from "../../../../scripts/postgres.mjs";
 import type { Tolerated } from "./check.ts";
@@ -184,7 +185,16 @@ const injections: Record<
   (on: Injection) => Promise<string>
 > = {
   async terminate({ admin }) {
-    return `terminated ${await terminateService(admin)} connections of the service`;
+    // Right after the last fault the service may hold no connection yet (it reconnects when a
+    // request needs one, and a loaded machine can take a while): terminate once it holds some.
+    const deadline = performance.now() + 60_000;
+    for (;;) {
+      const terminated = await terminateService(admin);
+      if (terminated > 0 || performance.now() > deadline) {
+        return `terminated ${terminated} connections of the service`;
+      }
+      await sleep(20);
+    }
   },
 
   async pool({ admin, target, workload }) {

@@ -19,6 +19,15 @@ import {
 import { overSocket } from "./services.ts";
 
 const run = promisify(execFile);
+
+/**
+ * How long an example may run before a test calls it blocked. It bounds a hang and asserts no
+ * speed: with both cores of a CI machine busy, loading the MCP SDK from source took over 20 s.
+ */
+const HANG_GUARD_MS = 100_000;
+
+/** A test that runs examples, on a machine that may be busy. */
+const EXAMPLE_TEST_MS = 240_000;
 const examples = fileURLToPath(new URL("../../examples/", import.meta.url));
 
 /** Runs an example with Node (type stripping), as the docs do. */
@@ -42,7 +51,7 @@ async function exampleWith(
     ["--conditions=@task-context/source", join(examples, name), ...args],
     {
       env: { ...process.env, ...variables },
-      timeout: 20_000,
+      timeout: HANG_GUARD_MS,
     },
   );
   return stdout;
@@ -50,7 +59,7 @@ async function exampleWith(
 
 describe("the delivery service's examples", () => {
   it("create-run.ts makes a run with three agents; follow-events.ts prints it to run.completed and returns", {
-    timeout: 40_000,
+    timeout: EXAMPLE_TEST_MS,
   }, async ({ onTestFinished }) => {
     const service = await overSocket();
     onTestFinished(() => service.stop());
@@ -111,7 +120,7 @@ describe("the delivery service's examples", () => {
   });
 
   it("typed-client.ts, the client README's, works a run through with the client and prints what the README shows", {
-    timeout: 20_000,
+    timeout: EXAMPLE_TEST_MS,
   }, async () => {
     const readme = readFileSync(new URL("../../../client/README.md", import.meta.url), "utf8");
     const shown = /<!-- check: output -->\n```text\n([\s\S]*?)```/.exec(readme);
@@ -119,7 +128,7 @@ describe("the delivery service's examples", () => {
   });
 
   it("mcp-agent.ts reads the run's context, claims and completes an item over MCP", {
-    timeout: 40_000,
+    timeout: EXAMPLE_TEST_MS,
   }, async ({ onTestFinished }) => {
     const service = await overSocket();
     onTestFinished(() => service.stop());

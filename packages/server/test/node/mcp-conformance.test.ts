@@ -11,6 +11,7 @@ import {
   type ConformanceRun,
   type ExcusedChecks,
   FIXTURE_CHECKS,
+  SUITE_TEST_MS,
   scenarioProblems,
   startConformanceRuns,
 } from "@task-context/mcp-conformance";
@@ -104,12 +105,12 @@ afterAll(async () => {
   proxy.closeAllConnections();
   await new Promise((resolve) => proxy.close(resolve));
   await service.stop();
-});
+}, SUITE_TEST_MS);
 
 describe.each(EXPECTATIONS)(
   "the MCP conformance suite $name against the service's /mcp",
   ({ name, scenarios }) => {
-    it.each(scenarios)("passes %s", { timeout: 180_000 }, async (scenario) => {
+    it.each(scenarios)("passes %s", { timeout: SUITE_TEST_MS }, async (scenario) => {
       const outcomes = await runs.get(name);
       expect(outcomes && scenarioProblems(outcomes, scenario, EXCUSED_CHECKS)).toEqual([]);
     });

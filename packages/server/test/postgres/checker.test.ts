@@ -11,6 +11,12 @@ import { newDatabase, reason, title } from "./services.ts";
 
 const seed = Number(process.env.CHECKER_SEED ?? 20_261_122);
 const count = 3;
+/**
+ * Leases twice the SQLite run's: three instances and PostgreSQL share the machine's cores, and an
+ * agent's fail sent right after its claim must still find the lease current for the run to see
+ * failures at all (with 300 ms, a CI machine under load answered every one of them as stale).
+ */
+const leaseMs = 2 * ciWorkload.leaseMs;
 
 describe.skipIf(reason !== undefined)(
   title("the queue checker (Jepsen style) against three Node instances on PostgreSQL"),
@@ -23,6 +29,7 @@ describe.skipIf(reason !== undefined)(
       const rerun = `seed ${seed}: rerun with CHECKER_SEED=${seed} vitest run test/postgres/checker.test.ts`;
       const result = await runWorkload({
         ...ciWorkload,
+        leaseMs,
         seed,
         instances: { databaseUrl: database.url, count },
       }).catch((error: unknown) => {
