@@ -46,7 +46,7 @@ function step(name, command) {
  */
 function failureLines(output) {
   const marker =
-    /(\bFAIL\b|\u00d7|\u2717|FAILED|AssertionError|Error:|Test Files|Tests {2}|ERR_PNPM|ELIFECYCLE|Timed out|timed out|#\d+ failed|command .* exited)/;
+    /(\bFAIL\b|\u00d7|\u2717|FAILED|AssertionError|Error:|(Test Files|Tests {2}).*failed|ERR_PNPM|ELIFECYCLE|Timed out|timed out|#\d+ failed|command .* exited)/;
   const lines = stripVTControlCharacters(output).split("\n");
   const picked = lines.filter((line) => marker.test(line)).map((line) => line.slice(0, 400));
   return picked.length === 0 ? lines.slice(-40) : picked.slice(-80);
