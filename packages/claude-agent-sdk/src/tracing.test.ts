@@ -1,7 +1,10 @@
 import { type Options, query } from "@anthropic-ai/claude-agent-sdk";
-import { trace } from "@opentelemetry/api";
 import { CONTEXT_VIEW_PRESETS } from "@task-context/core";
-import { deliveredContext, recordSpansInEachTest } from "@task-context/trace-kit";
+import {
+  deliveredContext,
+  inApplicationSpan,
+  recordSpansInEachTest,
+} from "@task-context/trace-kit";
 import { describe, expect, it } from "vitest";
 import { taskContextHooks } from "./task-context-hooks.ts";
 import { BRIEF, CONTEXT, sha256, workspaceWith } from "./test-support/fixtures.ts";
@@ -25,11 +28,10 @@ describe(`taskContextHooks' spans on @anthropic-ai/claude-agent-sdk ${process.en
       }),
       spawnClaudeCodeProcess: standIn.spawn as NonNullable<Options["spawnClaudeCodeProcess"]>,
     };
-    await trace.getTracer("app").startActiveSpan("invoke_agent main", async (span) => {
+    await inApplicationSpan(async () => {
       for await (const _ of query({ prompt: "Go.", options })) {
         // the stand-in answers with one result
       }
-      span.end();
     });
 
     const delivery = (agent: string) => ({

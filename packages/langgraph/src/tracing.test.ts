@@ -1,8 +1,11 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
-import { trace } from "@opentelemetry/api";
 import { CONTEXT_VIEW_PRESETS, memoryWorkspace } from "@task-context/core";
-import { deliveredContext as delivered, recordSpansInEachTest } from "@task-context/trace-kit";
+import {
+  deliveredContext as delivered,
+  inApplicationSpan,
+  recordSpansInEachTest,
+} from "@task-context/trace-kit";
 import { describe, expect, it } from "vitest";
 import {
   BRIEF,
@@ -39,10 +42,9 @@ function graphWithNestedSubgraphs() {
 describe(`withTaskContext's spans on @langchain/langgraph ${process.env.LANGGRAPH_VERSION}`, () => {
   it("opens an invoke_agent span per subgraph call, nested as the subgraphs are, in the caller's trace", async () => {
     const graph = graphWithNestedSubgraphs();
-    await trace.getTracer("app").startActiveSpan("invoke_agent main", async (span) => {
-      await graph.invoke({ messages: [new HumanMessage("Check the launch note.")] });
-      span.end();
-    });
+    await inApplicationSpan(() =>
+      graph.invoke({ messages: [new HumanMessage("Check the launch note.")] }),
+    );
 
     const common = (name: string) => ({
       scope: "@task-context/langgraph",

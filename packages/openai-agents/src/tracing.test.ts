@@ -1,7 +1,10 @@
 import { Agent, run } from "@openai/agents";
-import { trace } from "@opentelemetry/api";
 import { CONTEXT_VIEW_PRESETS, memoryWorkspace, type Workspace } from "@task-context/core";
-import { deliveredContext as delivered, recordSpansInEachTest } from "@task-context/trace-kit";
+import {
+  deliveredContext as delivered,
+  inApplicationSpan,
+  recordSpansInEachTest,
+} from "@task-context/trace-kit";
 import { describe, expect, it } from "vitest";
 import { taskContextAgentTool } from "./task-context-agent-tool.ts";
 import { taskContextHandoff } from "./task-context-handoff.ts";
@@ -9,17 +12,6 @@ import { CONTEXT, MEDIA_SECTIONS, MEDIA_VIEW, sha256 } from "./test-support/fixt
 import { delegate, StandInModel } from "./test-support/stand-in-model.ts";
 
 const recorder = recordSpansInEachTest();
-
-/** Runs `fn` inside an application span `main agent`, as an instrumented application does. */
-function inApplicationSpan<T>(fn: () => Promise<T>): Promise<T> {
-  return trace.getTracer("application").startActiveSpan("main agent", async (span) => {
-    try {
-      return await fn();
-    } finally {
-      span.end();
-    }
-  });
-}
 
 /** A triage agent that hands over to a writer, who asks an illustrator, used as a tool. */
 function launchTeam(workspace: Workspace): Agent {
@@ -59,7 +51,7 @@ describe("with an OpenTelemetry SDK registered", () => {
         name: "invoke_agent Writer",
         scope: "@task-context/openai-agents",
         kind: "internal",
-        parent: "main agent",
+        parent: "invoke_agent main",
         status: { code: "unset" },
         attributes: {
           "gen_ai.operation.name": "invoke_agent",
@@ -75,7 +67,7 @@ describe("with an OpenTelemetry SDK registered", () => {
         name: "invoke_agent Illustrator",
         scope: "@task-context/openai-agents",
         kind: "internal",
-        parent: "main agent",
+        parent: "invoke_agent main",
         status: { code: "unset" },
         attributes: {
           "gen_ai.operation.name": "invoke_agent",
@@ -90,7 +82,7 @@ describe("with an OpenTelemetry SDK registered", () => {
         },
         exceptions: [],
       },
-      expect.objectContaining({ name: "main agent", parent: null }),
+      expect.objectContaining({ name: "invoke_agent main", parent: null }),
     ]);
     const traceIds = new Set(recorder.finished().map((span) => span.spanContext().traceId));
     expect(traceIds.size).toBe(1);
@@ -107,7 +99,7 @@ describe("with an OpenTelemetry SDK registered", () => {
     expect(refused).toEqual(
       expect.objectContaining({
         name: "invoke_agent Writer",
-        parent: "main agent",
+        parent: "invoke_agent main",
         status: expect.objectContaining({ code: "error" }),
         attributes: expect.objectContaining({
           "error.type": "TASK_CONTEXT_MISSING",

@@ -133,3 +133,18 @@ export function recordSpansInEachTest(): Omit<SpanRecorder, "stop"> {
   };
   return { finished: () => current().finished(), records: () => current().records() };
 }
+
+/**
+ * Runs `fn` inside the application's own span, `invoke_agent main` of the tracer `app`, active
+ * while it runs and ended after it, also when it throws — as an instrumented application wraps
+ * the agent it runs, so that the deliveries' spans join its trace.
+ */
+export function inApplicationSpan<T>(fn: () => Promise<T>): Promise<T> {
+  return trace.getTracer("app").startActiveSpan("invoke_agent main", async (span) => {
+    try {
+      return await fn();
+    } finally {
+      span.end();
+    }
+  });
+}
