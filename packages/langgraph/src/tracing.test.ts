@@ -3,6 +3,7 @@ import { MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { CONTEXT_VIEW_PRESETS, memoryWorkspace } from "@task-context/core";
 import {
   deliveredContext as delivered,
+  emptyDelegationSpan,
   inApplicationSpan,
   recordSpansInEachTest,
 } from "@task-context/trace-kit";
@@ -94,6 +95,31 @@ describe(`withTaskContext's spans on @langchain/langgraph ${process.env.LANGGRAP
     ]);
     const traces = new Set(recorder.finished().map((span) => span.spanContext().traceId));
     expect(traces.size).toBe(1);
+  });
+
+  it("ends the span empty with required: false and no CONTEXT.md, and the node still runs", async () => {
+    const ran: string[] = [];
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode(
+        "researcher",
+        withTaskContext(
+          () => {
+            ran.push("researcher");
+            return {};
+          },
+          { workspace: memoryWorkspace(), required: false },
+        ),
+      )
+      .addEdge(START, "researcher")
+      .compile();
+
+    await inApplicationSpan(() => graph.invoke({ messages: [] }));
+
+    expect(ran).toEqual(["researcher"]);
+    expect(recorder.records()).toStrictEqual([
+      emptyDelegationSpan("@task-context/langgraph", "researcher"),
+      expect.objectContaining({ name: "invoke_agent main", parent: null }),
+    ]);
   });
 
   it("records a refused delivery on its span, with the error's code", async () => {

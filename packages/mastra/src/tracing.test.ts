@@ -1,6 +1,7 @@
 import { CONTEXT_VIEW_PRESETS, memoryWorkspace } from "@task-context/core";
 import {
   deliveredContext as delivered,
+  emptyDelegationSpan,
   inApplicationSpan,
   recordSpansInEachTest,
 } from "@task-context/trace-kit";
@@ -48,5 +49,23 @@ describe("with an OpenTelemetry SDK registered", () => {
     ]);
     const traceIds = new Set(recorder.finished().map((span) => span.spanContext().traceId));
     expect(traceIds.size).toBe(1);
+  });
+
+  it("ends the delegation's span empty with required: false and no CONTEXT.md, and the sub-agent still runs", async () => {
+    const { supervisor, seen } = team(call("agent-illustrator", { prompt: "A hero image." }));
+
+    await inApplicationSpan(() =>
+      supervisor.generate("We need a hero image.", {
+        delegation: taskContextDelegation({ workspace: memoryWorkspace(), required: false }),
+      }),
+    );
+
+    expect(seen).toEqual([
+      { content: "", receipt: { primitiveId: "illustrator", primitiveType: "agent" } },
+    ]);
+    expect(recorder.records()).toStrictEqual([
+      emptyDelegationSpan("@task-context/mastra", "illustrator"),
+      expect.objectContaining({ name: "invoke_agent main", parent: null }),
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import { Agent, run } from "@openai/agents";
 import { CONTEXT_VIEW_PRESETS, memoryWorkspace, type Workspace } from "@task-context/core";
 import {
   deliveredContext as delivered,
+  emptyDelegationSpan,
   inApplicationSpan,
   recordSpansInEachTest,
 } from "@task-context/trace-kit";
@@ -14,7 +15,7 @@ import { delegate, StandInModel } from "./test-support/stand-in-model.ts";
 const recorder = recordSpansInEachTest();
 
 /** A triage agent that hands over to a writer, who asks an illustrator, used as a tool. */
-function launchTeam(workspace: Workspace): Agent {
+function launchTeam(workspace: Workspace, required = true): Agent {
   const illustrator = new Agent({
     name: "Illustrator",
     instructions: "Describe images.",
@@ -29,6 +30,7 @@ function launchTeam(workspace: Workspace): Agent {
         toolName: "illustrate",
         workspace,
         view: CONTEXT_VIEW_PRESETS.media,
+        required,
       }),
     ],
   });
@@ -36,7 +38,7 @@ function launchTeam(workspace: Workspace): Agent {
     name: "Triage",
     instructions: "Route.",
     model: new StandInModel(delegate),
-    handoffs: [taskContextHandoff(writer, { workspace })],
+    handoffs: [taskContextHandoff(writer, { workspace, required })],
   });
 }
 
@@ -86,6 +88,19 @@ describe("with an OpenTelemetry SDK registered", () => {
     ]);
     const traceIds = new Set(recorder.finished().map((span) => span.spanContext().traceId));
     expect(traceIds.size).toBe(1);
+  });
+
+  it("ends each delivery's span empty with required: false and no CONTEXT.md, and the agents still run", async () => {
+    const triage = launchTeam(memoryWorkspace(), false);
+
+    const result = await inApplicationSpan(() => run(triage, "Write the launch page."));
+
+    expect(result.finalOutput).toBe("Received 0 characters of task context.");
+    expect(recorder.records()).toStrictEqual([
+      emptyDelegationSpan("@task-context/openai-agents", "Writer"),
+      emptyDelegationSpan("@task-context/openai-agents", "Illustrator"),
+      expect.objectContaining({ name: "invoke_agent main", parent: null }),
+    ]);
   });
 
   it("records a delivery refused for want of CONTEXT.md with TASK_CONTEXT_MISSING", async () => {

@@ -148,3 +148,26 @@ export function inApplicationSpan<T>(fn: () => Promise<T>): Promise<T> {
     }
   });
 }
+
+/**
+ * The span of an agent framework adapter's delegation to `agent` that delivered nothing
+ * (`required: false` and no usable CONTEXT.md) inside {@link inApplicationSpan}: the recipient,
+ * no context attributes, no error, and the outcome `empty` — the same for every adapter.
+ */
+export function emptyDelegationSpan(scope: string, agent: string): SpanRecord {
+  return {
+    name: `invoke_agent ${agent}`,
+    scope,
+    kind: "internal",
+    parent: "invoke_agent main",
+    status: { code: "unset" },
+    attributes: {
+      "gen_ai.operation.name": "invoke_agent",
+      "gen_ai.agent.name": agent,
+      "task_context.recipient.kind": "subagent",
+      "task_context.recipient.id": agent,
+      "task_context.outcome": "empty",
+    },
+    exceptions: [],
+  };
+}
