@@ -1,24 +1,7 @@
-import { defineConfig, mergeConfig } from "vitest/config";
-import shared from "../../vitest.shared.ts";
+import { frameworkVersionsConfig } from "@task-context/adapter-test-kit/vitest-config";
 
 /**
  * Every test file runs twice: against the newest @openai/agents of the peer range and, through
  * an alias, against the lowest (the devDependency @openai/agents-lowest).
  */
-export default mergeConfig(
-  shared,
-  defineConfig({
-    test: {
-      projects: [
-        { extends: true, test: { name: "newest" } },
-        {
-          extends: true,
-          test: { name: "lowest" },
-          resolve: {
-            alias: [{ find: /^@openai\/agents$/, replacement: "@openai/agents-lowest" }],
-          },
-        },
-      ],
-    },
-  }),
-);
+export default frameworkVersionsConfig({ configUrl: import.meta.url, framework: "@openai/agents" });

@@ -1,7 +1,11 @@
 import { type Options, query } from "@anthropic-ai/claude-agent-sdk";
-import { trace } from "@opentelemetry/api";
 import { CONTEXT_VIEW_PRESETS } from "@task-context/core";
-import { deliveredContext, recordSpansInEachTest } from "@task-context/trace-kit";
+import {
+  deliveredContext,
+  emptyDelegationSpan,
+  inApplicationSpan,
+  recordSpansInEachTest,
+} from "@task-context/trace-kit";
 import { describe, expect, it } from "vitest";
 import { taskContextHooks } from "./task-context-hooks.ts";
 import { BRIEF, CONTEXT, sha256, workspaceWith } from "./test-support/fixtures.ts";
@@ -25,11 +29,10 @@ describe(`taskContextHooks' spans on @anthropic-ai/claude-agent-sdk ${process.en
       }),
       spawnClaudeCodeProcess: standIn.spawn as NonNullable<Options["spawnClaudeCodeProcess"]>,
     };
-    await trace.getTracer("app").startActiveSpan("invoke_agent main", async (span) => {
+    await inApplicationSpan(async () => {
       for await (const _ of query({ prompt: "Go.", options })) {
         // the stand-in answers with one result
       }
-      span.end();
     });
 
     const delivery = (agent: string) => ({
@@ -78,5 +81,32 @@ describe(`taskContextHooks' spans on @anthropic-ai/claude-agent-sdk ${process.en
       },
     ]);
     expect(new Set(recorder.finished().map((span) => span.spanContext().traceId)).size).toBe(1);
+  });
+
+  it("ends the span empty with required: false and no CONTEXT.md, and lets the delegation through as it is", async () => {
+    const standIn = standInClaudeCode([
+      {
+        toolName: "Agent",
+        input: { description: "d", prompt: "Find it.", subagent_type: "Explore" },
+      },
+    ]);
+    const options: Options = {
+      hooks: taskContextHooks({ workspace: workspaceWith({}), required: false }),
+      spawnClaudeCodeProcess: standIn.spawn as NonNullable<Options["spawnClaudeCodeProcess"]>,
+    };
+
+    await inApplicationSpan(async () => {
+      for await (const _ of query({ prompt: "Go.", options })) {
+        // the stand-in answers with one result
+      }
+    });
+
+    expect(standIn.record.delegations.map((delegation) => delegation.answers)).toStrictEqual([
+      [{}],
+    ]);
+    expect(recorder.records()).toStrictEqual([
+      emptyDelegationSpan("@task-context/claude-agent-sdk", "Explore"),
+      expect.objectContaining({ name: "invoke_agent main", parent: null }),
+    ]);
   });
 });

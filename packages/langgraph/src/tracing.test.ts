@@ -1,8 +1,12 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
-import { trace } from "@opentelemetry/api";
 import { CONTEXT_VIEW_PRESETS, memoryWorkspace } from "@task-context/core";
-import { deliveredContext as delivered, recordSpansInEachTest } from "@task-context/trace-kit";
+import {
+  deliveredContext as delivered,
+  emptyDelegationSpan,
+  inApplicationSpan,
+  recordSpansInEachTest,
+} from "@task-context/trace-kit";
 import { describe, expect, it } from "vitest";
 import {
   BRIEF,
@@ -39,10 +43,9 @@ function graphWithNestedSubgraphs() {
 describe(`withTaskContext's spans on @langchain/langgraph ${process.env.LANGGRAPH_VERSION}`, () => {
   it("opens an invoke_agent span per subgraph call, nested as the subgraphs are, in the caller's trace", async () => {
     const graph = graphWithNestedSubgraphs();
-    await trace.getTracer("app").startActiveSpan("invoke_agent main", async (span) => {
-      await graph.invoke({ messages: [new HumanMessage("Check the launch note.")] });
-      span.end();
-    });
+    await inApplicationSpan(() =>
+      graph.invoke({ messages: [new HumanMessage("Check the launch note.")] }),
+    );
 
     const common = (name: string) => ({
       scope: "@task-context/langgraph",
@@ -92,6 +95,31 @@ describe(`withTaskContext's spans on @langchain/langgraph ${process.env.LANGGRAP
     ]);
     const traces = new Set(recorder.finished().map((span) => span.spanContext().traceId));
     expect(traces.size).toBe(1);
+  });
+
+  it("ends the span empty with required: false and no CONTEXT.md, and the node still runs", async () => {
+    const ran: string[] = [];
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode(
+        "researcher",
+        withTaskContext(
+          () => {
+            ran.push("researcher");
+            return {};
+          },
+          { workspace: memoryWorkspace(), required: false },
+        ),
+      )
+      .addEdge(START, "researcher")
+      .compile();
+
+    await inApplicationSpan(() => graph.invoke({ messages: [] }));
+
+    expect(ran).toEqual(["researcher"]);
+    expect(recorder.records()).toStrictEqual([
+      emptyDelegationSpan("@task-context/langgraph", "researcher"),
+      expect.objectContaining({ name: "invoke_agent main", parent: null }),
+    ]);
   });
 
   it("records a refused delivery on its span, with the error's code", async () => {

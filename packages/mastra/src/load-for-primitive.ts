@@ -17,8 +17,8 @@ export function loadForPrimitive(
   load: CheckedLoadOptions,
   id: string,
 ): Promise<TaskContext> {
-  return deliverToAgent({ tracer: MASTRA_TRACER, agent: id, workspace, load }, (context, span) => {
-    if (!context.found) span.setOutcome("empty");
-    return context;
-  });
+  return deliverToAgent(
+    { tracer: MASTRA_TRACER, agent: id, workspace, load },
+    (context) => context,
+  );
 }

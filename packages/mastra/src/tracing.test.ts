@@ -1,6 +1,10 @@
-import { trace } from "@opentelemetry/api";
 import { CONTEXT_VIEW_PRESETS, memoryWorkspace } from "@task-context/core";
-import { deliveredContext as delivered, recordSpansInEachTest } from "@task-context/trace-kit";
+import {
+  deliveredContext as delivered,
+  emptyDelegationSpan,
+  inApplicationSpan,
+  recordSpansInEachTest,
+} from "@task-context/trace-kit";
 import { describe, expect, it } from "vitest";
 import { taskContextDelegation } from "./task-context-delegation.ts";
 import { CONTEXT, MEDIA_SECTIONS, MEDIA_VIEW, sha256, team } from "./test-support/fixtures.ts";
@@ -12,25 +16,21 @@ describe("with an OpenTelemetry SDK registered", () => {
   it("records each delegation's delivery as an invoke_agent span in the application's one trace", async () => {
     const { supervisor } = team(call("agent-illustrator", { prompt: "A hero image." }));
 
-    await trace.getTracer("application").startActiveSpan("main agent", async (span) => {
-      try {
-        return await supervisor.generate("We need a hero image.", {
-          delegation: taskContextDelegation({
-            workspace: memoryWorkspace({ "CONTEXT.md": CONTEXT }),
-            view: CONTEXT_VIEW_PRESETS.media,
-          }),
-        });
-      } finally {
-        span.end();
-      }
-    });
+    await inApplicationSpan(() =>
+      supervisor.generate("We need a hero image.", {
+        delegation: taskContextDelegation({
+          workspace: memoryWorkspace({ "CONTEXT.md": CONTEXT }),
+          view: CONTEXT_VIEW_PRESETS.media,
+        }),
+      }),
+    );
 
     expect(recorder.records()).toEqual([
       {
         name: "invoke_agent illustrator",
         scope: "@task-context/mastra",
         kind: "internal",
-        parent: "main agent",
+        parent: "invoke_agent main",
         status: { code: "unset" },
         attributes: {
           "gen_ai.operation.name": "invoke_agent",
@@ -45,9 +45,27 @@ describe("with an OpenTelemetry SDK registered", () => {
         },
         exceptions: [],
       },
-      expect.objectContaining({ name: "main agent", parent: null }),
+      expect.objectContaining({ name: "invoke_agent main", parent: null }),
     ]);
     const traceIds = new Set(recorder.finished().map((span) => span.spanContext().traceId));
     expect(traceIds.size).toBe(1);
+  });
+
+  it("ends the delegation's span empty with required: false and no CONTEXT.md, and the sub-agent still runs", async () => {
+    const { supervisor, seen } = team(call("agent-illustrator", { prompt: "A hero image." }));
+
+    await inApplicationSpan(() =>
+      supervisor.generate("We need a hero image.", {
+        delegation: taskContextDelegation({ workspace: memoryWorkspace(), required: false }),
+      }),
+    );
+
+    expect(seen).toEqual([
+      { content: "", receipt: { primitiveId: "illustrator", primitiveType: "agent" } },
+    ]);
+    expect(recorder.records()).toStrictEqual([
+      emptyDelegationSpan("@task-context/mastra", "illustrator"),
+      expect.objectContaining({ name: "invoke_agent main", parent: null }),
+    ]);
   });
 });

@@ -16,9 +16,6 @@ export function loadForAgent(options: CheckedDeliveryOptions, agent: string): Pr
   const { workspace, load } = options;
   return deliverToAgent(
     { tracer: OPENAI_AGENTS_TRACER, agent, workspace, load },
-    (context, span) => {
-      if (!context.found) span.setOutcome("empty");
-      return context;
-    },
+    (context) => context,
   );
 }

@@ -1,7 +1,11 @@
 import { Agent, run } from "@openai/agents";
-import { trace } from "@opentelemetry/api";
 import { CONTEXT_VIEW_PRESETS, memoryWorkspace, type Workspace } from "@task-context/core";
-import { deliveredContext as delivered, recordSpansInEachTest } from "@task-context/trace-kit";
+import {
+  deliveredContext as delivered,
+  emptyDelegationSpan,
+  inApplicationSpan,
+  recordSpansInEachTest,
+} from "@task-context/trace-kit";
 import { describe, expect, it } from "vitest";
 import { taskContextAgentTool } from "./task-context-agent-tool.ts";
 import { taskContextHandoff } from "./task-context-handoff.ts";
@@ -10,19 +14,8 @@ import { delegate, StandInModel } from "./test-support/stand-in-model.ts";
 
 const recorder = recordSpansInEachTest();
 
-/** Runs `fn` inside an application span `main agent`, as an instrumented application does. */
-function inApplicationSpan<T>(fn: () => Promise<T>): Promise<T> {
-  return trace.getTracer("application").startActiveSpan("main agent", async (span) => {
-    try {
-      return await fn();
-    } finally {
-      span.end();
-    }
-  });
-}
-
 /** A triage agent that hands over to a writer, who asks an illustrator, used as a tool. */
-function launchTeam(workspace: Workspace): Agent {
+function launchTeam(workspace: Workspace, required = true): Agent {
   const illustrator = new Agent({
     name: "Illustrator",
     instructions: "Describe images.",
@@ -37,6 +30,7 @@ function launchTeam(workspace: Workspace): Agent {
         toolName: "illustrate",
         workspace,
         view: CONTEXT_VIEW_PRESETS.media,
+        required,
       }),
     ],
   });
@@ -44,7 +38,7 @@ function launchTeam(workspace: Workspace): Agent {
     name: "Triage",
     instructions: "Route.",
     model: new StandInModel(delegate),
-    handoffs: [taskContextHandoff(writer, { workspace })],
+    handoffs: [taskContextHandoff(writer, { workspace, required })],
   });
 }
 
@@ -59,7 +53,7 @@ describe("with an OpenTelemetry SDK registered", () => {
         name: "invoke_agent Writer",
         scope: "@task-context/openai-agents",
         kind: "internal",
-        parent: "main agent",
+        parent: "invoke_agent main",
         status: { code: "unset" },
         attributes: {
           "gen_ai.operation.name": "invoke_agent",
@@ -75,7 +69,7 @@ describe("with an OpenTelemetry SDK registered", () => {
         name: "invoke_agent Illustrator",
         scope: "@task-context/openai-agents",
         kind: "internal",
-        parent: "main agent",
+        parent: "invoke_agent main",
         status: { code: "unset" },
         attributes: {
           "gen_ai.operation.name": "invoke_agent",
@@ -90,10 +84,23 @@ describe("with an OpenTelemetry SDK registered", () => {
         },
         exceptions: [],
       },
-      expect.objectContaining({ name: "main agent", parent: null }),
+      expect.objectContaining({ name: "invoke_agent main", parent: null }),
     ]);
     const traceIds = new Set(recorder.finished().map((span) => span.spanContext().traceId));
     expect(traceIds.size).toBe(1);
+  });
+
+  it("ends each delivery's span empty with required: false and no CONTEXT.md, and the agents still run", async () => {
+    const triage = launchTeam(memoryWorkspace(), false);
+
+    const result = await inApplicationSpan(() => run(triage, "Write the launch page."));
+
+    expect(result.finalOutput).toBe("Received 0 characters of task context.");
+    expect(recorder.records()).toStrictEqual([
+      emptyDelegationSpan("@task-context/openai-agents", "Writer"),
+      emptyDelegationSpan("@task-context/openai-agents", "Illustrator"),
+      expect.objectContaining({ name: "invoke_agent main", parent: null }),
+    ]);
   });
 
   it("records a delivery refused for want of CONTEXT.md with TASK_CONTEXT_MISSING", async () => {
@@ -107,7 +114,7 @@ describe("with an OpenTelemetry SDK registered", () => {
     expect(refused).toEqual(
       expect.objectContaining({
         name: "invoke_agent Writer",
-        parent: "main agent",
+        parent: "invoke_agent main",
         status: expect.objectContaining({ code: "error" }),
         attributes: expect.objectContaining({
           "error.type": "TASK_CONTEXT_MISSING",

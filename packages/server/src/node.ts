@@ -14,7 +14,7 @@
  *
  * @module
  */
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { ArgumentError, type SecretPolicy } from "@task-context/core";
 import { requireText, requireWholeNumber } from "@task-context/core/internal";
@@ -182,6 +182,12 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
       onUnexpectedError: options.onUnexpectedError,
     },
   );
+  // Every open connection: once stopping, one that never sent a byte is closed at once (see close).
+  const connections = new Set<Socket>();
+  server.on("connection", (socket: Socket) => {
+    connections.add(socket);
+    socket.once("close", () => connections.delete(socket));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {
@@ -216,13 +222,20 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
           const force = setTimeout(() => server.closeAllConnections(), 5000);
           // A connection whose answer began before the stop (an event stream, a long poll)
           // said keep-alive; once that answer ends it is idle, and closed at the next look.
-          const idle = setInterval(() => server.closeIdleConnections(), 20);
+          // Node counts a connection that never sent a byte as busy, not idle (a client's pool
+          // opens one ahead, or for a request it then aborted): closed here, it does not hold
+          // the stop until the last resort.
+          const closeIdle = () => {
+            server.closeIdleConnections();
+            for (const socket of connections) if (socket.bytesRead === 0) socket.destroy();
+          };
+          const idle = setInterval(closeIdle, 20);
           server.close(() => {
             clearTimeout(force);
             clearInterval(idle);
             resolve();
           });
-          server.closeIdleConnections();
+          closeIdle();
         });
         await closeStore();
       })();

@@ -133,3 +133,41 @@ export function recordSpansInEachTest(): Omit<SpanRecorder, "stop"> {
   };
   return { finished: () => current().finished(), records: () => current().records() };
 }
+
+/**
+ * Runs `fn` inside the application's own span, `invoke_agent main` of the tracer `app`, active
+ * while it runs and ended after it, also when it throws — as an instrumented application wraps
+ * the agent it runs, so that the deliveries' spans join its trace.
+ */
+export function inApplicationSpan<T>(fn: () => Promise<T>): Promise<T> {
+  return trace.getTracer("app").startActiveSpan("invoke_agent main", async (span) => {
+    try {
+      return await fn();
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/**
+ * The span of an agent framework adapter's delegation to `agent` that delivered nothing
+ * (`required: false` and no usable CONTEXT.md) inside {@link inApplicationSpan}: the recipient,
+ * no context attributes, no error, and the outcome `empty` — the same for every adapter.
+ */
+export function emptyDelegationSpan(scope: string, agent: string): SpanRecord {
+  return {
+    name: `invoke_agent ${agent}`,
+    scope,
+    kind: "internal",
+    parent: "invoke_agent main",
+    status: { code: "unset" },
+    attributes: {
+      "gen_ai.operation.name": "invoke_agent",
+      "gen_ai.agent.name": agent,
+      "task_context.recipient.kind": "subagent",
+      "task_context.recipient.id": agent,
+      "task_context.outcome": "empty",
+    },
+    exceptions: [],
+  };
+}

@@ -52,7 +52,7 @@ describe("deliverToAgent with an OpenTelemetry SDK registered", () => {
     });
   });
 
-  it("hands a context not found (required: false) to the delivery, which says how the span ends", async () => {
+  it("hands a context not found (required: false) to the delivery, and ends the span empty", async () => {
     const found = await deliverToAgent(
       {
         tracer: "@task-context/test",
@@ -60,16 +60,36 @@ describe("deliverToAgent with an OpenTelemetry SDK registered", () => {
         workspace: memoryWorkspace(),
         load: { required: false },
       },
-      (context, span) => {
-        span.setOutcome("empty");
-        return context.found;
-      },
+      (context) => context.found,
     );
 
     expect(found).toBe(false);
+    expect(recorder.records()[0]).toStrictEqual({
+      name: "invoke_agent Explore",
+      scope: "@task-context/test",
+      kind: "internal",
+      parent: null,
+      status: { code: "unset" },
+      attributes: { ...RECIPIENT, "task_context.outcome": "empty" },
+      exceptions: [],
+    });
+  });
+
+  it("lets a delivery without a context (required: false) fail its span all the same", async () => {
+    await deliverToAgent(
+      {
+        tracer: "@task-context/test",
+        agent: "Explore",
+        workspace: memoryWorkspace(),
+        load: { required: false },
+      },
+      (_context, span) => span.fail("NO_AGENT", "The agent could not start."),
+    );
+
     expect(recorder.records()[0]?.attributes).toStrictEqual({
       ...RECIPIENT,
-      "task_context.outcome": "empty",
+      "error.type": "NO_AGENT",
+      "task_context.outcome": "error",
     });
   });
 

@@ -22,8 +22,9 @@ export interface AgentDeliveryOptions {
  * the active span, loads CONTEXT.md from the workspace inside it, records the context and its
  * view on the span when one was found, and runs `deliver` with it inside the span, so that the
  * spans of what `deliver` starts (the agent's run) nest under it. A CONTEXT.md that cannot be
- * delivered throws core's error, recorded on the span; without one (`required: false`) `deliver`
- * decides what the span says (`span.setOutcome("empty")`, or `success`).
+ * delivered throws core's error, recorded on the span; without one (`required: false`) the agent
+ * still runs, and the span ends `empty` (nothing delivered) for every adapter alike, unless
+ * `deliver` fails it.
  *
  * @internal
  */
@@ -47,6 +48,8 @@ export function deliverToAgent<Result>(
       if (context.found) {
         span.recordContext(context, load.tokenizer);
         span.setAttributes(contextViewAttributes(context));
+      } else {
+        span.setOutcome("empty");
       }
       return deliver(context, span);
     },

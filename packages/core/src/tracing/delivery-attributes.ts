@@ -84,7 +84,8 @@ export type RecipientKind = (typeof RECIPIENT_KINDS)[number];
 /**
  * How a delivery ended, in `task_context.outcome`: `success`, `error` (it threw or returned a
  * failure), a subagent's own non-success status (`failure`, `blocked`, `timeout`, `aborted`), or
- * `empty` when there was nothing to deliver (a claim of the next work item with none on offer).
+ * `empty` when there was nothing to deliver (a claim of the next work item with none on offer, or
+ * an agent framework's delegation with `required: false` and no usable CONTEXT.md).
  */
 export const DELIVERY_OUTCOMES = [
   "success",

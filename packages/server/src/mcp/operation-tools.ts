@@ -16,6 +16,7 @@ import {
   pathParameterNames,
 } from "@task-context/contract";
 import * as z from "zod";
+import { DeliveryError } from "../delivery/delivery-error.ts";
 import { executeOperation } from "../execution/execute-operation.ts";
 import type { AgentCaller, OperationHandler } from "../execution/operation-handler.ts";
 import type { ServiceContext } from "../execution/service-context.ts";
@@ -129,6 +130,39 @@ function fieldsOf(schema: z.core.$ZodType, args: Record<string, unknown>): Recor
   );
 }
 
+/**
+ * Refuses the arguments `operation` does not take, which another operation of the tool does
+ * (`max_items` or `wait` with `work_item_id`, which only claim-next takes): left unread, they
+ * would be dropped without a word.
+ */
+function refuseArgumentsOfOtherOperations(
+  tool: ToolOperations,
+  operation: OperationDefinition,
+  args: Record<string, unknown>,
+): void {
+  const { input } = operation;
+  const taken = new Set([
+    ...Object.keys(shapeOf(input?.query)),
+    ...Object.keys(shapeOf(input?.body)),
+    ...pathArguments(operation).map(([, argument]) => argument),
+    ...(operation.idempotent === true ? ["idempotency_key"] : []),
+  ]);
+  const others = Object.keys(args).filter((name) => args[name] !== undefined && !taken.has(name));
+  if (others.length === 0) return;
+  const given = pathArguments(operation)
+    .map(([, argument]) => argument)
+    .join(" and ");
+  const withGiven = given === "" ? "" : ` with ${given}`;
+  throw new DeliveryError({
+    code: "INVALID_REQUEST",
+    message: `${tool.tool.tool}${withGiven} takes no ${others.join(" or ")}. Leave ${others.length === 1 ? "it" : "them"} out${given === "" ? "" : `, or leave out ${given}`}.`,
+    issues: others.map((name) => ({
+      path: `/${name}`,
+      message: given === "" ? "Not taken by this call." : `Taken only without ${given}.`,
+    })),
+  });
+}
+
 /** Calls the tool's operation for `args` (checked against the tool's arguments) as `session`. */
 async function callTool(
   tool: ToolOperations,
@@ -136,6 +170,7 @@ async function callTool(
   session: AgentSession,
 ): Promise<object> {
   const operation = operationFor(tool, args);
+  refuseArgumentsOfOtherOperations(tool, operation, args);
   const path: Record<string, string> = {};
   if (pathParameterNames(operation.path).includes("run_id")) path.run_id = session.caller.runId;
   for (const [parameter, argument] of pathArguments(operation)) {

@@ -110,6 +110,96 @@ export function mcpSuite(start: StartService): void {
       expect(heartbeat?.inputSchema.additionalProperties).toBe(false);
     });
 
+    it("claim_work_item with max_items claims up to that many offers, oldest first, listed in claims", async () => {
+      const fixture = await run([taskStage("draft", { items: 3 })]);
+      const first = await fixture.mcpAgent("first");
+      const second = await fixture.mcpAgent("second");
+      const offered = (
+        (await call(first, "poll_inbox", {})).structured.offers as { id: string }[]
+      ).map((offer) => offer.id);
+      expect(offered).toHaveLength(3);
+      const two = await call(first, "claim_work_item", { max_items: 2 });
+      expect(two.isError, two.text).toBe(false);
+      const claims = two.structured.claims as {
+        work_item: { id: string; attempt: number };
+        lease: { attempt: number; expires_at: string };
+      }[];
+      expect(claims.map((claim) => [claim.work_item.id, claim.lease.attempt])).toEqual([
+        [offered[0], 1],
+        [offered[1], 1],
+      ]);
+      expect({ work_item: two.structured.work_item, lease: two.structured.lease }).toEqual(
+        claims[0],
+      );
+      expect(JSON.parse(two.text)).toEqual(two.structured);
+      const rest = await call(second, "claim_work_item", { max_items: 100 });
+      expect(
+        (rest.structured.claims as { work_item: { id: string } }[]).map(
+          (claim) => claim.work_item.id,
+        ),
+      ).toEqual(offered.slice(2));
+      expect(await call(second, "claim_work_item", { max_items: 5 })).toEqual({
+        isError: false,
+        structured: {},
+        text: "{}",
+      });
+    });
+
+    it("claim_work_item lists max_items with its bounds; refuses it outside 1–100, and with work_item_id", async () => {
+      const fixture = await run();
+      const worker = await fixture.mcpAgent("worker");
+      const { tools } = await worker.listTools();
+      const claim = tools.find((tool) => tool.name === "claim_work_item");
+      expect(claim?.inputSchema.properties?.max_items).toEqual({
+        description:
+          "Claim up to this many items on offer at once (1–100), each with its own lease; the answer lists them in `claims`",
+        type: "integer",
+        minimum: 1,
+        maximum: 100,
+      });
+      expect(claim?.description).toContain("up to `max_items` of them listed in `claims`");
+      for (const max_items of [0, 101, 2.5]) {
+        const refused = await call(worker, "claim_work_item", { max_items });
+        expect([refused.isError, refused.structured.code], String(max_items)).toEqual([
+          true,
+          "INVALID_REQUEST",
+        ]);
+        expect(
+          (refused.structured.issues as { path: string }[]).map((issue) => issue.path),
+        ).toEqual(["/max_items"]);
+      }
+      const [offer] = (await call(worker, "poll_inbox", {})).structured.offers as { id: string }[];
+      const both = await call(worker, "claim_work_item", {
+        work_item_id: offer?.id,
+        max_items: 2,
+        wait: 1,
+      });
+      expect(both).toEqual({
+        isError: true,
+        structured: {
+          error:
+            "claim_work_item with work_item_id takes no wait or max_items. Leave them out, or leave out work_item_id.",
+          code: "INVALID_REQUEST",
+          issues: [
+            { path: "/wait", message: "Taken only without work_item_id." },
+            { path: "/max_items", message: "Taken only without work_item_id." },
+          ],
+        },
+        text: "INVALID_REQUEST: claim_work_item with work_item_id takes no wait or max_items. Leave them out, or leave out work_item_id.",
+      });
+      const refused = await call(worker, "claim_work_item", {
+        work_item_id: offer?.id,
+        max_items: 1,
+      });
+      expect(refused.structured.error).toBe(
+        "claim_work_item with work_item_id takes no max_items. Leave it out, or leave out work_item_id.",
+      );
+      // Refused before the store: the item is still on offer, and claimed alone it has no claims.
+      const claimed = await call(worker, "claim_work_item", { work_item_id: offer?.id });
+      expect(Object.keys(claimed.structured).sort()).toEqual(["lease", "work_item"]);
+      expect(claimed.structured.lease).toMatchObject({ attempt: 1 });
+    });
+
     it("complete_work_item quotes context_sha256 back: a stale one gets the warning and a context.stale event", async () => {
       const fixture = await run();
       const writer = await fixture.mcpAgent("writer");

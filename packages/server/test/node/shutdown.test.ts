@@ -1,5 +1,7 @@
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import { once } from "node:events";
 import { Agent, type IncomingMessage, request, Server } from "node:http";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { startNodeServer } from "../../src/node.ts";
@@ -50,6 +52,17 @@ function requestStarted(path: string): Promise<void> {
       resolve();
     };
     subscribe("http.server.request.start", onStart);
+  });
+}
+
+/** Resolves once this process's servers have accepted their next connection. */
+function connectionAccepted(): Promise<void> {
+  return new Promise((resolve) => {
+    const onAccept = () => {
+      unsubscribe("net.server.socket", onAccept);
+      resolve();
+    };
+    subscribe("net.server.socket", onAccept);
   });
 }
 
@@ -128,5 +141,29 @@ describe("stopping the Node server", () => {
       forced.mockRestore();
     }
     expect(await ended).toContain("event: run.created");
+  });
+
+  it("closes a connection that never sent a byte at once, not by the last resort", {
+    timeout: 20_000,
+  }, async () => {
+    const { server } = await startService(folder.path);
+    const { hostname, port } = new URL(server.url);
+    // What a client's pool leaves: a connection opened ahead, or for a request it then aborted.
+    const accepted = connectionAccepted();
+    const silent = connect(Number(port), hostname);
+    const closed = once(silent, "close");
+    await accepted;
+    const forced = vi.spyOn(Server.prototype, "closeAllConnections");
+    try {
+      await server.close();
+      // Node counts such a connection as busy: without closing it, the stop waited 5 s for
+      // its last resort, closing every connection.
+      expect(forced).not.toHaveBeenCalled();
+      await closed;
+      expect(silent.bytesRead).toBe(0);
+    } finally {
+      forced.mockRestore();
+      silent.destroy();
+    }
   });
 });
