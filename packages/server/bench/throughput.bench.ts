@@ -6,7 +6,9 @@
 // Each cycle round also accounts the service's CPU per cycle (its process's user + system time from
 // /proc, the round's setup left out): a figure that depends little on how busy the machine is.
 // THROUGHPUT_BEFORE=<another checkout>/packages/server/src/main.ts measures that service too, in
-// the same rounds ("before": e.g. a worktree of main); THROUGHPUT_AGENTS=16,64 picks the levels.
+// the same rounds ("before": e.g. a worktree of main); THROUGHPUT_AGENTS=16,64 picks the levels;
+// THROUGHPUT_POSTGRES=1 serves each service from its own database on one throwaway PostgreSQL
+// (scripts/postgres.mjs) instead of an SQLite file.
 // Run: `pnpm --filter ./packages/server run bench` (BENCH_PROFILE=<folder> writes the service's CPU
 // profile there).
 import { mkdtempSync, rmSync } from "node:fs";
@@ -14,6 +16,8 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { median } from "@task-context/bench-kit";
 import type { ClaimView } from "@task-context/contract";
+import postgres from "postgres";
+import { type Postgres, startPostgres } from "../../../scripts/postgres.mjs";
 import { completeBody } from "./cycle.ts";
 import {
   costedRound,
@@ -29,18 +33,35 @@ const folder = mkdtempSync(join(tmpdir(), "task-context-edge-bench-"));
 const profile = process.env.BENCH_PROFILE;
 const beforeEntry = process.env.THROUGHPUT_BEFORE;
 const loadBefore = loadavg().map((value) => value.toFixed(2));
+const database: Postgres | undefined =
+  process.env.THROUGHPUT_POSTGRES === "1" ? await startPostgres() : undefined;
+
+/** Where a service keeps its data: an SQLite file in `folder`, or a new PostgreSQL database. */
+async function storage(name: string): Promise<Record<string, string>> {
+  if (database === undefined) return {};
+  const admin = postgres(database.url, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(database.url);
+  url.pathname = `/${name}`;
+  return { TASK_CONTEXT_DATABASE_URL: url.href };
+}
 
 const {
   service,
   stop: stopService,
   pids: servicePids,
 } = await startService(folder, {
+  environment: await storage("service"),
   nodeOptions: profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profile}`],
 });
 const before =
   beforeEntry === undefined
     ? undefined
-    : await startService(mkdtempSync(join(folder, "before-")), { entry: beforeEntry });
+    : await startService(mkdtempSync(join(folder, "before-")), {
+        entry: beforeEntry,
+        environment: await storage("before"),
+      });
 if (before !== undefined) before.service.name = "before";
 /** The services whose CPU per cycle is accounted, by name. */
 const costed = new Map<string, () => number[]>([
@@ -129,6 +150,7 @@ try {
   await stopService();
   await before?.stop();
   await bareServer.stop();
+  await database?.stop();
   rmSync(folder, { recursive: true, force: true });
 }
 
@@ -149,7 +171,7 @@ console.log(
 console.log("| ---: | --- | ---: | ---: | ---: | ---: | ---: |");
 for (const row of requestRows) console.log(row);
 console.log(
-  `\nThe service's CPU per cycle (its process's user + system time over a cycle round, setup left out; ms, median and min–max of the rounds) and cycles/s; load average ${loadBefore.join(", ")} before, ${loadavg()
+  `\nThe service's CPU per cycle (its process's user + system time over a cycle round, setup left out; ms, median and min–max of the rounds) and cycles/s, on ${database === undefined ? "SQLite" : `PostgreSQL ${database.version}`}; load average ${loadBefore.join(", ")} before, ${loadavg()
     .map((value) => value.toFixed(2))
     .join(", ")} after:\n`,
 );
