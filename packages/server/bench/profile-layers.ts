@@ -2,9 +2,10 @@
 // (`BENCH_PROFILE=<folder>` of throughput.bench.ts writes one). Each sample is given to the
 // innermost frame of a known layer on its stack (our source, Hono, the Node adapter, the store,
 // zod, …); a sample with none above it is the Node runtime's own (the HTTP parser, sockets,
-// streams). Samples before the first request are left out (module loading, the store's setup).
-// Run: `node bench/profile-layers.ts <file.cpuprofile> [CPU ms per cycle]` in packages/server;
-// with the CPU per cycle, each layer's share is also shown in ms per cycle.
+// streams). Samples before the first request are left out (module loading, opening the store).
+// Run (in packages/server): `../../node_modules/node/bin/node bench/profile-layers.ts
+// <file.cpuprofile> [CPU ms per cycle]`; with the CPU per cycle, each layer's share is also shown
+// in ms per cycle.
 import { readFileSync } from "node:fs";
 
 interface ProfileNode {
