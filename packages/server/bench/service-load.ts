@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { ClaimView, RunView } from "@task-context/contract";
 import { type ServerProcess, startServerProcess } from "../test/checker/server-process.ts";
 import { benchAdminToken, benchRun, completeBody } from "./cycle.ts";
+import { processCpu } from "./cycle-cost.ts";
 import { type Answer, httpClient } from "./http-client.ts";
 
 const now = () => performance.now();
@@ -91,6 +92,8 @@ export interface ServiceOptions {
   environment?: Record<string, string>;
   /** How many server processes serve the database (default 1; more need PostgreSQL). */
   instances?: number;
+  /** The server's entry: this checkout's `src/main.ts` by default, or another checkout's. */
+  entry?: string;
 }
 
 /**
@@ -100,7 +103,7 @@ export interface ServiceOptions {
  */
 export async function startService(
   folder: string,
-  { nodeOptions = [], environment = {}, instances = 1 }: ServiceOptions = {},
+  { nodeOptions = [], environment = {}, instances = 1, entry }: ServiceOptions = {},
 ): Promise<{ service: Target; stop(): Promise<void>; pids(): number[] }> {
   const servers: ServerProcess[] = [];
   for (let index = 0; index < instances; index++) {
@@ -111,6 +114,7 @@ export async function startService(
         now,
         nodeOptions,
         environment,
+        ...(entry === undefined ? {} : { entry }),
       }),
     );
   }
@@ -209,6 +213,31 @@ export async function round(target: Target, phase: Phase, agents: number, count:
     }),
   );
   return { perSecond: count / ((now() - start) / 1000), count, latencies };
+}
+
+/**
+ * {@link round} of `count` whole cycles, with the CPU milliseconds per cycle that the processes
+ * `pids` (the service's) spent on it, read from /proc: the round's setup (its run, agents and
+ * items) is left out.
+ */
+export async function costedRound(
+  target: Target,
+  pids: () => number[],
+  agents: number,
+  count: number,
+) {
+  const cpu = () => pids().reduce((sum, pid) => sum + processCpu(pid), 0);
+  let start = 0;
+  const timed: Target = {
+    ...target,
+    async prepare(agents, items) {
+      const tokens = await target.prepare(agents, items);
+      start = cpu();
+      return tokens;
+    },
+  };
+  const result = await round(timed, "cycle", agents, count);
+  return { ...result, cpuMs: ((cpu() - start) * 1000) / count };
 }
 
 /** The value below which `fraction` of `values` lie. */

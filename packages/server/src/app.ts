@@ -6,7 +6,6 @@ import {
   requireWholeNumber,
 } from "@task-context/core/internal";
 import { type Context, Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { DeliveryError } from "./delivery/delivery-error.ts";
 import type { DeliveryStore } from "./delivery/delivery-store.ts";
@@ -14,6 +13,7 @@ import type { A2aOptions, ServiceContext } from "./execution/service-context.ts"
 import { requireHostNames } from "./http/allowed-hosts.ts";
 import type { App, AppEnv } from "./http/app-env.ts";
 import { type AuthOptions, createAuthenticator } from "./http/auth.ts";
+import { requestBodyLimit } from "./http/body-limit.ts";
 import { errorResponse, toDeliveryError } from "./http/error-response.ts";
 import { operationRoutes } from "./http/operation-routes.ts";
 import {
@@ -183,7 +183,7 @@ export function createApp(options: AppOptions): App {
   }
   app.use(
     "*",
-    bodyLimit({
+    requestBodyLimit({
       maxSize: bodyBytes,
       onError: () => {
         throw new DeliveryError({

@@ -20,8 +20,11 @@ function traceHeaders(headers: Headers): Record<string, string> {
  * request (a claim's, a completion's) are children of the caller's. Without a valid header, or
  * without an OpenTelemetry SDK, the request runs as before.
  */
-export const continueRequestTrace: MiddlewareHandler = (c, next) =>
-  withTraceContext(traceHeaders(c.req.raw.headers), next);
+export const continueRequestTrace: MiddlewareHandler = (c, next) => {
+  const carrier = traceHeaders(c.req.raw.headers);
+  // Without a `traceparent` there is no trace to continue: the active context stays as it is.
+  return carrier.traceparent === undefined ? next() : withTraceContext(carrier, next);
+};
 
 /**
  * The trace context a request names in its `traceparent` and `tracestate` headers, as the

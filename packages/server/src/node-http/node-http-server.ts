@@ -66,7 +66,7 @@ export function createNodeHttpServer(fetch: NodeFetch, options: NodeHttpOptions)
     );
     // Refused without inviting the body: the client may still send it, or not; close.
     if (expectation !== undefined && !expectation.continued) return closingConnection(response);
-    return (await drainUnreadBody(incoming, request.body, options.drain))
+    return (await drainUnreadBody(incoming, request, options.drain))
       ? response
       : closingConnection(response);
   };

@@ -16,20 +16,21 @@ const timedOut = Symbol("timed out");
  * connection can serve the next request: true once the whole body has arrived; false when it
  * declares or sends more than `maxBytes`, has not arrived within `maxMs`, is held by a reader
  * that stopped half-way, or the connection failed — then the answer must say
- * `Connection: close`. `body` is the body the app was given (null for GET and HEAD, whose body
- * the app never sees); it is read, never cancelled (that would end the connection before the
- * answer).
+ * `Connection: close`. `request` is the request the app was given: its body (null for GET and
+ * HEAD, whose body the app never sees) is asked for only when some of it is still to come (on
+ * Node, asking builds the whole WHATWG request), and is read, never cancelled (that would end the
+ * connection before the answer).
  */
 export async function drainUnreadBody(
   incoming: IncomingMessage,
-  body: ReadableStream<Uint8Array> | null,
+  request: Pick<Request, "body">,
   limits: DrainLimits,
 ): Promise<boolean> {
   if (incoming.complete) return true;
   if (incoming.destroyed || Number(incoming.headers["content-length"]) > limits.maxBytes) {
     return false;
   }
-  const stream = body ?? (Readable.toWeb(incoming) as ReadableStream<Uint8Array>);
+  const stream = request.body ?? (Readable.toWeb(incoming) as ReadableStream<Uint8Array>);
   if (stream.locked) return false;
   const reader = stream.getReader();
   let timer: NodeJS.Timeout | undefined;
