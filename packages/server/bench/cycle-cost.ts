@@ -121,6 +121,8 @@ export interface CycleCost {
   instanceCpuMs: number;
   /** CPU milliseconds of PostgreSQL's processes, per cycle. */
   postgresCpuMs: number;
+  /** CPU milliseconds of this process (the load's client; the anchors' workers run in it too). */
+  clientCpuMs: number;
   statements: number;
   transactions: number;
   roundTrips: number;
@@ -144,7 +146,12 @@ export async function measureCost(
   round: () => Promise<number>,
 ): Promise<CycleCost> {
   const cpu = () => probes.pids().reduce((sum, pid) => sum + processCpu(pid), 0);
+  const client = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1e6;
+  };
   const before = {
+    client: client(),
     instance: cpu(),
     postgres: postgresCpu(probes.data),
     counts: await statementCounts(probes.sql, probes.database),
@@ -152,6 +159,7 @@ export async function measureCost(
   };
   const cycles = await round();
   const after = {
+    client: client(),
     instance: cpu(),
     postgres: postgresCpu(probes.data),
     counts: await statementCounts(probes.sql, probes.database),
@@ -160,8 +168,67 @@ export async function measureCost(
   return {
     instanceCpuMs: ((after.instance - before.instance) * 1000) / cycles,
     postgresCpuMs: ((after.postgres - before.postgres) * 1000) / cycles,
+    clientCpuMs: ((after.client - before.client) * 1000) / cycles,
     statements: (after.counts.statements - before.counts.statements) / cycles,
     transactions: (after.counts.transactions - before.counts.transactions) / cycles,
     roundTrips: (after.trips - before.trips) / cycles,
+  };
+}
+
+/** A statement PostgreSQL ran, with how long it ran (pg_stat_statements). */
+export interface StatementTime {
+  query: string;
+  calls: number;
+  meanMs: number;
+  maxMs: number;
+}
+
+/**
+ * The statements of database `database` that take row locks (`FOR UPDATE`, `SKIP LOCKED`), most
+ * called first, with their execution times since pg_stat_statements was last reset: a job
+ * queue's row lock lasts its statement (and the statement's own commit), so these times are how
+ * long pg-boss's and graphile-worker's jobs stay locked.
+ */
+export async function lockingStatementTimes(
+  sql: postgres.Sql,
+  database: string,
+): Promise<StatementTime[]> {
+  const rows = await sql<{ query: string; calls: string; mean: number; max: number }[]>`
+    SELECT s.query, s.calls::text AS calls, s.mean_exec_time AS mean, s.max_exec_time AS max
+    FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+    WHERE d.datname = ${database} AND (s.query ILIKE '%for update%' OR s.query ILIKE '%skip locked%')
+    ORDER BY s.calls DESC LIMIT 4`;
+  return rows.map((row) => ({
+    query: row.query.replace(/\s+/g, " ").slice(0, 60),
+    calls: Number(row.calls),
+    meanMs: Number(row.mean),
+    maxMs: Number(row.max),
+  }));
+}
+
+/** How long a run's row lock was held, per group commit (the store's lockHolds channel). */
+export interface LockHoldSummary {
+  groups: number;
+  /** Operations per group, on average. */
+  operations: number;
+  meanMs: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+/** Summarizes group commits' lock holds (`holdMs`, `operations` each). */
+export function summarizeLockHolds(
+  holds: ReadonlyArray<{ holdMs: number; operations: number }>,
+): LockHoldSummary {
+  const sorted = holds.map((hold) => hold.holdMs).sort((a, b) => a - b);
+  const at = (fraction: number) =>
+    sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? Number.NaN;
+  const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+  return {
+    groups: holds.length,
+    operations: sum(holds.map((hold) => hold.operations)) / holds.length,
+    meanMs: sum(sorted) / sorted.length,
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
   };
 }

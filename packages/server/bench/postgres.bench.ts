@@ -6,7 +6,10 @@
 // then POSTGRES_ROUNDS (default 5) rounds that rotate who goes first; medians of the rounds'
 // rates, latencies pooled over the rounds. Ours is measured twice for each instance count: every
 // agent on one run (one lock: the worst case), and the agents spread over 8 runs. Where
-// PostgreSQL cannot be started, it says why.
+// PostgreSQL cannot be started, it says why. Then the cost of a cycle (bench/cycle-cost.ts),
+// with how long a run's row lock is held per group commit (bench/lock-hold-probe.ts) and the
+// anchors' locking statements' times, and the ceiling model: a run's lock-bound rate and the
+// CPU-bound rate of N instances on this machine's cores, beside the rates measured.
 // Run: `node --conditions=@task-context/source bench/postgres.bench.ts` in packages/server
 // (part of `pnpm --filter @task-context/server run bench`).
 import { mkdtempSync, rmSync } from "node:fs";
@@ -20,7 +23,15 @@ import {
   startPostgres,
 } from "../../../scripts/postgres.mjs";
 import { completeBody } from "./cycle.ts";
-import { type CycleCost, measureCost, startCountingProxy } from "./cycle-cost.ts";
+import {
+  type CycleCost,
+  type LockHoldSummary,
+  lockingStatementTimes,
+  measureCost,
+  type StatementTime,
+  startCountingProxy,
+  summarizeLockHolds,
+} from "./cycle-cost.ts";
 import {
   type Contestant,
   graphileWorker,
@@ -32,6 +43,7 @@ import {
   runRounds,
   summary,
 } from "./job-queues.ts";
+import { takeLockHolds } from "./lock-hold-probe.ts";
 import { startService } from "./service-load.ts";
 
 const rounds = Number(process.env.POSTGRES_ROUNDS ?? 5);
@@ -114,9 +126,17 @@ try {
   throw error;
 }
 
+const one = "ours, 1 instance";
+const two = "ours, 2 instances";
 let results: Awaited<ReturnType<typeof runRounds>>;
 /** Each contestant's cost of a cycle at the top level, through the counting proxy. */
 const costs = new Map<string, CycleCost>();
+/** Ours: the lock holds of the cost round, per instance count. */
+const holds = new Map<string, LockHoldSummary>();
+/** The anchors: their locking statements in the cost round. */
+const lockingStatements = new Map<string, StatementTime[]>();
+/** Where the services' probes write their lock holds. */
+const holdsFile = join(folder, "lock-holds");
 try {
   results = await runRounds(contestants, levels, rounds);
   await accountCosts();
@@ -140,32 +160,46 @@ async function accountCosts(): Promise<void> {
     proxied.port = String(proxy.port);
     return proxied.href;
   };
-  const accounted: Array<{ contestant: Contestant; database: string; pids: () => number[] }> = [];
+  const accounted: Array<{
+    contestant: Contestant;
+    database: string;
+    pids: () => number[];
+    ours: boolean;
+  }> = [];
   try {
     await admin`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`;
-    const { service, stop, pids } = await startService(folder, {
-      environment: { TASK_CONTEXT_DATABASE_URL: through(await newDatabase("cost_ours")) },
-    });
-    accounted.push({
-      contestant: overHttp("ours, 1 instance", service, stop),
-      database: "cost_ours",
-      pids,
-    });
+    for (const instances of [1, 2]) {
+      const database = `cost_ours_${instances}`;
+      const { service, stop, pids } = await startService(folder, {
+        environment: {
+          TASK_CONTEXT_DATABASE_URL: through(await newDatabase(database)),
+          TASK_CONTEXT_LOCK_HOLDS: holdsFile,
+        },
+        nodeOptions: [`--import=${new URL("./lock-hold-probe.ts", import.meta.url).pathname}`],
+        instances,
+      });
+      const name = instances === 1 ? one : `ours, ${instances} instances`;
+      accounted.push({ contestant: overHttp(name, service, stop), database, pids, ours: true });
+    }
     const self = () => [process.pid];
     accounted.push(
       {
         contestant: await pgBoss(through(await newDatabase("cost_pgboss")), jobs),
         database: "cost_pgboss",
         pids: self,
+        ours: false,
       },
       {
         contestant: await graphileWorker(through(await newDatabase("cost_graphile")), jobs),
         database: "cost_graphile",
         pids: self,
+        ours: false,
       },
     );
-    for (const { contestant, database, pids } of accounted) {
+    for (const { contestant, database, pids, ours } of accounted) {
       await contestant.round(workers, 200);
+      if (ours) await takeLockHolds(holdsFile, pids());
+      await admin`SELECT pg_stat_statements_reset()`;
       const cost = await measureCost(
         { pids, data: join(server.directory, "data"), sql: admin, database, proxy },
         async () => {
@@ -174,6 +208,9 @@ async function accountCosts(): Promise<void> {
         },
       );
       costs.set(contestant.name, cost);
+      if (ours)
+        holds.set(contestant.name, summarizeLockHolds(await takeLockHolds(holdsFile, pids())));
+      else lockingStatements.set(contestant.name, await lockingStatementTimes(admin, database));
     }
   } finally {
     for (const { contestant } of accounted) await contestant.close();
@@ -183,8 +220,6 @@ async function accountCosts(): Promise<void> {
 }
 
 const { spread, pooled, ratio } = summary(results);
-const one = "ours, 1 instance";
-const two = "ours, 2 instances";
 console.log(
   `Node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? "unknown"}), ${settings}; load average ${loadBefore} before, ${loadAverage()} after (this benchmark's own processes count in it).`,
 );
@@ -230,11 +265,61 @@ console.log(
   `\nThe cost of a cycle at ${top} agents or workers (one more round of each, on a database of its own, through a TCP proxy that counts round trips; CPU from /proc: the instance is the service's process for ours, this benchmark's process for the anchors, which run in it; PostgreSQL is every process of the server; statements from pg_stat_statements, transactions from pg_stat_database; a round's setup — the run, its agents, the queued jobs — is counted in it):\n`,
 );
 console.log(
-  "| per cycle | instance CPU ms | PostgreSQL CPU ms | statements | transactions | round trips |",
+  "| per cycle | instance CPU ms | PostgreSQL CPU ms | client CPU ms | statements | transactions | round trips | run's lock held per group, p50 / p99 (mean) | operations / group |",
 );
-console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
+console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
 for (const [name, cost] of costs) {
+  const held = holds.get(name);
+  const lock =
+    held === undefined
+      ? "– (a row lock per job, for its statement)"
+      : `${held.p50Ms.toFixed(2)} / ${held.p99Ms.toFixed(2)} ms (${held.meanMs.toFixed(2)})`;
+  // The anchors' workers run in this process: their client is their instance.
+  const client = held === undefined ? "–" : cost.clientCpuMs.toFixed(2);
   console.log(
-    `| ${name} | ${cost.instanceCpuMs.toFixed(2)} | ${cost.postgresCpuMs.toFixed(2)} | ${cost.statements.toFixed(1)} | ${cost.transactions.toFixed(2)} | ${cost.roundTrips.toFixed(1)} |`,
+    `| ${name} | ${cost.instanceCpuMs.toFixed(2)} | ${cost.postgresCpuMs.toFixed(2)} | ${client} | ${cost.statements.toFixed(1)} | ${cost.transactions.toFixed(2)} | ${cost.roundTrips.toFixed(1)} | ${lock} | ${held === undefined ? "1" : held.operations.toFixed(1)} |`,
+  );
+}
+console.log(
+  "\nThe anchors' locking statements in that round (a job's row lock, taken with SKIP LOCKED or FOR UPDATE, lasts its statement and the statement's commit; pg_stat_statements gives means and maxima, no percentiles):\n",
+);
+console.log("| anchor | statement | calls | mean ms | max ms |");
+console.log("| --- | --- | ---: | ---: | ---: |");
+for (const [name, statements] of lockingStatements) {
+  for (const statement of statements) {
+    console.log(
+      `| ${name} | \`${statement.query.replaceAll("|", "\\|")}…\` | ${statement.calls} | ${statement.meanMs.toFixed(2)} | ${statement.maxMs.toFixed(2)} |`,
+    );
+  }
+}
+
+/**
+ * The ceiling model. One run: its groups hold its row lock one after another, so at most
+ * 1 000 / (mean hold ms) groups a second, each of `operations` operations, two per cycle.
+ * N instances on M cores: every cycle costs the instance's, PostgreSQL's and the client's CPU,
+ * all on the same M cores (M × 1 000 / their sum), and an instance's event loop is one core
+ * (N × 1 000 / the instance's CPU). The ceiling is the least of them.
+ */
+const cores = availableParallelism();
+console.log(
+  `\nThe ceiling model at ${top} agents (${cores} cores here, shared by the instances, PostgreSQL and the client; the costs above), against the medians measured:\n`,
+);
+console.log(
+  "| ours | one run, lock-bound: 1 000 / hold × ops per group ÷ 2 | CPU-bound: cores × 1 000 / (instance + PostgreSQL + client) | event loops: instances × 1 000 / instance | ceiling | measured, 1 run | measured, 8 runs |",
+);
+console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+for (const [name, instances] of [
+  [one, 1],
+  [two, 2],
+] as const) {
+  const cost = costs.get(name);
+  const held = holds.get(name);
+  if (cost === undefined || held === undefined) continue;
+  const lockBound = (1000 / held.meanMs) * (held.operations / 2);
+  const cpuBound = (cores * 1000) / (cost.instanceCpuMs + cost.postgresCpuMs + cost.clientCpuMs);
+  const loopBound = (instances * 1000) / cost.instanceCpuMs;
+  const ceiling = Math.min(lockBound, cpuBound, loopBound);
+  console.log(
+    `| ${name} | ${lockBound.toFixed(0)} | ${cpuBound.toFixed(0)} | ${loopBound.toFixed(0)} | ${ceiling.toFixed(0)} | ${spread(name, top)} | ${spread(`${name}, ${RUNS} runs`, top)} |`,
   );
 }

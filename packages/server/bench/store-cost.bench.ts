@@ -3,15 +3,18 @@
 // bench/cycle-cost.ts) per cycle, the run's setup not counted. Agents in order (one at a time:
 // every operation its own transaction, so the figures are exact) and all at once (the group
 // commit shares transactions: the figures depend on how the operations meet).
+// With them, how long the run's row lock was held per group commit (the store's lockHolds
+// channel: from the lock's answer to COMMIT's), p50 / p99, and the operations per group.
 // STORE_COST_LIMIT=<n> claims up to n items per claim-next (max_items), completing them at once.
 // Run: `node --conditions=@task-context/source bench/store-cost.bench.ts` in packages/server.
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { join } from "node:path";
 import postgres from "postgres";
 import { PostgresUnavailableError, startPostgres } from "../../../scripts/postgres.mjs";
 import type { AgentIdentity } from "../src/delivery/delivery-store.ts";
-import { PostgresStore } from "../src/postgres/postgres-store.ts";
+import { type LockHold, lockHolds, PostgresStore } from "../src/postgres/postgres-store.ts";
 import { benchRun, completeBody } from "./cycle.ts";
-import { measureCost, startCountingProxy } from "./cycle-cost.ts";
+import { measureCost, startCountingProxy, summarizeLockHolds } from "./cycle-cost.ts";
 
 const cycles = Number(process.env.STORE_COST_CYCLES ?? 400);
 /** How many items one claim-next asks for (1: the one-item claim). */
@@ -31,9 +34,9 @@ const proxy = await startCountingProxy(server.port);
 try {
   await admin`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`;
   console.log(
-    "| agents | cycles | statements / cycle | transactions / cycle | round trips / cycle |",
+    "| agents | cycles | statements / cycle | transactions / cycle | round trips / cycle | lock hold p50 / p99 ms | operations / group |",
   );
-  console.log("| ---: | ---: | ---: | ---: | ---: |");
+  console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const agents of [1, 16, 64]) {
     const database = `cost_${agents}`;
     await admin.unsafe(`CREATE DATABASE ${database}`);
@@ -54,6 +57,9 @@ try {
         await store.addAgent(runId, agent);
         identities.push({ agent_id: agent.agent_id, tag: agent.tag });
       }
+      const holds: LockHold[] = [];
+      const keep = (hold: unknown) => holds.push(hold as LockHold);
+      subscribe(lockHolds.name, keep);
       const cost = await measureCost(
         {
           pids: () => [process.pid],
@@ -86,8 +92,10 @@ try {
           return cycles;
         },
       );
+      unsubscribe(lockHolds.name, keep);
+      const held = summarizeLockHolds(holds);
       console.log(
-        `| ${agents} | ${cycles} | ${cost.statements.toFixed(2)} | ${cost.transactions.toFixed(3)} | ${cost.roundTrips.toFixed(2)} |`,
+        `| ${agents} | ${cycles} | ${cost.statements.toFixed(2)} | ${cost.transactions.toFixed(3)} | ${cost.roundTrips.toFixed(2)} | ${held.p50Ms.toFixed(2)} / ${held.p99Ms.toFixed(2)} | ${held.operations.toFixed(1)} |`,
       );
     } finally {
       await store.end();

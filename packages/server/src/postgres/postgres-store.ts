@@ -5,7 +5,10 @@
 // appends events notifies every instance (LISTEN/NOTIFY), whose long polls and streams wake; they
 // look at the run again at least every `recheckMs` anyway, so a lost notification only delays.
 // A connection lost mid-transaction (its backend terminated, the server restarting) fails its
-// group, which runs again on a new session (session-pool.ts) unless its COMMIT was on its way.
+// group, which runs again on a new session (session-pool.ts); lost once its COMMIT was on its way,
+// the transaction's id tells whether it committed (commit-doubt.ts).
+import { channel } from "node:diagnostics_channel";
+import { performance } from "node:perf_hooks";
 import { requireWholeNumber } from "@task-context/core/internal";
 import postgres, { type Options, type Sql } from "postgres";
 import type { ChangedOptions } from "../delivery/delivery-store.ts";
@@ -19,6 +22,7 @@ import {
 } from "../sql/sql-steps.ts";
 import { requireFunctions, StepStore } from "../sql/step-store.ts";
 import { CoalescedWrites } from "./coalesced-writes.ts";
+import { type CommitIdentity, IDENTIFY, settleCommit } from "./commit-doubt.ts";
 import { isConnectionLost, mayRunStrictly } from "./postgres-errors.ts";
 import { migratePostgres } from "./postgres-schema.ts";
 import { decodeText, encodeText, postgresText } from "./postgres-sql.ts";
@@ -55,10 +59,25 @@ interface Committed {
   appended: string[];
 }
 
-/** How far a group commit got: once `committing`, it may have committed, so it never runs again. */
-interface Progress {
-  committing: boolean;
+/** What {@link lockHolds} publishes for each group commit that committed. */
+export interface LockHold {
+  /** The run whose row the group locked. */
+  runId: string;
+  /** How many operations the group held. */
+  operations: number;
+  /**
+   * Milliseconds from the lock's answer (the first locking read's) to the COMMIT's answer, on
+   * this process's clock: how long the run's row stayed locked, give or take the two answers'
+   * way from PostgreSQL to the instance.
+   */
+  holdMs: number;
 }
+
+/**
+ * The diagnostics channel on which every committed group publishes its {@link LockHold} (when
+ * someone subscribes; nothing is measured otherwise): the benchmarks' lock hold times.
+ */
+export const lockHolds = channel("task-context:postgres:lock-hold");
 
 /** An operation waiting for its run's next group commit. */
 interface Pending {
@@ -119,9 +138,18 @@ function pipeline(sql: Pick<Sql, "unsafe">, { strict }: { strict: boolean }) {
   });
   gone.catch(() => {});
   const held = new CoalescedWrites();
+  /** When the first locking read answered (performance.now()), once it has. */
+  let lockedAt: number | undefined;
   const send = (statement: Statement): Promise<unknown> => {
     if (lost) return NEVER;
-    const answer = execute(sql, statement).catch((error: unknown) => {
+    let answer = execute(sql, statement);
+    if (statement.lock === true && lockedAt === undefined) {
+      answer = answer.then((rows) => {
+        lockedAt ??= performance.now();
+        return rows;
+      });
+    }
+    answer = answer.catch((error: unknown) => {
       if (!isConnectionLost(error)) throw error;
       lost = true;
       onLost(error);
@@ -147,6 +175,10 @@ function pipeline(sql: Pick<Sql, "unsafe">, { strict }: { strict: boolean }) {
     /** Whether a statement found the connection gone: nothing more goes to it. */
     get lost(): boolean {
       return lost;
+    },
+    /** When the first locking read answered (performance.now()), once it has. */
+    get lockedAt(): number | undefined {
+      return lockedAt;
     },
     /** Forgets the writes held (their operation failed before they were sent). */
     discard(): void {
@@ -356,13 +388,11 @@ export class PostgresStore extends StepStore {
       let committed: Committed | undefined;
       let strict = false;
       for (let lost = 0; committed === undefined; ) {
-        const progress: Progress = { committing: false };
         try {
-          committed = await this.#commitOperations(runId, group, { strict }, progress);
+          committed = await this.#commitOperations(runId, group, { strict });
         } catch (error) {
-          // Never again once COMMIT was on its way: the group may have committed.
-          if (progress.committing) throw error;
-          // The connection was lost (its session is ended, a new one is lent): again.
+          // The connection was lost and the group did not commit (its COMMIT, if sent, was
+          // settled as not committed: commit-doubt.ts): again, on a new session.
           if (isConnectionLost(error) && lost++ < LOST_CONNECTION_RETRIES) continue;
           // A statement PostgreSQL refused, of an operation not known: again, each operation
           // in a savepoint of its own that is answered before the next, so that it fails alone.
@@ -400,11 +430,10 @@ export class PostgresStore extends StepStore {
     runId: string,
     group: readonly Pending[],
     { strict }: { strict: boolean },
-    progress: Progress,
   ): Promise<Committed> {
     const transaction = this.newTransaction();
     try {
-      const committed = await this.#writeOperations(runId, group, strict, progress, transaction);
+      const committed = await this.#writeOperations(runId, group, strict, transaction);
       this.committed(transaction);
       return committed;
     } catch (error) {
@@ -418,10 +447,9 @@ export class PostgresStore extends StepStore {
     runId: string,
     group: readonly Pending[],
     strict: boolean,
-    progress: Progress,
     transaction: RunTransaction,
   ): Promise<Committed> {
-    return this.#inTransaction(progress, strict, async (statements) => {
+    return this.#inTransaction(runId, group.length, strict, async (statements) => {
       const outcomes: Outcome[] = [];
       for (const operation of group) {
         // An operation that fails undoes its own writes only (a refused command wrote nothing).
@@ -465,41 +493,59 @@ export class PostgresStore extends StepStore {
   }
 
   /**
-   * Runs `body` in a transaction on a session of its own (session-pool.ts): `BEGIN` goes out
-   * with the body's first statement (the run's lock: one round trip), the body's writes are
-   * answered (one round trip), then the `COMMIT` (one more): the run's row stays locked for two
-   * round trips after the lock's answer. A connection lost once the COMMIT is on its way —
-   * `progress` says when — leaves the outcome unknown. A session whose connection is lost is
-   * never lent again (see session-pool.ts).
+   * Runs `body` in a transaction on a session of its own (session-pool.ts): `BEGIN` and the
+   * transaction's id go out with the body's first statement (the run's lock: one round trip);
+   * the body's writes and the `COMMIT` go out together (one more): the run's row stays locked
+   * for one round trip after the lock's answer. A connection lost once the COMMIT is on its way
+   * leaves the outcome in doubt until the transaction's id says it (commit-doubt.ts): committed,
+   * `body`'s result is the answer; not committed, the loss is thrown and the group runs again.
+   * A session whose connection is lost is never lent again (see session-pool.ts).
    */
   async #inTransaction<T>(
-    progress: Progress,
+    runId: string,
+    operations: number,
     strict: boolean,
     body: (statements: Pipeline) => Promise<T>,
   ): Promise<T> {
     const session = await this.#sessions.acquire();
     const statements = pipeline(session, { strict });
+    /** Once the COMMIT is on its way: the transaction's id, and the body's result. */
+    let sent: { identity: CommitIdentity; result: T } | undefined;
     try {
       void statements.execute(control("BEGIN"));
+      const identity = statements.execute({ kind: "all", sql: IDENTIFY, params: [] });
+      identity.catch(() => {});
       const result = await Promise.race([
         (async () => {
           const result = await body(statements);
-          // The writes answered before the COMMIT is sent: a connection lost until then leaves
-          // no doubt that nothing was committed, and the group runs again (see #commitGroup).
+          const [row] = (await identity) as CommitIdentity[];
+          sent = { identity: row as CommitIdentity, result };
+          // The writes and the COMMIT in one batch: a write PostgreSQL refuses aborts the
+          // transaction, whose COMMIT then rolls it back (no doubt: it did not commit).
+          const commit = statements.execute({ ...control("COMMIT"), kind: "all" });
           await statements.settle();
-          progress.committing = true;
-          await statements.execute({ ...control("COMMIT"), kind: "all" });
+          await commit;
           return result;
         })(),
         statements.gone,
       ]);
       this.#sessions.release(session);
+      this.#published(runId, operations, statements.lockedAt);
       return result;
     } catch (error) {
       if (statements.lost) this.#sessions.discard(session);
       else await this.#rollBack(session);
-      throw error;
+      if (sent === undefined || !isConnectionLost(error)) throw error;
+      await settleCommit(this.#sessions, sent.identity, error);
+      return sent.result;
     }
+  }
+
+  /** Publishes a committed group's {@link LockHold} to whoever subscribed to {@link lockHolds}. */
+  #published(runId: string, operations: number, lockedAt: number | undefined): void {
+    if (lockedAt === undefined || !lockHolds.hasSubscribers) return;
+    const hold: LockHold = { runId, operations, holdMs: performance.now() - lockedAt };
+    lockHolds.publish(hold);
   }
 
   /** Rolls the session's transaction back and gives it back, or ends it when it is lost. */
