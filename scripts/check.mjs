@@ -12,6 +12,15 @@ import { fileURLToPath } from "node:url";
 import { stripVTControlCharacters } from "node:util";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
+
+// pnpm sets pnpm_config_verify_deps_before_run=false for the scripts it runs; a pnpm started
+// under it reads the string "false" as set, and checks the workspace's dependencies before each
+// script (node_modules/.pnpm-workspace-state-v1.json, the manifests, the lockfile, rewriting the
+// state when they changed). With turbo running scripts side by side, one such check failed a
+// typecheck with "Unexpected end of JSON input", reading a file another was rewriting. Without
+// the variable, the scripts skip the check (pnpm's default); bootstrap installed just before.
+const env = { ...process.env };
+delete env.pnpm_config_verify_deps_before_run;
 const steps = [];
 
 /** Runs `command` in the repository's root; resolves whether it succeeded. */
@@ -19,7 +28,12 @@ function step(name, command) {
   return new Promise((resolve) => {
     const started = performance.now();
     console.log(`── ${name}: started`);
-    const child = spawn(command, { cwd: root, shell: true, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, {
+      cwd: root,
+      env,
+      shell: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (chunk) => {
       output += chunk;
