@@ -10,7 +10,8 @@
 // - PostgreSQL: statements (pg_stat_statements), transactions (pg_stat_database) and round trips
 //   (a counting TCP proxy, bench/cycle-cost.ts) per cycle, STORE_COST_CYCLES (default 400).
 // STORE_COST_LIMIT=<n> claims up to n items per claim-next (max_items), completing them at once.
-// STORE_COST_STORES=sqlite or =postgres measures one of them (default both).
+// STORE_COST_STORES=sqlite or =postgres measures one of them (default both); STORE_COST_AGENTS=64
+// one level of agents (default 1,16,64).
 // Run: `node --conditions=@task-context/source bench/store-cost.bench.ts` in packages/server.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -30,7 +31,7 @@ import { measureCost, startCountingProxy } from "./cycle-cost.ts";
 /** How many items one claim-next asks for (1: the one-item claim). */
 const claimLimit = Number(process.env.STORE_COST_LIMIT ?? 1);
 const stores = (process.env.STORE_COST_STORES ?? "sqlite,postgres").split(",");
-const levels = [1, 16, 64];
+const levels = (process.env.STORE_COST_AGENTS ?? "1,16,64").split(",").map(Number);
 
 /** A run of `cycles` items and `agents` agents on `store`: the agents' identities. */
 async function prepareRun(

@@ -1,30 +1,27 @@
-// The machine's writes of many commands as few statements: folded row by row into what they
-// leave behind (a row inserted then updated is inserted as it ends; a row updated twice is
-// updated once, as it ends), then sent as at most one INSERT and one UPDATE per table, each row
-// a record of one JSON parameter (`json_to_recordset`): a group commit of 30 claims and
-// completions writes about ten statements where it wrote two hundred. graphile-worker's
-// completeJobs does the same for its completions (one statement for a batch of ids).
+// The machine's writes of many commands folded, row by row, into what they leave behind: a row
+// inserted then updated is inserted as it ends; a row updated twice is updated once, as it ends.
+// Each store then writes the rows its own way: SQLite and a Durable Object one prepared statement
+// a row (persist-writes.ts: cheaper there than one statement for many rows), PostgreSQL one
+// statement per table and kind (../postgres/coalesced-writes.ts).
 import type { Write } from "../delivery/machine/writes.ts";
-import type { Statement } from "../sql/sql-steps.ts";
-import { encodeText } from "./postgres-sql.ts";
 
-/** A row as columns and values (strings as encodeText writes them). */
-type Row = Record<string, string | number | null>;
+/** A row as columns and values. */
+export type Row = Record<string, string | number | null>;
 
 /** A table's columns: their PostgreSQL types, its key first. */
-interface Table {
+export interface Table {
   name: string;
   key: readonly string[];
   columns: Readonly<Record<string, "text" | "bigint">>;
-  /** How an update sets a column from the record `r` (default `r.column`). */
-  set?: Readonly<Record<string, string>>;
+  /** The columns an update sets only where they are still null (it never moves them). */
+  keepFirst?: readonly string[];
 }
 
 const text = "text" as const;
 const bigint = "bigint" as const;
 
 /** The tables in the order their rows are inserted (none references another: any would do). */
-const tables = {
+export const tables = {
   runs: {
     name: "runs",
     key: ["id"],
@@ -95,7 +92,7 @@ const tables = {
       reason: text,
     },
     // An expired lease completed late keeps its expiry as its end.
-    set: { ended_at: "coalesce(t.ended_at, r.ended_at)" },
+    keepFirst: ["ended_at"],
   },
   artifacts: {
     name: "artifacts",
@@ -138,24 +135,33 @@ const tables = {
   },
 } satisfies Record<string, Table>;
 
-type TableName = keyof typeof tables;
+/** A table's name. */
+export type TableName = keyof typeof tables;
 
 /** A row's key within its table. */
-const keyOf = (table: Table, row: Row) => table.key.map((column) => row[column]).join("\u0000");
+function keyOf(table: Table, row: Row): string {
+  let key = "";
+  for (const column of table.key) key += `${row[column]}\u0000`;
+  return key;
+}
 
-/** `value` as a record holds it: strings encoded for PostgreSQL's text (no U+0000). */
-const cell = (value: string | number | null | undefined) =>
-  typeof value === "string" ? encodeText(value) : (value ?? null);
-
-/** The row of `values` (every value through {@link cell}). */
+/** The row of `values` (undefined as null): for writes whose values may be undefined. */
 function rowOf(values: Record<string, string | number | null | undefined>): Row {
   const row: Row = {};
-  for (const [column, value] of Object.entries(values)) row[column] = cell(value);
+  for (const column in values) row[column] = values[column] ?? null;
   return row;
 }
 
+/** The rows of one table some writes leave: to insert (every column), and to update. */
+export interface FoldedTable {
+  table: Table;
+  inserted: Row[];
+  /** Each with the table's key and the columns to set (the same columns for one kind of write). */
+  updated: Row[];
+}
+
 /** The rows some writes leave behind: to insert, and to update, per table. */
-export class CoalescedWrites {
+export class FoldedWrites {
   readonly #inserted = new Map<TableName, Map<string, Row>>();
   readonly #updated = new Map<TableName, Map<string, Row>>();
   #count = 0;
@@ -171,21 +177,26 @@ export class CoalescedWrites {
     this.#count += writes.length;
   }
 
-  /** The statements that leave what the writes added leave, and starts empty again. */
-  take(): Statement[] {
-    const statements: Statement[] = [];
+  /**
+   * The rows the writes added leave, table by table in the order of {@link tables} (none
+   * references another), and starts empty again.
+   */
+  take(): FoldedTable[] {
+    const folded: FoldedTable[] = [];
     for (const name of Object.keys(tables) as TableName[]) {
-      const rows = this.#inserted.get(name);
-      if (rows !== undefined) statements.push(insertStatement(tables[name], [...rows.values()]));
-    }
-    for (const name of Object.keys(tables) as TableName[]) {
-      const rows = this.#updated.get(name);
-      if (rows !== undefined) statements.push(updateStatement(tables[name], [...rows.values()]));
+      const inserted = this.#inserted.get(name);
+      const updated = this.#updated.get(name);
+      if (inserted === undefined && updated === undefined) continue;
+      folded.push({
+        table: tables[name],
+        inserted: inserted === undefined ? [] : [...inserted.values()],
+        updated: updated === undefined ? [] : [...updated.values()],
+      });
     }
     this.#inserted.clear();
     this.#updated.clear();
     this.#count = 0;
-    return statements;
+    return folded;
   }
 
   #insert(name: TableName, row: Row): void {
@@ -243,7 +254,7 @@ export class CoalescedWrites {
       }
       case "updateRun": {
         const { status, current_stage, last_seq, version } = write;
-        this.#update("runs", rowOf({ id: runId, status, current_stage, last_seq, version }));
+        this.#update("runs", { id: runId, status, current_stage, last_seq, version });
         return;
       }
       case "insertAgent":
@@ -266,137 +277,91 @@ export class CoalescedWrites {
       }
       case "updateItem": {
         const { item } = write;
-        this.#update(
-          "work_items",
-          rowOf({
-            run_id: runId,
-            id: item.id,
-            status: item.status,
-            attempt: item.attempt,
-            failures: item.failures,
-            offered_seq: item.offered_seq,
-            holder_id: item.holder_id,
-            holder_tag: item.holder_tag,
-            lease_expires_at: item.lease_expires_at,
-            dead_lettered_at: item.dead_lettered_at,
-          }),
-        );
+        this.#update("work_items", {
+          run_id: runId,
+          id: item.id,
+          status: item.status,
+          attempt: item.attempt,
+          failures: item.failures,
+          offered_seq: item.offered_seq,
+          holder_id: item.holder_id,
+          holder_tag: item.holder_tag,
+          lease_expires_at: item.lease_expires_at,
+          dead_lettered_at: item.dead_lettered_at,
+        });
         return;
       }
       case "insertAttempt":
-        this.#insert(
-          "attempts",
-          rowOf({
-            run_id: runId,
-            work_item_id: write.work_item_id,
-            attempt: write.attempt,
-            agent_id: write.agent_id,
-            agent_tag: write.agent_tag,
-            leased_at: write.leased_at,
-            ended_at: null,
-            outcome: "leased",
-            reason: null,
-          }),
-        );
+        this.#insert("attempts", {
+          run_id: runId,
+          work_item_id: write.work_item_id,
+          attempt: write.attempt,
+          agent_id: write.agent_id,
+          agent_tag: write.agent_tag,
+          leased_at: write.leased_at,
+          ended_at: null,
+          outcome: "leased",
+          reason: null,
+        });
         return;
       case "endAttempt":
         this.#update(
           "attempts",
-          rowOf({
+          {
             run_id: runId,
             work_item_id: write.work_item_id,
             attempt: write.attempt,
             outcome: write.outcome,
             reason: write.reason,
             ended_at: write.ended_at,
-          }),
-          // The first end stays the attempt's end (see tables.attempts.set).
+          },
+          // The first end stays the attempt's end (see tables.attempts.keepFirst).
           (before, after) => ({ ...after, ended_at: before.ended_at ?? after.ended_at ?? null }),
         );
         return;
       case "insertArtifact": {
         const { artifact } = write;
-        this.#insert(
-          "artifacts",
-          rowOf({
-            run_id: runId,
-            id: artifact.id,
-            seq: artifact.seq,
-            stage_position: artifact.stage_position,
-            stage_id: artifact.stage_id,
-            work_item_id: artifact.work_item_id,
-            author_id: artifact.author_id,
-            author_tag: artifact.author_tag,
-            title: artifact.title,
-            media_type: artifact.media_type,
-            content: write.content,
-            created_at: artifact.created_at,
-          }),
-        );
+        this.#insert("artifacts", {
+          run_id: runId,
+          id: artifact.id,
+          seq: artifact.seq,
+          stage_position: artifact.stage_position,
+          stage_id: artifact.stage_id,
+          work_item_id: artifact.work_item_id,
+          author_id: artifact.author_id,
+          author_tag: artifact.author_tag,
+          title: artifact.title,
+          media_type: artifact.media_type,
+          content: write.content,
+          created_at: artifact.created_at,
+        });
         return;
       }
       case "insertReview":
-        this.#insert(
-          "reviews",
-          rowOf({
-            run_id: runId,
-            work_item_id: write.feedback.work_item_id,
-            target_artifact_id: write.feedback.target_artifact_id,
-            feedback: JSON.stringify(write.feedback),
-            created_at: write.created_at,
-          }),
-        );
+        this.#insert("reviews", {
+          run_id: runId,
+          work_item_id: write.feedback.work_item_id,
+          target_artifact_id: write.feedback.target_artifact_id,
+          feedback: JSON.stringify(write.feedback),
+          created_at: write.created_at,
+        });
         return;
       case "insertEvent":
-        this.#insert(
-          "events",
-          rowOf({ run_id: runId, seq: write.event.seq, body: JSON.stringify(write.event) }),
-        );
+        this.#insert("events", {
+          run_id: runId,
+          seq: write.event.seq,
+          body: JSON.stringify(write.event),
+        });
         return;
       case "insertIdempotencyKey":
-        this.#insert(
-          "idempotency_keys",
-          rowOf({
-            run_id: runId,
-            agent_id: write.agent_id,
-            key: write.key,
-            request_hash: write.request_hash,
-            response: JSON.stringify(write.response),
-          }),
-        );
+        this.#insert("idempotency_keys", {
+          run_id: runId,
+          agent_id: write.agent_id,
+          key: write.key,
+          request_hash: write.request_hash,
+          response: JSON.stringify(write.response),
+        });
         return;
     }
   }
-}
-
-/** `json_to_recordset(?::text::json) AS r(column type, …)` for `columns` of `table`. */
-function recordset(table: Table, columns: readonly string[]): string {
-  const types = columns.map((column) => `${column} ${table.columns[column]}`).join(", ");
-  return `json_to_recordset(?::text::json) AS r(${types})`;
-}
-
-/** One INSERT of `rows` (each with every column of the table). */
-function insertStatement(table: Table, rows: Row[]): Statement {
-  const columns = Object.keys(table.columns);
-  const list = columns.join(", ");
-  return {
-    kind: "run",
-    sql: `INSERT INTO ${table.name} (${list}) SELECT ${list} FROM ${recordset(table, columns)}`,
-    params: [JSON.stringify(rows)],
-  };
-}
-
-/** One UPDATE of `rows` (each with the table's key and the same columns to set). */
-function updateStatement(table: Table, rows: Row[]): Statement {
-  const columns = Object.keys(rows[0] ?? {});
-  const assignments = columns
-    .filter((column) => !table.key.includes(column))
-    .map((column) => `${column} = ${table.set?.[column] ?? `r.${column}`}`)
-    .join(", ");
-  const match = table.key.map((column) => `t.${column} = r.${column}`).join(" AND ");
-  return {
-    kind: "run",
-    sql: `UPDATE ${table.name} t SET ${assignments} FROM ${recordset(table, columns)} WHERE ${match}`,
-    params: [JSON.stringify(rows)],
-  };
 }
