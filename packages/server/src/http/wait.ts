@@ -1,4 +1,5 @@
 import type { DeliveryStore } from "../delivery/delivery-store.ts";
+import { spreadWait } from "../delivery/spread-wait.ts";
 
 /** How long waits last. */
 export interface WaitTiming {
@@ -9,7 +10,8 @@ export interface WaitTiming {
 }
 
 /**
- * Answers `look()` as soon as it finds something, or when `waitMs` have passed (long poll):
+ * Answers `look()` as soon as it finds something, or when `waitMs` have passed (long poll; up to
+ * 10 % sooner, see `spreadWait`):
  * looks again on every new event of the run, and at least every `recheckMs` (a lease may expire
  * without an event until someone looks). Ends early when `signal` aborts.
  */
@@ -21,7 +23,7 @@ export async function waitFor<T>(
   signal: AbortSignal,
   look: () => Promise<T | undefined>,
 ): Promise<T | undefined> {
-  const deadline = timing.clock() + waitMs;
+  const deadline = timing.clock() + spreadWait(waitMs);
   for (;;) {
     const seq = waitMs > 0 ? await store.lastSeq(runId) : 0;
     const found = await look();
