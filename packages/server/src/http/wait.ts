@@ -1,4 +1,5 @@
-import type { DeliveryStore } from "../delivery/delivery-store.ts";
+import type { WorkItem } from "@task-context/protocols";
+import type { AgentIdentity, ChangedOptions, DeliveryStore } from "../delivery/delivery-store.ts";
 import { spreadWait } from "../delivery/spread-wait.ts";
 
 /** How long waits last. */
@@ -34,6 +35,43 @@ export async function waitFor<T>(
       signal,
     });
   }
+}
+
+/**
+ * A store that waits for a caller's offers where the run lives (a run's Durable Object): it
+ * answers once offers the agent may take exist, or after `timeoutMs` — so that the run's other
+ * changes wake no one outside it.
+ */
+export interface OfferWaits {
+  waitForOffers(
+    runId: string,
+    agent: AgentIdentity,
+    limit: number,
+    options: ChangedOptions,
+  ): Promise<WorkItem[]>;
+}
+
+/**
+ * The run's offers to `agent` (at most `limit`), waiting up to `waitMs` for one (`poll` with
+ * `wait`): in the store when it waits for offers itself ({@link OfferWaits}), else here, looking
+ * again after each event of the run.
+ */
+export async function waitForOffers(
+  store: DeliveryStore & Partial<OfferWaits>,
+  runId: string,
+  agent: AgentIdentity,
+  { limit, waitMs }: { limit: number; waitMs: number },
+  timing: WaitTiming,
+  signal: AbortSignal,
+): Promise<WorkItem[]> {
+  if (waitMs > 0 && typeof store.waitForOffers === "function") {
+    return store.waitForOffers(runId, agent, limit, { timeoutMs: waitMs, signal });
+  }
+  const offers = await waitFor(store, runId, waitMs, timing, signal, async () => {
+    const found = await store.offers(runId, agent, limit);
+    return found.length > 0 ? found : undefined;
+  });
+  return offers ?? [];
 }
 
 /** An AbortSignal that aborts when any of `signals` does. */
