@@ -14,7 +14,8 @@
 // WAITING_IDLE_S (default 30: a whole cycle) the seconds of idle CPU measured, WAITING_WAKES
 // (default 20) the wake-ups timed. WAITING_BEFORE=<another checkout>/packages/server/src/main.ts measures that
 // service too, in the same run ("before": e.g. a worktree of main), beside this one ("service").
-// WAITING_ONLY=waiters or followers measures only those. WAITING_CPU_PROF=<folder> writes the
+// WAITING_ONLY=waiters or followers measures only those, WAITING_LAYOUT=one or spread only that
+// layout of the waiters. WAITING_CPU_PROF=<folder> writes the
 // service's CPU profiles there; WAITING_TRACE=1 prints each wake-up with the long polls that ended
 // meanwhile.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -35,6 +36,8 @@ const wakes = Number(process.env.WAITING_WAKES ?? 20);
 const wakeSpanSeconds = Number(process.env.WAITING_WAKE_SPAN_S ?? 30);
 /** `waiters` or `followers`: measure only those (default both). */
 const only = process.env.WAITING_ONLY;
+/** `one` (all waiters on one run) or `spread` (runs of 100): only that layout (default both). */
+const layout = process.env.WAITING_LAYOUT;
 /** Another service's entry to measure beside this one (its `src/main.ts`), or undefined. */
 const beforeEntry = process.env.WAITING_BEFORE;
 /** A folder for the service's CPU profiles (`--cpu-prof`), or undefined. */
@@ -384,7 +387,8 @@ try {
     }
   };
   for (const agents of levels) {
-    for (const spread of only === "followers" ? [] : [true, false]) {
+    const layouts = layout === "one" ? [false] : layout === "spread" ? [true] : [true, false];
+    for (const spread of only === "followers" ? [] : layouts) {
       const runs = spread ? Math.max(1, Math.ceil(agents / PER_RUN)) : 1;
       const results: Record<string, Figures> = {};
       for (const make of sides) {
