@@ -43,10 +43,11 @@ export async function waitFor<T>(
  * changes wake no one outside it.
  */
 export interface OfferWaits {
+  /** `recheckMs`: the safety recheck, looking at the run on its own at least this often. */
   waitForOffers(
     runId: string,
     agent: AgentIdentity,
-    limit: number,
+    wait: { limit: number; recheckMs: number },
     options: ChangedOptions,
   ): Promise<WorkItem[]>;
 }
@@ -65,7 +66,8 @@ export async function waitForOffers(
   signal: AbortSignal,
 ): Promise<WorkItem[]> {
   if (waitMs > 0 && typeof store.waitForOffers === "function") {
-    return store.waitForOffers(runId, agent, limit, { timeoutMs: waitMs, signal });
+    const wait = { limit, recheckMs: timing.recheckMs };
+    return store.waitForOffers(runId, agent, wait, { timeoutMs: waitMs, signal });
   }
   const offers = await waitFor(store, runId, waitMs, timing, signal, async () => {
     const found = await store.offers(runId, agent, limit);

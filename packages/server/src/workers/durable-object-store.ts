@@ -103,11 +103,11 @@ export class DurableObjectStore implements DeliveryStore {
   async waitForOffers(
     runId: string,
     agent: AgentIdentity,
-    limit: number,
+    { limit, recheckMs }: { limit: number; recheckMs: number },
     options: ChangedOptions,
   ): Promise<WorkItem[]> {
     return this.#inObject(runId, options, [], (object, wait) =>
-      object.waitForOffers(runId, agent, { ...wait, limit }),
+      object.waitForOffers(runId, agent, { ...wait, limit, recheckMs }),
     );
   }
 

@@ -162,19 +162,20 @@ export class RunObject extends DurableObject<WorkerEnv> {
   /**
    * The run's offers to `agent` (at most `limit`), waiting up to `timeoutMs` (at most 30 s) for
    * one here in the object (`poll` with `wait`): the run's changes are looked at inside, and the
-   * router is answered only once there are offers for its caller (or the wait ends). `waitId` as
-   * for {@link claimNext}.
+   * router is answered only once there are offers for its caller (or the wait ends), looking at
+   * the run on its own every `recheckMs` too. `waitId` as for {@link claimNext}.
    */
   async waitForOffers(
     runId: string,
     agent: AgentIdentity,
-    wait: { waitId: string; timeoutMs: number; limit: number },
+    wait: { waitId: string; timeoutMs: number; limit: number; recheckMs: number },
   ): Promise<Outcome<WorkItem[]>> {
     return this.#waiting(wait.waitId, (signal) =>
       this.#call(runId, (store) => {
         const waitMs = Math.min(Math.max(0, wait.timeoutMs), MAX_WAIT_MS);
-        // Events inside the object are never missed: no safety recheck.
-        const timing = { recheckMs: MAX_WAIT_MS, clock: () => this.now() };
+        // The router's safety recheck: the run is looked at on its own this often here too.
+        const recheckMs = Math.min(Math.max(1, wait.recheckMs), MAX_WAIT_MS);
+        const timing = { recheckMs, clock: () => this.now() };
         return waitForOffers(store, runId, agent, { limit: wait.limit, waitMs }, timing, signal);
       }),
     );

@@ -21,9 +21,9 @@ function watchedStore() {
   /** The waits of polls for offers (`poll` with `wait`), in the run's object. */
   const offerWaits: Array<{ offers: number; aborted: boolean | undefined }> = [];
   const waitForOffers = store.waitForOffers.bind(store);
-  store.waitForOffers = async (runId, agent, limit, options) => {
+  store.waitForOffers = async (runId, agent, wait, options) => {
     started.push(-1);
-    const offers = await waitForOffers(runId, agent, limit, options);
+    const offers = await waitForOffers(runId, agent, wait, options);
     offerWaits.push({ offers: offers.length, aborted: options.signal?.aborted });
     return offers;
   };
