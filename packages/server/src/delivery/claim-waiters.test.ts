@@ -104,10 +104,11 @@ describe("the claim-next line of a run", () => {
     offer([task]);
     waiters.changed(RUN);
     expect(await outcomes([other.woken])).toEqual(["waiting"]);
-    // Its claim found nothing: going idle matches the line again; the oldest waiter is woken.
+    // Its claim found nothing: going idle matches the line again (on the offers the look found,
+    // the run unchanged since); the oldest waiter is woken.
     const lateWoken = late.idle(LONG, undefined);
     expect(await outcomes([lateWoken, other.woken])).toEqual(["waiting", true]);
-    expect(looks).toEqual([RUN, RUN]);
+    expect(looks).toEqual([RUN]);
     late.leave(false);
     other.ticket.leave(true);
   });
@@ -122,7 +123,7 @@ describe("the claim-next line of a run", () => {
     expect(await outcomes([idleOne.woken])).toEqual(["waiting"]);
     claimed.leave(true);
     expect(await outcomes([idleOne.woken])).toEqual([true]);
-    expect(looks).toEqual([RUN, RUN]);
+    expect(looks).toEqual([RUN]);
     idleOne.ticket.leave(true);
   });
 
@@ -179,24 +180,6 @@ describe("the claim-next line of a run", () => {
     second.leave(true);
   });
 
-  it("looks again at the run's next lease expiry while waiters are idle", async () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    let now = 1_000;
-    const { waiters, looks, idle, offer } = setUp(() => now);
-    const waiting = idle("waiter");
-    offer([], 6_000);
-    waiters.changed(RUN);
-    await vi.advanceTimersByTimeAsync(0);
-    expect(looks).toHaveLength(1);
-    // The lease ends 5 s later: its item is on offer again at the next look.
-    offer([task]);
-    now = 6_000;
-    await vi.advanceTimersByTimeAsync(5_000);
-    expect(looks).toHaveLength(2);
-    expect(await waiting.woken).toBe(true);
-    waiting.ticket.leave(true);
-  });
-
   it("lets a new waiter skip its claim while the run is quiet with nothing on offer, until a change or a lease's end", async () => {
     let now = 1_000;
     const { waiters } = setUp(() => now);
@@ -217,19 +200,64 @@ describe("the claim-next line of a run", () => {
     waiters.close();
   });
 
-  it("looks again at the lease expiry its claim saw, with no change to match on", async () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    let now = 1_000;
-    const { waiters, looks, offer } = setUp(() => now);
-    const ticket = waiters.enter(RUN, agent("waiter"));
-    ticket.claimedNothing({ offered: [], nextLeaseExpiry: 3_000 });
-    const woken = ticket.idle(LONG, undefined);
+  it("matches a change committed here on the offers it committed, without a look", async () => {
+    const { waiters, looks, idle } = setUp();
+    const line = ["a", "b", "c"].map(idle);
+    waiters.committed(RUN, () => ({ offered: [task, reviewOf("a")], nextLeaseExpiry: undefined }));
+    waiters.changed(RUN);
+    expect(await outcomes(line.map((each) => each.woken))).toEqual([true, true, "waiting"]);
+    // The woken "a" leaves without claiming: its task goes to "c" on the same offers.
+    line[0]?.ticket.leave(false);
+    expect(await outcomes(line.map((each) => each.woken))).toEqual([true, true, true]);
+    expect(looks).toEqual([]);
+    for (const each of line.slice(1)) each.ticket.leave(true);
+  });
+
+  it("looks when a change was not committed here (another instance's), and after no stale offers", async () => {
+    const { waiters, looks, idle, offer } = setUp();
+    const waiting = idle("waiter");
+    waiters.committed(RUN, () => ({ offered: [], nextLeaseExpiry: undefined }));
+    waiters.changed(RUN);
+    // The next change comes from elsewhere: the offers committed before are not used for it.
     offer([task]);
-    now = 3_000;
-    await vi.advanceTimersByTimeAsync(2_000);
+    waiters.changed(RUN);
+    expect(await outcomes([waiting.woken])).toEqual([true]);
     expect(looks).toEqual([RUN]);
-    expect(await woken).toBe(true);
-    ticket.leave(true);
+    waiting.ticket.leave(true);
+  });
+
+  it("costs nothing when waits end after a change their line has matched", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const { waiters, looks } = setUp();
+    const tickets = ["a", "b", "c"].map((id) => waiters.enter(RUN, agent(id)));
+    const waits = tickets.map((ticket) => ticket.idle(1_000, undefined));
+    waiters.changed(RUN);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(looks).toEqual([RUN]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(await Promise.all(waits)).toEqual([false, false, false]);
+    for (const ticket of tickets) ticket.leave(false);
+    expect(looks).toEqual([RUN]);
+    expect(waiters.waiting(RUN)).toBe(0);
+  });
+
+  it("ends waits that began together apart: each up to a tenth of its time sooner", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const randoms = [0, 0.5, 0.9];
+    const waiters = new ClaimWaiters({
+      look: async () => ({ offered: [], nextLeaseExpiry: undefined }),
+      clock: () => 0,
+      random: () => randoms.shift() ?? 0,
+    });
+    const tickets = ["a", "b", "c"].map((id) => waiters.enter(RUN, agent(id)));
+    const waits = tickets.map((ticket) => ticket.idle(1_000, undefined));
+    await vi.advanceTimersByTimeAsync(910);
+    expect(await outcomes(waits)).toEqual(["waiting", "waiting", false]);
+    await vi.advanceTimersByTimeAsync(40);
+    expect(await outcomes(waits)).toEqual(["waiting", false, false]);
+    await vi.advanceTimersByTimeAsync(50);
+    expect(await outcomes(waits)).toEqual([false, false, false]);
+    for (const ticket of tickets) ticket.leave(false);
   });
 
   it("ends a wait when its time is up, its signal aborts, or the waiters close", async () => {

@@ -2,9 +2,13 @@
 // run, first come first served, in which a change of the run wakes one waiter per item on offer
 // that it may take (see ClaimWaiters), not every waiter. A woken waiter claims; one that then
 // finds nothing — another took the item — passes the wake on, so no offer is left with idle
-// waiters that may take it.
+// waiters that may take it. A change committed here brings the run's offers as committed, matched
+// at once without reading the run; a change from elsewhere (another instance) is matched after a
+// look. The line keeps no timer: a lease's end is a change (its expiry's events), which the
+// background duties make (../background/).
 import type { AgentIdentity } from "./delivery-store.ts";
 import { type ItemState, isOwnWork } from "./rules.ts";
+import { spreadWait } from "./spread-wait.ts";
 
 /** What a run offers, as the waiters are matched to it. */
 export interface RunOffers {
@@ -18,13 +22,16 @@ export interface RunOffers {
 export interface ClaimWaitersOptions {
   /**
    * Looks at the run once (expiring its overdue leases): what it offers now. Called once per
-   * change of a run that has idle waiters, however many wait.
+   * change of a run that has idle waiters, however many wait, when the change was not committed
+   * here (another instance's), or an offer is passed on after such a change.
    */
   look: (runId: string) => Promise<RunOffers>;
   /** Milliseconds since the epoch, as leases are measured. */
   clock: () => number;
   /** Told of a look that failed (its waiters are all woken: each claim then answers the error). */
   onError?: (error: unknown) => void;
+  /** In [0, 1): how much earlier than its time an idle wait ends (see `spreadWait`; default `Math.random`). */
+  random?: () => number;
 }
 
 /** How one wait in the line ended: matched to an offer, or not (ended, aborted, closed). */
@@ -56,14 +63,22 @@ interface Line {
   emptyAt: number | undefined;
   /** Until when that holds: the run's next lease expiry then (undefined: none was leased). */
   emptyUntil: number | undefined;
-  /** A match is under way; `again`: a change came meanwhile, match once more after it. */
+  /** How many waiters are idle (their `wake` set). */
+  idle: number;
+  /** A look is under way; `again`: a change came meanwhile, match once more after it. */
   matching: boolean;
   again: boolean;
-  /** Wakes the line at the run's next lease expiry (the expiry's events wake its waiters). */
-  expiryTimer: ReturnType<typeof setTimeout> | undefined;
-  /** When the timer is set for. */
-  expiryAt: number | undefined;
+  /** The count of changes the last match was made at: later changes are not matched yet. */
+  matchedAt: number;
+  /** The run's offers at `offersAt` changes (kept to pass an offer on without a look). */
+  offers: Offered[] | undefined;
+  offersAt: number;
+  /** The run's offers as a commit here left them, for the change that commit is about to tell. */
+  committed: (() => RunOffers) | undefined;
 }
+
+/** An item on offer, as matched. */
+type Offered = Pick<ItemState, "kind" | "target_author_id">;
 
 /** One place in a run's line, for one claim-next call. */
 export interface ClaimTicket {
@@ -80,8 +95,8 @@ export interface ClaimTicket {
   claimedNothing(offers: RunOffers | undefined): void;
   /**
    * Claiming found nothing: waits idle until an offer this waiter may take is matched to it
-   * (true: claim again), or `timeoutMs` pass (real time), `signal` aborts or the waiters are
-   * closed (false).
+   * (true: claim again), or `timeoutMs` pass (real time; up to 10 % sooner, see `spreadWait`),
+   * `signal` aborts or the waiters are closed (false).
    */
   idle(timeoutMs: number, signal: AbortSignal | undefined): Promise<boolean>;
   /**
@@ -95,8 +110,9 @@ export interface ClaimTicket {
  * The claim-next long polls of every run, in one process. A waiter enters its run's line before
  * it claims, so that a change while it claims is not missed: when a waiter that found nothing goes
  * idle after a change of its run since it started to claim, the line is matched again. On each
- * change of a run with idle waiters, {@link ClaimWaiters.changed} looks at the run once and wakes,
- * oldest first, one idle waiter for each item on offer that no claiming waiter will take and that
+ * change of a run with idle waiters, {@link ClaimWaiters.changed} matches the run's offers — as a
+ * commit here left them ({@link ClaimWaiters.committed}), else after one look — and wakes, oldest
+ * first, one idle waiter for each item on offer that no claiming waiter will take and that
  * the waiter may take (never a review of its own artifact) — the rest sleep, costing nothing.
  */
 export class ClaimWaiters {
@@ -131,25 +147,42 @@ export class ClaimWaiters {
           line.emptyAt = line.changes;
           line.emptyUntil = offers.nextLeaseExpiry;
         }
-        this.#wakeAtExpiry(runId, line, offers.nextLeaseExpiry);
       },
       idle: (timeoutMs, signal) => this.#idle(runId, line, waiter, timeoutMs, signal),
       leave: (claimed) => {
         waiter.wake?.(false);
         line.waiters.delete(waiter);
+        // An offer it was given (woken for it, or counted as taking it while it claimed) goes to
+        // the next waiter; a change no match has seen yet is matched. A wait that merely ends
+        // leaves as it came: the matches since it began found nothing for it.
         const passOn =
-          waiter.counted || (!claimed && (waiter.matched || waiter.seen !== line.changes));
-        if (passOn) this.#match(runId, line);
+          waiter.counted || (!claimed && waiter.matched) || line.matchedAt !== line.changes;
+        if (passOn) this.#match(runId, line, true);
         else if (line.waiters.size === 0 && !line.matching) this.#drop(runId, line);
       },
     };
   }
 
-  /** The run changed (an event was appended, here or on another instance): match its line. */
+  /**
+   * A commit here changed the run (called before {@link changed} tells of it): `offers` gives the
+   * run's offers as committed, so that the change is matched without a look at the run.
+   */
+  committed(runId: string, offers: () => RunOffers): void {
+    const line = this.#lines.get(runId);
+    if (line !== undefined) line.committed = offers;
+  }
+
+  /**
+   * The run changed (an event was appended, here or on another instance): match its line — on
+   * the offers {@link committed} gave, else after a look.
+   */
   changed(runId: string): void {
     const line = this.#lines.get(runId);
     if (line === undefined) return;
     line.changes += 1;
+    const committed = line.committed;
+    line.committed = undefined;
+    if (committed !== undefined) this.#known(line, committed());
     this.#match(runId, line);
   }
 
@@ -175,10 +208,13 @@ export class ClaimWaiters {
         changes: 0,
         emptyAt: undefined,
         emptyUntil: undefined,
+        idle: 0,
         matching: false,
         again: false,
-        expiryTimer: undefined,
-        expiryAt: undefined,
+        matchedAt: 0,
+        offers: undefined,
+        offersAt: -1,
+        committed: undefined,
       };
       this.#lines.set(runId, line);
     }
@@ -186,8 +222,18 @@ export class ClaimWaiters {
   }
 
   #drop(runId: string, line: Line): void {
-    clearTimeout(line.expiryTimer);
     if (this.#lines.get(runId) === line) this.#lines.delete(runId);
+  }
+
+  /** The run's offers at its current count of changes. */
+  #known(line: Line, offers: RunOffers): void {
+    line.offers = [...offers.offered].map(({ kind, target_author_id }) => ({
+      kind,
+      target_author_id,
+    }));
+    line.offersAt = line.changes;
+    line.emptyAt = line.offers.length === 0 ? line.changes : undefined;
+    line.emptyUntil = offers.nextLeaseExpiry;
   }
 
   #idle(
@@ -204,6 +250,7 @@ export class ClaimWaiters {
     const promise = new Promise<boolean>((resolve) => {
       const finish: Woken = (matched) => {
         waiter.wake = undefined;
+        line.idle -= 1;
         clearTimeout(timer);
         signal?.removeEventListener("abort", onAbort);
         if (matched) {
@@ -213,27 +260,36 @@ export class ClaimWaiters {
         resolve(matched && !this.#closed);
       };
       const onAbort = () => finish(false);
-      const timer = setTimeout(onAbort, timeoutMs);
+      const timer = setTimeout(onAbort, spreadWait(timeoutMs, this.#options.random));
       signal?.addEventListener("abort", onAbort, { once: true });
       waiter.wake = finish;
+      line.idle += 1;
     });
-    // The run changed while it claimed: what it did not see may be on offer to it (or to others,
-    // were it counted as taking it); otherwise nothing is on offer to it that a match would find.
-    if (counted || waiter.seen !== line.changes) this.#match(runId, line);
+    // Counted as taking an offer while it claimed (it did not, or took another): the line is
+    // matched again; so it is after a change no match has seen (none was idle to wake then).
+    if (counted || line.matchedAt !== line.changes) this.#match(runId, line, counted);
     return promise;
   }
 
   /**
-   * Looks at the run and wakes the idle waiters its offers are for (one look at a time per run;
-   * changes during a look match again after it).
+   * Wakes the idle waiters the run's offers are for: at once on the offers known at its current
+   * count of changes, else after a look at the run (one look at a time per run; changes during a
+   * look match again after it). `passOn`: a waiter given an offer left without it, so the line is
+   * matched again even when no change came since the last match.
    */
-  #match(runId: string, line: Line): void {
+  #match(runId: string, line: Line, passOn = false): void {
     if (line.matching) {
       line.again = true;
       return;
     }
-    if (!hasIdle(line)) {
+    if (line.idle === 0) {
       if (line.waiters.size === 0) this.#drop(runId, line);
+      return;
+    }
+    if (!passOn && line.matchedAt === line.changes) return;
+    if (line.offers !== undefined && line.offersAt === line.changes) {
+      line.matchedAt = line.changes;
+      wakeFor(line.offers, line.waiters);
       return;
     }
     line.matching = true;
@@ -241,51 +297,32 @@ export class ClaimWaiters {
     const changes = line.changes;
     this.#options.look(runId).then(
       (offers) => {
-        line.emptyAt = isEmpty(offers) ? changes : undefined;
-        line.emptyUntil = offers.nextLeaseExpiry;
-        this.#matched(runId, line, offers);
+        line.matching = false;
+        if (line.changes === changes) this.#known(line, offers);
+        // Unless a commit here brought newer offers during the look (matched next, below).
+        if (line.offersAt <= changes) {
+          line.matchedAt = changes;
+          wakeFor([...offers.offered], line.waiters);
+        }
+        this.#matchedAgain(runId, line);
       },
       (error: unknown) => {
+        line.matching = false;
         this.#options.onError?.(error);
         // Each woken waiter claims, and its claim answers what went wrong.
         for (const waiter of line.waiters) waiter.wake?.(true);
-        this.#matched(runId, line, undefined);
+        this.#matchedAgain(runId, line);
       },
     );
   }
 
   /**
-   * Looks at the run again at `expiry` (its next lease expiry), unless a look is due sooner: the
-   * lease's item is then on offer again, and the look expires it (its events wake the line),
-   * whether or not a background duty did. Only while the run has waiters.
+   * After a look: the line is dropped when empty, or matched again when a change came or an
+   * offer was passed on meanwhile.
    */
-  #wakeAtExpiry(runId: string, line: Line, expiry: number | undefined): void {
-    if (expiry === undefined || this.#closed || line.waiters.size === 0) return;
-    if (line.expiryAt !== undefined && line.expiryAt <= expiry) return;
-    clearTimeout(line.expiryTimer);
-    line.expiryAt = expiry;
-    line.expiryTimer = setTimeout(
-      () => {
-        line.expiryTimer = undefined;
-        line.expiryAt = undefined;
-        this.#match(runId, line);
-      },
-      Math.max(0, expiry - this.#options.clock()),
-    );
-    unref(line.expiryTimer);
-  }
-
-  #matched(runId: string, line: Line, offers: RunOffers | undefined): void {
-    line.matching = false;
-    if (offers !== undefined) {
-      wakeFor(offers, line.waiters);
-      clearTimeout(line.expiryTimer);
-      line.expiryTimer = undefined;
-      line.expiryAt = undefined;
-      this.#wakeAtExpiry(runId, line, offers.nextLeaseExpiry);
-    }
+  #matchedAgain(runId: string, line: Line): void {
     if (line.waiters.size === 0) this.#drop(runId, line);
-    else if (line.again) this.#match(runId, line);
+    else if (line.again || line.matchedAt !== line.changes) this.#match(runId, line, line.again);
   }
 }
 
@@ -295,19 +332,12 @@ function isEmpty(offers: RunOffers): boolean {
   return true;
 }
 
-/** Whether any waiter of the line is idle. */
-function hasIdle(line: Line): boolean {
-  for (const waiter of line.waiters) if (waiter.wake !== undefined) return true;
-  return false;
-}
-
 /**
  * Matches a run's offers to its waiters, oldest waiter first, each to the oldest offer it may
  * take and no other waiter was given — as their claims would go — and wakes each idle waiter that
  * got one. Waiters that are claiming already take theirs first.
  */
-function wakeFor(offers: RunOffers, waiters: Iterable<Waiter>): void {
-  const offered = [...offers.offered];
+function wakeFor(offered: readonly Offered[], waiters: Iterable<Waiter>): void {
   if (offered.length === 0) return;
   const taken = new Array<boolean>(offered.length).fill(false);
   let left = offered.length;
@@ -324,18 +354,12 @@ function wakeFor(offers: RunOffers, waiters: Iterable<Waiter>): void {
     }
     return false;
   };
-  const all = [...waiters];
-  for (const waiter of all) {
+  for (const waiter of waiters) {
     if (left === 0) return;
     if (waiter.wake === undefined && take(waiter.agent)) waiter.counted = true;
   }
-  for (const waiter of all) {
+  for (const waiter of waiters) {
     if (left === 0) return;
     if (waiter.wake !== undefined && take(waiter.agent)) waiter.wake(true);
   }
-}
-
-/** Lets the process end while a timer is set (Node); nothing elsewhere. */
-function unref(timer: ReturnType<typeof setTimeout>): void {
-  (timer as { unref?: () => void }).unref?.();
 }

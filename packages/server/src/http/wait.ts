@@ -1,4 +1,6 @@
-import type { DeliveryStore } from "../delivery/delivery-store.ts";
+import type { WorkItem } from "@task-context/protocols";
+import type { AgentIdentity, ChangedOptions, DeliveryStore } from "../delivery/delivery-store.ts";
+import { spreadWait } from "../delivery/spread-wait.ts";
 
 /** How long waits last. */
 export interface WaitTiming {
@@ -9,7 +11,8 @@ export interface WaitTiming {
 }
 
 /**
- * Answers `look()` as soon as it finds something, or when `waitMs` have passed (long poll):
+ * Answers `look()` as soon as it finds something, or when `waitMs` have passed (long poll; up to
+ * 10 % sooner, see `spreadWait`):
  * looks again on every new event of the run, and at least every `recheckMs` (a lease may expire
  * without an event until someone looks). Ends early when `signal` aborts.
  */
@@ -21,7 +24,7 @@ export async function waitFor<T>(
   signal: AbortSignal,
   look: () => Promise<T | undefined>,
 ): Promise<T | undefined> {
-  const deadline = timing.clock() + waitMs;
+  const deadline = timing.clock() + spreadWait(waitMs);
   for (;;) {
     const seq = waitMs > 0 ? await store.lastSeq(runId) : 0;
     const found = await look();
@@ -32,6 +35,45 @@ export async function waitFor<T>(
       signal,
     });
   }
+}
+
+/**
+ * A store that waits for a caller's offers where the run lives (a run's Durable Object): it
+ * answers once offers the agent may take exist, or after `timeoutMs` — so that the run's other
+ * changes wake no one outside it.
+ */
+export interface OfferWaits {
+  /** `recheckMs`: the safety recheck, looking at the run on its own at least this often. */
+  waitForOffers(
+    runId: string,
+    agent: AgentIdentity,
+    wait: { limit: number; recheckMs: number },
+    options: ChangedOptions,
+  ): Promise<WorkItem[]>;
+}
+
+/**
+ * The run's offers to `agent` (at most `limit`), waiting up to `waitMs` for one (`poll` with
+ * `wait`): in the store when it waits for offers itself ({@link OfferWaits}), else here, looking
+ * again after each event of the run.
+ */
+export async function waitForOffers(
+  store: DeliveryStore & Partial<OfferWaits>,
+  runId: string,
+  agent: AgentIdentity,
+  { limit, waitMs }: { limit: number; waitMs: number },
+  timing: WaitTiming,
+  signal: AbortSignal,
+): Promise<WorkItem[]> {
+  if (waitMs > 0 && typeof store.waitForOffers === "function") {
+    const wait = { limit, recheckMs: timing.recheckMs };
+    return store.waitForOffers(runId, agent, wait, { timeoutMs: waitMs, signal });
+  }
+  const offers = await waitFor(store, runId, waitMs, timing, signal, async () => {
+    const found = await store.offers(runId, agent, limit);
+    return found.length > 0 ? found : undefined;
+  });
+  return offers ?? [];
 }
 
 /** An AbortSignal that aborts when any of `signals` does. */

@@ -132,14 +132,17 @@ export abstract class StepStore implements DeliveryStore {
    * listener of each run it changed; the runs it appended events to.
    */
   protected committed(transaction: RunTransaction): string[] {
+    const appended = transaction.appended();
     for (const [runId, state] of transaction.committed()) {
+      // The change its events tell next is matched to the run's claim-next line on these offers.
+      if (appended.includes(runId)) this.#claimers.committed(runId, () => runOffers(state));
       try {
         this.#onRunChanged?.(runId, state);
       } catch {
         // A listener's failure is its own (the background duties report theirs).
       }
     }
-    return transaction.appended();
+    return appended;
   }
 
   /**
