@@ -105,7 +105,10 @@ export class RunTransaction {
         this.#context.cache.delete(runId);
         continue;
       }
-      this.#context.cache.set(runId, state);
+      // A state a command's undone writes changed, not read again since, is not kept: its
+      // version may be one another transaction commits with other changes.
+      if (this.#stale.has(runId)) this.#context.cache.delete(runId);
+      else this.#context.cache.set(runId, state);
       if (state.run.version !== version) changed.push([runId, state]);
     }
     return changed;
