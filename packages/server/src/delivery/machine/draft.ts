@@ -29,8 +29,20 @@ export interface MachineContext {
   newId: (prefix: IdPrefix) => string;
 }
 
-/** A time (milliseconds since the epoch) as the contract shows it: ISO 8601. */
-export const iso = (milliseconds: number) => new Date(milliseconds).toISOString();
+/** The last time {@link iso} wrote, and how. */
+let lastIso = { milliseconds: Number.NaN, text: "" };
+
+/**
+ * A time (milliseconds since the epoch) as the contract shows it: ISO 8601. A command stamps
+ * everything it writes with its one `now`, so the last time's text is kept: each event, attempt
+ * and lease of a command (and of the commands of the same millisecond) costs no new `Date`.
+ */
+export function iso(milliseconds: number): string {
+  if (milliseconds !== lastIso.milliseconds) {
+    lastIso = { milliseconds, text: new Date(milliseconds).toISOString() };
+  }
+  return lastIso.text;
+}
 
 /** A command's state while it is decided: the run's state, and the changes made so far. */
 export class Draft {
