@@ -29,11 +29,13 @@ describe("tokenHashes", () => {
     expect(hashed).toEqual(["not valid", "not valid"]);
   });
 
-  it("keeps at most `kept` tokens, the least recently used out first", async () => {
+  it("keeps at most `kept` tokens, the oldest kept out first", async () => {
     const { hashes, hashed } = counted(2);
-    for (const token of ["a", "b"]) hashes.keep(token, await hashes.hash(token));
-    await hashes.hash("a"); // a is now the most recently used
-    hashes.keep("c", await hashes.hash("c")); // b goes
+    for (const token of ["a", "b", "c"]) hashes.keep(token, await hashes.hash(token));
+    hashed.length = 0;
+    for (const token of ["a", "b", "c"]) await hashes.hash(token);
+    expect(hashed).toEqual(["a"]);
+    hashes.keep("a", await hashes.hash("a")); // kept again: b goes
     hashed.length = 0;
     for (const token of ["a", "b", "c"]) await hashes.hash(token);
     expect(hashed).toEqual(["b"]);

@@ -5,14 +5,15 @@ export const TOKEN_HASHES_KEPT = 4096;
 export interface TokenHashes {
   /** The token's hash: the one kept, or computed (and not kept: see `keep`). */
   hash(token: string): Promise<string>;
-  /** Keeps the hash of a token that authenticated; the least recently used goes past `kept`. */
+  /** Keeps the hash of a token that authenticated; the oldest kept goes past `kept`. */
   keep(token: string, hash: string): void;
 }
 
 /**
  * The SHA-256 (`sha256`) of a token, from the hashes of the last `kept` tokens that
- * authenticated, least recently used out first: an agent sends the same token with every
- * request, and hashing it each time was about 2 % of the CPU of a request.
+ * authenticated, the oldest kept out first (a token still in use is hashed again once, and kept
+ * again — cheaper than ordering the tokens by use on every request): an agent sends the same
+ * token with every request, and hashing it each time was about 2 % of the CPU of a request.
  *
  * The trade-off: up to `kept` valid tokens (about 0.5 MB at 4 096) stay in the process's memory
  * after their requests, where they passed anyway — a process whose memory can be read has lost
@@ -24,11 +25,7 @@ export function tokenHashes(kept: number, sha256: (text: string) => Promise<stri
   const hashes = new Map<string, string>();
   return {
     async hash(token) {
-      const known = hashes.get(token);
-      if (known === undefined) return await sha256(token);
-      hashes.delete(token); // to the end: the most recently used
-      hashes.set(token, known);
-      return known;
+      return hashes.get(token) ?? (await sha256(token));
     },
     keep(token, hash) {
       if (hashes.has(token)) return;

@@ -29,19 +29,24 @@ export interface MachineContext {
   newId: (prefix: IdPrefix) => string;
 }
 
-/** The last time {@link iso} wrote, and how. */
-let lastIso = { milliseconds: Number.NaN, text: "" };
+/** The last two times {@link iso} wrote (milliseconds), and their texts. */
+const written = { latest: Number.NaN, latestText: "", previous: Number.NaN, previousText: "" };
 
 /**
  * A time (milliseconds since the epoch) as the contract shows it: ISO 8601. A command stamps
- * everything it writes with its one `now`, so the last time's text is kept: each event, attempt
- * and lease of a command (and of the commands of the same millisecond) costs no new `Date`.
+ * what it writes with its one `now` and a lease with `now` + the lease's length, so the last two
+ * times' texts are kept: each event, attempt and lease of a command (and of the commands of the
+ * same millisecond) costs no new `Date`.
  */
 export function iso(milliseconds: number): string {
-  if (milliseconds !== lastIso.milliseconds) {
-    lastIso = { milliseconds, text: new Date(milliseconds).toISOString() };
-  }
-  return lastIso.text;
+  if (milliseconds === written.latest) return written.latestText;
+  if (milliseconds === written.previous) return written.previousText;
+  const text = new Date(milliseconds).toISOString();
+  written.previous = written.latest;
+  written.previousText = written.latestText;
+  written.latest = milliseconds;
+  written.latestText = text;
+  return text;
 }
 
 /** A command's state while it is decided: the run's state, and the changes made so far. */

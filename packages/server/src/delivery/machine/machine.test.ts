@@ -380,7 +380,9 @@ describe("the state machine", () => {
   });
 
   it("stamps with the time as ISO 8601, one command's and the next's", () => {
-    for (const milliseconds of [0, 0, 1_764_000_000_123, 1_764_000_000_123, 1_764_000_000_124, 0]) {
+    for (const milliseconds of [
+      0, 0, 1_764_000_000_123, 0, 1_764_000_000_123, 7, 1_764_000_000_124, 0,
+    ]) {
       expect(iso(milliseconds)).toBe(new Date(milliseconds).toISOString());
     }
     expect(() => iso(Number.NaN)).toThrow(RangeError);
