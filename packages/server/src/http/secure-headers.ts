@@ -25,8 +25,12 @@ const securityHeaders: ReadonlyArray<readonly [name: string, value: string]> = [
   ],
 ];
 
-/** The answers {@link securedAnswer} built: they carry the headers already. */
-const secured = new WeakSet<Response>();
+/**
+ * Marks the answers {@link securedAnswer} built: they carry the headers already. (A property, not
+ * a WeakSet: thousands of answers a second as weak entries add to the garbage collector's work.)
+ */
+const securedMark = Symbol("secured answer");
+type Marked = Response & { [securedMark]?: true };
 
 /**
  * The security headers of every answer of the service: the app's, and those a runtime adapter
@@ -37,7 +41,7 @@ const secured = new WeakSet<Response>();
 export const serviceSecureHeaders: MiddlewareHandler = async (c, next) => {
   await next();
   const answer = c.res;
-  if (secured.has(answer)) return;
+  if ((answer as Marked)[securedMark] === true) return;
   const { headers } = answer;
   for (const [name, value] of securityHeaders) {
     if (!headers.has(name)) headers.set(name, value);
@@ -74,7 +78,7 @@ export function securedAnswer(
   status: number,
   headers: Readonly<Record<string, string>>,
 ): Response {
-  const answer = new Response(body, { status, headers });
-  secured.add(answer);
+  const answer: Marked = new Response(body, { status, headers });
+  answer[securedMark] = true;
   return answer;
 }
