@@ -3,7 +3,7 @@ import type { MiddlewareHandler } from "hono";
 /**
  * The security headers of every answer, as Hono's `secureHeaders` middleware sets them with the
  * service's options (`overwrite: false`; a content security policy of `default-src 'none';
- * style-src 'unsafe-inline'; frame-ancestors 'none'`) — test/http/secure-headers.test.ts holds
+ * style-src 'unsafe-inline'; frame-ancestors 'none'`) — src/http/secure-headers.test.ts holds
  * this list to that middleware's answers.
  */
 const securityHeaders: ReadonlyArray<readonly [name: string, value: string]> = [

@@ -15,9 +15,9 @@ export interface TokenHashes {
  * again — cheaper than ordering the tokens by use on every request): an agent sends the same
  * token with every request, and hashing it each time was about 2 % of the CPU of a request.
  *
- * The trade-off: up to `kept` valid tokens (about 0.5 MB at 4 096) stay in the process's memory
- * after their requests, where they passed anyway — a process whose memory can be read has lost
- * its admin token already. Only a token that authenticated is kept, so unknown tokens cannot
+ * The trade-off: up to `kept` valid tokens (about 110 characters each, with a 64-character hash:
+ * about 1 MB at 4 096) stay in the process's memory after their requests, where they passed
+ * anyway — a process whose memory can be read has lost its admin token already. Only a token that authenticated is kept, so unknown tokens cannot
  * fill it; a kept token's hash is still compared with its agent's stored hash on every request,
  * so a token that no longer authenticates is refused as before.
  */
