@@ -200,6 +200,23 @@ describe("the claim-next line of a run", () => {
     waiters.close();
   });
 
+  it("trusts a look that found nothing on offer for the safety recheck's time at most (a change may go untold)", async () => {
+    let now = 1_000;
+    const { waiters } = setUp(() => now);
+    const first = waiters.enter(RUN, agent("first"));
+    first.claimedNothing({ offered: [], nextLeaseExpiry: undefined });
+    now = 30_999;
+    expect(waiters.enter(RUN, agent("second")).nothingOnOffer(30_000)).toBe(true);
+    expect(waiters.enter(RUN, agent("third")).nothingOnOffer()).toBe(true);
+    now = 31_000;
+    const fourth = waiters.enter(RUN, agent("fourth"));
+    expect(fourth.nothingOnOffer(30_000)).toBe(false);
+    // Its claim finds nothing again: trusted for another recheck's time.
+    fourth.claimedNothing({ offered: [], nextLeaseExpiry: undefined });
+    expect(waiters.enter(RUN, agent("fifth")).nothingOnOffer(30_000)).toBe(true);
+    waiters.close();
+  });
+
   it("matches a change committed here on the offers it committed, without a look", async () => {
     const { waiters, looks, idle } = setUp();
     const line = ["a", "b", "c"].map(idle);

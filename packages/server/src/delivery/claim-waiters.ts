@@ -73,6 +73,8 @@ interface Line {
   changes: number;
   /** The count of changes when a look last found nothing on offer at all (see `nothingOnOffer`). */
   emptyAt: number | undefined;
+  /** When (the clock) that look was made. */
+  emptySince: number;
   /** Until when that holds: the run's next lease expiry then (undefined: none was leased). */
   emptyUntil: number | undefined;
   /** How many waiters are idle (their `wake` set). */
@@ -95,11 +97,12 @@ type Offered = Pick<ItemState, "kind" | "target_author_id">;
 /** One place in a run's line, for one claim-next call. */
 export interface ClaimTicket {
   /**
-   * True when the run's last look found nothing on offer and the run has not changed since: a
-   * claim would find nothing, and the waiter may go idle without it (a long poll that starts
-   * again every 30 s then costs no transaction on a quiet run).
+   * True when the run's last look found nothing on offer, the run has not changed since and the
+   * look is less than `trustMs` old (the safety recheck; undefined: any age): a claim would find
+   * nothing, and the waiter may go idle without it (a long poll that starts again every 30 s then
+   * costs no transaction on a quiet run; one in each `trustMs` on the run claims, and looks).
    */
-  nothingOnOffer(): boolean;
+  nothingOnOffer(trustMs?: number): boolean;
   /**
    * Its claim found nothing for it; `offers` is the run as the claim left it (the waiter then
    * sleeps until a change or the run's next lease expiry).
@@ -162,15 +165,21 @@ export class ClaimWaiters {
     };
     line.waiters.add(waiter);
     return {
-      nothingOnOffer: () =>
-        line.emptyAt === line.changes &&
-        waiter.seen === line.changes &&
-        this.#options.clock() < (line.emptyUntil ?? Number.POSITIVE_INFINITY),
+      nothingOnOffer: (trustMs) => {
+        const now = this.#options.clock();
+        return (
+          line.emptyAt === line.changes &&
+          waiter.seen === line.changes &&
+          now < (line.emptyUntil ?? Number.POSITIVE_INFINITY) &&
+          (trustMs === undefined || now - line.emptySince < trustMs)
+        );
+      },
       claimedNothing: (offers) => {
         // Only when the run has not changed since its claim began: the claim saw it as it is.
         if (offers === undefined || waiter.seen !== line.changes) return;
         if (isEmpty(offers)) {
           line.emptyAt = line.changes;
+          line.emptySince = this.#options.clock();
           line.emptyUntil = offers.nextLeaseExpiry;
         }
       },
@@ -254,6 +263,7 @@ export class ClaimWaiters {
         watchers: new Set(),
         changes: 0,
         emptyAt: undefined,
+        emptySince: 0,
         emptyUntil: undefined,
         idle: 0,
         matching: false,
@@ -325,6 +335,7 @@ export class ClaimWaiters {
     }));
     line.offersAt = line.changes;
     line.emptyAt = line.offers.length === 0 ? line.changes : undefined;
+    line.emptySince = this.#options.clock();
     line.emptyUntil = offers.nextLeaseExpiry;
   }
 

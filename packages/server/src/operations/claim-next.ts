@@ -21,6 +21,7 @@ export const claimNext = defineHandler(operations.claimNext, {
         timeoutMs,
         signal,
         limit: query.max_items,
+        recheckMs: timing.recheckMs,
       });
       if (claim !== undefined || remaining <= timeoutMs || signal.aborted) return claim;
     }

@@ -288,7 +288,7 @@ export abstract class StepStore implements DeliveryStore {
     let claim: Contract.ClaimView | undefined;
     try {
       // A quiet run on which nothing is on offer: no claim to try.
-      let skip = ticket.nothingOnOffer();
+      let skip = ticket.nothingOnOffer(options.recheckMs);
       for (;;) {
         if (!skip) {
           claim = await this.claim(runId, agent, undefined, options.limit);
