@@ -200,6 +200,23 @@ describe("the claim-next line of a run", () => {
     waiters.close();
   });
 
+  it("trusts a look that found nothing on offer for the safety recheck's time at most (a change may go untold)", async () => {
+    let now = 1_000;
+    const { waiters } = setUp(() => now);
+    const first = waiters.enter(RUN, agent("first"));
+    first.claimedNothing({ offered: [], nextLeaseExpiry: undefined });
+    now = 30_999;
+    expect(waiters.enter(RUN, agent("second")).nothingOnOffer(30_000)).toBe(true);
+    expect(waiters.enter(RUN, agent("third")).nothingOnOffer()).toBe(true);
+    now = 31_000;
+    const fourth = waiters.enter(RUN, agent("fourth"));
+    expect(fourth.nothingOnOffer(30_000)).toBe(false);
+    // Its claim finds nothing again: trusted for another recheck's time.
+    fourth.claimedNothing({ offered: [], nextLeaseExpiry: undefined });
+    expect(waiters.enter(RUN, agent("fifth")).nothingOnOffer(30_000)).toBe(true);
+    waiters.close();
+  });
+
   it("matches a change committed here on the offers it committed, without a look", async () => {
     const { waiters, looks, idle } = setUp();
     const line = ["a", "b", "c"].map(idle);
@@ -278,5 +295,88 @@ describe("the claim-next line of a run", () => {
     expect(await closed).toBe(false);
     expect(await closing.idle(LONG, undefined)).toBe(false);
     for (const ticket of [timed, leaving, closing]) ticket.leave(false);
+  });
+});
+
+describe("polls watching a run's offers in its line", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("wakes a watch for a change committed here only when it offers something the agent may take", async () => {
+    const { waiters, looks } = setUp();
+    const watches = ["a", "b"].map((id) => waiters.watch(RUN, agent(id)));
+    const first = watches.map((watch) => watch.next(LONG, undefined));
+    // Nothing on offer, then only a review of a's own artifact: a sleeps through both.
+    waiters.committed(RUN, () => ({ offered: [], nextLeaseExpiry: undefined }));
+    waiters.changed(RUN);
+    expect(await outcomes(first)).toEqual(["waiting", "waiting"]);
+    waiters.committed(RUN, () => ({ offered: [reviewOf("a")], nextLeaseExpiry: undefined }));
+    waiters.changed(RUN);
+    expect(await outcomes(first)).toEqual(["waiting", true]);
+    waiters.committed(RUN, () => ({ offered: [task], nextLeaseExpiry: undefined }));
+    waiters.changed(RUN);
+    expect(await outcomes(first)).toEqual([true, true]);
+    // A watch looks for itself: the line made no look.
+    expect(looks).toEqual([]);
+    for (const watch of watches) watch.leave();
+    expect(waiters.waiting(RUN)).toBe(0);
+  });
+
+  it("wakes every watch for a change from elsewhere, whose offers it cannot know", async () => {
+    const { waiters } = setUp();
+    const watch = waiters.watch(RUN, agent("a"));
+    const woken = watch.next(LONG, undefined);
+    waiters.changed(RUN);
+    expect(await outcomes([woken])).toEqual([true]);
+    // Looked since: the next wait sleeps until the next change.
+    const again = watch.next(LONG, undefined);
+    expect(await outcomes([again])).toEqual(["waiting"]);
+    waiters.close();
+    expect(await outcomes([again])).toEqual([false]);
+  });
+
+  it("answers at once for a change that came while the poll looked, before its wait began", async () => {
+    const { waiters } = setUp();
+    const watch = waiters.watch(RUN, agent("a"));
+    // The poll looks (finds nothing); meanwhile a commit offers a task.
+    waiters.committed(RUN, () => ({ offered: [task], nextLeaseExpiry: undefined }));
+    waiters.changed(RUN);
+    expect(await outcomes([watch.next(LONG, undefined)])).toEqual([true]);
+    // A change while it looked that offers it nothing: it waits.
+    waiters.committed(RUN, () => ({ offered: [reviewOf("a")], nextLeaseExpiry: undefined }));
+    waiters.changed(RUN);
+    const next = watch.next(LONG, undefined);
+    expect(await outcomes([next])).toEqual(["waiting"]);
+    watch.leave();
+    expect(await outcomes([next])).toEqual([false]);
+  });
+
+  it("keeps the run's line while a watch waits, its claim-next waiters gone", async () => {
+    const { waiters } = setUp();
+    const watch = waiters.watch(RUN, agent("a"));
+    const claimer = waiters.enter(RUN, agent("b"));
+    const woken = watch.next(LONG, undefined);
+    claimer.leave(false);
+    waiters.committed(RUN, () => ({ offered: [task], nextLeaseExpiry: undefined }));
+    waiters.changed(RUN);
+    expect(await outcomes([woken])).toEqual([true]);
+    watch.leave();
+  });
+
+  it("ends a watch's wait after its time or when its signal aborts", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const { waiters } = setUp();
+    const watch = waiters.watch(RUN, agent("a"));
+    const timed = watch.next(1_000, undefined);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(await outcomes([timed])).toEqual(["waiting"]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await outcomes([timed])).toEqual([false]);
+    const abort = new AbortController();
+    const aborted = watch.next(LONG, abort.signal);
+    abort.abort();
+    expect(await outcomes([aborted])).toEqual([false]);
+    watch.leave();
   });
 });

@@ -5,7 +5,8 @@
 // waiters that may take it. A change committed here brings the run's offers as committed, matched
 // at once without reading the run; a change from elsewhere (another instance) is matched after a
 // look. The line keeps no timer: a lease's end is a change (its expiry's events), which the
-// background duties make (../background/).
+// background duties make (../background/). Polls waiting for offers (`poll` with `wait`) watch
+// the same line: a change committed here wakes only those it offers something they may take.
 import type { AgentIdentity } from "./delivery-store.ts";
 import { type ItemState, isOwnWork } from "./rules.ts";
 import { spreadWait } from "./spread-wait.ts";
@@ -53,14 +54,27 @@ interface Waiter {
   counted: boolean;
 }
 
+/** A poll waiting for offers, in its run's line (it claims nothing). */
+interface Watcher {
+  agent: AgentIdentity;
+  /** The run's count of changes when it last began to look at the run. */
+  seen: number;
+  /** Set while it waits: how to wake it (true: look at the run again). */
+  wake: Woken | undefined;
+}
+
 /** A run's line of waiters. */
 interface Line {
   /** Oldest first (a Set keeps insertion order). */
   waiters: Set<Waiter>;
+  /** The polls waiting for offers (see {@link ClaimWaiters.watch}). */
+  watchers: Set<Watcher>;
   /** Changes of the run seen (events appended, here or by another instance). */
   changes: number;
   /** The count of changes when a look last found nothing on offer at all (see `nothingOnOffer`). */
   emptyAt: number | undefined;
+  /** When (the clock) that look was made. */
+  emptySince: number;
   /** Until when that holds: the run's next lease expiry then (undefined: none was leased). */
   emptyUntil: number | undefined;
   /** How many waiters are idle (their `wake` set). */
@@ -83,11 +97,12 @@ type Offered = Pick<ItemState, "kind" | "target_author_id">;
 /** One place in a run's line, for one claim-next call. */
 export interface ClaimTicket {
   /**
-   * True when the run's last look found nothing on offer and the run has not changed since: a
-   * claim would find nothing, and the waiter may go idle without it (a long poll that starts
-   * again every 30 s then costs no transaction on a quiet run).
+   * True when the run's last look found nothing on offer, the run has not changed since and the
+   * look is less than `trustMs` old (the safety recheck; undefined: any age): a claim would find
+   * nothing, and the waiter may go idle without it (a long poll that starts again every 30 s then
+   * costs no transaction on a quiet run; one in each `trustMs` on the run claims, and looks).
    */
-  nothingOnOffer(): boolean;
+  nothingOnOffer(trustMs?: number): boolean;
   /**
    * Its claim found nothing for it; `offers` is the run as the claim left it (the waiter then
    * sleeps until a change or the run's next lease expiry).
@@ -104,6 +119,20 @@ export interface ClaimTicket {
    * while it claimed, is passed on to the next waiter).
    */
   leave(claimed: boolean): void;
+}
+
+/** A poll's watch of its run's offers, in the run's line: made before its first look. */
+export interface OfferWatch {
+  /**
+   * Resolves true once the run changed since the watch's last look began in a way that may offer
+   * the agent something — at once when it already has: a change committed here that offers
+   * nothing the agent may take wakes no one; a change from elsewhere (another instance) always
+   * wakes, the run unseen. False after `timeoutMs` (real time), when `signal` aborts or the
+   * waiters are closed. The caller looks at the run after each true.
+   */
+  next(timeoutMs: number, signal: AbortSignal | undefined): Promise<boolean>;
+  /** Leaves the line. */
+  leave(): void;
 }
 
 /**
@@ -136,15 +165,21 @@ export class ClaimWaiters {
     };
     line.waiters.add(waiter);
     return {
-      nothingOnOffer: () =>
-        line.emptyAt === line.changes &&
-        waiter.seen === line.changes &&
-        this.#options.clock() < (line.emptyUntil ?? Number.POSITIVE_INFINITY),
+      nothingOnOffer: (trustMs) => {
+        const now = this.#options.clock();
+        return (
+          line.emptyAt === line.changes &&
+          waiter.seen === line.changes &&
+          now < (line.emptyUntil ?? Number.POSITIVE_INFINITY) &&
+          (trustMs === undefined || now - line.emptySince < trustMs)
+        );
+      },
       claimedNothing: (offers) => {
         // Only when the run has not changed since its claim began: the claim saw it as it is.
         if (offers === undefined || waiter.seen !== line.changes) return;
         if (isEmpty(offers)) {
           line.emptyAt = line.changes;
+          line.emptySince = this.#options.clock();
           line.emptyUntil = offers.nextLeaseExpiry;
         }
       },
@@ -158,7 +193,25 @@ export class ClaimWaiters {
         const passOn =
           waiter.counted || (!claimed && waiter.matched) || line.matchedAt !== line.changes;
         if (passOn) this.#match(runId, line, true);
-        else if (line.waiters.size === 0 && !line.matching) this.#drop(runId, line);
+        else if (isUnused(line)) this.#drop(runId, line);
+      },
+    };
+  }
+
+  /**
+   * Enters a poll for `agent`'s offers in the run's line: call before its first look at the run,
+   * so that a change while it looks is not missed.
+   */
+  watch(runId: string, agent: AgentIdentity): OfferWatch {
+    const line = this.#line(runId);
+    const watcher: Watcher = { agent, seen: line.changes, wake: undefined };
+    line.watchers.add(watcher);
+    return {
+      next: (timeoutMs, signal) => this.#watchNext(line, watcher, timeoutMs, signal),
+      leave: () => {
+        watcher.wake?.(false);
+        line.watchers.delete(watcher);
+        if (isUnused(line)) this.#drop(runId, line);
       },
     };
   }
@@ -183,6 +236,7 @@ export class ClaimWaiters {
     const committed = line.committed;
     line.committed = undefined;
     if (committed !== undefined) this.#known(line, committed());
+    for (const watcher of line.watchers) if (watcher.wake !== undefined) this.#tell(line, watcher);
     this.#match(runId, line);
   }
 
@@ -196,6 +250,7 @@ export class ClaimWaiters {
     this.#closed = true;
     for (const [runId, line] of [...this.#lines]) {
       for (const waiter of line.waiters) waiter.wake?.(false);
+      for (const watcher of line.watchers) watcher.wake?.(false);
       this.#drop(runId, line);
     }
   }
@@ -205,8 +260,10 @@ export class ClaimWaiters {
     if (line === undefined) {
       line = {
         waiters: new Set(),
+        watchers: new Set(),
         changes: 0,
         emptyAt: undefined,
+        emptySince: 0,
         emptyUntil: undefined,
         idle: 0,
         matching: false,
@@ -221,6 +278,51 @@ export class ClaimWaiters {
     return line;
   }
 
+  /**
+   * Whether the changes since `watcher` last looked may offer it something: false only when the
+   * run's offers at its current count of changes are known (committed here) and none is for it.
+   */
+  #mayOffer(line: Line, watcher: Watcher): boolean {
+    if (watcher.seen === line.changes) return false;
+    if (line.offers === undefined || line.offersAt !== line.changes) return true;
+    if (line.offers.some((item) => !isOwnWork(item as ItemState, watcher.agent))) return true;
+    watcher.seen = line.changes; // as good as looked at: nothing for it
+    return false;
+  }
+
+  /** A change of the run, told to a waiting watcher: woken when it may offer it something. */
+  #tell(line: Line, watcher: Watcher): void {
+    if (this.#mayOffer(line, watcher)) watcher.wake?.(true);
+  }
+
+  #watchNext(
+    line: Line,
+    watcher: Watcher,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<boolean> {
+    if (this.#closed || signal?.aborted) return Promise.resolve(false);
+    if (this.#mayOffer(line, watcher)) {
+      watcher.seen = line.changes;
+      return Promise.resolve(true);
+    }
+    if (timeoutMs <= 0) return Promise.resolve(false);
+    return new Promise<boolean>((resolve) => {
+      const finish: Woken = (changed) => {
+        watcher.wake = undefined;
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        // Woken for a change: its next look begins at this count of changes.
+        if (changed) watcher.seen = line.changes;
+        resolve(changed && !this.#closed);
+      };
+      const onAbort = () => finish(false);
+      const timer = setTimeout(onAbort, timeoutMs);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      watcher.wake = finish;
+    });
+  }
+
   #drop(runId: string, line: Line): void {
     if (this.#lines.get(runId) === line) this.#lines.delete(runId);
   }
@@ -233,6 +335,7 @@ export class ClaimWaiters {
     }));
     line.offersAt = line.changes;
     line.emptyAt = line.offers.length === 0 ? line.changes : undefined;
+    line.emptySince = this.#options.clock();
     line.emptyUntil = offers.nextLeaseExpiry;
   }
 
@@ -283,7 +386,7 @@ export class ClaimWaiters {
       return;
     }
     if (line.idle === 0) {
-      if (line.waiters.size === 0) this.#drop(runId, line);
+      if (isUnused(line)) this.#drop(runId, line);
       return;
     }
     if (!passOn && line.matchedAt === line.changes) return;
@@ -321,9 +424,14 @@ export class ClaimWaiters {
    * offer was passed on meanwhile.
    */
   #matchedAgain(runId: string, line: Line): void {
-    if (line.waiters.size === 0) this.#drop(runId, line);
+    if (isUnused(line)) this.#drop(runId, line);
     else if (line.again || line.matchedAt !== line.changes) this.#match(runId, line, line.again);
   }
+}
+
+/** Whether no one waits in the line and no look at the run is under way: it may go. */
+function isUnused(line: Line): boolean {
+  return line.waiters.size === 0 && line.watchers.size === 0 && !line.matching;
 }
 
 /** Whether nothing at all is on offer. */

@@ -1,4 +1,5 @@
 import type { WorkItem } from "@task-context/protocols";
+import type { OfferWatch } from "../delivery/claim-waiters.ts";
 import type { AgentIdentity, ChangedOptions, DeliveryStore } from "../delivery/delivery-store.ts";
 import { spreadWait } from "../delivery/spread-wait.ts";
 
@@ -24,16 +25,32 @@ export async function waitFor<T>(
   signal: AbortSignal,
   look: () => Promise<T | undefined>,
 ): Promise<T | undefined> {
+  let seq = 0;
+  const lookAfterSeq = async () => {
+    seq = waitMs > 0 ? await store.lastSeq(runId) : 0;
+    return look();
+  };
+  const changed = (timeoutMs: number) => store.changed(runId, seq, { timeoutMs, signal });
+  return lookUntil(waitMs, timing, signal, lookAfterSeq, changed);
+}
+
+/**
+ * Answers `look()` as soon as it finds something, or when `waitMs` have passed (up to 10 % sooner,
+ * see `spreadWait`), looking again whenever `changed` (given at most `recheckMs`) resolves.
+ */
+async function lookUntil<T>(
+  waitMs: number,
+  timing: WaitTiming,
+  signal: AbortSignal,
+  look: () => Promise<T | undefined>,
+  changed: (timeoutMs: number) => Promise<unknown>,
+): Promise<T | undefined> {
   const deadline = timing.clock() + spreadWait(waitMs);
   for (;;) {
-    const seq = waitMs > 0 ? await store.lastSeq(runId) : 0;
     const found = await look();
     const remaining = deadline - timing.clock();
     if (found !== undefined || remaining <= 0 || signal.aborted) return found;
-    await store.changed(runId, seq, {
-      timeoutMs: Math.min(remaining, timing.recheckMs),
-      signal,
-    });
+    await changed(Math.min(remaining, timing.recheckMs));
   }
 }
 
@@ -53,12 +70,22 @@ export interface OfferWaits {
 }
 
 /**
+ * A store whose process knows its runs' changes (the claim-next lines): a poll watches for the
+ * changes that may offer its agent something, and looks at the run only then.
+ */
+export interface OfferWatches {
+  /** Enters a watch of the run's offers to `agent`: call before the first look. */
+  watchOffers(runId: string, agent: AgentIdentity): OfferWatch;
+}
+
+/**
  * The run's offers to `agent` (at most `limit`), waiting up to `waitMs` for one (`poll` with
- * `wait`): in the store when it waits for offers itself ({@link OfferWaits}), else here, looking
- * again after each event of the run.
+ * `wait`): in the store when it waits for offers itself ({@link OfferWaits}); else here, looking
+ * again after each change that may offer the agent something when the store watches offers
+ * ({@link OfferWatches}), or after each event of the run.
  */
 export async function waitForOffers(
-  store: DeliveryStore & Partial<OfferWaits>,
+  store: DeliveryStore & Partial<OfferWaits> & Partial<OfferWatches>,
   runId: string,
   agent: AgentIdentity,
   { limit, waitMs }: { limit: number; waitMs: number },
@@ -69,11 +96,20 @@ export async function waitForOffers(
     const wait = { limit, recheckMs: timing.recheckMs };
     return store.waitForOffers(runId, agent, wait, { timeoutMs: waitMs, signal });
   }
-  const offers = await waitFor(store, runId, waitMs, timing, signal, async () => {
+  const look = async () => {
     const found = await store.offers(runId, agent, limit);
     return found.length > 0 ? found : undefined;
-  });
-  return offers ?? [];
+  };
+  if (waitMs > 0 && typeof store.watchOffers === "function") {
+    const watch = store.watchOffers(runId, agent);
+    try {
+      const changed = (timeoutMs: number) => watch.next(timeoutMs, signal);
+      return (await lookUntil(waitMs, timing, signal, look, changed)) ?? [];
+    } finally {
+      watch.leave();
+    }
+  }
+  return (await waitFor(store, runId, waitMs, timing, signal, look)) ?? [];
 }
 
 /** An AbortSignal that aborts when any of `signals` does. */

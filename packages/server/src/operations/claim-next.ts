@@ -23,6 +23,7 @@ export const claimNext = defineHandler(operations.claimNext, {
         // Only a wait needs the signal, made when first asked for: none for `wait=0`.
         ...(timeoutMs > 0 ? { signal: context.signal } : {}),
         limit: query.max_items,
+        recheckMs: timing.recheckMs,
       });
       if (claim !== undefined || remaining <= timeoutMs || context.signal.aborted) return claim;
     }

@@ -7,7 +7,7 @@ import type * as Contract from "@task-context/contract";
 import { ArgumentError } from "@task-context/core";
 import { sha256Hex } from "@task-context/core/internal";
 import { type Artifact, renderRunContext, type WorkItem } from "@task-context/protocols";
-import { ClaimWaiters, type RunOffers } from "../delivery/claim-waiters.ts";
+import { ClaimWaiters, type OfferWatch, type RunOffers } from "../delivery/claim-waiters.ts";
 import type {
   A2aAgent,
   AgentIdentity,
@@ -288,7 +288,7 @@ export abstract class StepStore implements DeliveryStore {
     let claim: Contract.ClaimView | undefined;
     try {
       // A quiet run on which nothing is on offer: no claim to try.
-      let skip = ticket.nothingOnOffer();
+      let skip = ticket.nothingOnOffer(options.recheckMs);
       for (;;) {
         if (!skip) {
           claim = await this.claim(runId, agent, undefined, options.limit);
@@ -303,6 +303,15 @@ export abstract class StepStore implements DeliveryStore {
     } finally {
       ticket.leave(claim !== undefined);
     }
+  }
+
+  /**
+   * Watches the run's offers to `agent` in its claim-next line (`poll` with `wait`, see
+   * ../http/wait.ts): a change committed here wakes the poll only when it offers the agent
+   * something.
+   */
+  watchOffers(runId: string, agent: AgentIdentity): OfferWatch {
+    return this.#claimers.watch(runId, agent);
   }
 
   async heartbeat(
