@@ -82,17 +82,17 @@ export const chaosSummaries: Record<ChaosScenarioName, string> = {
  * database fails a statement; the instances log the error, which names PostgreSQL's SQLSTATE or
  * the driver's code: 57P01 (terminated by an administrator or a fast shutdown), 57P02 / 57P03
  * (crash shutdown; starting up or shutting down), 53300 (too many connections), 57014 (statement
- * timeout), 08006 / CONNECTION_CLOSED / CONNECTION_ENDED / ECONNREFUSED / ECONNRESET (the
- * connection broke or could not be made).
+ * timeout), 08006 / CONNECTION_CLOSED / CONNECTION_ENDED / ECONNREFUSED / ECONNRESET / EPIPE
+ * (the connection broke or could not be made).
  */
 export const chaosTolerated: Record<ChaosScenarioName, Tolerated> = {
   terminate: {
     answers: ["500 INTERNAL_ERROR"],
-    logged: ["57P01", "CONNECTION_CLOSED", "CONNECTION_ENDED", "ECONNRESET"],
+    logged: ["57P01", "CONNECTION_CLOSED", "CONNECTION_ENDED", "ECONNRESET", "EPIPE"],
   },
   pool: {
     answers: ["500 INTERNAL_ERROR"],
-    logged: ["57P01", "53300", "CONNECTION_CLOSED", "CONNECTION_ENDED", "ECONNRESET"],
+    logged: ["57P01", "53300", "CONNECTION_CLOSED", "CONNECTION_ENDED", "ECONNRESET", "EPIPE"],
   },
   locks: { answers: ["500 INTERNAL_ERROR"], logged: ["57014"] },
   restart: {
@@ -106,6 +106,7 @@ export const chaosTolerated: Record<ChaosScenarioName, Tolerated> = {
       "CONNECTION_ENDED",
       "ECONNREFUSED",
       "ECONNRESET",
+      "EPIPE",
     ],
   },
   storm: {},
