@@ -41,13 +41,6 @@ export interface TimerDuties {
  * Starts the store's background duties on timers: from each committed change, a timer at the
  * run's next lease expiry, whose round expires the overdue leases (their events wake the run's
  * waiters). The store's change listener is theirs until {@link TimerDuties.close}.
- *
- * @example
- * ```ts
- * const duties = startTimerDuties({ store, clock: Date.now, onError: console.error });
- * // … serve …
- * duties.close();
- * ```
  */
 export function startTimerDuties(options: TimerDutiesOptions): TimerDuties {
   const { store, clock, onError } = options;

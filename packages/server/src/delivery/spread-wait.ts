@@ -6,11 +6,7 @@ export const MAX_SPREAD_MS = 3000;
  * random, so that waits that began together — agents started together, or all reconnecting after
  * a restart — end apart, and their next polls do not arrive as one burst that holds up the
  * wake-ups behind it. `random` is in [0, 1) (default `Math.random`).
- *
- * @example
- * ```ts
- * spreadWait(30_000, () => 0.5); // 28 500
- * ```
+ * (`spreadWait(30_000, () => 0.5)` is 28 500.)
  */
 export function spreadWait(waitMs: number, random: () => number = Math.random): number {
   const spread = Math.min(waitMs / 10, MAX_SPREAD_MS);
