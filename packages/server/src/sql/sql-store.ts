@@ -122,17 +122,35 @@ export class SqlStore extends StepStore {
     const pending = this.#pending;
     this.#pending = [];
     const outcomes: Array<{ value: unknown } | { error: unknown }> = [];
+    let writing = false;
     try {
       this.#transaction((transaction) => {
         const group = new HeldWrites(this.#database);
         for (const operation of pending) {
           outcomes.push(this.#operation(group, operation.body(transaction)));
         }
+        writing = true;
         group.write();
+        writing = false;
       });
     } catch (error) {
-      // The commit itself failed: nothing of the group is written.
-      for (const operation of pending) operation.reject(error);
+      // Nothing of the group is written. When the commit failed, every operation fails with it;
+      // when the database refused the group's held writes, which went out as one, each runs
+      // again alone (in its own transaction, as without a group commit): an operation whose
+      // write is refused fails by itself, and the others do not fail with it.
+      if (!writing || pending.length === 1) {
+        for (const operation of pending) operation.reject(error);
+        return;
+      }
+      for (const operation of pending) {
+        try {
+          operation.resolve(
+            this.#transaction((transaction) => this.#run(operation.body(transaction))),
+          );
+        } catch (alone) {
+          operation.reject(alone);
+        }
+      }
       return;
     }
     pending.forEach((operation, index) => {
