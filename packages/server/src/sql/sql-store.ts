@@ -82,7 +82,7 @@ export class SqlStore extends StepStore {
   ): Promise<T> {
     if (this.#schedule === undefined) {
       try {
-        return Promise.resolve(this.#transaction((transaction) => this.#run(body(transaction))));
+        return Promise.resolve(this.#alone(body));
       } catch (error) {
         return Promise.reject(error);
       }
@@ -91,6 +91,11 @@ export class SqlStore extends StepStore {
       if (this.#pending.length === 0) this.#schedule?.(() => this.#flush());
       this.#pending.push({ body, resolve: resolve as (value: unknown) => void, reject });
     });
+  }
+
+  /** Runs one operation in a transaction of its own. */
+  #alone<T>(body: (transaction: RunTransaction) => SqlSteps<T>): T {
+    return this.#transaction((transaction) => this.#run(body(transaction)));
   }
 
   /**
@@ -144,9 +149,7 @@ export class SqlStore extends StepStore {
       }
       for (const operation of pending) {
         try {
-          operation.resolve(
-            this.#transaction((transaction) => this.#run(operation.body(transaction))),
-          );
+          operation.resolve(this.#alone(operation.body));
         } catch (alone) {
           operation.reject(alone);
         }
