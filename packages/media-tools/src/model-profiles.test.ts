@@ -1,5 +1,6 @@
 // Model profiles: the context fitted to each target's limit, tested against stand-ins that
 // enforce the limit the way the real API does (test-support/limited-models.ts).
+import { readFileSync } from "node:fs";
 import { memoryWorkspace } from "@task-context/core";
 import { sha256Hex } from "@task-context/core/internal";
 import { generateText, wrapLanguageModel } from "ai";
@@ -10,7 +11,7 @@ import {
   type ModelProfile,
   taskContextMiddleware,
 } from "./index.ts";
-import { call, MP3 } from "./test-support/fixtures.ts";
+import { call, MP3, PNG } from "./test-support/fixtures.ts";
 import {
   clipLikeModel,
   lengthRefusingModel,
@@ -51,6 +52,16 @@ const KEPT = [
   "Visual and brand guidelines",
 ];
 const FITTED = `# Task context\n\n## What we are building\n${GOAL}\n\n## Key terminology\n${TERMS}\n\n## Visual and brand guidelines\n${BRAND}`;
+
+/** A made-up chat model whose prompt may hold 600 characters. */
+const SMALL: ModelProfile = {
+  provider: "acme",
+  modelId: "small-1",
+  instructions: ["user-text"],
+  systemMessage: true,
+  promptLimit: { amount: 600, unit: "characters", overflow: "rejects" },
+  source: "A test profile.",
+};
 
 const tools = (
   models: Parameters<typeof createMediaTools>[0]["models"],
@@ -272,14 +283,7 @@ describe("a model that refuses system messages, through the middleware", () => {
 describe("the middleware with a model whose limit the context exceeds", () => {
   it("fits the context, reports the fit in the receipt and the warning in the call's warnings", async () => {
     const model = systemRefusingModel("acme.chat", "small-1");
-    const profile: ModelProfile = {
-      provider: "acme",
-      modelId: "small-1",
-      instructions: ["user-text"],
-      systemMessage: true,
-      promptLimit: { amount: 600, unit: "characters", overflow: "rejects" },
-      source: "A test profile.",
-    };
+    const profile = SMALL;
     const result = await generateText({
       model: wrapLanguageModel({
         model,
@@ -320,6 +324,31 @@ describe("the middleware with a model whose limit the context exceeds", () => {
   });
 });
 
+describe("the media tools through a model wrapped with the middleware, both with its profile", () => {
+  it("send the fitted context once, and say so once", async () => {
+    const model = systemRefusingModel("acme.chat", "small-1");
+    const workspace = memoryWorkspace({ "CONTEXT.md": CONTEXT_MD, "a.png": PNG });
+    const modelProfiles = [SMALL];
+    const { understand_image } = createMediaTools({
+      workspace,
+      models: {
+        understanding: wrapLanguageModel({
+          model,
+          middleware: taskContextMiddleware({ workspace, modelProfiles }),
+        }),
+      },
+      modelProfiles,
+    });
+    const result = await call(understand_image, { path: "a.png", prompt: "What does it say?" });
+    expect(model.doGenerateCalls[0]?.prompt[0]?.content[0]).toEqual({
+      type: "text",
+      text: `[Task Context]\n${FITTED}\n\n[Request]\nWhat does it say?`,
+    });
+    expect(result).toMatchObject({ success: true, contextSha256: await sha256Hex(FITTED) });
+    expect((result as { warning: string }).warning.match(/was fitted/g)).toHaveLength(1);
+  });
+});
+
 describe("modelProfiles", () => {
   it("refuses a profile it cannot use, naming the field", () => {
     const profile = {
@@ -347,6 +376,23 @@ describe("modelProfiles", () => {
     ).toThrow(
       'Invalid modelProfiles[0].instructions[0]: expected one of "system", "user-text", "prompt", "transcription-prompt", "speech-instructions", got "header".',
     );
+  });
+
+  it("every built-in profile is in the docs' table, with its limit", () => {
+    const page = readFileSync(new URL("../../../docs/model-profiles.md", import.meta.url), "utf8");
+    const rows = page.split("\n").filter((line) => line.startsWith("| `"));
+    for (const profile of MODEL_PROFILES) {
+      const row = rows.find(
+        (line) =>
+          line.startsWith(`| \`${profile.provider}\` |`) && line.includes(`\`${profile.modelId}\``),
+      );
+      expect(row, `${profile.provider}/${profile.modelId}`).toBeDefined();
+      const limit = profile.promptLimit;
+      // Figures as the docs write them: groups of three digits apart, "128 000".
+      const figure = String(limit?.amount).replace(/\B(?=(\d{3})+(?!\d))/g, " ");
+      const amount = limit === undefined ? "none applied" : `${figure} ${limit.unit}`;
+      expect(row, `${profile.provider}/${profile.modelId}`).toContain(amount);
+    }
   });
 
   it("every built-in profile names its source and passes its own check", () => {

@@ -2,7 +2,9 @@ import {
   injectTaskContext,
   type LoadTaskContextOptions,
   loadTaskContext,
+  splitTaskContext,
   type TaskContext,
+  type Tokenizer,
   type Workspace,
 } from "@task-context/core";
 import {
@@ -13,7 +15,11 @@ import {
 } from "@task-context/core/internal";
 import type { LanguageModelMiddleware } from "ai";
 import { findModelProfile } from "./find-model-profile.ts";
-import { type ContextFit, fitContextToProfile } from "./fit-context-to-profile.ts";
+import {
+  type ContextFit,
+  type FittedPrompt,
+  fitContextToProfile,
+} from "./fit-context-to-profile.ts";
 import { foldSystemMessages, requestAndAlongside } from "./fold-system-messages.ts";
 import { guardWorkspace } from "./guard-workspace.ts";
 import { type ModelProfile, requireModelProfiles } from "./model-profile.ts";
@@ -123,6 +129,35 @@ function injectIntoLastUserMessage(prompt: Prompt, context: string): Prompt | un
 }
 
 /**
+ * The context fitted to `profile` for this prompt. A last user text that already carries this
+ * very fit of the context in front of its request — a media tool's call through a wrapped model,
+ * fitted the same way — is marked `injected`, so the context is not put in front of it again.
+ */
+async function fitToProfile(
+  profile: ModelProfile,
+  context: TaskContext,
+  prompt: Prompt,
+  tokenizer: Tokenizer | undefined,
+): Promise<FittedPrompt & { injected?: boolean }> {
+  const { request, alongside } = requestAndAlongside(prompt);
+  const fit = (text: string) =>
+    fitContextToProfile({
+      context: context.content,
+      contextSha256: context.sha256,
+      request: text,
+      alongside,
+      profile,
+      tokenizer,
+    });
+  const inner = splitTaskContext(request);
+  if (inner.context !== undefined) {
+    const earlier = await fit(inner.prompt);
+    if (earlier.prompt === request) return { ...earlier, injected: true };
+  }
+  return fit(request);
+}
+
+/**
  * Language model middleware that gives any AI SDK text call the task context, for code that calls
  * models directly rather than through the media tools: each call loads CONTEXT.md from the
  * workspace and rewrites the last user message's text to
@@ -206,20 +241,16 @@ export function taskContextMiddleware(
       const fitted =
         profile === undefined
           ? undefined
-          : await fitContextToProfile({
-              context: context.content,
-              contextSha256: context.sha256,
-              ...requestAndAlongside(given),
-              profile,
-              tokenizer: load.tokenizer,
-            });
+          : await fitToProfile(profile, context, given, load.tokenizer);
       const sent = fitted?.context ?? context.content;
-      const prompt = sent === "" ? given : injectIntoLastUserMessage(given, sent);
+      const prompt =
+        sent === "" || fitted?.injected === true ? given : injectIntoLastUserMessage(given, sent);
       const next = { ...params, prompt: prompt ?? given };
       const warning = [
         context.warning,
         foldWarning,
-        fitted?.warning,
+        // The media tools' own call through this model already reports its fit.
+        fitted?.injected === true ? undefined : fitted?.warning,
         prompt === undefined ? NO_USER_MESSAGE : undefined,
       ]
         .filter((text): text is string => text !== undefined)
