@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fitContextSectionsExample } from "../../examples/fit-context-sections.ts";
 import { approximateTokenizer } from "../approximate-tokenizer.ts";
@@ -124,6 +125,43 @@ describe("fitContextSections", () => {
     ).rejects.toMatchObject({ code: "INVALID_ARGUMENT", argument: "budget.tokenizer" });
   });
 
+  it("never exceeds the budget, keeps or drops every heading once, and keeps the text's lines in order", async () => {
+    const line = fc.oneof(
+      fc.constantFrom(
+        "# Task context",
+        "## What we are building",
+        "## Key terminology",
+        "### Sub",
+        "## Other details",
+        "```",
+        "",
+        "text of a section",
+      ),
+      fc.string({ maxLength: 12 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(line, { maxLength: 25 }),
+        fc.integer({ min: 0, max: 200 }),
+        fc.boolean(),
+        async (lines, amount, tokens) => {
+          const text = lines.join("\n");
+          const budget = tokens
+            ? ({ unit: "tokens", amount, tokenizer: approximateTokenizer } as const)
+            : ({ unit: "characters", amount } as const);
+          const fitted = await fitContextSections(text, budget);
+          const size = tokens ? approximateTokenizer.count(fitted.content) : fitted.content.length;
+          expect(size).toBeLessThanOrEqual(amount);
+          const all = await fitContextSections(text, { unit: "characters", amount: text.length });
+          expect(all.content).toBe(text.trim());
+          expect([...fitted.kept, ...fitted.dropped].sort()).toEqual([...all.kept].sort());
+          // What is kept is the text's own lines, in order.
+          expect(text.includes(fitted.content) || isSubsequence(fitted.content, text)).toBe(true);
+        },
+      ),
+    );
+  });
+
   it("does what its example says", async () => {
     expect(await fitContextSectionsExample()).toStrictEqual({
       content:
@@ -134,3 +172,15 @@ describe("fitContextSections", () => {
     });
   });
 });
+
+/** Whether the lines of `part` appear in `whole` in the same order. */
+function isSubsequence(part: string, whole: string): boolean {
+  const lines = whole.split("\n");
+  let at = 0;
+  for (const line of part.split("\n")) {
+    while (at < lines.length && !(lines[at] as string).includes(line)) at++;
+    if (at === lines.length) return false;
+    at++;
+  }
+  return true;
+}
