@@ -7,6 +7,7 @@ import {
   type CreateRunInput,
   createServiceClient,
   type ServiceClient,
+  ServiceError,
   type StageInput,
 } from "@task-context/client";
 import { afterEach } from "vitest";
@@ -69,6 +70,16 @@ export async function waitFor<T>(
     if (Date.now() > end) throw new Error(`Gave up waiting for ${what}.`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** The ServiceError `promise` rejects with; fails the test when it resolves or rejects otherwise. */
+export async function refusal(promise: Promise<unknown>): Promise<ServiceError> {
+  const error = await promise.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  if (!ServiceError.isInstance(error)) throw new Error(`expected a ServiceError, got ${error}`);
+  return error;
 }
 
 /** A gate an agent's behaviour waits at until the test opens it (then a new one is set). */
