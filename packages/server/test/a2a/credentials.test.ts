@@ -9,10 +9,11 @@ import type { AddAgentInput } from "@task-context/client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { A2aAgentOptions } from "./a2a-agent.ts";
 import { a2aHarness, events, lumenRun, ofType, refusal, settled, untilEvent } from "./harness.ts";
+import { taskJson } from "./hostile-agent.ts";
 import { startTokenEndpoint } from "./token-endpoint.ts";
 
 const adminToken = "a2a-credentials-admin-token-0123456789";
-const { service, agent, onClose } = a2aHarness(adminToken, { a2aPollMs: 20 });
+const { service, agent, hostile, onClose } = a2aHarness(adminToken, { a2aPollMs: 20 });
 
 const BEARER = "s3cret-bearer-Qx7kP2mZ";
 const API_KEY = "s3cret-key-Vb9wL4nR";
@@ -294,5 +295,60 @@ describe("OAuth 2 client credentials", () => {
     expect(
       ofType(await events(served.admin, run.run_id), "work_item.failed").length,
     ).toBeGreaterThan(0);
+  });
+});
+
+describe("where credentials go", () => {
+  const keyInQuery = (card: Record<string, unknown>) => ({
+    ...card,
+    // A2A 1.0 JSON, as the specification writes it.
+    securitySchemes: { key: { apiKeySecurityScheme: { location: "query", name: "api_key" } } },
+    securityRequirements: [{ schemes: { key: { list: [] } } }],
+  });
+
+  it("follows a redirect within the agent's origin with them, and never one to another origin", async () => {
+    const served = await service();
+    const elsewhere = await hostile({ name: "Elsewhere" });
+    let sends = 0;
+    const moving = await hostile({
+      card: keyInQuery,
+      answer: ({ method }) => {
+        if (method !== "SendMessage") return { status: 404 };
+        sends += 1;
+        if (sends === 1) return { status: 307, headers: { location: "/moved" } };
+        if (sends === 2) {
+          return {
+            result: {
+              task: taskJson("t-1", "TASK_STATE_COMPLETED", [
+                { text: "# Lumen", mediaType: "text/markdown" },
+              ]),
+            },
+          };
+        }
+        return { status: 307, headers: { location: `${elsewhere.url}/a2a` } };
+      },
+    });
+    const credentials = { key: { api_key: API_KEY } };
+    const first = await served.admin.createRun(lumenRun());
+    await served.admin.addAgent(first.run_id, {
+      tag: "moving",
+      a2a: { url: moving.url, credentials },
+    });
+    expect((await settled(served.admin, first.run_id)).status).toBe("completed");
+    expect(moving.seen.map((request) => request.url)).toEqual([
+      `/?api_key=${API_KEY}`,
+      `/moved?api_key=${API_KEY}`,
+    ]);
+
+    const second = await served.admin.createRun(lumenRun());
+    await served.admin.addAgent(second.run_id, {
+      tag: "moving",
+      a2a: { url: moving.url, credentials },
+    });
+    const failed = await untilEvent(served.admin, second.run_id, "work_item.failed");
+    expect(failed.reason).toBe(
+      "The A2A agent answered SendMessage with HTTP 307 Temporary Redirect.",
+    );
+    expect(elsewhere.seen).toEqual([]);
   });
 });
