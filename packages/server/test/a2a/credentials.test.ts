@@ -8,12 +8,21 @@ import type { IncomingMessage } from "node:http";
 import type { AddAgentInput } from "@task-context/client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { A2aAgentOptions } from "./a2a-agent.ts";
-import { a2aHarness, events, lumenRun, ofType, refusal, settled, untilEvent } from "./harness.ts";
+import {
+  a2aHarness,
+  events,
+  lumenRun,
+  ofType,
+  refusal,
+  settled,
+  untilEvent,
+  waitFor,
+} from "./harness.ts";
 import { taskJson } from "./hostile-agent.ts";
 import { startTokenEndpoint } from "./token-endpoint.ts";
 
 const adminToken = "a2a-credentials-admin-token-0123456789";
-const { service, agent, hostile, onClose } = a2aHarness(adminToken, { a2aPollMs: 20 });
+const { service, agent, hostile, example, onClose } = a2aHarness(adminToken, { a2aPollMs: 20 });
 
 const BEARER = "s3cret-bearer-Qx7kP2mZ";
 const API_KEY = "s3cret-key-Vb9wL4nR";
@@ -350,5 +359,42 @@ describe("where credentials go", () => {
       "The A2A agent answered SendMessage with HTTP 307 Temporary Redirect.",
     );
     expect(elsewhere.seen).toEqual([]);
+  });
+});
+
+describe("the agent behind a bearer token of docs/a2a.md", () => {
+  it("refuses requests without its token, and does the work of a service registered with it", async () => {
+    const served = await service();
+    const token = "illustrator-token-Rg5sYt2Lq8";
+    const printed = example("a2a-agent-bearer.ts", { PORT: "0", AGENT_TOKEN: token });
+    const started = await waitFor("the agent's URL", printed, (text) => text.includes("\n"));
+    const url =
+      /^A2A agent "Illustrator" on (http:\/\/127\.0\.0\.1:\d+), behind a bearer token\n$/.exec(
+        started,
+      )?.[1];
+    expect(url).toBeDefined();
+    const anonymous = await fetch(`${url}/`, { method: "POST", body: "{}" });
+    expect(anonymous.status).toBe(401);
+
+    const stage = {
+      id: "illustrate",
+      stage_description: "Draw the launch illustration",
+      expected_output: "Markdown",
+      available_skills: ["illustration"],
+    };
+    const run = await served.admin.createRun(lumenRun({ stages: [stage] }));
+    const refused = await refusal(
+      served.admin.addAgent(run.run_id, { tag: "illustrator", a2a: { url: url ?? "" } }),
+    );
+    expect(refused.code).toBe("AGENT_CREDENTIALS_MISSING");
+    const added = await served.admin.addAgent(run.run_id, {
+      tag: "illustrator",
+      a2a: { url: url ?? "", credentials: { bearer: { bearer_token: token } } },
+    });
+    expect(added.a2a?.stages).toEqual(["illustrate"]);
+    expect((await settled(served.admin, run.run_id)).status).toBe("completed");
+    const shown = await everythingShown(served, run.run_id, [added, refused]);
+    expect(shown).toContain("For: Launch Lumen, a reading lamp");
+    expect(shown).not.toContain(token);
   });
 });
