@@ -18,7 +18,7 @@ import {
   untilEvent,
   waitFor,
 } from "./harness.ts";
-import { taskJson } from "./hostile-agent.ts";
+import { rpcError, taskJson } from "./hostile-agent.ts";
 import { startTokenEndpoint } from "./token-endpoint.ts";
 
 const adminToken = "a2a-credentials-admin-token-0123456789";
@@ -359,6 +359,34 @@ describe("where credentials go", () => {
       "The A2A agent answered SendMessage with HTTP 307 Temporary Redirect.",
     );
     expect(elsewhere.seen).toEqual([]);
+  });
+});
+
+describe("a failure's reason", () => {
+  it("shows a credential the agent's answer quotes as redacted", async () => {
+    const served = await service();
+    const echoing = await hostile({
+      card: (card) => ({
+        ...card,
+        securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: "Bearer" } } },
+        securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+      }),
+      answer: (request) =>
+        rpcError(request, -32001, `The token ${BEARER} (${encodeURIComponent(BEARER)}) is revoked`),
+    });
+    const run = await served.admin.createRun(lumenRun());
+    const added = await served.admin.addAgent(run.run_id, {
+      tag: "echoing",
+      a2a: { url: echoing.url, credentials: { bearer: { bearer_token: BEARER } } },
+    });
+    const failed = await untilEvent(served.admin, run.run_id, "work_item.failed");
+    expect(failed.reason).toBe(
+      "The A2A agent answered SendMessage with JSON-RPC error -32001: The token [redacted: a2a-credential] ([redacted: a2a-credential]) is revoked.",
+    );
+    expect(echoing.seen[0]?.headers.authorization).toBe(`Bearer ${BEARER}`);
+    const shown = await everythingShown(served, run.run_id, [added]);
+    expect(shown).toContain("[redacted: a2a-credential]");
+    expect(shown).not.toContain(BEARER);
   });
 });
 
