@@ -162,7 +162,13 @@ export const a2aCredential = z
         .describe("The scopes asked for (default: those the card's requirement names)"),
     }),
   ])
-  .meta({ id: "A2aCredential" });
+  .meta({
+    id: "A2aCredential",
+    examples: [
+      { bearer_token: "illustrator-token-Rg5sYt2Lq8" },
+      { client_id: "lumen-service", client_secret: "9f1c2e7a4b", scopes: ["tasks:write"] },
+    ],
+  });
 
 /** `POST /v1/runs/{run_id}/agents`. */
 export const addAgentBody = z

@@ -952,6 +952,18 @@ export interface components {
                 } | undefined;
             } | undefined;
         };
+        /**
+         * @example {
+         *       "bearer_token": "illustrator-token-Rg5sYt2Lq8"
+         *     }
+         * @example {
+         *       "client_id": "lumen-service",
+         *       "client_secret": "9f1c2e7a4b",
+         *       "scopes": [
+         *         "tasks:write"
+         *       ]
+         *     }
+         */
         A2aCredential: {
             /** @description Sent as Authorization: Bearer <token> */
             bearer_token: string;
