@@ -150,6 +150,32 @@ function callsOf(task: EvalTask): number {
  *
  * @example
  * ```ts source="../../examples/eval.ts#runEval"
+ * const spec = parseEvalSpec({
+ *   recipients: { vision: {}, transcriber: {} },
+ *   tasks: [
+ *     {
+ *       id: "wordmark",
+ *       prompt: "What does the large text on the launch screenshot say or name?",
+ *       checks: [{ regex: "the product's wordmark|^LUMEN$" }],
+ *     },
+ *   ],
+ *   conditions: ["none", "full", "view:brief"],
+ *   trials: 20,
+ * });
+ * const run = await runEval(spec, {
+ *   recipients: {
+ *     // Reads the wordmark right when the context defines it; takes it for a hospital without.
+ *     vision: createVisionStandIn({ wordmark: "LUMEN", misreading: "a hospital or a clinic" }),
+ *     // Copies text exactly, unless the context's writing rules make it "correct" the capitals.
+ *     transcriber: createTranscriptionStandIn({ text: "LUMEN" }),
+ *   },
+ *   directory, // the workspace (its CONTEXT.md) and the tasks' inputs are found here
+ *   resultsPath: join(directory, "results.jsonl"), // run again: recorded trials are not repeated
+ * });
+ * process.stdout.write(renderSummaryTable(run.summary));
+ * // vision       full        90% (18/20)  70%–97%       114     1 ms  helps (p < 0.0001)
+ * // transcriber  full        0% (0/20)    0%–16%        102     0 ms  hurts (p < 0.0001)
+ * await writeFile(join(directory, "report.html"), renderHtmlReport(run));
  * ```
  */
 export async function runEval(spec: EvalSpec, options: RunEvalOptions): Promise<EvalRun> {
