@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadTaskContext } from "@task-context/core";
 import { nodeWorkspace } from "@task-context/core/node";
@@ -22,11 +22,13 @@ const wordmarkTask = {
 };
 
 /** A recipient that records what it was given: the prompt and the CONTEXT.md it found. */
-function recording(): Recipient & { seen: Array<{ request: RecipientRequest; context: string }> } {
-  const seen: Array<{ request: RecipientRequest; context: string }> = [];
+function recording(): Recipient & {
+  seen: Array<{ request: RecipientRequest; context: string; files: string[] }>;
+} {
+  const seen: Array<{ request: RecipientRequest; context: string; files: string[] }> = [];
   const recipient = async (request: RecipientRequest) => {
     const context = await loadTaskContext(nodeWorkspace(request.workspace), { required: false });
-    seen.push({ request, context: context.content });
+    seen.push({ request, context: context.content, files: readdirSync(request.workspace).sort() });
     return { text: "ok", tokens: 10 };
   };
   return Object.assign(recipient, { seen });
@@ -178,6 +180,8 @@ describe("runEval", () => {
     expect(
       second.seen.map((seen) => `${seen.request.trial}:${seen.request.condition}`),
     ).toStrictEqual(["1:full", "2:none", "2:full"]);
+    // The workspace's copy leaves out the results file the run appends to.
+    expect(second.seen[0]?.files).toStrictEqual(["CONTEXT.md"]);
     expect(
       readFileSync(results, "utf8")
         .trim()
@@ -211,6 +215,45 @@ describe("runEval", () => {
       options,
     );
     expect([reworded.ran, reworded.resumed]).toStrictEqual([2, 0]);
+  });
+
+  it("runs trials side by side and never passes max_calls", async () => {
+    // Each call waits until the calls of its group of three have all started: only trials that
+    // run side by side get past it.
+    let started = 0;
+    let running = 0;
+    let most = 0;
+    const waiters: Array<() => void> = [];
+    const grouped: Recipient = async () => {
+      started += 1;
+      running += 1;
+      most = Math.max(most, running);
+      if (started % 3 === 0) for (const wake of waiters.splice(0)) wake();
+      else await new Promise<void>((resolve) => waiters.push(resolve));
+      running -= 1;
+      return { text: "ok" };
+    };
+    const spec = echoSpec({ trials: 10, concurrency: 3, budget: { max_calls: 6 } });
+    const run = await runEval(spec, {
+      recipients: { echo: grouped },
+      directory: folder.path,
+      clock: manualClock(),
+    });
+    expect([run.ran, run.calls, most, run.stopped]).toStrictEqual([
+      6,
+      6,
+      3,
+      "the budget of 6 calls (6 made)",
+    ]);
+    // Recorded in the spec's order, whatever order they finished in.
+    expect(run.records.map((record) => `${record.trial}:${record.condition}`)).toStrictEqual([
+      "0:none",
+      "0:full",
+      "1:none",
+      "1:full",
+      "2:none",
+      "2:full",
+    ]);
   });
 
   it("stops at the token budget between trials", async () => {

@@ -1,6 +1,6 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { CONTEXT_FILENAME, loadTaskContext } from "@task-context/core";
 import { sha256Hex } from "@task-context/core/internal";
 import { nodeWorkspace } from "@task-context/core/node";
@@ -51,17 +51,18 @@ export async function conditionContexts(
 }
 
 /**
- * A temporary copy of `workspace` (without node_modules and .git) with CONTEXT.md as the
- * condition has it; `remove` deletes it.
+ * A temporary copy of `workspace` (without node_modules, .git and the `left` paths, such as the
+ * results file the run appends to) with CONTEXT.md as the condition has it; `remove` deletes it.
  */
 export async function prepareWorkspace(
   workspace: string,
   context: ConditionContext,
+  left: ReadonlySet<string> = new Set(),
 ): Promise<{ directory: string; remove: () => Promise<void> }> {
   const directory = await mkdtemp(join(tmpdir(), "task-context-eval-"));
   await cp(workspace, directory, {
     recursive: true,
-    filter: (source) => !SKIPPED.has(source.slice(source.lastIndexOf("/") + 1)),
+    filter: (source) => !SKIPPED.has(basename(source)) && !left.has(resolve(source)),
   });
   const path = join(directory, CONTEXT_FILENAME);
   await rm(path, { force: true });

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { redactSecrets } from "@task-context/core";
 import { sha256Hex } from "@task-context/core/internal";
 import { conditionContexts, prepareWorkspace } from "./condition-workspace.ts";
@@ -262,7 +262,11 @@ export async function runEval(spec: EvalSpec, options: RunEvalOptions): Promise<
     if (context === undefined) return;
     const prompt = redactSecrets(trial.task.prompt);
     const { inputs, redactions } = await readInputs(trial.task, directory);
-    const prepared = await prepareWorkspace(workspace, context);
+    const prepared = await prepareWorkspace(
+      workspace,
+      context,
+      new Set(options.resultsPath === undefined ? [] : [resolve(options.resultsPath)]),
+    );
     const seed = Number.parseInt(trial.key.slice(0, 8), 16);
     const base = {
       task: trial.task.id,

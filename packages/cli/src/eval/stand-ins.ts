@@ -21,7 +21,8 @@ async function contextOf(request: RecipientRequest): Promise<string | undefined>
 
 /** A word's line in the context that defines it (`- **Word**: …`), or undefined. */
 function definitionOf(context: string | undefined, word: string): string | undefined {
-  const pattern = new RegExp(`^\\s*[-*]\\s+\\*\\*${word}\\*\\*\\s*:`, "i");
+  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const pattern = new RegExp(`^\\s*[-*]\\s+\\*\\*${escaped}\\*\\*\\s*:`, "i");
   return context?.split("\n").find((line) => pattern.test(line));
 }
 
