@@ -190,6 +190,24 @@ describe("runEval", () => {
     ).toStrictEqual([0, 0, 1, 1, 2, 2]);
   });
 
+  it("refuses a results file with a line that is not a trial, and runs nothing", async () => {
+    const results = join(folder.path, "results.jsonl");
+    writeFileSync(results, 'not json\n{"version":1}\n');
+    const recipient = recording();
+    await expect(
+      runEval(echoSpec({ trials: 1 }), {
+        recipients: { echo: recipient },
+        directory: folder.path,
+        resultsPath: results,
+        clock: manualClock(),
+      }),
+    ).rejects.toMatchObject({
+      code: "EVAL_RESULTS_INVALID",
+      message: `${results}:1: not JSON; name another --results file, or delete this one to run every trial again`,
+    });
+    expect(recipient.seen).toStrictEqual([]);
+  });
+
   it("runs a trial again when its task or the context changed", async () => {
     const results = join(folder.path, "results.jsonl");
     const spec = echoSpec({

@@ -20,12 +20,11 @@ interface EvalOptions {
   trials?: number;
 }
 
-/** An eval's own error as the CLI's: a bad spec exits 2, a bad results file 1. */
+/** An eval's own error as the CLI's, exit 2: a spec that is not valid, a results file that is not one. */
 function explainEvaluationError(error: unknown): unknown {
   if (!EvaluationError.isInstance(error)) return explainLibraryError(error);
   return new CliError({
     code: error.code === "EVAL_SPEC_INVALID" ? "CLI_EVAL_SPEC_INVALID" : "CLI_UNREADABLE_INPUT",
-    exitCode: error.code === "EVAL_SPEC_INVALID" ? 2 : 1,
     message: error.message.replace(/;.*$/s, ""),
     hint: /; (.*)$/s.exec(error.message)?.[1] ?? "see docs/eval.md",
     cause: error,
