@@ -314,6 +314,26 @@ describe("runEval", () => {
     expect(run.records[0]?.redactions).toBe(2);
   });
 
+  it("refuses an input file it cannot read before it runs anything", async () => {
+    const recipient = recording();
+    const spec = parseEvalSpec({
+      recipients: { echo: {} },
+      tasks: [{ id: "a", prompt: "Read it.", inputs: ["shot.png"], checks: [{ exact: "ok" }] }],
+      trials: 1,
+    });
+    await expect(
+      runEval(spec, {
+        recipients: { echo: recipient },
+        directory: folder.path,
+        clock: manualClock(),
+      }),
+    ).rejects.toMatchObject({
+      code: "EVAL_SPEC_INVALID",
+      message: `task "a": cannot read input shot.png (ENOENT); inputs are relative to the spec's folder`,
+    });
+    expect(recipient.seen).toStrictEqual([]);
+  });
+
   it("spaces the calls by the rate limit on its clock", async () => {
     const clock = manualClock();
     const spec = echoSpec({

@@ -1,12 +1,12 @@
-import { readFile } from "node:fs/promises";
-import { isAbsolute, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { redactSecrets } from "@task-context/core";
 import { sha256Hex } from "@task-context/core/internal";
 import { conditionContexts, prepareWorkspace } from "./condition-workspace.ts";
 import { conditionsOf, type EvalSpec, type EvalTask } from "./eval-spec.ts";
 import { EvaluationError } from "./evaluation-error.ts";
 import { type EvalClock, rateLimiter, systemClock } from "./rate-limiter.ts";
-import type { Recipient, RecipientAnswer, RecipientInput } from "./recipient.ts";
+import { readTaskInputs } from "./read-task-inputs.ts";
+import type { Recipient, RecipientAnswer } from "./recipient.ts";
 import { readResults, resultsWriter } from "./results-file.ts";
 import { runChecks } from "./run-checks.ts";
 import { type ConditionSummary, summarize } from "./summarize.ts";
@@ -57,52 +57,6 @@ interface PlannedTrial {
   task: EvalTask;
   condition: string;
   trial: number;
-}
-
-const MAX_INPUT_BYTES = 16 * 1024 * 1024;
-
-/** A task's input files, read from `directory`, text ones redacted; and the secrets redacted. */
-async function readInputs(
-  task: EvalTask,
-  directory: string,
-): Promise<{ inputs: RecipientInput[]; redactions: number }> {
-  const inputs: RecipientInput[] = [];
-  let redactions = 0;
-  for (const name of task.inputs ?? []) {
-    const path = isAbsolute(name) ? name : join(directory, name);
-    let data: Uint8Array;
-    try {
-      data = await readFile(path);
-    } catch (error) {
-      throw new EvaluationError({
-        code: "EVAL_SPEC_INVALID",
-        message: `task "${task.id}": cannot read input ${name} (${(error as NodeJS.ErrnoException).code ?? "error"}); inputs are relative to the spec's folder`,
-      });
-    }
-    if (data.length > MAX_INPUT_BYTES) {
-      throw new EvaluationError({
-        code: "EVAL_SPEC_INVALID",
-        message: `task "${task.id}": input ${name} has ${data.length} bytes, more than the 16 MiB an input may have; give a smaller file`,
-      });
-    }
-    const decoded = data.includes(0) ? undefined : decodeUtf8(data);
-    if (decoded === undefined) {
-      inputs.push({ name, data });
-      continue;
-    }
-    const redacted = redactSecrets(decoded);
-    redactions += redacted.redactions.length;
-    inputs.push({ name, data: new TextEncoder().encode(redacted.text), text: redacted.text });
-  }
-  return { inputs, redactions };
-}
-
-function decodeUtf8(data: Uint8Array): string | undefined {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(data);
-  } catch {
-    return undefined;
-  }
 }
 
 /** Every trial of the spec, the trial number outermost: a run cut short has every cell. */
@@ -202,7 +156,7 @@ export async function runEval(spec: EvalSpec, options: RunEvalOptions): Promise<
   const contexts = await conditionContexts(spec, conditions, workspace);
   const inputHashes = new Map<string, string[]>();
   for (const task of spec.tasks) {
-    const { inputs } = await readInputs(task, directory);
+    const { inputs } = await readTaskInputs(task, directory);
     inputHashes.set(task.id, await Promise.all(inputs.map((input) => sha256Hex(input.data))));
   }
   const contextHashes = new Map(
@@ -261,7 +215,7 @@ export async function runEval(spec: EvalSpec, options: RunEvalOptions): Promise<
     const context = contexts.get(trial.condition);
     if (context === undefined) return;
     const prompt = redactSecrets(trial.task.prompt);
-    const { inputs, redactions } = await readInputs(trial.task, directory);
+    const { inputs, redactions } = await readTaskInputs(trial.task, directory);
     const prepared = await prepareWorkspace(
       workspace,
       context,
