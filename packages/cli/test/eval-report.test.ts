@@ -76,6 +76,8 @@ describe("renderHtmlReport", () => {
     expect(html).toContain('<rect x="260" y="36" width="360.0" height="18" fill="#2da44e">');
     expect(html).toContain('<line x1="498.3" x2="652.8" y1="46" y2="46"');
     expect(html.match(/<rect /g)).toHaveLength(3);
+    // Each rate is written beside its bar, so that 0 % shows too.
+    expect(html).toContain('<text x="672" y="50">90%</text>');
   });
 
   it("is self-contained: no external script, style sheet, image or font", () => {

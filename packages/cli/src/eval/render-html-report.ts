@@ -23,6 +23,8 @@ p.note{color:#57606a}svg text{font:12px system-ui,sans-serif;fill:#1b1f24}`;
 const ROW_HEIGHT = 26;
 const LABEL_WIDTH = 260;
 const BAR_WIDTH = 400;
+/** Room right of the bars for each row's pass rate, so a rate of 0 % still shows. */
+const RATE_WIDTH = 60;
 
 /** An SVG bar chart of the pass rates, each with its 95 % interval as a whisker. */
 export function renderPassRateChart(summaries: readonly ConditionSummary[]): string {
@@ -44,6 +46,7 @@ export function renderPassRateChart(summaries: readonly ConditionSummary[]): str
       `<line x1="${x(summary.interval.low).toFixed(1)}" x2="${x(summary.interval.high).toFixed(1)}" y1="${middle}" y2="${middle}" stroke="#1b1f24" stroke-width="1.5"/>`,
       `<line x1="${x(summary.interval.low).toFixed(1)}" x2="${x(summary.interval.low).toFixed(1)}" y1="${middle - 5}" y2="${middle + 5}" stroke="#1b1f24"/>`,
       `<line x1="${x(summary.interval.high).toFixed(1)}" x2="${x(summary.interval.high).toFixed(1)}" y1="${middle - 5}" y2="${middle + 5}" stroke="#1b1f24"/>`,
+      `<text x="${LABEL_WIDTH + BAR_WIDTH + 12}" y="${middle + 4}">${Math.round(summary.passRate * 100)}%</text>`,
     ].join("");
   });
   const axis = [0, 0.25, 0.5, 0.75, 1]
@@ -51,7 +54,7 @@ export function renderPassRateChart(summaries: readonly ConditionSummary[]): str
       (tick) => `<text x="${x(tick)}" y="${height - 4}" text-anchor="middle">${tick * 100}%</text>`,
     )
     .join("");
-  return `<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Pass rate per recipient and condition, with 95% intervals" width="${LABEL_WIDTH + BAR_WIDTH + 20}" height="${height}" viewBox="0 0 ${LABEL_WIDTH + BAR_WIDTH + 20} ${height}">${bars.join("")}${axis}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Pass rate per recipient and condition, with 95% intervals" width="${LABEL_WIDTH + BAR_WIDTH + RATE_WIDTH}" height="${height}" viewBox="0 0 ${LABEL_WIDTH + BAR_WIDTH + RATE_WIDTH} ${height}">${bars.join("")}${axis}</svg>`;
 }
 
 /**
