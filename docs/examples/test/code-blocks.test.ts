@@ -163,6 +163,7 @@ function shellProblem(fence: Fence, command: string, directory: string): string 
       "serve",
       "run",
       "mcp",
+      "eval",
       "--help",
     ];
     return commands.includes(cli[1] ?? "")

@@ -19,6 +19,10 @@ export type CliErrorCode =
   | "CLI_PACKAGE_MISSING"
   /** The delivery service could not be reached or refused the request. */
   | "CLI_SERVICE"
+  /** `eval`: the spec is not valid (the message names the field). */
+  | "CLI_EVAL_SPEC_INVALID"
+  /** `eval`: the run stopped at the spec's budget before every trial was recorded. */
+  | "CLI_EVAL_STOPPED"
   /** Stdout or stderr could not be written (other than a closed pipe, which ends quietly). */
   | "CLI_OUTPUT_FAILED";
 
@@ -27,6 +31,7 @@ const EXIT_2_CODES: ReadonlySet<CliErrorCode> = new Set([
   "CLI_USAGE",
   "CLI_UNREADABLE_INPUT",
   "CLI_INPUT_TOO_LARGE",
+  "CLI_EVAL_SPEC_INVALID",
 ]);
 
 /**

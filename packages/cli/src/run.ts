@@ -2,6 +2,7 @@ import { thrownMessage } from "@task-context/core/internal";
 import { Command, CommanderError } from "commander";
 import { CliError } from "./cli-error.ts";
 import type { CliIo } from "./cli-io.ts";
+import { addEvalCommand } from "./commands/eval.ts";
 import { addInitCommand } from "./commands/init.ts";
 import { addLintCommand } from "./commands/lint.ts";
 import { addMcpCommand } from "./commands/mcp.ts";
@@ -79,6 +80,7 @@ export function createProgram(
   addServeCommand(program, context);
   addRunCommands(program, context);
   addMcpCommand(program, context);
+  addEvalCommand(program, context);
   return program;
 }
 
@@ -102,7 +104,7 @@ function usageFromCommander(error: CommanderError, argv: readonly string[]): Cli
   const message = first.replace(/\.$/, "");
   const suggestion = /^\(Did you mean (.+)\?\)$/.exec(rest.join(" ").trim())?.[1];
   const didYouMean = suggestion === undefined ? "" : `did you mean ${suggestion}? `;
-  const known = ["init", "lint", "validate", "render", "sage", "serve", "run", "mcp"];
+  const known = ["init", "lint", "validate", "render", "sage", "serve", "run", "mcp", "eval"];
   const index = argv.findIndex((argument) => known.includes(argument));
   const command = argv[index];
   const subcommands = ["generate", "create", "add-agent", "status", "events", "view"];

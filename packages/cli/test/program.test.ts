@@ -50,6 +50,8 @@ describe("task-context", () => {
                                       running delivery service
         mcp [options] [dir]           serve the folder's task context to MCP clients over stdio (Claude
                                       Code, Codex, Cursor)
+        eval [options] <spec>         measure per recipient whether the task context (or a view) helps,
+                                      hurts or makes no difference
 
       Examples:
         $ task-context init
