@@ -432,7 +432,7 @@ describe("runEval", () => {
         "none",
         false,
         [
-          { check: "json_schema", pass: false, note: 'name: Invalid input: expected "Lumen"' },
+          { check: "json_schema", pass: false, note: "/name: must be equal to constant" },
           { check: "judge:grader", pass: false, note: "FAIL" },
         ],
         5,

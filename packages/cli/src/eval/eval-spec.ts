@@ -2,6 +2,7 @@ import { CONTEXT_VIEW_PRESETS, type ContextView } from "@task-context/core";
 import { z } from "zod";
 import { parseYamlSource } from "../validate/yaml-source.ts";
 import { EvaluationError } from "./evaluation-error.ts";
+import { compileJsonSchema } from "./json-schema-check.ts";
 
 /** Names of recipients, judges, tasks and views: a word, so they read well in tables and files. */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -172,12 +173,12 @@ function crossCheck(source: string, spec: EvalSpec): void {
       }
       if ("json_schema" in check) {
         try {
-          z.fromJSONSchema(check.json_schema as z.core.JSONSchema.JSONSchema);
+          compileJsonSchema(check.json_schema);
         } catch (error) {
           throw invalid(
             source,
             `${field}.json_schema`,
-            `not a JSON Schema zod can check (${(error as Error).message})`,
+            `not a JSON Schema (${(error as Error).message})`,
             "write a JSON Schema (draft 2020-12) object",
           );
         }

@@ -1,5 +1,5 @@
-import { z } from "zod";
 import type { EvalCheck, EvalTask } from "./eval-spec.ts";
+import { checkJsonSchema } from "./json-schema-check.ts";
 import type { RecipientAnswer } from "./recipient.ts";
 import type { CheckOutcome } from "./trial-record.ts";
 
@@ -45,13 +45,7 @@ async function runCheck(
     } catch {
       return { check: "json_schema", pass: false, note: "the answer is not JSON" };
     }
-    const result = z
-      .fromJSONSchema(check.json_schema as z.core.JSONSchema.JSONSchema)
-      .safeParse(value);
-    if (result.success) return { check: "json_schema", pass: true };
-    const issue = result.error.issues[0];
-    const where = issue === undefined || issue.path.length === 0 ? "" : `${issue.path.join(".")}: `;
-    return { check: "json_schema", pass: false, note: `${where}${issue?.message ?? "invalid"}` };
+    return { check: "json_schema", ...checkJsonSchema(check.json_schema, value) };
   }
   const reply = await askJudge(check.judge, judgePrompt(check.rubric, task, answer));
   const pass = judgePassed(reply.text);
