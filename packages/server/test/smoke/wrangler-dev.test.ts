@@ -18,6 +18,21 @@ import { startWranglerDev, type WranglerDev } from "./wrangler-dev.ts";
 const adminToken = "smoke-admin-token-0123456789abcdef";
 const admin = { Authorization: `Bearer ${adminToken}`, "Content-Type": "application/json" };
 
+/** A run of one stage, `draft`, for an agent with `write_file`. */
+const edgeRun = (fields: object = {}) => ({
+  goal: "Ship the edge service",
+  constraints: [],
+  stages: [
+    {
+      id: "draft",
+      stage_description: "Write it",
+      expected_output: "Markdown",
+      available_skills: ["write_file"],
+    },
+  ],
+  ...fields,
+});
+
 describe("wrangler dev", () => {
   let wrangler: WranglerDev | undefined;
   let base = "";
@@ -41,18 +56,7 @@ describe("wrangler dev", () => {
     const created = await call("/v1/runs", {
       method: "POST",
       headers: admin,
-      body: JSON.stringify({
-        goal: "Ship the edge service",
-        constraints: [],
-        stages: [
-          {
-            id: "draft",
-            stage_description: "Write it",
-            expected_output: "Markdown",
-            available_skills: ["write_file"],
-          },
-        ],
-      }),
+      body: JSON.stringify(edgeRun()),
     });
     expect(created.status).toBe(201);
     const runId: string = created.body.run_id;
@@ -166,19 +170,7 @@ describe("wrangler dev", () => {
       const created = await call("/v1/runs", {
         method: "POST",
         headers: admin,
-        body: JSON.stringify({
-          goal: "Ship the edge service",
-          constraints: [],
-          lease_ms: 60_000,
-          stages: [
-            {
-              id: "draft",
-              stage_description: "Write it",
-              expected_output: "Markdown",
-              available_skills: ["write_file"],
-            },
-          ],
-        }),
+        body: JSON.stringify(edgeRun({ lease_ms: 60_000 })),
       });
       const runId: string = created.body.run_id;
       const added = await call(`/v1/runs/${runId}/agents`, {
