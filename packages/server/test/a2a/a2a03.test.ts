@@ -17,7 +17,7 @@ import {
   reviewStage,
   settled,
 } from "./harness.ts";
-import type { RpcAnswer, RpcRequest } from "./hostile-agent.ts";
+import { type RpcAnswer, type RpcRequest, rpcError } from "./hostile-agent.ts";
 
 const adminToken = "a2a-03-admin-token-0123456789";
 const { service, agent, hostile } = a2aHarness(adminToken, { a2aPollMs: 20 });
@@ -266,6 +266,14 @@ describe("a hostile A2A 0.3 agent", () => {
       "tasks/get answered with a task in a 1.0 state",
       answers(task03("submitted"), task03("TASK_STATE_COMPLETED")),
       `The A2A agent answered tasks/get with a task ("task-1") whose status.state the service cannot act on ${states}.`,
+    ],
+    [
+      "a JSON-RPC error to tasks/get (-32001, task not found)",
+      (request: RpcRequest): RpcAnswer =>
+        request.method === "message/send"
+          ? { result: task03("submitted") }
+          : rpcError(request, -32001, "Task not found"),
+      "The A2A agent answered tasks/get with JSON-RPC error -32001: Task not found.",
     ],
     [
       "a message whose role is not user or agent",
