@@ -69,7 +69,8 @@ export function a2a03Card(
     };
   } catch (error) {
     // A security scheme of a type 0.3 does not define, as the SDK says.
-    return { issues: [{ path: "/securitySchemes", message: (error as Error).message }] };
+    const message = `${(error as Error).message}: a 0.3 scheme's type is apiKey, http, oauth2, openIdConnect or mutualTLS.`;
+    return { issues: [{ path: "/securitySchemes", message }] };
   }
 }
 

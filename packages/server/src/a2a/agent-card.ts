@@ -10,9 +10,9 @@ import * as z from "zod";
 import { DeliveryError } from "../delivery/delivery-error.ts";
 import type { A2aAgentCard } from "../delivery/delivery-store.ts";
 import { loneSurrogateIssues } from "../http/lone-surrogates.ts";
+import { a2a03Card, a2a03IssuePath, isA2a03Card } from "./a2a03-card.ts";
 import { readBoundedBody } from "./bounded-body.ts";
 import { agentCredentials } from "./card-credentials.ts";
-import { a2a03Card, a2a03IssuePath, isA2a03Card } from "./a2a03-card.ts";
 
 /** Where an agent card is, under the agent's base URL (A2A 1.0, section 8.2). */
 export const AGENT_CARD_PATH = "/.well-known/agent-card.json";
