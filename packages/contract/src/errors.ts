@@ -97,7 +97,7 @@ export const errorExamples: Record<
   },
   AGENT_CARD_INVALID: {
     error:
-      "The A2A agent card at https://illustrator.example.com/.well-known/agent-card.json answered HTTP 404. Check the agent's URL and that it serves an A2A 1.0 agent card there.",
+      "The A2A agent card at https://illustrator.example.com/.well-known/agent-card.json answered HTTP 404. Check the agent's URL and that it serves an A2A agent card (1.0 or 0.3) there.",
   },
   AGENT_SKILLS_MISMATCH: {
     error:

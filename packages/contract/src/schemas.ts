@@ -222,6 +222,9 @@ export const agentCreated = z
         url: text,
         agent_name: text.describe("The name its agent card gives"),
         stages: z.array(text).describe("The stages whose items it is sent"),
+        protocol_version: text.describe(
+          "The A2A protocol version the service speaks to it: its card's interface's protocolVersion (1.0, or 0.3.0 for a 0.3 card, spoken through the official SDK's 0.3 compatibility layer); the agent list shows the same",
+        ),
         streaming: z
           .boolean()
           .describe(

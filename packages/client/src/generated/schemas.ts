@@ -911,6 +911,8 @@ export interface components {
                 agent_name: string;
                 /** @description The stages whose items it is sent */
                 stages: string[];
+                /** @description The A2A protocol version the service speaks to it: its card's interface's protocolVersion (1.0, or 0.3.0 for a 0.3 card, spoken through the official SDK's 0.3 compatibility layer); the agent list shows the same */
+                protocol_version: string;
                 /** @description The service will follow its tasks on their streams (its card offers streaming, and this runtime's dispatcher streams: not a Durable Object's alarm); else by tasks/get */
                 streaming: boolean;
                 concurrency: number;

@@ -10,13 +10,17 @@ import type { ClaimView } from "@task-context/contract";
 import type { Artifact, WorkItem } from "@task-context/protocols";
 import { DeliveryError } from "../delivery/delivery-error.ts";
 import type { A2aAgentCard, AgentIdentity, DeliveryStore } from "../delivery/delivery-store.ts";
+import { type A2a03Answer, a2a03AnswerProblem } from "./a2a03-answer.ts";
+import { isA2a03 } from "./agent-card.ts";
 import { type AgentConnection, connectAgent } from "./agent-client.ts";
 import type { AgentOperations } from "./agent-operations.ts";
 import {
+  A2A03_METHODS,
   type AgentCall,
   agentProblem,
   errorMessages,
   jsonRpcError,
+  type NamedCall,
   quoted,
 } from "./agent-problem.ts";
 import { AttemptLease, STUCK_LEASES } from "./attempt-lease.ts";
@@ -168,6 +172,8 @@ class Attempt {
   #connection: AgentConnection | undefined;
   /** Set when the service gave the task up: it asks the agent to cancel it. */
   #cancel = false;
+  /** The agent speaks A2A 0.3 (through the SDK's 0.3 transports). */
+  readonly #a2a03: boolean;
 
   constructor(input: AttemptInput) {
     this.#input = input;
@@ -176,6 +182,7 @@ class Attempt {
     this.#lease = new AttemptLease(input.clock, input.leaseMs, input.claim.lease.expires_at);
     this.#answerBytes = ANSWER_BODIES * input.bodyBytes;
     this.#requests = AbortSignal.any([input.signal, this.#silence.signal]);
+    this.#a2a03 = isA2a03(input.card.supportedInterfaces[0]?.protocolVersion);
   }
 
   async run(): Promise<AttemptResult> {
@@ -249,6 +256,8 @@ class Attempt {
       for await (const event of client.sendMessageStream(request, this.#options())) {
         const payload = event.payload;
         if (payload === undefined) continue;
+        const unreadable = this.#unreadable("SendStreamingMessage", payload.value);
+        if (unreadable !== undefined) return await unreadable;
         if (payload.$case === "message") {
           return await this.#settle(
             messageOutcome(payload.value as Message, this.#item, this.#attempt),
@@ -286,6 +295,8 @@ class Attempt {
     } catch (error) {
       return this.#callFailed("SendMessage", error);
     }
+    const unreadable = this.#unreadable("SendMessage", answer);
+    if (unreadable !== undefined) return unreadable;
     if (!("id" in answer)) {
       return this.#settle(messageOutcome(answer, this.#item, this.#attempt));
     }
@@ -306,6 +317,8 @@ class Attempt {
       } catch (error) {
         return this.#callFailed("GetTask", error);
       }
+      const unreadable = this.#unreadable("GetTask", task);
+      if (unreadable !== undefined) return unreadable;
       if (task.id !== id) {
         return this.#settle({
           kind: "fail",
@@ -322,8 +335,10 @@ class Attempt {
    * A call that failed: the dispatcher stopped (abandoned), the agent was silent until the
    * lease's margin (given up), or the call's own error (a failure saying what it answered).
    */
-  #callFailed(call: AgentCall, error: unknown): Promise<AttemptResult> {
+  #callFailed(operation: AgentCall, error: unknown): Promise<AttemptResult> {
     if (this.#input.signal.aborted) return Promise.resolve("abandoned");
+    // A 0.3 agent's operator knows the call by its 0.3 method name.
+    const call = this.#a2a03 ? A2A03_METHODS[operation] : operation;
     if (this.#silence.signal.aborted) return this.#giveUp(this.#silenceReason(call));
     const { bodyBytes } = this.#input;
     const exchange = this.#connection?.exchange();
@@ -333,7 +348,18 @@ class Attempt {
     });
   }
 
-  #silenceReason(call: AgentCall): string {
+  /**
+   * A 0.3 agent's answer the service cannot read (see ./a2a03-answer.ts): the attempt fails
+   * saying what it was, and the agent is asked to cancel the task. Undefined: read on.
+   */
+  #unreadable(operation: AgentCall, answer: A2a03Answer): Promise<AttemptResult> | undefined {
+    if (!this.#a2a03) return undefined;
+    const problem = a2a03AnswerProblem(answer);
+    if (problem === undefined) return undefined;
+    return this.#giveUp(`The A2A agent answered ${A2A03_METHODS[operation]} with ${problem}.`);
+  }
+
+  #silenceReason(call: NamedCall): string {
     const lease = `the attempt's lease (lease_ms ${this.#input.leaseMs}, renewed by each working update; given up ${this.#lease.marginMs} ms before its end)`;
     const task = this.#snapshot.task;
     if (task === undefined) return `The A2A agent did not answer ${call} within ${lease}.`;

@@ -1,7 +1,7 @@
 // Registering an A2A agent: its card read and checked, its skills matched against the stages,
 // and what the answer says of it.
 import type { AddAgentInput, AgentCreated } from "@task-context/contract";
-import type { A2aEndpoint } from "../delivery/delivery-store.ts";
+import type { A2aAgentCard, A2aEndpoint } from "../delivery/delivery-store.ts";
 import type { ServiceContext } from "../execution/service-context.ts";
 import { matchStages, readAgentCard } from "./agent-card.ts";
 import { agentCredentials } from "./card-credentials.ts";
@@ -28,6 +28,14 @@ export async function a2aEndpoint(
 }
 
 /**
+ * The A2A protocol version the service speaks to the agent: its card's first kept interface's (1.x
+ * before 0.3.x), as the agent list shows it; 1.0 when the interface did not say.
+ */
+export function sentVersion(card: A2aAgentCard): string {
+  return card.supportedInterfaces[0]?.protocolVersion ?? "1.0";
+}
+
+/**
  * What the answer to the registration says of the endpoint: `streaming` is what the service
  * will do on this runtime (`streams`: whether its dispatcher follows streams at all; a Durable
  * Object's alarm only polls).
@@ -40,6 +48,7 @@ export function a2aAgentView(
     url: endpoint.url,
     agent_name: endpoint.card.name,
     stages: endpoint.stages,
+    protocol_version: sentVersion(endpoint.card),
     streaming: streams && endpoint.card.capabilities?.streaming === true,
     concurrency: endpoint.concurrency,
   };

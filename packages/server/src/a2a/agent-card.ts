@@ -10,6 +10,7 @@ import * as z from "zod";
 import { DeliveryError } from "../delivery/delivery-error.ts";
 import type { A2aAgentCard } from "../delivery/delivery-store.ts";
 import { loneSurrogateIssues } from "../http/lone-surrogates.ts";
+import { a2a03Card, a2a03IssuePath, isA2a03Card } from "./a2a03-card.ts";
 import { readBoundedBody } from "./bounded-body.ts";
 import { agentCredentials } from "./card-credentials.ts";
 
@@ -59,7 +60,7 @@ type CardInterface = CheckedCard["supportedInterfaces"][number];
 function invalidCard(url: string, problem: string, cause?: unknown): DeliveryError {
   return new DeliveryError({
     code: "AGENT_CARD_INVALID",
-    message: `The A2A agent card at ${url} ${problem}. Check the agent's URL and that it serves an A2A 1.0 agent card there.`,
+    message: `The A2A agent card at ${url} ${problem}. Check the agent's URL and that it serves an A2A agent card (1.0 or 0.3) there.`,
     cause,
   });
 }
@@ -73,13 +74,18 @@ function refusedCard(url: string, problem: string, issues: ValidationIssue[]): D
 }
 
 /**
- * True when an interface's `protocolVersion` is one the service speaks: A2A 1.x. An interface
- * without one is taken as 1.0, the version whose card shape (`supportedInterfaces`,
- * `protocolBinding`) it has, as the SDK's client takes it.
+ * True when an interface's `protocolVersion` is one the service speaks: A2A 1.x, or 0.3.x (through
+ * the official SDK's 0.3 transports). An interface without one is taken as 1.0, the version whose
+ * card shape (`supportedInterfaces`, `protocolBinding`) it has, as the SDK's client takes it.
  */
 function speaksVersion(version: string | undefined): boolean {
   if (version === undefined || version.trim() === "") return true;
-  return /^\s*1(\.\d+)*\s*$/.test(version);
+  return /^\s*(1(\.\d+)*|0\.3(\.\d+)*)\s*$/.test(version);
+}
+
+/** True when `version` is A2A 0.3.x: the interface is sent to with the SDK's 0.3 transports. */
+export function isA2a03(version: string | undefined): boolean {
+  return version !== undefined && /^\s*0\.3(\.\d+)*\s*$/.test(version);
 }
 
 /**
@@ -105,11 +111,17 @@ function usableInterfaces(interfaces: CardInterface[]): {
     if (!version) {
       issues.push({
         path: `/supportedInterfaces/${index}/protocolVersion`,
-        message: `The service speaks A2A 1.0, not ${JSON.stringify(entry.protocolVersion)}: offer an interface with protocolVersion "1.0".`,
+        message: `The service speaks A2A 1.0 and 0.3, not ${JSON.stringify(entry.protocolVersion)}: offer an interface with protocolVersion "1.0" (or "0.3.0").`,
       });
     }
   });
-  return { usable, issues: usable.length > 0 ? [] : issues };
+  // A 1.x interface is preferred to a 0.3 one the card lists beside it: the service sends to the
+  // first it keeps.
+  const ordered = [
+    ...usable.filter((entry) => !isA2a03(entry.protocolVersion)),
+    ...usable.filter((entry) => isA2a03(entry.protocolVersion)),
+  ];
+  return { usable: ordered, issues: ordered.length > 0 ? [] : issues };
 }
 
 /** The card's text as JSON, or why it is not: too large (`request` is aborted), not UTF-8, not JSON. */
@@ -203,7 +215,8 @@ function malformedKeptText(card: CheckedCard): ValidationIssue[] {
  * `AGENT_CARD_INVALID` when the card cannot be fetched, is larger than
  * {@link MAX_AGENT_CARD_BYTES} (reading stops there), is not JSON, lacks what the service needs
  * (a name, skills, an http(s) interface), offers no interface the service speaks (JSONRPC or
- * HTTP+JSON, A2A 1.x) — with an issue per field; `AGENT_CREDENTIALS_MISSING` when its security
+ * HTTP+JSON, A2A 1.x or 0.3.x: a 0.3 card, without `supportedInterfaces`, is translated by the
+ * official SDK's 0.3 compatibility layer) — with an issue per field; `AGENT_CREDENTIALS_MISSING` when its security
  * requirements are not met by `credentials` (by scheme name; none by default), `INVALID_REQUEST`
  * when one of them does not fit its scheme.
  */
@@ -229,7 +242,16 @@ export async function readAgentCard(
     await response.body?.cancel();
     throw invalidCard(url, `answered HTTP ${response.status}`);
   }
-  const json = await cardJson(url, response, stop);
+  let json = await cardJson(url, response, stop);
+  // A 0.3 card is read through the official SDK's translation to the 1.0 shape.
+  const legacy = isA2a03Card(json);
+  if (legacy) {
+    const translated = a2a03Card(json);
+    if (translated.issues !== undefined) {
+      throw refusedCard(url, "(an A2A 0.3 card) lacks what the service needs", translated.issues);
+    }
+    json = translated.card;
+  }
   const checked = checkValue(agentCardSchema, json, { root: "agent card" });
   if (!checked.valid) {
     throw refusedCard(url, "lacks what the service needs", checked.issues);
@@ -241,7 +263,10 @@ export async function readAgentCard(
   }
   const { usable, issues } = usableInterfaces(card.supportedInterfaces);
   if (usable.length === 0) {
-    throw refusedCard(url, "offers no interface the service speaks", issues);
+    const at = legacy
+      ? issues.map((issue) => ({ ...issue, path: a2a03IssuePath(issue.path) }))
+      : issues;
+    throw refusedCard(url, "offers no interface the service speaks", at);
   }
   const kept = keptCard(card, usable);
   agentCredentials(kept, credentials);

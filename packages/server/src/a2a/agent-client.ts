@@ -15,6 +15,9 @@ import type { AgentCredential } from "./card-credentials.ts";
 import { credentialedFetch } from "./credentialed-fetch.ts";
 import type { OAuthTokens } from "./oauth-tokens.ts";
 
+/** The SDK's 0.3 compatibility layer, on: interfaces whose protocolVersion is 0.3.x speak 0.3. */
+const legacyCompat = { enabled: true };
+
 /** A client of one agent, and what its last request came to. */
 export interface AgentConnection {
   client: Client;
@@ -24,7 +27,7 @@ export interface AgentConnection {
 
 /**
  * A client of the agent whose card is `card`, over its first interface the service speaks (the
- * card keeps only those), reading at most `answerBytes` of an answer; with `authentication`, each
+ * card keeps only those, 1.x before 0.3.x), in that interface's protocol version, reading at most `answerBytes` of an answer; with `authentication`, each
  * request carries the agent's credentials, to its interfaces' origins only.
  */
 export async function connectAgent(
@@ -44,9 +47,10 @@ export async function connectAgent(
         });
   const agentFetch = createAgentFetch(answerBytes, sending);
   const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+    // An interface stamped 0.3.x is sent to over the SDK's 0.3 transports (its compatibility layer).
     transports: [
-      new JsonRpcTransportFactory({ fetchImpl: agentFetch.fetch }),
-      new RestTransportFactory({ fetchImpl: agentFetch.fetch }),
+      new JsonRpcTransportFactory({ fetchImpl: agentFetch.fetch, legacyCompat }),
+      new RestTransportFactory({ fetchImpl: agentFetch.fetch, legacyCompat }),
     ],
   });
   const client = await new ClientFactory(options).createFromAgentCard(card as unknown as AgentCard);

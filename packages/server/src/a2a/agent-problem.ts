@@ -8,6 +8,16 @@ import { CredentialError } from "./credential-error.ts";
 /** The A2A 1.0 operations the service calls, by their JSON-RPC method names. */
 export type AgentCall = "SendMessage" | "SendStreamingMessage" | "GetTask";
 
+/** The same operations by their A2A 0.3 JSON-RPC method names, said to a 0.3 agent's operator. */
+export const A2A03_METHODS = {
+  SendMessage: "message/send",
+  SendStreamingMessage: "message/stream",
+  GetTask: "tasks/get",
+} as const satisfies Record<AgentCall, string>;
+
+/** An operation as a reason names it: its 1.0 or its 0.3 method name. */
+export type NamedCall = AgentCall | (typeof A2A03_METHODS)[AgentCall];
+
 /** The most characters of an agent's own words quoted in a reason. */
 const QUOTED_CHARACTERS = 500;
 
@@ -48,7 +58,7 @@ function httpStatus(exchange: AgentExchange): string {
  * - `The A2A agent's answer to GetTask is larger than … bytes, …`
  */
 export function agentProblem(
-  call: AgentCall,
+  call: NamedCall,
   error: unknown,
   exchange: AgentExchange | undefined,
   answerBytes: number,

@@ -13,7 +13,12 @@ import {
   type ExecutionEventBus,
   InMemoryTaskStore,
 } from "@a2a-js/sdk/server";
-import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
+import {
+  agentCardHandler,
+  jsonRpcHandler,
+  restHandler,
+  UserBuilder,
+} from "@a2a-js/sdk/server/express";
 import type { WorkItem } from "@task-context/protocols";
 import express from "express";
 import {
@@ -24,6 +29,7 @@ import {
   workItemAgentCard,
 } from "../../src/a2a-agent.ts";
 import type { ServiceClient } from "../../src/client.ts";
+import { a2a03CardJson } from "./a2a03-card.ts";
 
 export { dataPart, textPart };
 
@@ -93,6 +99,13 @@ export interface A2aAgentOptions {
   /** Serve this instead of the card (a lying or broken card); `null`: no card at all (404). */
   card?: (card: AgentCard) => unknown;
   /**
+   * Speak A2A 0.3 only, as an agent built before 1.0: a 0.3 card (no `supportedInterfaces`), and
+   * the official SDK's 0.3 compatibility layer answering JSON-RPC at `/` and HTTP+JSON at `/rest`
+   * (the interface `transport` names first; the other is listed second), whatever `A2A-Version`
+   * a request says (0.3 had no such header): a 1.0 method is "Method not found".
+   */
+  a2a03?: { transport: "JSONRPC" | "HTTP+JSON" };
+  /**
    * The card's security schemes and requirements (the SDK's types, served as A2A 1.0 JSON), and
    * the check every A2A request must pass: else it is answered HTTP 401 and noted in `refused`.
    */
@@ -152,6 +165,18 @@ function workingWithoutTimestamp(task: WorkItemTask) {
   });
 }
 
+/** A 0.3 agent's interfaces: JSON-RPC at `{url}/`, HTTP+JSON at `{url}/rest`, `transport` first. */
+function a2a03Interfaces(url: string, { transport }: NonNullable<A2aAgentOptions["a2a03"]>) {
+  const jsonRpc = {
+    url: `${url}/`,
+    protocolBinding: "JSONRPC",
+    tenant: "",
+    protocolVersion: "0.3",
+  };
+  const rest = { ...jsonRpc, url: `${url}/rest`, protocolBinding: "HTTP+JSON" };
+  return transport === "JSONRPC" ? [jsonRpc, rest] : [rest, jsonRpc];
+}
+
 /** Starts an A2A agent on 127.0.0.1 (a free port). */
 export async function startA2aAgent(options: A2aAgentOptions): Promise<RunningA2aAgent> {
   const tasks: AgentTask[] = [];
@@ -160,6 +185,7 @@ export async function startA2aAgent(options: A2aAgentOptions): Promise<RunningA2
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const card = workItemAgentCard({ ...options, description: `A test agent: ${options.name}` }, url);
+  if (options.a2a03 !== undefined) card.supportedInterfaces = a2a03Interfaces(url, options.a2a03);
   const refused: IncomingMessage[] = [];
   const security = options.security;
   if (security !== undefined) {
@@ -196,8 +222,19 @@ export async function startA2aAgent(options: A2aAgentOptions): Promise<RunningA2
   });
   handler = new CountingRequestHandler(card, new InMemoryTaskStore(), executor);
   const served = options.card === undefined ? card : options.card(card);
+  if (options.a2a03 !== undefined) {
+    // A 0.3 agent answers 0.3 whatever a request says: the SDK's handlers take no header as 0.3.
+    app.use((request, _response, next) => {
+      delete request.headers["a2a-version"];
+      next();
+    });
+  }
   if (served !== null) {
-    if (options.card === undefined) {
+    if (options.card === undefined && options.a2a03 !== undefined) {
+      app.get(`/${AGENT_CARD_PATH}`, (_request, response) => {
+        response.json(a2a03CardJson(card));
+      });
+    } else if (options.card === undefined) {
       app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler }));
     } else {
       app.get(`/${AGENT_CARD_PATH}`, (_request, response) => {
@@ -214,7 +251,12 @@ export async function startA2aAgent(options: A2aAgentOptions): Promise<RunningA2
       response.status(401).set("www-authenticate", "Bearer").json({ error: "unauthorized" });
     });
   }
-  app.use(jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  const legacyCompat = { enabled: options.a2a03 !== undefined };
+  const userBuilder = UserBuilder.noAuthentication;
+  if (options.a2a03 !== undefined) {
+    app.use("/rest", restHandler({ requestHandler: handler, userBuilder, legacyCompat }));
+  }
+  app.use(jsonRpcHandler({ requestHandler: handler, userBuilder, legacyCompat }));
   return {
     url,
     tasks,

@@ -38,6 +38,7 @@ describe.each([
       url: writer.url,
       agent_name: "Writer",
       stages: ["draft"],
+      protocol_version: "1.0",
       streaming,
       concurrency: 1,
     });

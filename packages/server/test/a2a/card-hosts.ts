@@ -1,7 +1,7 @@
 // Agent cards the service must refuse on every runtime, each served by a hostile agent of its
 // own on loopback (a card is always at /.well-known/agent-card.json, so one origin per card):
-// one that asks for credentials, one whose only interface speaks A2A 0.3, one of 20 MiB; and
-// one valid card, which the agents' listing shows. The
+// one that asks for credentials, one of 20 MiB; and valid cards: an A2A 0.3 card (which the
+// service reads through the official SDK's 0.3 layer) and a 1.0 one, which the agents' listing shows. The
 // suites' global setups start them (Node and workerd alike) and hand their URLs over by inject().
 import { type HostileAgent, startHostileAgent } from "./hostile-agent.ts";
 
@@ -9,7 +9,7 @@ import { type HostileAgent, startHostileAgent } from "./hostile-agent.ts";
 export interface CardHosts {
   /** `securityRequirements: [{ schemes: { bearer } }]`: it wants a bearer token. */
   secured: string;
-  /** Its only interface is JSONRPC with `protocolVersion: "0.3"`. */
+  /** An A2A 0.3 card: `url` (JSONRPC) and `protocolVersion: "0.3.0"`, no `supportedInterfaces`. */
   legacy: string;
   /** A valid card padded to 20 MiB. */
   huge: string;
@@ -41,11 +41,11 @@ export async function startCardHosts(): Promise<{ urls: CardHosts; close(): Prom
     startHostileAgent({
       name: "Legacy",
       skills: ["draft"],
-      card: (card, url) => ({
+      card: ({ supportedInterfaces: _, ...card }, url) => ({
         ...card,
-        supportedInterfaces: [
-          { url: `${url}/`, protocolBinding: "JSONRPC", protocolVersion: "0.3" },
-        ],
+        protocolVersion: "0.3.0",
+        url: `${url}/`,
+        preferredTransport: "JSONRPC",
       }),
     }),
     startHostileAgent({ name: "Huge", skills: ["draft"], cardBytes: 20 * 1024 * 1024 }),

@@ -129,6 +129,12 @@ export async function untilEvent<T extends CollaborationEvent["type"]>(
   return found as Extract<CollaborationEvent, { type: T }>;
 }
 
+/** The reasons of the run's one dead letter, by attempt: `[attempt, outcome, reason]`. */
+export async function deadLetterReasons(admin: ServiceClient, runId: string) {
+  const [letter] = (await admin.listDeadLetters(runId)).dead_letters;
+  return letter?.attempts.map((attempt) => [attempt.attempt, attempt.outcome, attempt.reason]);
+}
+
 /** Waits until the run is no longer active (completed, or blocked by a dead letter). */
 export function settled(admin: ServiceClient, runId: string) {
   return waitFor(

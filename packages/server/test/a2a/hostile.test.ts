@@ -5,13 +5,14 @@
 // never a lost or doubled completion — and its reason says what the agent answered, in the
 // item's events, in the dead letter and on the run page.
 import { TaskState } from "@a2a-js/sdk";
-import { createServiceClient, type ServiceClient } from "@task-context/client";
+import { createServiceClient } from "@task-context/client";
 import { describe, expect, it } from "vitest";
 import { parsePage, textOf } from "../contract/html.ts";
 import { completeNextByPolling } from "./a2a-agent.ts";
 import {
   a2aHarness,
   cues,
+  deadLetterReasons,
   draftStage,
   events,
   leaseEnd,
@@ -27,12 +28,6 @@ const adminToken = "a2a-hostile-admin-token-0123456789";
 const { service, agent, hostile } = a2aHarness(adminToken, { a2aPollMs: 20 });
 
 const oneItem = (maxAttempts: number) => lumenRun({ max_attempts: maxAttempts });
-
-/** The reasons of the run's one dead letter, by attempt. */
-async function deadLetterReasons(admin: ServiceClient, runId: string) {
-  const [letter] = (await admin.listDeadLetters(runId)).dead_letters;
-  return letter?.attempts.map((attempt) => [attempt.attempt, attempt.outcome, attempt.reason]);
-}
 
 /** A polled agent whose SendMessage starts a task, and whose GetTask answers `getTask`. */
 const polledTask =

@@ -77,12 +77,36 @@ async function renewedAfter(
 }
 
 describe("an A2A attempt's lease", () => {
+  it("is given up with the reason when SendMessage is never answered", async () => {
+    const test = await service();
+    const { admin } = test;
+    const silent = await hostile({ answer: () => new Promise(() => undefined) });
+    const run = await admin.createRun(oneItem(1));
+    await admin.addAgent(run.run_id, { tag: "silent", a2a: { url: silent.url } });
+    await waitFor(
+      "the message",
+      () => silent.requests.length,
+      (count) => count === 1,
+    );
+    expect((await silentUntilGivenUp(test, run.run_id, 1)).reason).toBe(
+      "The A2A agent did not answer SendMessage within the attempt's lease (lease_ms 60000, renewed by each working update; given up 5000 ms before its end).",
+    );
+  });
+});
+
+// The same for an agent that speaks A2A 0.3 (the official SDK's 0.3 layer answering 0.3 only):
+// its `working` renews the lease, its silence is given up, its task canceled with tasks/cancel.
+describe.each([
+  ["A2A 1.0", {}],
+  ["A2A 0.3", { a2a03: { transport: "JSONRPC" } }],
+] as const)("an A2A attempt's lease, %s", (_version, speaks) => {
   it("is given up with the reason when the task says nothing more, its task canceled, then a dead letter", async () => {
     const test = await service();
     const { admin } = test;
     const mute = await agent({
       name: "Mute",
       skills: [{ id: "copywriting" }],
+      ...speaks,
       streaming: false,
       behaviour: (task) => waitFor("a cancel", () => task.canceled(), Boolean).then(() => {}),
     });
@@ -104,22 +128,6 @@ describe("an A2A attempt's lease", () => {
     await waitFor("both tasks canceled", () => mute.tasks.every((t) => t.canceled()), Boolean);
   });
 
-  it("is given up with the reason when SendMessage is never answered", async () => {
-    const test = await service();
-    const { admin } = test;
-    const silent = await hostile({ answer: () => new Promise(() => undefined) });
-    const run = await admin.createRun(oneItem(1));
-    await admin.addAgent(run.run_id, { tag: "silent", a2a: { url: silent.url } });
-    await waitFor(
-      "the message",
-      () => silent.requests.length,
-      (count) => count === 1,
-    );
-    expect((await silentUntilGivenUp(test, run.run_id, 1)).reason).toBe(
-      "The A2A agent did not answer SendMessage within the attempt's lease (lease_ms 60000, renewed by each working update; given up 5000 ms before its end).",
-    );
-  });
-
   it.each([
     ["streaming", true, true],
     ["streaming, without status timestamps", true, false],
@@ -134,6 +142,8 @@ describe("an A2A attempt's lease", () => {
       const busy = await agent({
         name: "Busy",
         skills: [{ id: "copywriting" }],
+        ...speaks,
+        ...speaks,
         streaming,
         behaviour: async (task) => {
           task.working({ timestamp });
@@ -172,6 +182,7 @@ describe("an A2A attempt's lease", () => {
     const stuck = await agent({
       name: "Stuck",
       skills: [{ id: "copywriting" }],
+      ...speaks,
       streaming: false,
       behaviour: async (task) => {
         task.working({ timestamp: false });
@@ -202,6 +213,7 @@ describe("an A2A attempt's lease", () => {
     const slow = await agent({
       name: "Slow",
       skills: [{ id: "copywriting" }],
+      ...speaks,
       streaming: false,
       behaviour: async (task) => {
         if (task.attempt === 1) await late.wait(); // silent past its lease

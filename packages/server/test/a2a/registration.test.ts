@@ -1,5 +1,5 @@
 // Registering A2A agents on the Node service: cards it cannot serve are refused with the field
-// that is wrong (missing, not JSON, no interface, 0.3 only, credentials, too large); a card that
+// that is wrong (missing, not JSON, no interface, 0.2 only, credentials, too large); a card that
 // offers a 0.3 and a 1.0 interface is served over the 1.0 one; only the fields the service uses
 // are kept; the answer says whether tasks are followed on their streams, and warns of a review
 // stage only a self-reviewer could take (as the run page does).
@@ -34,7 +34,7 @@ describe("registering an A2A agent", () => {
     expect([error.status, error.code, error.message]).toEqual([
       422,
       "AGENT_CARD_INVALID",
-      `The A2A agent card at ${cardAt(missing.url)} answered HTTP 404. Check the agent's URL and that it serves an A2A 1.0 agent card there.`,
+      `The A2A agent card at ${cardAt(missing.url)} answered HTTP 404. Check the agent's URL and that it serves an A2A agent card (1.0 or 0.3) there.`,
     ]);
     const good = await agent({ name: "Writer", skills: [{ id: "copywriting" }] });
     const added = await admin.addAgent(run.run_id, { tag: "ghost", a2a: { url: good.url } });
@@ -48,7 +48,7 @@ describe("registering an A2A agent", () => {
     const notJson = await refusal(admin.addAgent(run.run_id, { tag: "a", a2a: { url: text.url } }));
     expect([notJson.code, notJson.message]).toEqual([
       "AGENT_CARD_INVALID",
-      `The A2A agent card at ${cardAt(text.url)} is not JSON. Check the agent's URL and that it serves an A2A 1.0 agent card there.`,
+      `The A2A agent card at ${cardAt(text.url)} is not JSON. Check the agent's URL and that it serves an A2A agent card (1.0 or 0.3) there.`,
     ]);
     const bare = await agent({
       name: "Bare",
@@ -83,14 +83,14 @@ describe("registering an A2A agent", () => {
     expect([unknown.status, unknown.code]).toEqual([400, "INVALID_REQUEST"]);
   });
 
-  it("refuses a card whose interfaces speak only A2A 0.3 or gRPC, naming each interface's field", async () => {
+  it("refuses a card whose interfaces speak only A2A 0.2 or gRPC, naming each interface's field", async () => {
     const { admin } = await service();
     const run = await admin.createRun(oneStage);
     const old = await hostile({
       card: (card, url) => ({
         ...card,
         supportedInterfaces: [
-          { url: `${url}/`, protocolBinding: "JSONRPC", protocolVersion: "0.3" },
+          { url: `${url}/`, protocolBinding: "JSONRPC", protocolVersion: "0.2.5" },
           { url: `${url}/grpc`, protocolBinding: "GRPC", protocolVersion: "1.0" },
         ],
       }),
@@ -103,7 +103,7 @@ describe("registering an A2A agent", () => {
         {
           path: "/supportedInterfaces/0/protocolVersion",
           message:
-            'The service speaks A2A 1.0, not "0.3": offer an interface with protocolVersion "1.0".',
+            'The service speaks A2A 1.0 and 0.3, not "0.2.5": offer an interface with protocolVersion "1.0" (or "0.3.0").',
         },
         {
           path: "/supportedInterfaces/1/protocolBinding",
@@ -180,7 +180,7 @@ describe("registering an A2A agent", () => {
     expect([error.status, error.code, error.message]).toEqual([
       422,
       "AGENT_CARD_INVALID",
-      `The A2A agent card at ${cardAt(huge.url)} is larger than 1048576 bytes, the most the service reads of a card (it stopped reading there). Check the agent's URL and that it serves an A2A 1.0 agent card there.`,
+      `The A2A agent card at ${cardAt(huge.url)} is larger than 1048576 bytes, the most the service reads of a card (it stopped reading there). Check the agent's URL and that it serves an A2A agent card (1.0 or 0.3) there.`,
     ]);
     // The agent could write what the socket buffers held past the cut, never the whole card.
     expect(huge.cardBytesSent()).toBeLessThan(20 * 1024 * 1024);

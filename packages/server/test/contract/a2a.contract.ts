@@ -29,7 +29,7 @@ export function a2aSuite(start: StartService): void {
       expect(refused.status).toBe(422);
       expect(refused.error?.code).toBe("AGENT_CARD_INVALID");
       expect(refused.error?.error).toMatch(
-        /^The A2A agent card at http:\/\/127\.0\.0\.1:9\/\.well-known\/agent-card\.json (could not be read \(.+\)|answered HTTP \d+)\. Check the agent's URL and that it serves an A2A 1\.0 agent card there\.$/,
+        /^The A2A agent card at http:\/\/127\.0\.0\.1:9\/\.well-known\/agent-card\.json (could not be read \(.+\)|answered HTTP \d+)\. Check the agent's URL and that it serves an A2A agent card \(1\.0 or 0\.3\) there\.$/,
       );
       const added = await admin.addAgent(run.run_id, "illustrator");
       expect(added.status).toBe(201);
@@ -70,26 +70,24 @@ export function a2aSuite(start: StartService): void {
       expect(`${added.text}${listed.text}`).not.toContain(token);
     });
 
-    it("a card whose only interface speaks A2A 0.3 is refused, naming its protocolVersion", async () => {
+    it("an A2A 0.3 card is taken, and the answer and the agent list say 0.3.0", async () => {
       const { legacy } = inject("a2aCardHosts");
-      const { admin, run } = await createRun(service, runInput([taskStage("draft")]));
-      const refused = await admin.post(`/v1/runs/${run.run_id}/agents`, {
+      const { admin, run } = await createRun(
+        service,
+        runInput([taskStage("draft", { available_skills: ["draft"] })]),
+      );
+      const path = `/v1/runs/${run.run_id}/agents`;
+      const added = await admin.post<{ a2a?: object }>(path, {
         body: { tag: "old", a2a: { url: legacy } },
       });
-      expect([refused.status, refused.error]).toEqual([
-        422,
-        {
-          error: `The A2A agent card at ${cardAt(legacy)} offers no interface the service speaks. Fix the issues listed.`,
-          code: "AGENT_CARD_INVALID",
-          issues: [
-            {
-              path: "/supportedInterfaces/0/protocolVersion",
-              message:
-                'The service speaks A2A 1.0, not "0.3": offer an interface with protocolVersion "1.0".',
-            },
-          ],
-        },
-      ]);
+      expect(added.status, added.text).toBe(201);
+      expect(added.body.a2a).toMatchObject({ agent_name: "Legacy", protocol_version: "0.3.0" });
+      const listed = await admin.get<{ agents: { a2a?: object }[] }>(path);
+      expect(listed.body.agents[0]?.a2a).toMatchObject({
+        interface_url: `${legacy}/`,
+        protocol_binding: "JSONRPC",
+        protocol_version: "0.3.0",
+      });
     });
 
     it("a card of 20 MiB is refused once 1 MiB of it is read (422, not a 500)", async () => {
@@ -101,7 +99,7 @@ export function a2aSuite(start: StartService): void {
       expect([refused.status, refused.error]).toEqual([
         422,
         {
-          error: `The A2A agent card at ${cardAt(huge)} is larger than 1048576 bytes, the most the service reads of a card (it stopped reading there). Check the agent's URL and that it serves an A2A 1.0 agent card there.`,
+          error: `The A2A agent card at ${cardAt(huge)} is larger than 1048576 bytes, the most the service reads of a card (it stopped reading there). Check the agent's URL and that it serves an A2A agent card (1.0 or 0.3) there.`,
           code: "AGENT_CARD_INVALID",
         },
       ]);

@@ -4,6 +4,7 @@
 // socket. Its entry is test/smoke/worker.ts (the entry re-exported, plus a code-generation probe).
 import { validate } from "@task-context/protocols";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startA2aAgent } from "../a2a/a2a-agent.ts";
 import {
   type BodyShape,
   earlyErrorFixture,
@@ -16,6 +17,21 @@ import { startWranglerDev, type WranglerDev } from "./wrangler-dev.ts";
 
 const adminToken = "smoke-admin-token-0123456789abcdef";
 const admin = { Authorization: `Bearer ${adminToken}`, "Content-Type": "application/json" };
+
+/** A run of one stage, `draft`, for an agent with `write_file`. */
+const edgeRun = (fields: object = {}) => ({
+  goal: "Ship the edge service",
+  constraints: [],
+  stages: [
+    {
+      id: "draft",
+      stage_description: "Write it",
+      expected_output: "Markdown",
+      available_skills: ["write_file"],
+    },
+  ],
+  ...fields,
+});
 
 describe("wrangler dev", () => {
   let wrangler: WranglerDev | undefined;
@@ -40,18 +56,7 @@ describe("wrangler dev", () => {
     const created = await call("/v1/runs", {
       method: "POST",
       headers: admin,
-      body: JSON.stringify({
-        goal: "Ship the edge service",
-        constraints: [],
-        stages: [
-          {
-            id: "draft",
-            stage_description: "Write it",
-            expected_output: "Markdown",
-            available_skills: ["write_file"],
-          },
-        ],
-      }),
+      body: JSON.stringify(edgeRun()),
     });
     expect(created.status).toBe(201);
     const runId: string = created.body.run_id;
@@ -153,6 +158,44 @@ describe("wrangler dev", () => {
       }
     }, 60_000);
   }
+
+  it("sends an item to an A2A 0.3 agent from the run's alarm, with the production compatibility flags", async () => {
+    const agent = await startA2aAgent({
+      name: "Smoke 0.3",
+      skills: [{ id: "write_file" }],
+      streaming: false,
+      a2a03: { transport: "JSONRPC" },
+    });
+    try {
+      const created = await call("/v1/runs", {
+        method: "POST",
+        headers: admin,
+        body: JSON.stringify(edgeRun({ lease_ms: 60_000 })),
+      });
+      const runId: string = created.body.run_id;
+      const added = await call(`/v1/runs/${runId}/agents`, {
+        method: "POST",
+        headers: admin,
+        body: JSON.stringify({ tag: "old", a2a: { url: agent.url } }),
+      });
+      expect([added.status, added.body.a2a?.protocol_version]).toEqual([201, "0.3.0"]);
+      // The registration rings the run's alarm at once; wait for its round to settle the run.
+      const end = Date.now() + 30_000;
+      let run = await call(`/v1/runs/${runId}`, { headers: admin });
+      while (run.body.status === "active" && Date.now() < end) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        run = await call(`/v1/runs/${runId}`, { headers: admin });
+      }
+      const events = await call(`/v1/runs/${runId}/events?after=0&limit=100`, { headers: admin });
+      const failed = events.body.events.filter(
+        (event: { type: string }) => event.type === "work_item.failed",
+      );
+      expect([run.body.status, failed]).toEqual(["completed", []]);
+      expect(agent.tasks).toHaveLength(1);
+    } finally {
+      await agent.close();
+    }
+  }, 60_000);
 
   it("refuses code generation from strings, as production Workers do", async () => {
     const refused = {

@@ -25,6 +25,8 @@ declare module "vitest" {
      */
     a2aOAuthUrl: string;
     a2aOAuthSecret: string;
+    /** An agent that speaks A2A 0.3 only (the official SDK's 0.3 layer), over JSON-RPC. */
+    a2a03Url: string;
   }
 }
 
@@ -74,7 +76,13 @@ export default async function setup(project: TestProject) {
       admits: (request) => tokens.admits(request),
     },
   });
+  const a2a03 = await startA2aAgent({
+    name: "Edge 0.3 writer",
+    skills: [{ id: "web_search" }, { id: "write_file" }, { id: "read_file" }],
+    a2a03: { transport: "JSONRPC" },
+  });
   project.provide("a2aAgentUrl", agent.url);
+  project.provide("a2a03Url", a2a03.url);
   project.provide("a2aBulkyUrl", bulky.url);
   project.provide("a2aHugeUrl", huge.url);
   project.provide("a2aLockedUrl", locked.url);
@@ -83,7 +91,7 @@ export default async function setup(project: TestProject) {
   project.provide("a2aOAuthSecret", OAUTH_SECRET);
   return async () => {
     await Promise.all(
-      [agent, bulky, huge, locked, hosts, oauth, tokens].map((server) => server.close()),
+      [agent, bulky, huge, locked, hosts, oauth, tokens, a2a03].map((server) => server.close()),
     );
   };
 }

@@ -67,6 +67,24 @@ describe("A2A agents on workerd", () => {
     expect(await alarmOf(run.run_id)).toBeNull();
   });
 
+  it("an agent that speaks A2A 0.3: registered as 0.3.0, its item done from the alarm", async () => {
+    const service = await workersService();
+    const { admin, run, events } = await createRun(
+      service,
+      runInput([taskStage("draft")], { lease_ms: 60_000 }),
+    );
+    const added = await admin.post<{ a2a: { protocol_version: string } }>(
+      `/v1/runs/${run.run_id}/agents`,
+      { body: { tag: "edge-03", a2a: { url: inject("a2a03Url") } } },
+    );
+    expect(added.status, added.text).toBe(201);
+    expect(added.body.a2a.protocol_version).toBe("0.3.0");
+    expect(await runDurableObjectAlarm(runObject(run.run_id))).toBe(true);
+    const failed = ofType(await events(), "work_item.failed").map((event) => event.reason);
+    expect(failed).toEqual([]);
+    expect((await admin.getRun(run.run_id)).body.status).toBe("completed");
+  });
+
   it("an agent behind OAuth 2 client credentials: the object fetches a token, the item completes, no read shows the secret", async () => {
     const secret = inject("a2aOAuthSecret");
     const service = await workersService();
