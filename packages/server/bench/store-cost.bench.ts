@@ -6,6 +6,8 @@
 // With them, how long the run's row lock was held per group commit (the store's lockHolds
 // channel: from the lock's answer to COMMIT's), p50 / p99, and the operations per group.
 // STORE_COST_LIMIT=<n> claims up to n items per claim-next (max_items), completing them at once.
+// STORE_COST_INSTANCES=<n> opens n stores on the database (instances in one process), agent i
+// working through store i % n: each store's copy of the run is then stale at most groups.
 // Run: `node --conditions=@task-context/source bench/store-cost.bench.ts` in packages/server.
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { join } from "node:path";
@@ -19,6 +21,8 @@ import { measureCost, startCountingProxy, summarizeLockHolds } from "./cycle-cos
 const cycles = Number(process.env.STORE_COST_CYCLES ?? 400);
 /** How many items one claim-next asks for (1: the one-item claim). */
 const claimLimit = Number(process.env.STORE_COST_LIMIT ?? 1);
+/** How many stores (instances) share the database. */
+const instances = Number(process.env.STORE_COST_INSTANCES ?? 1);
 
 let server: Awaited<ReturnType<typeof startPostgres>>;
 try {
@@ -34,7 +38,7 @@ const proxy = await startCountingProxy(server.port);
 try {
   await admin`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`;
   console.log(
-    "| agents | cycles | statements / cycle | transactions / cycle | round trips / cycle | lock hold p50 / p99 ms | operations / group |",
+    `${instances} instance(s)\n| agents | cycles | statements / cycle | transactions / cycle | round trips / cycle | lock hold p50 / p99 ms | operations / group |`,
   );
   console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const agents of [1, 16, 64]) {
@@ -43,7 +47,10 @@ try {
     const url = new URL(server.url);
     url.pathname = `/${database}`;
     url.port = String(proxy.port);
-    const store = await PostgresStore.open(url.href);
+    const stores = await Promise.all(
+      Array.from({ length: instances }, () => PostgresStore.open(url.href)),
+    );
+    const store = stores[0] as PostgresStore;
     try {
       const runId = `run_cost${agents}`;
       await store.createRun(runId, benchRun(cycles));
@@ -71,14 +78,15 @@ try {
         async () => {
           let left = cycles;
           await Promise.all(
-            identities.map(async (agent) => {
+            identities.map(async (agent, index) => {
+              const mine = stores[index % stores.length] as PostgresStore;
               for (;;) {
-                const claims = await claimSome(store, runId, agent, Math.min(claimLimit, left));
+                const claims = await claimSome(mine, runId, agent, Math.min(claimLimit, left));
                 if (claims.length === 0) return;
                 left -= claims.length;
                 await Promise.all(
                   claims.map((claim) =>
-                    store.complete(
+                    mine.complete(
                       runId,
                       agent,
                       claim.work_item.id,
@@ -98,7 +106,7 @@ try {
         `| ${agents} | ${cycles} | ${cost.statements.toFixed(2)} | ${cost.transactions.toFixed(3)} | ${cost.roundTrips.toFixed(2)} | ${held.p50Ms.toFixed(2)} / ${held.p99Ms.toFixed(2)} | ${held.operations.toFixed(1)} |`,
       );
     } finally {
-      await store.end();
+      await Promise.all(stores.map((each) => each.end()));
     }
   }
 } finally {

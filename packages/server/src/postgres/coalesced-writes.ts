@@ -57,6 +57,7 @@ const tables = {
       token_hash: text,
       created_at: bigint,
       a2a_endpoint: text,
+      version: bigint,
     },
   },
   work_items: {
@@ -78,6 +79,7 @@ const tables = {
       target_author_id: text,
       target_author_tag: text,
       dead_lettered_at: bigint,
+      version: bigint,
     },
   },
   attempts: {
@@ -113,6 +115,7 @@ const tables = {
       media_type: text,
       content: text,
       created_at: bigint,
+      version: bigint,
     },
   },
   reviews: {
@@ -134,7 +137,14 @@ const tables = {
   idempotency_keys: {
     name: "idempotency_keys",
     key: ["run_id", "agent_id", "key"],
-    columns: { run_id: text, agent_id: text, key: text, request_hash: text, response: text },
+    columns: {
+      run_id: text,
+      agent_id: text,
+      key: text,
+      request_hash: text,
+      response: text,
+      version: bigint,
+    },
   },
 } satisfies Record<string, Table>;
 
@@ -165,9 +175,13 @@ export class CoalescedWrites {
     return this.#count === 0;
   }
 
-  /** Adds the writes of one command on the run `runId`, after those added before. */
+  /**
+   * Adds the writes of one command on the run `runId`, after those added before: the rows of the
+   * run's state it writes carry the run's version after it (see versionAfter).
+   */
   add(runId: string, writes: readonly Write[]): void {
-    for (const write of writes) this.#add(runId, write);
+    const version = versionAfter(writes);
+    for (const write of writes) this.#add(runId, write, version);
     this.#count += writes.length;
   }
 
@@ -214,7 +228,7 @@ export class CoalescedWrites {
     rows.set(key, before === undefined ? row : merge(before, { ...before, ...row }));
   }
 
-  #add(runId: string, write: Write): void {
+  #add(runId: string, write: Write, version: number): void {
     switch (write.type) {
       case "insertRun": {
         const { run, stages } = write;
@@ -256,12 +270,13 @@ export class CoalescedWrites {
             token_hash: write.agent.token_hash,
             created_at: write.created_at,
             a2a_endpoint: write.agent.a2a === undefined ? null : JSON.stringify(write.agent.a2a),
+            version,
           }),
         );
         return;
       case "insertItem": {
         const { outcome: _, ...item } = write.item;
-        this.#insert("work_items", rowOf({ run_id: runId, ...item }));
+        this.#insert("work_items", rowOf({ run_id: runId, ...item, version }));
         return;
       }
       case "updateItem": {
@@ -279,6 +294,7 @@ export class CoalescedWrites {
             holder_tag: item.holder_tag,
             lease_expires_at: item.lease_expires_at,
             dead_lettered_at: item.dead_lettered_at,
+            version,
           }),
         );
         return;
@@ -331,6 +347,7 @@ export class CoalescedWrites {
             media_type: artifact.media_type,
             content: write.content,
             created_at: artifact.created_at,
+            version,
           }),
         );
         return;
@@ -362,11 +379,27 @@ export class CoalescedWrites {
             key: write.key,
             request_hash: write.request_hash,
             response: JSON.stringify(write.response),
+            version,
           }),
         );
         return;
     }
   }
+}
+
+/**
+ * The run's version once a command's writes are done: its `updateRun`'s (every command that
+ * writes ends with one), else the inserted run's. A row of the run's state written by a later
+ * command carries a greater version than any earlier, so an instance whose copy of the run has
+ * version `v` reads what changed since as the rows with a version above `v`.
+ */
+function versionAfter(writes: readonly Write[]): number {
+  let version = 0;
+  for (const write of writes) {
+    if (write.type === "updateRun") version = write.version;
+    else if (write.type === "insertRun") version = write.run.version;
+  }
+  return version;
 }
 
 /** `json_to_recordset(?::text::json) AS r(column type, …)` for `columns` of `table`. */

@@ -289,6 +289,9 @@ export class PostgresStore extends StepStore {
     super(clock);
     this.#sessions = sessions;
     this.#listener = listener;
+    // The rows carry the version that last wrote them (postgres-schema.ts, coalesced-writes.ts):
+    // a run another instance changed is brought up to date with what changed, not read whole.
+    this.states.versionedRows = true;
   }
 
   /**
@@ -417,8 +420,9 @@ export class PostgresStore extends StepStore {
 
   /**
    * Runs `group` in one transaction, each operation in a savepoint. The first command on the run
-   * locks its row, and reads the rest of its state only when the state kept in memory is not the
-   * stored version (another instance changed the run): one round trip. The machine decides each
+   * locks its row and, when the state kept in memory is not the stored version (another instance
+   * changed the run), reads the rows written since that version (asked for with the lock when
+   * the last group found the run changed too): one round trip. The machine decides each
    * operation in memory; not `strict`, its writes are sent without waiting for them (one round
    * trip for all of them, then the COMMIT): an operation that throws in JavaScript is undone
    * alone, but a write that PostgreSQL refuses rejects the whole transaction with its
