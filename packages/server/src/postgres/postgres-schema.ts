@@ -9,32 +9,17 @@ import { postgresSchema } from "./postgres-sql.ts";
 const MIGRATION_LOCK = 0x7461_736b; // "task"
 
 /**
- * The version of a row written by a writer that does not set it (an instance of an earlier
- * release, during an upgrade): above every run's, so that every instance reads the row again
- * whenever its copy of the run is stale — too much read, never too little.
- */
-const UNKNOWN_VERSION = "9223372036854775807";
-
-/**
  * PostgreSQL's own migrations (after the shared ones; counted in `postgres_schema_version`), one
  * list of statements each. Append; never edit one that has shipped.
  */
 export const postgresMigrations: readonly (readonly string[])[] = [
   // 1: every row of a run's state carries the run version that last wrote it, so that an
   // instance whose copy of the run is stale reads only the rows written since (several instances
-  // serve one run). The rows already there keep 0 (an instance that starts has no copy); a row an
-  // earlier release inserts, or updates (only work items are updated), gets UNKNOWN_VERSION.
-  [
-    `CREATE OR REPLACE FUNCTION task_context_version_unknown() RETURNS trigger LANGUAGE plpgsql AS
-      $$ BEGIN NEW.version := ${UNKNOWN_VERSION}; RETURN NEW; END $$`,
-    ...["work_items", "agents", "artifacts", "idempotency_keys"].flatMap((table) => [
-      `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS version BIGINT NOT NULL DEFAULT 0`,
-      `ALTER TABLE ${table} ALTER COLUMN version SET DEFAULT ${UNKNOWN_VERSION}`,
-      `CREATE INDEX IF NOT EXISTS ${table}_by_version ON ${table} (run_id, version)`,
-    ]),
-    `CREATE TRIGGER work_items_version_unknown BEFORE UPDATE ON work_items FOR EACH ROW
-      WHEN (NEW.version = OLD.version) EXECUTE FUNCTION task_context_version_unknown()`,
-  ],
+  // serve one run). The rows already there keep 0: an instance that starts has no copy.
+  ["work_items", "agents", "artifacts", "idempotency_keys"].flatMap((table) => [
+    `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS version BIGINT NOT NULL DEFAULT 0`,
+    `CREATE INDEX IF NOT EXISTS ${table}_by_version ON ${table} (run_id, version)`,
+  ]),
 ];
 
 /** Brings the database's schema up to date; safe to call from many instances at once. */

@@ -3,9 +3,7 @@
 // (test/model/store-model.ts) with every operation on the next of two instances in turn, and
 // after each, both instances' states equal to a whole read of the run by a third; and a command
 // whose writes PostgreSQL refused leaves no state behind that another instance's commit could
-// seem to make valid; nor do the rows an instance of an earlier release writes (no version) go
-// unseen.
-import postgres from "postgres";
+// seem to make valid.
 import { describe, expect, it } from "vitest";
 import type { RunState } from "../../src/delivery/machine/run-state.ts";
 import { PostgresStore } from "../../src/postgres/postgres-store.ts";
@@ -40,22 +38,6 @@ function plain(state: RunState): unknown {
 function wholeRead(whole: PostgresStore, runId: string): Promise<unknown> {
   (whole as unknown as { states: RunStateCache }).states.clear();
   return stateOf(whole, runId);
-}
-
-/** The agent of {@link claimedRun}. */
-const agent = { agent_id: "agt_writer", tag: "writer" };
-
-/** A run of one stage with one item, which {@link agent} has claimed: the item's id. */
-async function claimedRun(store: PostgresStore, runId: string): Promise<string> {
-  const stage = { stage_description: "Draft", expected_output: "A draft", available_skills: [] };
-  await store.createRun(runId, {
-    goal: "Write.",
-    constraints: [],
-    stages: [{ id: "draft", ...stage }],
-  });
-  await store.addAgent(runId, { ...agent, token_hash: "x".repeat(64) });
-  const claim = await store.claim(runId, agent, undefined);
-  return claim?.work_item.id as string;
 }
 
 /** The run's state as `store` has it now (its copy checked, and brought up to date). */
@@ -129,7 +111,22 @@ describe.skipIf(reason !== undefined)(title("PostgreSQL instances sharing a run"
     )) as [PostgresStore, PostgresStore, PostgresStore];
     try {
       const runId = "run_refused";
-      const itemId = await claimedRun(first, runId);
+      await first.createRun(runId, {
+        goal: "Write.",
+        constraints: [],
+        stages: [
+          {
+            id: "draft",
+            stage_description: "Draft",
+            expected_output: "A draft",
+            available_skills: [],
+          },
+        ],
+      });
+      const agent = { agent_id: "agt_writer", tag: "writer" };
+      await first.addAgent(runId, { ...agent, token_hash: "x".repeat(64) });
+      const claim = await first.claim(runId, agent, undefined);
+      const itemId = claim?.work_item.id as string;
       await refuseArtifacts(database.url);
       const body = { attempt: 1, artifact: { media_type: "text/markdown", content: "# Draft" } };
       await expect(first.complete(runId, agent, itemId, body)).rejects.toThrow(
@@ -142,39 +139,6 @@ describe.skipIf(reason !== undefined)(title("PostgreSQL instances sharing a run"
       expect(await stateOf(first, runId)).toEqual(expected);
     } finally {
       await Promise.all([first, second, whole].map((instance) => instance.end()));
-      await database.drop();
-    }
-  });
-});
-
-describe.skipIf(reason !== undefined)(title("PostgreSQL instances sharing a run"), () => {
-  it("read again the rows an earlier release wrote without their version", async () => {
-    const database = await newDatabase();
-    const [current, whole] = (await Promise.all(
-      [0, 1].map(() => PostgresStore.open(database.url, { clock: () => 1_000 })),
-    )) as [PostgresStore, PostgresStore];
-    const earlier = postgres(database.url, { max: 1, onnotice: () => {} });
-    try {
-      const runId = "run_upgrade";
-      await claimedRun(current, runId);
-      // As the earlier release writes: its rows and the run's next version, no row version.
-      await earlier.begin(async (sql) => {
-        await sql`UPDATE work_items SET failures = failures + 1 WHERE run_id = ${runId}`;
-        await sql`INSERT INTO agents (run_id, id, tag, token_hash, created_at)
-          VALUES (${runId}, 'agt_later', 'later', ${"y".repeat(64)}, 1000)`;
-        await sql`UPDATE runs SET version = version + 1 WHERE id = ${runId}`;
-      });
-      const expected = (await wholeRead(whole, runId)) as {
-        items: [string, { failures: number }][];
-      };
-      expect(expected.items.map(([, item]) => item.failures)).toEqual([1]);
-      expect(await stateOf(current, runId)).toEqual(expected);
-      // Read again while stale, and merged to the same state.
-      await earlier`UPDATE runs SET version = version + 1 WHERE id = ${runId}`;
-      expect(await stateOf(current, runId)).toEqual(await wholeRead(whole, runId));
-    } finally {
-      await earlier.end();
-      await Promise.all([current, whole].map((instance) => instance.end()));
       await database.drop();
     }
   });
