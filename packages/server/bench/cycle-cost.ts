@@ -71,8 +71,10 @@ export interface CountingProxy {
 export function startCountingProxy(port: number): Promise<CountingProxy> {
   const totals = { roundTrips: 0, toServer: 0, toClient: 0 };
   const sockets = new Set<Socket>();
-  const server = createServer((client) => {
-    const upstream = createConnection({ host: "127.0.0.1", port });
+  // TCP_NODELAY both ways, as the store's own connections: with Nagle's algorithm a relayed
+  // piece waits for the previous one's acknowledgement (up to 40 ms on Linux).
+  const server = createServer({ noDelay: true }, (client) => {
+    const upstream = createConnection({ host: "127.0.0.1", port, noDelay: true });
     sockets.add(client);
     sockets.add(upstream);
     // The client's turn: true until it sends, then false until the server answers.

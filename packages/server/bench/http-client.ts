@@ -8,12 +8,22 @@ export interface Answer {
   text: string;
 }
 
-/** A client of one server, with up to `sockets` kept-alive connections. */
+/**
+ * A client of one server, with up to `sockets` kept-alive connections (a long poll or an event
+ * stream holds one while it lasts).
+ */
 export function httpClient(baseUrl: string, sockets: number) {
   const agent = new Agent({ keepAlive: true, maxSockets: sockets });
   const { hostname, port } = new URL(baseUrl);
   return {
-    send(method: "GET" | "POST", path: string, token: string, body?: unknown): Promise<Answer> {
+    /** Sends a request; `onSent` is called once it is written (its answer may come much later). */
+    send(
+      method: "GET" | "POST",
+      path: string,
+      token: string,
+      body?: unknown,
+      onSent?: () => void,
+    ): Promise<Answer> {
       const payload = body === undefined ? undefined : JSON.stringify(body);
       const attempt = (retry: boolean): Promise<Answer> =>
         new Promise((resolve, reject) => {
@@ -51,9 +61,36 @@ export function httpClient(baseUrl: string, sockets: number) {
               resolve(attempt(false));
             } else reject(error);
           });
+          if (onSent !== undefined) sent.once("finish", onSent);
           sent.end(payload);
         });
       return attempt(true);
+    },
+    /**
+     * Follows an event stream: `onData` gets each chunk of its body as text. Resolves, once the
+     * first chunk came, with how to stop following.
+     */
+    follow(path: string, token: string, onData: (text: string) => void): Promise<() => void> {
+      return new Promise((resolve, reject) => {
+        const sent = request(
+          {
+            agent,
+            hostname,
+            port,
+            method: "GET",
+            path,
+            headers: { Authorization: `Bearer ${token}`, Accept: "text/event-stream" },
+          },
+          (response) => {
+            response.setEncoding("utf8");
+            response.on("data", onData);
+            response.once("data", () => resolve(() => sent.destroy()));
+            response.on("error", () => {});
+          },
+        );
+        sent.on("error", reject);
+        sent.end();
+      });
     },
     close() {
       agent.destroy();

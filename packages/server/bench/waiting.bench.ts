@@ -3,34 +3,45 @@
 // poll (one connection each, wait=30, polling again when it ends), and N followers of a run's
 // event stream. For each: the server process's CPU while nothing happens (over WAITING_IDLE_S
 // seconds), its resident memory per held connection, the wake-up latency (an item put back on
-// offer → the waiter's claim answered; one item at a time, WAITING_WAKES times) with the waiters
+// offer → the waiter's claim answered; one item at a time, WAITING_WAKES times spread over
+// WAITING_WAKE_SPAN_S seconds — a whole cycle of the long polls, in which each ends and polls
+// again, on every side alike) with the waiters
 // spread over runs of 100 agents and all on one run, and the fan-out latency (an event → each
 // follower has it). The service runs as its own process (src/main.ts on an SQLite file, rate
 // limit off), as the other benchmarks start it.
 // Run: `node --conditions=@task-context/source bench/waiting.bench.ts` in packages/server;
 // WAITING_LEVELS=1000,10000 (default 1000,5000) sets the numbers of waiters and followers,
-// WAITING_IDLE_S (default 10) the seconds of idle CPU measured, WAITING_WAKES (default 20) the
-// wake-ups timed. WAITING_BEFORE=<another checkout>/packages/server/src/main.ts measures that
+// WAITING_IDLE_S (default 30: a whole cycle) the seconds of idle CPU measured, WAITING_WAKES
+// (default 20) the wake-ups timed. WAITING_BEFORE=<another checkout>/packages/server/src/main.ts measures that
 // service too, in the same run ("before": e.g. a worktree of main), beside this one ("service").
-// WAITING_ONLY=waiters or followers measures only those.
+// WAITING_ONLY=waiters or followers measures only those, WAITING_LAYOUT=one or spread only that
+// layout of the waiters. WAITING_CPU_PROF=<folder> writes the
+// service's CPU profiles there; WAITING_TRACE=1 prints each wake-up with the long polls that ended
+// meanwhile.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { Agent, type ClientRequest, request } from "node:http";
 import { availableParallelism, cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ClaimView, RunView } from "@task-context/contract";
 import { type ServerProcess, startServerProcess } from "../test/checker/server-process.ts";
 import { benchAdminToken, benchRun } from "./cycle.ts";
+import { type Answer, httpClient } from "./http-client.ts";
 import { loadAverage } from "./job-queues.ts";
 import { percentile } from "./service-load.ts";
 
 const levels = (process.env.WAITING_LEVELS ?? "1000,5000").split(",").map(Number);
-const idleSeconds = Number(process.env.WAITING_IDLE_S ?? 10);
+const idleSeconds = Number(process.env.WAITING_IDLE_S ?? 30);
 const wakes = Number(process.env.WAITING_WAKES ?? 20);
+/** Seconds the wake-ups are spread over: a whole cycle of long polls (each ends and polls again). */
+const wakeSpanSeconds = Number(process.env.WAITING_WAKE_SPAN_S ?? 30);
 /** `waiters` or `followers`: measure only those (default both). */
 const only = process.env.WAITING_ONLY;
+/** `one` (all waiters on one run) or `spread` (runs of 100): only that layout (default both). */
+const layout = process.env.WAITING_LAYOUT;
 /** Another service's entry to measure beside this one (its `src/main.ts`), or undefined. */
 const beforeEntry = process.env.WAITING_BEFORE;
+/** A folder for the service's CPU profiles (`--cpu-prof`), or undefined. */
+const profileFolder = process.env.WAITING_CPU_PROF;
 /** Agents per run when the waiters are spread. */
 const PER_RUN = 100;
 const now = () => performance.now();
@@ -51,85 +62,11 @@ function residentBytes(pid: number): number {
   return Number(line?.split(/\s+/)[1] ?? 0) * 1024;
 }
 
-interface Answer {
-  status: number;
-  text: string;
-}
-
-/** Requests on connections of their own (a held connection is one socket). */
-function connections(baseUrl: string) {
-  const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
-  const { hostname, port } = new URL(baseUrl);
-  const send = (
-    method: string,
-    path: string,
-    token: string,
-    body?: unknown,
-    onSent?: () => void,
-  ): Promise<Answer> =>
-    new Promise((resolve, reject) => {
-      const payload = body === undefined ? undefined : JSON.stringify(body);
-      const sent: ClientRequest = request(
-        {
-          agent,
-          hostname,
-          port,
-          method,
-          path,
-          headers: {
-            Authorization: `Bearer ${token}`,
-            ...(payload === undefined
-              ? {}
-              : {
-                  "Content-Type": "application/json",
-                  "Content-Length": Buffer.byteLength(payload),
-                }),
-          },
-        },
-        (response) => {
-          let text = "";
-          response.setEncoding("utf8");
-          response.on("data", (chunk: string) => {
-            text += chunk;
-          });
-          response.on("end", () => resolve({ status: response.statusCode ?? 0, text }));
-          response.on("error", reject);
-        },
-      );
-      sent.on("error", reject);
-      sent.on("finish", () => onSent?.());
-      sent.end(payload);
-    });
-  /** Follows an event stream: calls `onFrame` with each `data:` line's time of arrival. */
-  const follow = (path: string, token: string, onData: (text: string) => void) =>
-    new Promise<() => void>((resolve, reject) => {
-      const sent = request(
-        {
-          agent,
-          hostname,
-          port,
-          method: "GET",
-          path,
-          headers: { Authorization: `Bearer ${token}`, Accept: "text/event-stream" },
-        },
-        (response) => {
-          response.setEncoding("utf8");
-          response.on("data", onData);
-          response.once("data", () => resolve(() => sent.destroy()));
-          response.on("error", () => {});
-        },
-      );
-      sent.on("error", reject);
-      sent.end();
-    });
-  return { send, follow, close: () => agent.destroy() };
-}
-
 /** One side of the comparison: the service or the bare routes. */
 interface Side {
   name: string;
   server: ServerProcess;
-  client: ReturnType<typeof connections>;
+  client: ReturnType<typeof httpClient>;
   /** Tokens of `agents` waiting agents over `runs` runs, and how to put one item back on offer
    * in run `r` (resolves when the request that does it was sent). */
   prepare(
@@ -150,8 +87,11 @@ async function serviceSide(folder: string, entry?: string): Promise<Side> {
     adminToken: benchAdminToken,
     now,
     ...(entry === undefined ? {} : { entry }),
+    ...(profileFolder === undefined
+      ? {}
+      : { nodeOptions: ["--cpu-prof", `--cpu-prof-dir=${profileFolder}`] }),
   });
-  const client = connections(server.url());
+  const client = httpClient(server.url(), Number.POSITIVE_INFINITY);
   const ok = (answer: Answer, status: number, what: string) => {
     if (answer.status !== status) throw new Error(`${what}: ${answer.status} ${answer.text}`);
     return answer.text;
@@ -233,7 +173,7 @@ async function bareSide(claimSample: string): Promise<Side> {
       }),
     },
   });
-  const client = connections(server.url());
+  const client = httpClient(server.url(), Number.POSITIVE_INFINITY);
   return {
     name: "bare",
     server,
@@ -285,6 +225,8 @@ async function measureWaiters(side: Side, agents: number, runs: number): Promise
     allSent = resolve;
   });
   const claimed: Array<{ at: number; run: number }> = [];
+  /** Long polls answered 204 (their wait over) so far. */
+  let ended = 0;
   const waitFrom = async (token: string, index: number) => {
     let first = true;
     while (!stopping) {
@@ -311,6 +253,7 @@ async function measureWaiters(side: Side, agents: number, runs: number): Promise
         await sleep(100);
         continue;
       }
+      if (answer.status === 204) ended += 1;
       if (answer.status === 200) {
         claimed.push({ at: now(), run: runOf(index) });
         return; // this agent holds its item: it waits no more
@@ -340,9 +283,15 @@ async function measureWaiters(side: Side, agents: number, runs: number): Promise
     const before = claimed.length;
     const start = now();
     await release(run);
+    const endedBefore = ended;
     while (claimed.length === before) await sleep(1);
     wake.push((claimed[before]?.at ?? now()) - start);
-    await sleep(200);
+    if (process.env.WAITING_TRACE !== undefined) {
+      console.error(
+        `${side.name} wake ${index}: ${fmt(wake.at(-1) ?? 0)} ms, ${ended - endedBefore} long polls ended meanwhile, ${ended} in all`,
+      );
+    }
+    await sleep(Math.max(200, (wakeSpanSeconds * 1000) / wakes - (now() - start)));
   }
   stopping = true;
   side.client.close();
@@ -438,7 +387,8 @@ try {
     }
   };
   for (const agents of levels) {
-    for (const spread of only === "followers" ? [] : [true, false]) {
+    const layouts = layout === "one" ? [false] : layout === "spread" ? [true] : [true, false];
+    for (const spread of only === "followers" ? [] : layouts) {
       const runs = spread ? Math.max(1, Math.ceil(agents / PER_RUN)) : 1;
       const results: Record<string, Figures> = {};
       for (const make of sides) {
@@ -475,7 +425,7 @@ try {
 }
 
 console.log(
-  `Node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? "unknown"}); load average ${loadBefore} before, ${loadAverage()} after. Idle CPU over ${idleSeconds} s (100 % = one core); memory: resident, per held connection; wake-up: an item back on offer → a waiter's claim answered (${wakes} times, p50 / p99 ms); fan-out: an event → each follower has it (p50 / p99 ms over the followers, median of 5 events).\n`,
+  `Node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? "unknown"}); load average ${loadBefore} before, ${loadAverage()} after. Idle CPU over ${idleSeconds} s (100 % = one core); memory: resident, per held connection; wake-up: an item back on offer → a waiter's claim answered (${wakes} times over ${wakeSpanSeconds} s, p50 / p99 ms); fan-out: an event → each follower has it (p50 / p99 ms over the followers, median of 5 events).\n`,
 );
 console.log(
   "| held | side | idle CPU | memory / connection | ÷ bare | wake-up or fan-out p50 / p99 ms |",

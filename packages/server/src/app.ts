@@ -7,6 +7,7 @@ import {
 } from "@task-context/core/internal";
 import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
+import { isDutyStore, startTimerDuties } from "./background/timer-duties.ts";
 import { DeliveryError } from "./delivery/delivery-error.ts";
 import type { DeliveryStore } from "./delivery/delivery-store.ts";
 import type { A2aOptions, ServiceContext } from "./execution/service-context.ts";
@@ -81,8 +82,16 @@ export interface AppOptions {
    * itself (see `RunFeeds`).
    */
   sharedEventReaders?: boolean;
-  /** Told about every error that became a 500 (the answer never carries it). */
+  /** Told about every error that became a 500 (the answer never carries it), and of the lease-expiry duty's. */
   onUnexpectedError?: (error: unknown) => void;
+  /**
+   * Whether the app wakes each run at its next lease expiry on a timer in this process (default
+   * true, for a store that reports its changes: `SqlStore`, `PostgresStore`): the expiry's events
+   * wake the run's long polls and streams; stopped when `signal` aborts. The Node server sets
+   * false and runs the same duty with its sweep and A2A loops; on Workers each run's Durable
+   * Object has its alarm.
+   */
+  backgroundDuties?: boolean;
   /**
    * What happens to secrets (API keys, tokens, private keys, passwords in URLs, …) in a new run's
    * goal, constraints and stage contexts, which every agent of the run receives: `"redact"` (the
@@ -145,6 +154,15 @@ export function createApp(options: AppOptions): App {
       argument: "options.cors.origins",
       message: "expected an array of origins such as https://app.example.",
     });
+  }
+
+  if (options.backgroundDuties !== false && isDutyStore(store)) {
+    const duties = startTimerDuties({
+      store,
+      clock,
+      onError: (error) => options.onUnexpectedError?.(error),
+    });
+    options.signal?.addEventListener("abort", () => duties.close(), { once: true });
   }
 
   const app: App = new Hono<AppEnv>();

@@ -165,6 +165,8 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     allowedHosts: options.allowedHosts ?? defaultAllowedHosts(host),
     ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
     signal: shutdown.signal,
+    // Its duties (lease expiry, the sweep, A2A) start below, once listening.
+    backgroundDuties: false,
     ...(options.onUnexpectedError === undefined
       ? {}
       : { onUnexpectedError: options.onUnexpectedError }),

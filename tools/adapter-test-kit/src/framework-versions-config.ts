@@ -59,16 +59,7 @@ function frameworkVersions(packageJsonPath: string, framework: string): Framewor
  * and against the lowest, to which every import of the framework in src/ and the tests is
  * redirected — its `package.json` too, so a test that checks the manifest's version checks the
  * redirect. The newest's `package.json` is read from its folder, as some versions do not export it.
- *
- * @example
- * ```ts
- * // packages/langgraph/vitest.config.ts
- * export default frameworkVersionsConfig({
- *   configUrl: import.meta.url,
- *   framework: "@langchain/langgraph",
- *   versionVariable: "LANGGRAPH_VERSION",
- * });
- * ```
+ * Each adapter's `vitest.config.ts` is one call of it (see packages/langgraph/vitest.config.ts).
  */
 export function frameworkVersionsConfig(options: FrameworkVersionsOptions): ViteUserConfig {
   const { configUrl, framework, versionVariable } = options;

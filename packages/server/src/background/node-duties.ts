@@ -1,11 +1,10 @@
-// The background duties on Node: a timer at each run's next wake-up (background-duties.ts) for
+// The background duties on Node: a timer at each run's next wake-up (timer-duties.ts) for
 // the runs this instance changes, a sweep of every run's overdue leases every `sweepMs` for the
 // others (changed by another instance on PostgreSQL, or before a restart), and the A2A
 // dispatcher's loops for the runs with A2A agents, loaded with the first.
 import type { A2aDispatcher, A2aDispatcherOptions } from "../a2a/a2a-dispatcher.ts";
 import type { StepStore } from "../sql/step-store.ts";
-import { BackgroundDuties } from "./background-duties.ts";
-import { TimerScheduler } from "./timer-scheduler.ts";
+import { startTimerDuties } from "./timer-duties.ts";
 
 /** Options of {@link startNodeDuties}. */
 export interface NodeDutiesOptions {
@@ -37,15 +36,7 @@ export function startNodeDuties(options: NodeDutiesOptions): NodeDuties {
     );
     dispatcher.then((started) => started.watchRun(runId)).catch(onError);
   };
-  const timers = new TimerScheduler(clock, (runId) => void duties.round(runId));
-  const duties = new BackgroundDuties({
-    scheduler: timers,
-    clock,
-    runState: (runId) => store.runState(runId),
-    a2aWatch: watch,
-    onError,
-  });
-  store.onRunChanged((runId, state) => duties.runChanged(runId, state));
+  const timers = startTimerDuties({ store, clock, a2aWatch: watch, onError });
   // Expiry is also evaluated by every query; the timers and the sweep only make expiries visible
   // on streams and to long polls of runs nobody touches.
   const sweeper = setInterval(() => {
@@ -57,7 +48,6 @@ export function startNodeDuties(options: NodeDutiesOptions): NodeDuties {
   return {
     async close() {
       clearInterval(sweeper);
-      store.onRunChanged(undefined);
       timers.close();
       await a2aRuns;
       await (await dispatcher)?.close();

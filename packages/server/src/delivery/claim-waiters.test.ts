@@ -104,10 +104,11 @@ describe("the claim-next line of a run", () => {
     offer([task]);
     waiters.changed(RUN);
     expect(await outcomes([other.woken])).toEqual(["waiting"]);
-    // Its claim found nothing: going idle matches the line again; the oldest waiter is woken.
+    // Its claim found nothing: going idle matches the line again (on the offers the look found,
+    // the run unchanged since); the oldest waiter is woken.
     const lateWoken = late.idle(LONG, undefined);
     expect(await outcomes([lateWoken, other.woken])).toEqual(["waiting", true]);
-    expect(looks).toEqual([RUN, RUN]);
+    expect(looks).toEqual([RUN]);
     late.leave(false);
     other.ticket.leave(true);
   });
@@ -122,7 +123,7 @@ describe("the claim-next line of a run", () => {
     expect(await outcomes([idleOne.woken])).toEqual(["waiting"]);
     claimed.leave(true);
     expect(await outcomes([idleOne.woken])).toEqual([true]);
-    expect(looks).toEqual([RUN, RUN]);
+    expect(looks).toEqual([RUN]);
     idleOne.ticket.leave(true);
   });
 
@@ -179,24 +180,6 @@ describe("the claim-next line of a run", () => {
     second.leave(true);
   });
 
-  it("looks again at the run's next lease expiry while waiters are idle", async () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    let now = 1_000;
-    const { waiters, looks, idle, offer } = setUp(() => now);
-    const waiting = idle("waiter");
-    offer([], 6_000);
-    waiters.changed(RUN);
-    await vi.advanceTimersByTimeAsync(0);
-    expect(looks).toHaveLength(1);
-    // The lease ends 5 s later: its item is on offer again at the next look.
-    offer([task]);
-    now = 6_000;
-    await vi.advanceTimersByTimeAsync(5_000);
-    expect(looks).toHaveLength(2);
-    expect(await waiting.woken).toBe(true);
-    waiting.ticket.leave(true);
-  });
-
   it("lets a new waiter skip its claim while the run is quiet with nothing on offer, until a change or a lease's end", async () => {
     let now = 1_000;
     const { waiters } = setUp(() => now);
@@ -217,19 +200,81 @@ describe("the claim-next line of a run", () => {
     waiters.close();
   });
 
-  it("looks again at the lease expiry its claim saw, with no change to match on", async () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  it("trusts a look that found nothing on offer for the safety recheck's time at most (a change may go untold)", async () => {
     let now = 1_000;
-    const { waiters, looks, offer } = setUp(() => now);
-    const ticket = waiters.enter(RUN, agent("waiter"));
-    ticket.claimedNothing({ offered: [], nextLeaseExpiry: 3_000 });
-    const woken = ticket.idle(LONG, undefined);
+    const { waiters } = setUp(() => now);
+    const first = waiters.enter(RUN, agent("first"));
+    first.claimedNothing({ offered: [], nextLeaseExpiry: undefined });
+    now = 30_999;
+    expect(waiters.enter(RUN, agent("second")).nothingOnOffer(30_000)).toBe(true);
+    expect(waiters.enter(RUN, agent("third")).nothingOnOffer()).toBe(true);
+    now = 31_000;
+    const fourth = waiters.enter(RUN, agent("fourth"));
+    expect(fourth.nothingOnOffer(30_000)).toBe(false);
+    // Its claim finds nothing again: trusted for another recheck's time.
+    fourth.claimedNothing({ offered: [], nextLeaseExpiry: undefined });
+    expect(waiters.enter(RUN, agent("fifth")).nothingOnOffer(30_000)).toBe(true);
+    waiters.close();
+  });
+
+  it("matches a change committed here on the offers it committed, without a look", async () => {
+    const { waiters, looks, idle } = setUp();
+    const line = ["a", "b", "c"].map(idle);
+    waiters.committed(RUN, () => ({ offered: [task, reviewOf("a")], nextLeaseExpiry: undefined }));
+    waiters.changed(RUN);
+    expect(await outcomes(line.map((each) => each.woken))).toEqual([true, true, "waiting"]);
+    // The woken "a" leaves without claiming: its task goes to "c" on the same offers.
+    line[0]?.ticket.leave(false);
+    expect(await outcomes(line.map((each) => each.woken))).toEqual([true, true, true]);
+    expect(looks).toEqual([]);
+    for (const each of line.slice(1)) each.ticket.leave(true);
+  });
+
+  it("looks when a change was not committed here (another instance's), and after no stale offers", async () => {
+    const { waiters, looks, idle, offer } = setUp();
+    const waiting = idle("waiter");
+    waiters.committed(RUN, () => ({ offered: [], nextLeaseExpiry: undefined }));
+    waiters.changed(RUN);
+    // The next change comes from elsewhere: the offers committed before are not used for it.
     offer([task]);
-    now = 3_000;
-    await vi.advanceTimersByTimeAsync(2_000);
+    waiters.changed(RUN);
+    expect(await outcomes([waiting.woken])).toEqual([true]);
     expect(looks).toEqual([RUN]);
-    expect(await woken).toBe(true);
-    ticket.leave(true);
+    waiting.ticket.leave(true);
+  });
+
+  it("costs nothing when waits end after a change their line has matched", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const { waiters, looks } = setUp();
+    const tickets = ["a", "b", "c"].map((id) => waiters.enter(RUN, agent(id)));
+    const waits = tickets.map((ticket) => ticket.idle(1_000, undefined));
+    waiters.changed(RUN);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(looks).toEqual([RUN]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(await Promise.all(waits)).toEqual([false, false, false]);
+    for (const ticket of tickets) ticket.leave(false);
+    expect(looks).toEqual([RUN]);
+    expect(waiters.waiting(RUN)).toBe(0);
+  });
+
+  it("ends waits that began together apart: each up to a tenth of its time sooner", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const randoms = [0, 0.5, 0.9];
+    const waiters = new ClaimWaiters({
+      look: async () => ({ offered: [], nextLeaseExpiry: undefined }),
+      clock: () => 0,
+      random: () => randoms.shift() ?? 0,
+    });
+    const tickets = ["a", "b", "c"].map((id) => waiters.enter(RUN, agent(id)));
+    const waits = tickets.map((ticket) => ticket.idle(1_000, undefined));
+    await vi.advanceTimersByTimeAsync(910);
+    expect(await outcomes(waits)).toEqual(["waiting", "waiting", false]);
+    await vi.advanceTimersByTimeAsync(40);
+    expect(await outcomes(waits)).toEqual(["waiting", false, false]);
+    await vi.advanceTimersByTimeAsync(50);
+    expect(await outcomes(waits)).toEqual([false, false, false]);
+    for (const ticket of tickets) ticket.leave(false);
   });
 
   it("ends a wait when its time is up, its signal aborts, or the waiters close", async () => {
@@ -250,5 +295,88 @@ describe("the claim-next line of a run", () => {
     expect(await closed).toBe(false);
     expect(await closing.idle(LONG, undefined)).toBe(false);
     for (const ticket of [timed, leaving, closing]) ticket.leave(false);
+  });
+});
+
+describe("polls watching a run's offers in its line", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("wakes a watch for a change committed here only when it offers something the agent may take", async () => {
+    const { waiters, looks } = setUp();
+    const watches = ["a", "b"].map((id) => waiters.watch(RUN, agent(id)));
+    const first = watches.map((watch) => watch.next(LONG, undefined));
+    // Nothing on offer, then only a review of a's own artifact: a sleeps through both.
+    waiters.committed(RUN, () => ({ offered: [], nextLeaseExpiry: undefined }));
+    waiters.changed(RUN);
+    expect(await outcomes(first)).toEqual(["waiting", "waiting"]);
+    waiters.committed(RUN, () => ({ offered: [reviewOf("a")], nextLeaseExpiry: undefined }));
+    waiters.changed(RUN);
+    expect(await outcomes(first)).toEqual(["waiting", true]);
+    waiters.committed(RUN, () => ({ offered: [task], nextLeaseExpiry: undefined }));
+    waiters.changed(RUN);
+    expect(await outcomes(first)).toEqual([true, true]);
+    // A watch looks for itself: the line made no look.
+    expect(looks).toEqual([]);
+    for (const watch of watches) watch.leave();
+    expect(waiters.waiting(RUN)).toBe(0);
+  });
+
+  it("wakes every watch for a change from elsewhere, whose offers it cannot know", async () => {
+    const { waiters } = setUp();
+    const watch = waiters.watch(RUN, agent("a"));
+    const woken = watch.next(LONG, undefined);
+    waiters.changed(RUN);
+    expect(await outcomes([woken])).toEqual([true]);
+    // Looked since: the next wait sleeps until the next change.
+    const again = watch.next(LONG, undefined);
+    expect(await outcomes([again])).toEqual(["waiting"]);
+    waiters.close();
+    expect(await outcomes([again])).toEqual([false]);
+  });
+
+  it("answers at once for a change that came while the poll looked, before its wait began", async () => {
+    const { waiters } = setUp();
+    const watch = waiters.watch(RUN, agent("a"));
+    // The poll looks (finds nothing); meanwhile a commit offers a task.
+    waiters.committed(RUN, () => ({ offered: [task], nextLeaseExpiry: undefined }));
+    waiters.changed(RUN);
+    expect(await outcomes([watch.next(LONG, undefined)])).toEqual([true]);
+    // A change while it looked that offers it nothing: it waits.
+    waiters.committed(RUN, () => ({ offered: [reviewOf("a")], nextLeaseExpiry: undefined }));
+    waiters.changed(RUN);
+    const next = watch.next(LONG, undefined);
+    expect(await outcomes([next])).toEqual(["waiting"]);
+    watch.leave();
+    expect(await outcomes([next])).toEqual([false]);
+  });
+
+  it("keeps the run's line while a watch waits, its claim-next waiters gone", async () => {
+    const { waiters } = setUp();
+    const watch = waiters.watch(RUN, agent("a"));
+    const claimer = waiters.enter(RUN, agent("b"));
+    const woken = watch.next(LONG, undefined);
+    claimer.leave(false);
+    waiters.committed(RUN, () => ({ offered: [task], nextLeaseExpiry: undefined }));
+    waiters.changed(RUN);
+    expect(await outcomes([woken])).toEqual([true]);
+    watch.leave();
+  });
+
+  it("ends a watch's wait after its time or when its signal aborts", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const { waiters } = setUp();
+    const watch = waiters.watch(RUN, agent("a"));
+    const timed = watch.next(1_000, undefined);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(await outcomes([timed])).toEqual(["waiting"]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await outcomes([timed])).toEqual([false]);
+    const abort = new AbortController();
+    const aborted = watch.next(LONG, abort.signal);
+    abort.abort();
+    expect(await outcomes([aborted])).toEqual([false]);
+    watch.leave();
   });
 });

@@ -185,6 +185,12 @@ export interface ChangedOptions {
 export interface ClaimNextOptions extends ChangedOptions {
   /** Claim up to this many offers at once (`max_items`); undefined: one, answered without `claims`. */
   limit?: number | undefined;
+  /**
+   * The safety recheck (ms): a look at the run that found nothing on offer lets a new wait skip
+   * its claim for at most this long, in case a change was never told (a lost notification);
+   * undefined: until the next change.
+   */
+  recheckMs?: number | undefined;
 }
 
 /**

@@ -31,8 +31,8 @@ export interface OperationRequest {
 /** Where an operation runs. */
 export interface ExecutionContext<Services extends AgentServices = ServiceContext> {
   service: Services;
-  /** Aborts when the caller goes away or the service stops. */
-  signal: AbortSignal;
+  /** Aborts when the caller goes away or the service stops (read only by a handler that waits). */
+  readonly signal: AbortSignal;
   /** The HTTP request, over HTTP. */
   http?: HandlerContext<Operations[OperationId]>["http"];
 }
@@ -74,7 +74,10 @@ export async function executeOperation<Id extends OperationId>(
   const handlerContext = {
     caller,
     service: context.service,
-    signal: context.signal,
+    // Asked for only by a handler that waits (an entry may make it on demand).
+    get signal() {
+      return context.signal;
+    },
     http: context.http,
   } as HandlerContext<Operations[OperationId]>;
   const run = () => handler.handle(checked, handlerContext);

@@ -4,6 +4,7 @@ import { DeliveryError, runNotFound } from "../delivery/delivery-error.ts";
 import type { AgentIdentity, DeliveryStore } from "../delivery/delivery-store.ts";
 import { constantTimeEqual, parseAgentToken } from "../delivery/ids.ts";
 import type { AuthenticatedToken } from "./rate-limit.ts";
+import { TOKEN_HASHES_KEPT, tokenHashes } from "./token-hashes.ts";
 
 /**
  * Who sent a request: the admin or an agent, from its bearer token; or a viewer, from a view
@@ -51,6 +52,7 @@ export function createAuthenticator(
   { adminToken }: AuthOptions,
 ): Authenticator {
   const adminHash = sha256Hex(adminToken);
+  const hashes = tokenHashes(TOKEN_HASHES_KEPT, sha256Hex);
   const verify = async (c: Context): Promise<AuthenticatedToken> => {
     const token = bearerToken(c);
     if (token === undefined) {
@@ -58,9 +60,11 @@ export function createAuthenticator(
         "This endpoint needs a token: send Authorization: Bearer <token> (the admin token, or an agent token from POST /v1/runs/{run_id}/agents).",
       );
     }
-    const hash = await sha256Hex(token);
-    if (constantTimeEqual(hash, await adminHash))
+    const hash = await hashes.hash(token);
+    if (constantTimeEqual(hash, await adminHash)) {
+      hashes.keep(token, hash);
       return { sha256: hash, caller: { role: "admin" } };
+    }
     const parsed = parseAgentToken(token);
     const agent =
       parsed === undefined ? undefined : await store.findAgent(parsed.runId, parsed.agentId);
@@ -69,6 +73,7 @@ export function createAuthenticator(
         "The token is not valid. Use the admin token or an agent token as it was returned when the agent was added.",
       );
     }
+    hashes.keep(token, hash);
     return {
       sha256: hash,
       caller: {

@@ -10,13 +10,13 @@ import {
   operations,
 } from "@task-context/contract";
 import type { Context } from "hono";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { DeliveryError } from "../delivery/delivery-error.ts";
 import { admit } from "../execution/admit.ts";
 import { executeOperation } from "../execution/execute-operation.ts";
 import type { ServiceContext } from "../execution/service-context.ts";
 import type { App, AppEnv } from "./app-env.ts";
 import { bearerToken, type Caller } from "./auth.ts";
+import { securedAnswer, securedHeaders } from "./secure-headers.ts";
 import { requireUtf8Url } from "./url-text.ts";
 import { decodeUtf8Body } from "./utf8-body.ts";
 import { requireJsonMediaType } from "./validation.ts";
@@ -82,6 +82,13 @@ function queryOf(c: Context<AppEnv>): Record<string, string | string[]> {
   );
 }
 
+/** The headers of a JSON answer, and of one that may not be cached. */
+const jsonHeaders = securedHeaders({ "content-type": "application/json" });
+const noStoreJsonHeaders = securedHeaders({
+  "cache-control": "no-store",
+  "content-type": "application/json",
+});
+
 /** The HTTP answer of `operation` to `answer`, as its output declares. */
 function respond(c: Context<AppEnv>, operation: OperationDefinition, answer: unknown): Response {
   if (answer instanceof Response) return answer;
@@ -96,8 +103,28 @@ function respond(c: Context<AppEnv>, operation: OperationDefinition, answer: unk
     throw new Error(`${operation.id}, a page, answered without a Response.`);
   }
   if (answer === undefined && output.empty !== undefined) return c.body(null, output.empty.status);
-  if (output.noStore === true) c.header("Cache-Control", "no-store");
-  return c.json(answer as object, output.status as ContentfulStatusCode);
+  return securedAnswer(
+    JSON.stringify(answer),
+    output.status,
+    output.noStore === true ? noStoreJsonHeaders : jsonHeaders,
+  );
+}
+
+/**
+ * Where a request's operation runs. Its signal (the client gone, or the service stopping) is
+ * made when a handler first asks for it — only a wait does: on Node the request's own signal is
+ * an AbortController made on demand, and `AbortSignal.any` follows both.
+ */
+function requestContext(c: Context<AppEnv>, service: ServiceContext) {
+  let signal: AbortSignal | undefined;
+  return {
+    service,
+    http: c,
+    get signal() {
+      signal ??= anySignal([c.req.raw.signal, service.shutdown]);
+      return signal;
+    },
+  };
 }
 
 /** Answers one request for the operation `id`. */
@@ -123,7 +150,7 @@ async function answerRequest(
       ...(body === undefined ? {} : { body: body.value, bodyBytes: body.bytes }),
       idempotencyKey: c.req.header("Idempotency-Key"),
     },
-    { service, signal: anySignal([c.req.raw.signal, service.shutdown]), http: c },
+    requestContext(c, service),
   );
   return respond(c, operation, answer);
 }

@@ -10,7 +10,8 @@ import { describeClaim } from "../execution/work-item-span.ts";
  * came.
  */
 export const claimNext = defineHandler(operations.claimNext, {
-  handle: async ({ query }, { caller, service, signal }) => {
+  handle: async ({ query }, context) => {
+    const { caller, service } = context;
     const { runId, agent } = caller;
     const { store, timing } = service;
     const deadline = timing.clock() + (query.wait ?? 0) * 1000;
@@ -19,10 +20,12 @@ export const claimNext = defineHandler(operations.claimNext, {
       const timeoutMs = Math.min(remaining, timing.recheckMs);
       const claim = await store.claimNext(runId, agent, {
         timeoutMs,
-        signal,
+        // Only a wait needs the signal, made when first asked for: none for `wait=0`.
+        ...(timeoutMs > 0 ? { signal: context.signal } : {}),
         limit: query.max_items,
+        recheckMs: timing.recheckMs,
       });
-      if (claim !== undefined || remaining <= timeoutMs || signal.aborted) return claim;
+      if (claim !== undefined || remaining <= timeoutMs || context.signal.aborted) return claim;
     }
   },
   span: { name: "claim work_item", workItemId: () => undefined, describe: describeClaim },

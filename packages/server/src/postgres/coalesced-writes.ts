@@ -1,397 +1,80 @@
 // The machine's writes of many commands as few statements: folded row by row into what they
-// leave behind (a row inserted then updated is inserted as it ends; a row updated twice is
-// updated once, as it ends), then sent as at most one INSERT and one UPDATE per table, each row
-// a record of one JSON parameter (`json_to_recordset`): a group commit of 30 claims and
-// completions writes about ten statements where it wrote two hundred. graphile-worker's
+// leave behind (../sql/folded-writes.ts), then sent as at most one INSERT and one UPDATE per
+// table, each row a record of one JSON parameter (`json_to_recordset`): a group commit of 30
+// claims and completions writes about ten statements where it wrote two hundred. graphile-worker's
 // completeJobs does the same for its completions (one statement for a batch of ids).
 import type { Write } from "../delivery/machine/writes.ts";
+import { type FoldedTable, FoldedWrites, type Row, type Table } from "../sql/folded-writes.ts";
 import type { Statement } from "../sql/sql-steps.ts";
 import { encodeText } from "./postgres-sql.ts";
 
-/** A row as columns and values (strings as encodeText writes them). */
-type Row = Record<string, string | number | null>;
+/**
+ * The tables of a run's state whose rows carry the run version that last wrote them (PostgreSQL's
+ * schema, postgres-schema.ts): an instance whose copy of the run is stale reads the rows written
+ * since its version (../sql/run-state-rows.ts). Attempts are read through their item (an outcome
+ * changes only with its item), stages never change, events are not part of the state.
+ */
+const versioned: ReadonlySet<string> = new Set([
+  "agents",
+  "work_items",
+  "artifacts",
+  "idempotency_keys",
+]);
 
-/** A table's columns: their PostgreSQL types, its key first. */
-interface Table {
-  name: string;
-  key: readonly string[];
-  columns: Readonly<Record<string, "text" | "bigint">>;
-  /** How an update sets a column from the record `r` (default `r.column`). */
-  set?: Readonly<Record<string, string>>;
-}
-
-const text = "text" as const;
-const bigint = "bigint" as const;
-
-/** The tables in the order their rows are inserted (none references another: any would do). */
-const tables = {
-  runs: {
-    name: "runs",
-    key: ["id"],
-    columns: {
-      id: text,
-      goal: text,
-      constraints: text,
-      lease_ms: bigint,
-      max_attempts: bigint,
-      status: text,
-      current_stage: bigint,
-      last_seq: bigint,
-      created_at: bigint,
-      trace_context: text,
-      version: bigint,
-    },
-  },
-  stages: {
-    name: "stages",
-    key: ["run_id", "position"],
-    columns: { run_id: text, position: bigint, id: text, definition: text, status: text },
-  },
-  agents: {
-    name: "agents",
-    key: ["run_id", "id"],
-    columns: {
-      run_id: text,
-      id: text,
-      tag: text,
-      token_hash: text,
-      created_at: bigint,
-      a2a_endpoint: text,
-      version: bigint,
-    },
-  },
-  work_items: {
-    name: "work_items",
-    key: ["run_id", "id"],
-    columns: {
-      run_id: text,
-      id: text,
-      stage_position: bigint,
-      kind: text,
-      status: text,
-      attempt: bigint,
-      failures: bigint,
-      offered_seq: bigint,
-      holder_id: text,
-      holder_tag: text,
-      lease_expires_at: bigint,
-      target_artifact_id: text,
-      target_author_id: text,
-      target_author_tag: text,
-      dead_lettered_at: bigint,
-      version: bigint,
-    },
-  },
-  attempts: {
-    name: "attempts",
-    key: ["run_id", "work_item_id", "attempt"],
-    columns: {
-      run_id: text,
-      work_item_id: text,
-      attempt: bigint,
-      agent_id: text,
-      agent_tag: text,
-      leased_at: bigint,
-      ended_at: bigint,
-      outcome: text,
-      reason: text,
-    },
-    // An expired lease completed late keeps its expiry as its end.
-    set: { ended_at: "coalesce(t.ended_at, r.ended_at)" },
-  },
-  artifacts: {
-    name: "artifacts",
-    key: ["run_id", "id"],
-    columns: {
-      run_id: text,
-      id: text,
-      seq: bigint,
-      stage_position: bigint,
-      stage_id: text,
-      work_item_id: text,
-      author_id: text,
-      author_tag: text,
-      title: text,
-      media_type: text,
-      content: text,
-      created_at: bigint,
-      version: bigint,
-    },
-  },
-  reviews: {
-    name: "reviews",
-    key: ["run_id", "work_item_id"],
-    columns: {
-      run_id: text,
-      work_item_id: text,
-      target_artifact_id: text,
-      feedback: text,
-      created_at: bigint,
-    },
-  },
-  events: {
-    name: "events",
-    key: ["run_id", "seq"],
-    columns: { run_id: text, seq: bigint, body: text },
-  },
-  idempotency_keys: {
-    name: "idempotency_keys",
-    key: ["run_id", "agent_id", "key"],
-    columns: {
-      run_id: text,
-      agent_id: text,
-      key: text,
-      request_hash: text,
-      response: text,
-      version: bigint,
-    },
-  },
-} satisfies Record<string, Table>;
-
-type TableName = keyof typeof tables;
-
-/** A row's key within its table. */
-const keyOf = (table: Table, row: Row) => table.key.map((column) => row[column]).join("\u0000");
-
-/** `value` as a record holds it: strings encoded for PostgreSQL's text (no U+0000). */
-const cell = (value: string | number | null | undefined) =>
-  typeof value === "string" ? encodeText(value) : (value ?? null);
-
-/** The row of `values` (every value through {@link cell}). */
-function rowOf(values: Record<string, string | number | null | undefined>): Row {
-  const row: Row = {};
-  for (const [column, value] of Object.entries(values)) row[column] = cell(value);
-  return row;
-}
-
-/** The rows some writes leave behind: to insert, and to update, per table. */
+/** The writes held for a group: the statements that write what they leave, once taken. */
 export class CoalescedWrites {
-  readonly #inserted = new Map<TableName, Map<string, Row>>();
-  readonly #updated = new Map<TableName, Map<string, Row>>();
-  #count = 0;
+  readonly #folded = new FoldedWrites();
+  /** The version each run written to has after the writes added (its last command's). */
+  readonly #versions = new Map<string, number>();
 
   /** Whether no write was added since the last {@link take}. */
   get empty(): boolean {
-    return this.#count === 0;
+    return this.#folded.empty;
   }
 
   /**
    * Adds the writes of one command on the run `runId`, after those added before: the rows of the
-   * run's state it writes carry the run's version after it (see versionAfter).
+   * run's state written in the group carry the run's version after its last command (the group
+   * commits as a whole: no instance sees a version between).
    */
   add(runId: string, writes: readonly Write[]): void {
+    this.#folded.add(runId, writes);
     const version = versionAfter(writes);
-    for (const write of writes) this.#add(runId, write, version);
-    this.#count += writes.length;
+    if (version > (this.#versions.get(runId) ?? 0)) this.#versions.set(runId, version);
   }
 
   /** The statements that leave what the writes added leave, and starts empty again. */
   take(): Statement[] {
+    const folded = this.#folded.take().map((each) => this.#stamped(each));
+    this.#versions.clear();
     const statements: Statement[] = [];
-    for (const name of Object.keys(tables) as TableName[]) {
-      const rows = this.#inserted.get(name);
-      if (rows !== undefined) statements.push(insertStatement(tables[name], [...rows.values()]));
+    for (const { table, inserted } of folded) {
+      if (inserted.length > 0) statements.push(insertStatement(table, inserted));
     }
-    for (const name of Object.keys(tables) as TableName[]) {
-      const rows = this.#updated.get(name);
-      if (rows !== undefined) statements.push(updateStatement(tables[name], [...rows.values()]));
+    for (const { table, updated } of folded) {
+      if (updated.length > 0) statements.push(updateStatement(table, updated));
     }
-    this.#inserted.clear();
-    this.#updated.clear();
-    this.#count = 0;
     return statements;
   }
 
-  #insert(name: TableName, row: Row): void {
-    let rows = this.#inserted.get(name);
-    if (rows === undefined) {
-      rows = new Map();
-      this.#inserted.set(name, rows);
-    }
-    rows.set(keyOf(tables[name], row), row);
-  }
-
-  /** Updates the row: into its insert when it is one of these, else merged with its update. */
-  #update(name: TableName, row: Row, merge: (before: Row, after: Row) => Row = (_, a) => a): void {
-    const key = keyOf(tables[name], row);
-    const inserted = this.#inserted.get(name)?.get(key);
-    if (inserted !== undefined) {
-      this.#inserted.get(name)?.set(key, merge(inserted, { ...inserted, ...row }));
-      return;
-    }
-    let rows = this.#updated.get(name);
-    if (rows === undefined) {
-      rows = new Map();
-      this.#updated.set(name, rows);
-    }
-    const before = rows.get(key);
-    rows.set(key, before === undefined ? row : merge(before, { ...before, ...row }));
-  }
-
-  #add(runId: string, write: Write, version: number): void {
-    switch (write.type) {
-      case "insertRun": {
-        const { run, stages } = write;
-        this.#insert(
-          "runs",
-          rowOf({
-            ...run,
-            constraints: JSON.stringify(run.constraints),
-            trace_context: run.trace_context === null ? null : JSON.stringify(run.trace_context),
-          }),
-        );
-        for (const stage of stages) {
-          // `status` is no longer read; the column stays for the databases migration 1 created.
-          this.#insert(
-            "stages",
-            rowOf({
-              run_id: runId,
-              position: stage.position,
-              id: stage.id,
-              definition: JSON.stringify(stage.stage),
-              status: "pending",
-            }),
-          );
-        }
-        return;
-      }
-      case "updateRun": {
-        const { status, current_stage, last_seq, version } = write;
-        this.#update("runs", rowOf({ id: runId, status, current_stage, last_seq, version }));
-        return;
-      }
-      case "insertAgent":
-        this.#insert(
-          "agents",
-          rowOf({
-            run_id: runId,
-            id: write.agent.agent_id,
-            tag: write.agent.tag,
-            token_hash: write.agent.token_hash,
-            created_at: write.created_at,
-            a2a_endpoint: write.agent.a2a === undefined ? null : JSON.stringify(write.agent.a2a),
-            version,
-          }),
-        );
-        return;
-      case "insertItem": {
-        const { outcome: _, ...item } = write.item;
-        this.#insert("work_items", rowOf({ run_id: runId, ...item, version }));
-        return;
-      }
-      case "updateItem": {
-        const { item } = write;
-        this.#update(
-          "work_items",
-          rowOf({
-            run_id: runId,
-            id: item.id,
-            status: item.status,
-            attempt: item.attempt,
-            failures: item.failures,
-            offered_seq: item.offered_seq,
-            holder_id: item.holder_id,
-            holder_tag: item.holder_tag,
-            lease_expires_at: item.lease_expires_at,
-            dead_lettered_at: item.dead_lettered_at,
-            version,
-          }),
-        );
-        return;
-      }
-      case "insertAttempt":
-        this.#insert(
-          "attempts",
-          rowOf({
-            run_id: runId,
-            work_item_id: write.work_item_id,
-            attempt: write.attempt,
-            agent_id: write.agent_id,
-            agent_tag: write.agent_tag,
-            leased_at: write.leased_at,
-            ended_at: null,
-            outcome: "leased",
-            reason: null,
-          }),
-        );
-        return;
-      case "endAttempt":
-        this.#update(
-          "attempts",
-          rowOf({
-            run_id: runId,
-            work_item_id: write.work_item_id,
-            attempt: write.attempt,
-            outcome: write.outcome,
-            reason: write.reason,
-            ended_at: write.ended_at,
-          }),
-          // The first end stays the attempt's end (see tables.attempts.set).
-          (before, after) => ({ ...after, ended_at: before.ended_at ?? after.ended_at ?? null }),
-        );
-        return;
-      case "insertArtifact": {
-        const { artifact } = write;
-        this.#insert(
-          "artifacts",
-          rowOf({
-            run_id: runId,
-            id: artifact.id,
-            seq: artifact.seq,
-            stage_position: artifact.stage_position,
-            stage_id: artifact.stage_id,
-            work_item_id: artifact.work_item_id,
-            author_id: artifact.author_id,
-            author_tag: artifact.author_tag,
-            title: artifact.title,
-            media_type: artifact.media_type,
-            content: write.content,
-            created_at: artifact.created_at,
-            version,
-          }),
-        );
-        return;
-      }
-      case "insertReview":
-        this.#insert(
-          "reviews",
-          rowOf({
-            run_id: runId,
-            work_item_id: write.feedback.work_item_id,
-            target_artifact_id: write.feedback.target_artifact_id,
-            feedback: JSON.stringify(write.feedback),
-            created_at: write.created_at,
-          }),
-        );
-        return;
-      case "insertEvent":
-        this.#insert(
-          "events",
-          rowOf({ run_id: runId, seq: write.event.seq, body: JSON.stringify(write.event) }),
-        );
-        return;
-      case "insertIdempotencyKey":
-        this.#insert(
-          "idempotency_keys",
-          rowOf({
-            run_id: runId,
-            agent_id: write.agent_id,
-            key: write.key,
-            request_hash: write.request_hash,
-            response: JSON.stringify(write.response),
-            version,
-          }),
-        );
-        return;
-    }
+  /** The table's rows with the version of their run, when its rows carry one. */
+  #stamped(folded: FoldedTable): FoldedTable {
+    if (!versioned.has(folded.table.name)) return folded;
+    const stamp = (row: Row): Row => ({
+      ...row,
+      version: this.#versions.get(String(row.run_id)) ?? 0,
+    });
+    return {
+      table: { ...folded.table, columns: { ...folded.table.columns, version: "bigint" } },
+      inserted: folded.inserted.map(stamp),
+      updated: folded.updated.map(stamp),
+    };
   }
 }
 
 /**
  * The run's version once a command's writes are done: its `updateRun`'s (every command that
- * writes ends with one), else the inserted run's. A row of the run's state written by a later
- * command carries a greater version than any earlier, so an instance whose copy of the run has
- * version `v` reads what changed since as the rows with a version above `v`.
+ * writes ends with one, Draft.finish), else the inserted run's.
  */
 function versionAfter(writes: readonly Write[]): number {
   let version = 0;
@@ -400,6 +83,22 @@ function versionAfter(writes: readonly Write[]): number {
     else if (write.type === "insertRun") version = write.run.version;
   }
   return version;
+}
+
+/** The rows as one JSON parameter, strings encoded for PostgreSQL's text (no U+0000). */
+const recordsOf = (rows: Row[]) => JSON.stringify(rows.map(encodedRow));
+
+/** The row with its strings as encodeText writes them (the row itself when none changes). */
+function encodedRow(row: Row): Row {
+  let encoded: Row | undefined;
+  for (const [column, value] of Object.entries(row)) {
+    if (typeof value !== "string") continue;
+    const text = encodeText(value);
+    if (text === value) continue;
+    encoded ??= { ...row };
+    encoded[column] = text;
+  }
+  return encoded ?? row;
 }
 
 /** `json_to_recordset(?::text::json) AS r(column type, …)` for `columns` of `table`. */
@@ -415,7 +114,7 @@ function insertStatement(table: Table, rows: Row[]): Statement {
   return {
     kind: "run",
     sql: `INSERT INTO ${table.name} (${list}) SELECT ${list} FROM ${recordset(table, columns)}`,
-    params: [JSON.stringify(rows)],
+    params: [recordsOf(rows)],
   };
 }
 
@@ -424,12 +123,16 @@ function updateStatement(table: Table, rows: Row[]): Statement {
   const columns = Object.keys(rows[0] ?? {});
   const assignments = columns
     .filter((column) => !table.key.includes(column))
-    .map((column) => `${column} = ${table.set?.[column] ?? `r.${column}`}`)
+    .map((column) =>
+      table.keepFirst?.includes(column)
+        ? `${column} = coalesce(t.${column}, r.${column})`
+        : `${column} = r.${column}`,
+    )
     .join(", ");
   const match = table.key.map((column) => `t.${column} = r.${column}`).join(" AND ");
   return {
     kind: "run",
     sql: `UPDATE ${table.name} t SET ${assignments} FROM ${recordset(table, columns)} WHERE ${match}`,
-    params: [JSON.stringify(rows)],
+    params: [recordsOf(rows)],
   };
 }

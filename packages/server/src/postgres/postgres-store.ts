@@ -6,7 +6,7 @@
 // look at the run again at least every `recheckMs` anyway, so a lost notification only delays.
 // A connection lost mid-transaction (its backend terminated, the server restarting) fails its
 // group, which runs again on a new session (session-pool.ts); lost once its COMMIT was on its way,
-// the transaction's id tells whether it committed (commit-doubt.ts).
+// the last event the group appended tells whether it committed (commit-doubt.ts).
 import { channel } from "node:diagnostics_channel";
 import { performance } from "node:perf_hooks";
 import { requireWholeNumber } from "@task-context/core/internal";
@@ -22,7 +22,7 @@ import {
 } from "../sql/sql-steps.ts";
 import { requireFunctions, StepStore } from "../sql/step-store.ts";
 import { CoalescedWrites } from "./coalesced-writes.ts";
-import { type CommitIdentity, IDENTIFY, settleCommit } from "./commit-doubt.ts";
+import { type CommitIdentity, type CommitMark, IDENTIFY, settleCommit } from "./commit-doubt.ts";
 import { isConnectionLost, mayRunStrictly } from "./postgres-errors.ts";
 import { migratePostgres } from "./postgres-schema.ts";
 import { decodeText, encodeText, postgresText } from "./postgres-sql.ts";
@@ -57,6 +57,20 @@ type Outcome = { value: unknown } | { error: unknown };
 interface Committed {
   outcomes: Outcome[];
   appended: string[];
+  /** The last event of the operations that succeeded, whose row proves the commit. */
+  mark: CommitMark | undefined;
+}
+
+/** The last event `statement` appends, when it is writes that append one. */
+function lastEvent(statement: Statement | Writes): CommitMark | undefined {
+  if (statement.kind !== "writes") return undefined;
+  for (let index = statement.writes.length - 1; index >= 0; index--) {
+    const write = statement.writes[index] as Writes["writes"][number];
+    if (write.type === "insertEvent") {
+      return { runId: statement.runId, seq: write.event.seq, eventId: write.event.id };
+    }
+  }
+  return undefined;
 }
 
 /** What {@link lockHolds} publishes for each group commit that committed. */
@@ -455,15 +469,28 @@ export class PostgresStore extends StepStore {
   ): Promise<Committed> {
     return this.#inTransaction(runId, group.length, strict, async (statements) => {
       const outcomes: Outcome[] = [];
+      let mark: CommitMark | undefined;
       for (const operation of group) {
+        /** The last event of this operation's writes: the group's mark once it succeeds. */
+        let own: CommitMark | undefined;
+        const marking =
+          (execute: (statement: Statement | Writes) => Promise<unknown>) =>
+          (statement: Statement | Writes) => {
+            own = lastEvent(statement) ?? own;
+            return execute(statement);
+          };
         // An operation that fails undoes its own writes only (a refused command wrote nothing).
         if (strict) {
           void statements.execute(control("SAVEPOINT operation"));
           try {
-            const value = await runStepsAsync(statements.execute, operation.body(transaction));
+            const value = await runStepsAsync(
+              marking(statements.execute),
+              operation.body(transaction),
+            );
             await statements.settle();
             void statements.execute(control("RELEASE SAVEPOINT operation"));
             outcomes.push({ value });
+            mark = own ?? mark;
           } catch (error) {
             statements.discard();
             await statements.execute({
@@ -479,8 +506,11 @@ export class PostgresStore extends StepStore {
         }
         const saved = operationSavepoint(statements);
         try {
-          outcomes.push({ value: await runStepsAsync(saved.execute, operation.body(transaction)) });
+          outcomes.push({
+            value: await runStepsAsync(marking(saved.execute), operation.body(transaction)),
+          });
           saved.done();
+          mark = own ?? mark;
         } catch (error) {
           if (error instanceof postgres.PostgresError) throw error;
           // An earlier operation's write may fail here: the whole group then fails.
@@ -492,7 +522,7 @@ export class PostgresStore extends StepStore {
       const appended = transaction.appended();
       // Delivered to every listening instance when (and only if) the transaction commits.
       for (const id of appended) void statements.execute(notify(id));
-      return { appended, outcomes };
+      return { appended, outcomes, mark };
     });
   }
 
@@ -501,20 +531,21 @@ export class PostgresStore extends StepStore {
    * transaction's id go out with the body's first statement (the run's lock: one round trip);
    * the body's writes and the `COMMIT` go out together (one more): the run's row stays locked
    * for one round trip after the lock's answer. A connection lost once the COMMIT is on its way
-   * leaves the outcome in doubt until the transaction's id says it (commit-doubt.ts): committed,
+   * leaves the outcome in doubt until the last event the group appended (`mark`), found once the
+   * transaction's backend has ended, says it (commit-doubt.ts): committed,
    * `body`'s result is the answer; not committed, the loss is thrown and the group runs again.
    * A session whose connection is lost is never lent again (see session-pool.ts).
    */
-  async #inTransaction<T>(
+  async #inTransaction(
     runId: string,
     operations: number,
     strict: boolean,
-    body: (statements: Pipeline) => Promise<T>,
-  ): Promise<T> {
+    body: (statements: Pipeline) => Promise<Committed>,
+  ): Promise<Committed> {
     const session = await this.#sessions.acquire();
     const statements = pipeline(session, { strict });
     /** Once the COMMIT is on its way: the transaction's id, and the body's result. */
-    let sent: { identity: CommitIdentity; result: T } | undefined;
+    let sent: { identity: CommitIdentity; result: Committed } | undefined;
     try {
       void statements.execute(control("BEGIN"));
       const identity = statements.execute({ kind: "all", sql: IDENTIFY, params: [] });
@@ -540,7 +571,7 @@ export class PostgresStore extends StepStore {
       if (statements.lost) this.#sessions.discard(session);
       else await this.#rollBack(session);
       if (sent === undefined || !isConnectionLost(error)) throw error;
-      await settleCommit(this.#sessions, sent.identity, error);
+      await settleCommit(this.#sessions, sent.identity, sent.result.mark, error);
       return sent.result;
     }
   }

@@ -16,7 +16,10 @@ export interface SessionPoolOptions {
   create: () => Sql;
   /** The most sessions at once. */
   max: number;
-  /** How long a lost session's client may take to end before its connection is closed. */
+  /**
+   * How long an idle session retired beside a lost one may take to end before its connection is
+   * closed (a lost one is ended at once).
+   */
   retireMs: number;
 }
 
@@ -57,10 +60,13 @@ export class SessionPool {
   discard(session: Sql): void {
     this.#stale.delete(session);
     this.#all.delete(session);
-    this.#retire(session);
+    // At once: a client whose connection was lost connects again by itself to run the
+    // statements still queued on it (postgres.js), outside any transaction and never closed;
+    // ending it without waiting rejects them instead.
+    this.#retire(session, 0);
     for (const idle of this.#idle.splice(0)) {
       this.#all.delete(idle);
-      this.#retire(idle);
+      this.#retire(idle, this.#options.retireMs);
     }
     for (const lent of this.#all) this.#stale.add(lent);
     const next = this.#waiting.shift();
@@ -84,9 +90,9 @@ export class SessionPool {
     return session;
   }
 
-  #retire(session: Sql): void {
+  #retire(session: Sql, timeoutMs: number): void {
     const ending: Promise<void> = session
-      .end({ timeout: this.#options.retireMs / 1000 })
+      .end({ timeout: timeoutMs / 1000 })
       .catch(() => {})
       .finally(() => this.#retiring.delete(ending));
     this.#retiring.add(ending);

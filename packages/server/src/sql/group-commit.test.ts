@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { newId } from "../delivery/ids.ts";
+import type { Write } from "../delivery/machine/writes.ts";
 import { openNodeDatabase } from "../node-sqlite.ts";
+import { persistWrites } from "./persist-writes.ts";
+import type { RunTransaction } from "./run-transaction.ts";
 import type { SqlDatabase } from "./sql-database.ts";
+import { all, type SqlSteps } from "./sql-steps.ts";
 import { SqlStore } from "./sql-store.ts";
 
 const input = {
@@ -17,10 +21,13 @@ const artifact = { media_type: "text/plain", content: "done" };
 function countingDatabase() {
   const database = openNodeDatabase(":memory:");
   let depth = 0;
-  const counts = { transactions: 0, failNextCommit: false };
+  const counts = { transactions: 0, failNextCommit: false, statements: [] as string[] };
   const counting: SqlDatabase = {
     exec: (sql) => database.exec(sql),
-    run: (sql, ...params) => database.run(sql, ...params),
+    run: (sql, ...params) => {
+      counts.statements.push(sql);
+      return database.run(sql, ...params);
+    },
     all: (sql, ...params) => database.all(sql, ...params),
     transaction: (fn) => {
       if (depth === 0) counts.transactions++;
@@ -149,6 +156,105 @@ describe("SqlStore's group commit", () => {
     expect(answered).toBe(false);
     await claimed;
     expect(await woken).toBe(true);
+  });
+});
+
+/** An SqlStore whose tests send operations of their own (steps that write and read). */
+class OpenStore extends SqlStore {
+  send<T>(runId: string, body: (transaction: RunTransaction) => SqlSteps<T>): Promise<T> {
+    return this.transact(runId, body);
+  }
+}
+
+/** The write of an idempotency key `key` on the run (a row of its own, read by nothing else). */
+const keyWrite = (key: string): Write => ({
+  type: "insertIdempotencyKey",
+  agent_id: "agt_test",
+  key,
+  request_hash: "h",
+  response: {},
+});
+
+const keysOf = (database: SqlDatabase, runId: string) =>
+  database
+    .all<{ key: string }>("SELECT key FROM idempotency_keys WHERE run_id = ? ORDER BY key", runId)
+    .map((row) => row.key);
+
+describe("SqlStore's group commit, its writes folded", () => {
+  it("writes a run's row once for a group, each other row it changes by one statement", async () => {
+    const { store, counts, runId, agent } = await groupedStore();
+    counts.statements = [];
+    const claims = await Promise.all([1, 2, 3].map(() => store.claim(runId, agent, undefined)));
+    expect(claims.map((claim) => claim?.lease.attempt)).toEqual([1, 1, 1]);
+    const writes = counts.statements.map((sql) => sql.split(" (")[0]?.split(" SET")[0]);
+    expect(writes.sort()).toEqual([
+      "INSERT INTO attempts",
+      "INSERT INTO attempts",
+      "INSERT INTO attempts",
+      "INSERT INTO events",
+      "INSERT INTO events",
+      "INSERT INTO events",
+      "UPDATE runs",
+      "UPDATE work_items",
+      "UPDATE work_items",
+      "UPDATE work_items",
+    ]);
+    const { events } = await store.events(runId, 0, 100);
+    expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
+    expect(await store.lastSeq(runId)).toBe(events.length);
+  });
+
+  it("writes an operation's held writes before its read, in a savepoint that undoes them alone when it fails", async () => {
+    const { database } = countingDatabase();
+    const store = new OpenStore(database, { schedule: setImmediate });
+    const runId = newId("run");
+    await store.createRun(runId, input);
+    function* writeThenRead(key: string, fail: boolean): SqlSteps<string[]> {
+      yield* persistWrites(runId, [keyWrite(key)]);
+      const seen = yield* all<{ key: string }>(
+        "SELECT key FROM idempotency_keys WHERE run_id = ? ORDER BY key",
+        runId,
+      );
+      if (fail) throw new Error(`failed after reading ${seen.map((row) => row.key).join(",")}`);
+      return seen.map((row) => row.key);
+    }
+    function* writeOnly(key: string): SqlSteps<string> {
+      yield* persistWrites(runId, [keyWrite(key)]);
+      return key;
+    }
+    const outcomes = await Promise.allSettled([
+      store.send(runId, () => writeOnly("a")),
+      store.send(runId, () => writeThenRead("b", true)),
+      store.send(runId, () => writeThenRead("c", false)),
+      store.send(runId, () => writeOnly("d")),
+    ]);
+    expect(outcomes).toEqual([
+      { status: "fulfilled", value: "a" },
+      { status: "rejected", reason: new Error("failed after reading a,b") },
+      { status: "fulfilled", value: ["a", "c"] },
+      { status: "fulfilled", value: "d" },
+    ]);
+    expect(keysOf(database, runId)).toEqual(["a", "c", "d"]);
+    database.close();
+  });
+
+  it("forgets the held writes of an operation that fails before any statement", async () => {
+    const { database } = countingDatabase();
+    const store = new OpenStore(database, { schedule: setImmediate });
+    const runId = newId("run");
+    await store.createRun(runId, input);
+    const outcomes = await Promise.allSettled([
+      store.send(runId, function* () {
+        yield* persistWrites(runId, [keyWrite("kept")]);
+      }),
+      store.send(runId, function* () {
+        yield* persistWrites(runId, [keyWrite("forgotten")]);
+        throw new Error("refused after writing");
+      }),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected"]);
+    expect(keysOf(database, runId)).toEqual(["kept"]);
+    database.close();
   });
 });
 

@@ -106,7 +106,7 @@ export class RunTransaction {
         continue;
       }
       // A state a command's undone writes changed, not read again since, is not kept: its
-      // version may be one another instance commits with other changes.
+      // version may be one another transaction commits with other changes.
       if (this.#stale.has(runId)) this.#context.cache.delete(runId);
       else this.#context.cache.set(runId, state);
       if (state.run.version !== version) changed.push([runId, state]);
@@ -127,7 +127,7 @@ export class RunTransaction {
       loaded.state = yield* loadRunState(runId, undefined);
     }
     if (loaded === undefined) {
-      const state = yield* this.#context.cache.load(runId);
+      const state = yield* loadRunState(runId, this.#context.cache.get(runId));
       loaded = { state, version: state?.run.version, seq: state?.run.last_seq ?? 0 };
       this.#loaded.set(runId, loaded);
     }

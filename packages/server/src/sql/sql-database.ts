@@ -9,7 +9,10 @@ export type SqlValue = string | number | bigint | null | Uint8Array;
 export interface SqlDatabase {
   /** Runs statements that bind nothing (schema changes). */
   exec(sql: string): void;
-  /** Runs one statement; `changes` is the number of rows it inserted, updated or deleted. */
+  /**
+   * Runs one statement; `changes` is the number of rows it inserted, updated or deleted (read it
+   * before the next statement: a Durable Object asks SQLite for it when it is read).
+   */
   run(sql: string, ...params: SqlValue[]): { changes: number };
   /** Runs one query and returns every row as a plain object. */
   all<Row>(sql: string, ...params: SqlValue[]): Row[];

@@ -4,6 +4,8 @@
 // alike. The statements are written for SQLite, with `?` placeholders; an asynchronous engine
 // translates them once (see ../postgres/postgres-sql.ts).
 import type { Write } from "../delivery/machine/writes.ts";
+import { FoldedWrites } from "./folded-writes.ts";
+import { rowStatements } from "./persist-writes.ts";
 import type { SqlDatabase, SqlValue } from "./sql-database.ts";
 
 /** One statement for the engine to run: `all` answers its rows, `run` nothing. */
@@ -25,16 +27,16 @@ export interface Batch {
 }
 
 /**
- * The machine's writes of one command on a run, none of which reads: a synchronous engine runs
- * `statements()` (one statement a row); an asynchronous one may hold them and send the writes of
- * many commands together, folded into one statement per table and kind (see
- * ../postgres/coalesced-writes.ts), before its next read or its commit.
+ * The machine's writes of one command on a run, none of which reads: an engine may hold them and
+ * write those of many commands together, folded into the rows they leave (folded-writes.ts),
+ * before its next statement or its commit: one statement a row on a synchronous engine
+ * ({@link HeldWrites}), one per table and kind on PostgreSQL (../postgres/coalesced-writes.ts).
  */
 export interface Writes {
   kind: "writes";
   runId: string;
   writes: readonly Write[];
-  /** One statement for each write, in order. */
+  /** The statements of these writes alone: one a row they leave. */
   statements(): Statement[];
 }
 
@@ -78,20 +80,83 @@ export function* run(sql: string, ...params: SqlValue[]): SqlSteps<void> {
 }
 
 /**
- * Runs `steps` to their end on a synchronous database, each statement as it is yielded; a
- * statement that fails throws inside the steps (their `finally` blocks run).
+ * Where a synchronous engine keeps the commands' writes of its steps: held (folded) until a
+ * statement of the steps goes out, or until the steps end.
  */
-export function runSteps<T>(database: SqlDatabase, steps: SqlSteps<T>): T {
+export interface WriteHold {
+  /** Holds one command's writes. */
+  add(writes: Writes): void;
+  /** Writes what is held: before each statement of the steps. */
+  write(): void;
+  /**
+   * Before a statement of steps that run outside a savepoint: whether writes held of these steps
+   * must be undone alone should the steps fail once they are written. The rest of the steps then
+   * runs in a savepoint (a nested transaction); a hold writes the writes it holds of others
+   * before it answers true, so that they stay outside.
+   */
+  mustEnclose?(): boolean;
+}
+
+/** A hold that folds the writes (folded-writes.ts) and writes them, one statement a row. */
+export class HeldWrites implements WriteHold {
+  readonly #database: SqlDatabase;
+  readonly #folded = new FoldedWrites();
+
+  constructor(database: SqlDatabase) {
+    this.#database = database;
+  }
+
+  add(writes: Writes): void {
+    this.#folded.add(writes.runId, writes.writes);
+  }
+
+  write(): void {
+    if (this.#folded.empty) return;
+    for (const { sql, params } of rowStatements(this.#folded.take())) {
+      this.#database.run(sql, ...params);
+    }
+  }
+}
+
+/**
+ * Runs `steps` to their end on a synchronous database, each statement as it is yielded; the
+ * commands' writes go to `hold` (by default held until the next statement, or the end, and then
+ * written); a statement that fails throws inside the steps (their `finally` blocks run).
+ */
+export function runSteps<T>(database: SqlDatabase, steps: SqlSteps<T>, hold?: WriteHold): T {
+  const held = hold ?? new HeldWrites(database);
+  const result = continueSteps(database, steps, held, steps.next(), false);
+  if (hold === undefined) held.write();
+  return result;
+}
+
+/** Runs `steps` on from `step` (see {@link runSteps}), inside a savepoint once `enclosed`. */
+function continueSteps<T>(
+  database: SqlDatabase,
+  steps: SqlSteps<T>,
+  hold: WriteHold,
+  first: IteratorResult<Step, T>,
+  enclosed: boolean,
+): T {
   const execute = ({ kind, sql, params }: Statement) =>
     kind === "all" ? database.all(sql, ...params) : database.run(sql, ...params);
-  let step = steps.next();
+  let step = first;
   while (step.done !== true) {
     const value = step.value;
+    if (value.kind === "writes") {
+      hold.add(value);
+      step = steps.next(undefined);
+      continue;
+    }
+    if (!enclosed && hold.mustEnclose?.() === true) {
+      // Once at most: the rest of the steps in a savepoint, undone alone should they fail.
+      const current = step;
+      return database.transaction(() => continueSteps(database, steps, hold, current, true));
+    }
     let answer: unknown;
     try {
-      if (value.kind === "batch") answer = value.statements.map(execute);
-      else if (value.kind === "writes") value.statements().forEach(execute);
-      else answer = execute(value);
+      hold.write();
+      answer = value.kind === "batch" ? value.statements.map(execute) : execute(value);
     } catch (error) {
       step = steps.throw(error);
       continue;

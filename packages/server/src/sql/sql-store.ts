@@ -2,7 +2,14 @@ import type { ChangedOptions } from "../delivery/delivery-store.ts";
 import type { RunTransaction } from "./run-transaction.ts";
 import { migrate } from "./schema.ts";
 import type { SqlDatabase } from "./sql-database.ts";
-import { done, runSteps, type SqlSteps } from "./sql-steps.ts";
+import {
+  done,
+  HeldWrites,
+  runSteps,
+  type SqlSteps,
+  type WriteHold,
+  type Writes,
+} from "./sql-steps.ts";
 import { requireFunctions, StepStore } from "./step-store.ts";
 
 /** Options of {@link SqlStore}. */
@@ -11,7 +18,7 @@ export interface SqlStoreOptions {
   clock?: () => number;
   /**
    * Group commit: the operations that arrive before `schedule` calls back share one transaction
-   * (each in its own savepoint, so one that fails undoes only its own writes), and each is
+   * (one that fails undoes only its own writes), their writes folded and written once, and each is
    * answered after that commit. On Node, `setImmediate`: the requests read in one turn of the
    * event loop commit together, which shares the commit's cost (its flush to disk, with
    * `durability: "machine"`) and writes each page they touch once. Without it, every operation
@@ -75,7 +82,7 @@ export class SqlStore extends StepStore {
   ): Promise<T> {
     if (this.#schedule === undefined) {
       try {
-        return Promise.resolve(this.#transaction((transaction) => this.#run(body(transaction))));
+        return Promise.resolve(this.#alone(body));
       } catch (error) {
         return Promise.reject(error);
       }
@@ -84,6 +91,11 @@ export class SqlStore extends StepStore {
       if (this.#pending.length === 0) this.#schedule?.(() => this.#flush());
       this.#pending.push({ body, resolve: resolve as (value: unknown) => void, reject });
     });
+  }
+
+  /** Runs one operation in a transaction of its own. */
+  #alone<T>(body: (transaction: RunTransaction) => SqlSteps<T>): T {
+    return this.#transaction((transaction) => this.#run(body(transaction)));
   }
 
   /**
@@ -103,27 +115,45 @@ export class SqlStore extends StepStore {
     return result;
   }
 
-  /** One group commit: every pending operation in its own savepoint of one transaction. */
+  /**
+   * One group commit: every pending operation in one transaction. The writes of the operations
+   * are held, folded into the rows they leave, and written once before the next statement that
+   * goes out or before the commit: a run row changed by thirty operations is written once. An
+   * operation that fails with its writes still held undoes them by forgetting them; one that
+   * sends a statement with writes of its own held runs on from there in a savepoint, which undoes
+   * its writes alone should it fail.
+   */
   #flush(): void {
     const pending = this.#pending;
     this.#pending = [];
     const outcomes: Array<{ value: unknown } | { error: unknown }> = [];
+    let writing = false;
     try {
       this.#transaction((transaction) => {
+        const group = new HeldWrites(this.#database);
         for (const operation of pending) {
-          // A savepoint: an operation that throws undoes its own writes only (and a refused
-          // command wrote nothing).
-          try {
-            const value = this.#database.transaction(() => this.#run(operation.body(transaction)));
-            outcomes.push({ value });
-          } catch (error) {
-            outcomes.push({ error });
-          }
+          outcomes.push(this.#operation(group, operation.body(transaction)));
         }
+        writing = true;
+        group.write();
+        writing = false;
       });
     } catch (error) {
-      // The commit itself failed: nothing of the group is written.
-      for (const operation of pending) operation.reject(error);
+      // Nothing of the group is written. When the commit failed, every operation fails with it;
+      // when the database refused the group's held writes, which went out as one, each runs
+      // again alone (in its own transaction, as without a group commit): an operation whose
+      // write is refused fails by itself, and the others do not fail with it.
+      if (!writing || pending.length === 1) {
+        for (const operation of pending) operation.reject(error);
+        return;
+      }
+      for (const operation of pending) {
+        try {
+          operation.resolve(this.#alone(operation.body));
+        } catch (alone) {
+          operation.reject(alone);
+        }
+      }
       return;
     }
     pending.forEach((operation, index) => {
@@ -131,5 +161,33 @@ export class SqlStore extends StepStore {
       if ("error" in outcome) operation.reject(outcome.error);
       else operation.resolve(outcome.value);
     });
+  }
+
+  /** Runs one operation of a group commit whose writes `group` holds (see {@link #flush}). */
+  #operation(group: HeldWrites, steps: SqlSteps<unknown>): { value: unknown } | { error: unknown } {
+    let own: Writes[] = [];
+    const hold: WriteHold = {
+      add: (writes) => {
+        own.push(writes);
+      },
+      write: () => {
+        for (const writes of own) group.add(writes);
+        own = [];
+        group.write();
+      },
+      mustEnclose: () => {
+        if (own.length === 0) return false;
+        group.write();
+        return true;
+      },
+    };
+    try {
+      const value = runSteps(this.#database, steps, hold);
+      for (const writes of own) group.add(writes);
+      return { value };
+    } catch (error) {
+      // A refused command wrote nothing; writes still held are forgotten.
+      return { error };
+    }
   }
 }

@@ -7,7 +7,7 @@ import type * as Contract from "@task-context/contract";
 import { ArgumentError } from "@task-context/core";
 import { sha256Hex } from "@task-context/core/internal";
 import { type Artifact, renderRunContext, type WorkItem } from "@task-context/protocols";
-import { ClaimWaiters, type RunOffers } from "../delivery/claim-waiters.ts";
+import { ClaimWaiters, type OfferWatch, type RunOffers } from "../delivery/claim-waiters.ts";
 import type {
   A2aAgent,
   AgentIdentity,
@@ -132,14 +132,17 @@ export abstract class StepStore implements DeliveryStore {
    * listener of each run it changed; the runs it appended events to.
    */
   protected committed(transaction: RunTransaction): string[] {
+    const appended = transaction.appended();
     for (const [runId, state] of transaction.committed()) {
+      // The change its events tell next is matched to the run's claim-next line on these offers.
+      if (appended.includes(runId)) this.#claimers.committed(runId, () => runOffers(state));
       try {
         this.#onRunChanged?.(runId, state);
       } catch {
         // A listener's failure is its own (the background duties report theirs).
       }
     }
-    return transaction.appended();
+    return appended;
   }
 
   /**
@@ -285,7 +288,7 @@ export abstract class StepStore implements DeliveryStore {
     let claim: Contract.ClaimView | undefined;
     try {
       // A quiet run on which nothing is on offer: no claim to try.
-      let skip = ticket.nothingOnOffer();
+      let skip = ticket.nothingOnOffer(options.recheckMs);
       for (;;) {
         if (!skip) {
           claim = await this.claim(runId, agent, undefined, options.limit);
@@ -300,6 +303,15 @@ export abstract class StepStore implements DeliveryStore {
     } finally {
       ticket.leave(claim !== undefined);
     }
+  }
+
+  /**
+   * Watches the run's offers to `agent` in its claim-next line (`poll` with `wait`, see
+   * ../http/wait.ts): a change committed here wakes the poll only when it offers the agent
+   * something.
+   */
+  watchOffers(runId: string, agent: AgentIdentity): OfferWatch {
+    return this.#claimers.watch(runId, agent);
   }
 
   async heartbeat(

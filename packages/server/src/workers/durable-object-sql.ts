@@ -23,7 +23,7 @@ function plainRow<Row>(row: Record<string, SqlStorageValue>): Row {
  * read to the end at once: a statement runs as its cursor is read, and a cursor read later would
  * see later writes. `BEGIN` is refused there; `transactionSync` is the transaction (nested, a
  * savepoint). `changes` comes from SQLite's `changes()`, because `rowsWritten` counts index
- * entries too.
+ * entries too; it is asked for when first read, so read it before the next statement.
  */
 export function durableObjectSql(storage: DurableObjectStorage): SqlDatabase {
   const { sql } = storage;
@@ -33,8 +33,17 @@ export function durableObjectSql(storage: DurableObjectStorage): SqlDatabase {
     },
     run(text, ...params) {
       sql.exec(text, ...params.map(bindable)).toArray();
-      const [row] = sql.exec<{ changes: number }>("SELECT changes() AS changes").toArray();
-      return { changes: row?.changes ?? 0 };
+      // Asked for only when read (the store never reads it): a write is one statement, not two.
+      let changes: number | undefined;
+      return {
+        get changes() {
+          if (changes === undefined) {
+            const [row] = sql.exec<{ changes: number }>("SELECT changes() AS changes").toArray();
+            changes = row?.changes ?? 0;
+          }
+          return changes;
+        },
+      };
     },
     all<Row>(text: string, ...params: SqlValue[]): Row[] {
       return sql

@@ -1,4 +1,5 @@
 import type * as Contract from "@task-context/contract";
+import type { WorkItem } from "@task-context/protocols";
 import { DeliveryError, runNotFound } from "../delivery/delivery-error.ts";
 import type {
   AgentIdentity,
@@ -81,23 +82,57 @@ export class DurableObjectStore implements DeliveryStore {
   }
 
   /**
-   * Claims in the run's object, and between claims waits there for the run's next event. The
-   * claims are made from here, never inside the object for a caller that may be gone (a signal
-   * does not cross RPC): every event of the run wakes every such wait, which claims again.
+   * Claims in the run's object, waiting there in the run's claim-next line (an offer wakes one
+   * waiter per item). When `signal` aborts first — the client went away — this answers nothing at
+   * once and tells the object, whose wait then ends and passes its place on.
    */
   async claimNext(
     runId: string,
     agent: AgentIdentity,
     options: ClaimNextOptions,
   ): Promise<Contract.ClaimView | undefined> {
-    const end = performance.now() + options.timeoutMs;
-    for (;;) {
-      const seq = options.timeoutMs > 0 ? await this.lastSeq(runId) : 0;
-      const claim = await this.claim(runId, agent, undefined, options.limit);
-      const remaining = end - performance.now();
-      if (claim !== undefined || remaining <= 0 || options.signal?.aborted) return claim;
-      await this.changed(runId, seq, { ...options, timeoutMs: remaining });
-    }
+    return this.#inObject(runId, options, undefined, (object, wait) =>
+      object.claimNext(runId, agent, { ...wait, limit: options.limit }),
+    );
+  }
+
+  /**
+   * `poll` with `wait`, in the run's object: answered once there are offers for `agent` (the
+   * run's other changes are looked at there), or the wait ends; an abort as for `claimNext`.
+   */
+  async waitForOffers(
+    runId: string,
+    agent: AgentIdentity,
+    { limit, recheckMs }: { limit: number; recheckMs: number },
+    options: ChangedOptions,
+  ): Promise<WorkItem[]> {
+    return this.#inObject(runId, options, [], (object, wait) =>
+      object.waitForOffers(runId, agent, { ...wait, limit, recheckMs }),
+    );
+  }
+
+  /**
+   * A wait in the run's object, named by a new id: when `options.signal` aborts first — the
+   * client went away — answers `aborted` at once and tells the object, whose wait then ends.
+   */
+  async #inObject<T>(
+    runId: string,
+    { signal, timeoutMs }: ChangedOptions,
+    aborted: T,
+    call: (
+      object: DurableObjectStub<RunObject>,
+      wait: { waitId: string; timeoutMs: number },
+    ) => Promise<Outcome<T>>,
+  ): Promise<T> {
+    const object = this.object(runId);
+    const waitId = crypto.randomUUID();
+    const answer = unwrap(call(object, { waitId, timeoutMs: signal?.aborted ? 0 : timeoutMs }));
+    if (signal === undefined || signal.aborted) return answer;
+    return unlessAborted(answer, signal, aborted, () => {
+      object.abandon(waitId).catch(() => {
+        // The object's wait then ends at its own time, bounded there.
+      });
+    });
   }
 
   /**
@@ -110,21 +145,37 @@ export class DurableObjectStore implements DeliveryStore {
     if (signal?.aborted) return false;
     const waiting = unwrap(this.object(runId).changed(runId, after, options.timeoutMs));
     if (signal === undefined) return waiting;
-    return new Promise<boolean>((resolve, reject) => {
-      const onAbort = () => resolve(false);
-      signal.addEventListener("abort", onAbort, { once: true });
-      waiting.then(
-        (changed) => {
-          signal.removeEventListener("abort", onAbort);
-          resolve(changed);
-        },
-        (error: unknown) => {
-          signal.removeEventListener("abort", onAbort);
-          reject(error);
-        },
-      );
-    });
+    return unlessAborted(waiting, signal, false);
   }
+}
+
+/**
+ * `answer`, or `aborted` at once when `signal` aborts first (`onAbort` is then told); the
+ * answer that comes later is dropped.
+ */
+function unlessAborted<T>(
+  answer: Promise<T>,
+  signal: AbortSignal,
+  aborted: T,
+  onAbort?: () => void,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => {
+      resolve(aborted);
+      onAbort?.();
+    };
+    signal.addEventListener("abort", abort, { once: true });
+    answer.then(
+      (value) => {
+        signal.removeEventListener("abort", abort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", abort);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** The generated methods: every "run" method of the store list, the same call on the run's object. */

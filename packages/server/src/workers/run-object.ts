@@ -1,13 +1,20 @@
 import { DurableObject } from "cloudflare:workers";
 import type * as Contract from "@task-context/contract";
 import { ArgumentError } from "@task-context/core";
+import type { WorkItem } from "@task-context/protocols";
 import type { A2aDispatcher } from "../a2a/a2a-dispatcher.ts";
 import { BackgroundDuties } from "../background/background-duties.ts";
 import { runNotFound } from "../delivery/delivery-error.ts";
-import type { CreateRunOptions, DeliveryStore, StoredAgent } from "../delivery/delivery-store.ts";
+import type {
+  AgentIdentity,
+  CreateRunOptions,
+  DeliveryStore,
+  StoredAgent,
+} from "../delivery/delivery-store.ts";
 import { checkStageGraph } from "../delivery/stage-graph.ts";
 import { callMethod, defineRunMethods, type RunMethod } from "../delivery/store-methods.ts";
 import { createRateLimiter, type RateLimit } from "../http/rate-limit.ts";
+import { waitForOffers } from "../http/wait.ts";
 import type { ReadInput, ReadOutput, ReadRunId } from "../sql/define-read.ts";
 import type { ReadName, Reads } from "../sql/reads.ts";
 import type { SqlDatabase } from "../sql/sql-database.ts";
@@ -61,6 +68,8 @@ export class RunObject extends DurableObject<WorkerEnv> {
   readonly #listing: RunListing;
   /** Whether a commit changed the run since its last report (true at first: report once). */
   #changed = true;
+  /** The claim-next waits under way here, by the id their router gave (see {@link abandon}). */
+  readonly #waits = new Map<string, AbortController>();
 
   constructor(ctx: DurableObjectState, env: WorkerEnv) {
     super(ctx, env);
@@ -124,6 +133,57 @@ export class RunObject extends DurableObject<WorkerEnv> {
   async changed(runId: string, after: number, timeoutMs: number): Promise<Outcome<boolean>> {
     const bounded = Math.min(Math.max(0, timeoutMs), MAX_WAIT_MS);
     return this.#call(runId, (store) => store.changed(runId, after, { timeoutMs: bounded }));
+  }
+
+  /**
+   * Claims the oldest offers `agent` may take (up to `limit`), waiting up to `timeoutMs` (at most
+   * 30 s) in the run's claim-next line, here in the object: a change wakes one waiter per item on
+   * offer, as on Node, and the others sleep. `waitId` names the wait for {@link abandon}, which the
+   * router calls when its client goes away (a signal does not cross RPC): the wait ends and an
+   * offer it was woken for passes on. A claim committed just before is answered to no one; its
+   * lease runs out and the item is offered again, as when a client goes away on Node.
+   */
+  async claimNext(
+    runId: string,
+    agent: AgentIdentity,
+    wait: { waitId: string; timeoutMs: number; limit?: number | undefined },
+  ): Promise<Outcome<Contract.ClaimView | undefined>> {
+    return this.#waiting(wait.waitId, (signal) =>
+      this.#call(runId, (store) =>
+        store.claimNext(runId, agent, {
+          timeoutMs: Math.min(Math.max(0, wait.timeoutMs), MAX_WAIT_MS),
+          signal,
+          limit: wait.limit,
+        }),
+      ),
+    );
+  }
+
+  /**
+   * The run's offers to `agent` (at most `limit`), waiting up to `timeoutMs` (at most 30 s) for
+   * one here in the object (`poll` with `wait`): the run's changes are looked at inside, and the
+   * router is answered only once there are offers for its caller (or the wait ends), looking at
+   * the run on its own every `recheckMs` too. `waitId` as for {@link claimNext}.
+   */
+  async waitForOffers(
+    runId: string,
+    agent: AgentIdentity,
+    wait: { waitId: string; timeoutMs: number; limit: number; recheckMs: number },
+  ): Promise<Outcome<WorkItem[]>> {
+    return this.#waiting(wait.waitId, (signal) =>
+      this.#call(runId, (store) => {
+        const waitMs = Math.min(Math.max(0, wait.timeoutMs), MAX_WAIT_MS);
+        // The router's safety recheck: the run is looked at on its own this often here too.
+        const recheckMs = Math.min(Math.max(1, wait.recheckMs), MAX_WAIT_MS);
+        const timing = { recheckMs, clock: () => this.now() };
+        return waitForOffers(store, runId, agent, { limit: wait.limit, waitMs }, timing, signal);
+      }),
+    );
+  }
+
+  /** The client of the wait `waitId` went away: the wait ends (nothing when it has). */
+  async abandon(waitId: string): Promise<void> {
+    this.#waits.get(waitId)?.abort();
   }
 
   /**
@@ -210,6 +270,17 @@ export class RunObject extends DurableObject<WorkerEnv> {
       this.#alarm.refresh();
     }
     await this.#alarm.settled();
+  }
+
+  /** Runs `wait` with a signal that {@link abandon} aborts by `waitId`. */
+  async #waiting<T>(waitId: string, wait: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const abandoned = new AbortController();
+    this.#waits.set(waitId, abandoned);
+    try {
+      return await wait(abandoned.signal);
+    } finally {
+      this.#waits.delete(waitId);
+    }
   }
 
   /** Runs a store operation on the run; answers once the alarm it moved is set. */

@@ -12,12 +12,19 @@ describe("a long poll over a socket", () => {
   const store = new SqlStore(database);
   const started: number[] = [];
   const waits: Array<{ changed: boolean; aborted: boolean | undefined }> = [];
-  const changed = store.changed.bind(store);
-  store.changed = async (runId, after, options) => {
-    started.push(after);
-    const result = await changed(runId, after, options);
-    waits.push({ changed: result, aborted: options.signal?.aborted });
-    return result;
+  // The poll's waits for a change that may offer its agent something.
+  const watchOffers = store.watchOffers.bind(store);
+  store.watchOffers = (runId, agent) => {
+    const watch = watchOffers(runId, agent);
+    return {
+      ...watch,
+      next: async (timeoutMs, signal) => {
+        started.push(timeoutMs);
+        const result = await watch.next(timeoutMs, signal);
+        waits.push({ changed: result, aborted: signal?.aborted });
+        return result;
+      },
+    };
   };
   const app = createApp({
     store,

@@ -85,12 +85,12 @@ describe("alarms at the earliest lease expiry", () => {
   it("a long poll answers when the alarm expires the lease it waits for", async () => {
     const store = new DurableObjectStore(env.RUNS);
     const waiting: string[] = [];
-    const changed = store.changed.bind(store);
-    store.changed = (runId, after, options) => {
+    const claimNext = store.claimNext.bind(store);
+    store.claimNext = (runId, agent, options) => {
       waiting.push(runId);
-      return changed(runId, after, options);
+      return claimNext(runId, agent, options);
     };
-    // The router looks at the run only on a new event: the alarm's lease_expired must wake it.
+    // The object's line looks at the run only on a new event: the alarm's lease_expired must wake it.
     const service = await workersService({ recheckMs: 60_000 }, store);
     const { run, agent } = await createRun(
       service,

@@ -18,12 +18,21 @@ function watchedStore() {
     waits.push({ changed: result, aborted: options.signal?.aborted });
     return result;
   };
-  return { store, started, waits };
+  /** The waits of polls for offers (`poll` with `wait`), in the run's object. */
+  const offerWaits: Array<{ offers: number; aborted: boolean | undefined }> = [];
+  const waitForOffers = store.waitForOffers.bind(store);
+  store.waitForOffers = async (runId, agent, wait, options) => {
+    started.push(-1);
+    const offers = await waitForOffers(runId, agent, wait, options);
+    offerWaits.push({ offers: offers.length, aborted: options.signal?.aborted });
+    return offers;
+  };
+  return { store, started, waits, offerWaits };
 }
 
 describe("a client that goes away (the object's wait is bounded; the router stops at once)", () => {
   it("a long poll stops waiting when its request's signal aborts", async () => {
-    const { store, started, waits } = watchedStore();
+    const { store, started, offerWaits } = watchedStore();
     const service = await workersService({ recheckMs: 60_000 }, store);
     const { agent } = await createRun(service, runInput([taskStage("draft")]));
     const worker = await agent("worker");
@@ -37,7 +46,7 @@ describe("a client that goes away (the object's wait is bounded; the router stop
     controller.abort();
     const answer = await polling;
     expect(await answer.json()).toEqual({ offers: [] });
-    expect(waits).toEqual([{ changed: false, aborted: true }]);
+    expect(offerWaits).toEqual([{ offers: 0, aborted: true }]);
   });
 
   it("an event stream's loop ends when its client closes it", async () => {

@@ -3,10 +3,15 @@
 import { itemStatus } from "../rules.ts";
 import type { Draft } from "./draft.ts";
 import { countFailure } from "./items.ts";
-import type { ItemRecord } from "./run-state.ts";
+import { type ItemRecord, leaseExpiryFloor } from "./run-state.ts";
 
-/** Expires every lease overdue at the draft's `now`, the earliest expiry first. */
+/**
+ * Expires every lease overdue at the draft's `now`, the earliest expiry first. The run's leases
+ * are looked at only when the earliest of them may be due (`leaseExpiryFloor`): a command of a
+ * run with thousands of leases does not walk them all.
+ */
 export function expireLeases(draft: Draft): void {
+  if (leaseExpiryFloor(draft.state, draft.now) > draft.now) return;
   const overdue: ItemRecord[] = [];
   for (const id of draft.state.leased) {
     const item = draft.item(id);

@@ -12,6 +12,7 @@ import {
 } from "../../../test/contract/client.ts";
 import { MemoryRun } from "../../../test/model/memory-run.ts";
 import type { StoredAgent } from "../delivery-store.ts";
+import { iso } from "./draft.ts";
 import { decide } from "./machine.ts";
 import { idempotencyKeyOf, type RunState } from "./run-state.ts";
 
@@ -348,6 +349,44 @@ describe("the state machine", () => {
       "run.completed",
     ]);
     expect(run.state?.items.get(id)).toMatchObject({ status: "completed", outcome: "completed" });
+  });
+
+  it("expires each of many leases once it is due, and no lease that ended before its expiry", () => {
+    const run = taskRun(3);
+    const start = run.now;
+    const claimed = () => {
+      const lease = claimNext(run);
+      run.now += 1000;
+      return lease;
+    };
+    const first = claimed();
+    const second = claimed();
+    completeTask(run, claimed().id, 1);
+    const expiredAt = (now: number) => {
+      run.now = now;
+      const decided = run.run({ type: "expireLeases" });
+      return decided.ok
+        ? decided.events
+            .filter((event) => event.type === "work_item.lease_expired")
+            .map((event) => (event as { work_item_id: string }).work_item_id)
+        : decided;
+    };
+    expect(expiredAt(start + LEASE_MS - 1)).toEqual([]);
+    expect(expiredAt(start + LEASE_MS)).toEqual([first.id]);
+    expect(expiredAt(start + LEASE_MS + 999)).toEqual([]);
+    expect(expiredAt(start + LEASE_MS + 1000)).toEqual([second.id]);
+    expect(expiredAt(start + LEASE_MS + 5000)).toEqual([]);
+    expect(run.state?.counts[0]).toEqual({ offered: 2, leased: 0, completed: 1, dead_lettered: 0 });
+  });
+
+  it("stamps with the time as ISO 8601, one command's and the next's", () => {
+    for (const milliseconds of [
+      0, 0, 1_764_000_000_123, 0, 1_764_000_000_123, 7, 1_764_000_000_124, 0,
+    ]) {
+      expect(iso(milliseconds)).toBe(new Date(milliseconds).toISOString());
+    }
+    expect(() => iso(Number.NaN)).toThrow(RangeError);
+    expect(iso(5)).toBe("1970-01-01T00:00:00.005Z");
   });
 
   it("expires a lease at its expiry, not before; a heartbeat moves the expiry", () => {

@@ -102,6 +102,12 @@ export interface RunState {
   queue: Set<string>;
   /** The ids of the leased items. */
   leased: Set<string>;
+  /**
+   * No leased item's lease expires before this (milliseconds; `Infinity` when none ever was
+   * leased): a lower bound that {@link setItem} lowers and {@link leaseExpiryFloor} makes exact
+   * again, so that a command finds nothing overdue without looking at every lease.
+   */
+  leaseFloor: number;
   /** The ids of the dead-lettered items. */
   deadLettered: Set<string>;
   /** Each stage's items by status, by stage position. */
@@ -145,6 +151,7 @@ export function newRunState(rows: RunStateRows): RunState {
     items: new Map(),
     queue: new Set(),
     leased: new Set(),
+    leaseFloor: Number.POSITIVE_INFINITY,
     deadLettered: new Set(),
     counts: rows.stages.map(noItems),
     agents: new Map(),
@@ -182,6 +189,13 @@ export function setItem(state: RunState, item: ItemRecord): void {
   }
   state.items.set(item.id, item);
   indexOf(state, item.status)?.add(item.id);
+  if (
+    item.status === itemStatus.leased &&
+    item.lease_expires_at !== null &&
+    item.lease_expires_at < state.leaseFloor
+  ) {
+    state.leaseFloor = item.lease_expires_at;
+  }
   let counts = state.counts[item.stage_position];
   if (counts === undefined) {
     counts = noItems();
@@ -223,6 +237,17 @@ export function nextLeaseExpiry(state: RunState): number | undefined {
     }
   }
   return next;
+}
+
+/**
+ * A lower bound of the run's lease expiries (milliseconds): `state.leaseFloor`, made exact again
+ * (from the leases themselves) once `now` has reached it — a lease it stood for may have ended
+ * or been extended since. Above `now`, nothing leased in `state` is overdue.
+ */
+export function leaseExpiryFloor(state: RunState, now: number): number {
+  if (state.leaseFloor > now) return state.leaseFloor;
+  state.leaseFloor = nextLeaseExpiry(state) ?? Number.POSITIVE_INFINITY;
+  return state.leaseFloor;
 }
 
 /**
