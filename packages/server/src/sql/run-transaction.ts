@@ -127,7 +127,7 @@ export class RunTransaction {
       loaded.state = yield* loadRunState(runId, undefined);
     }
     if (loaded === undefined) {
-      const state = yield* loadRunState(runId, this.#context.cache.get(runId));
+      const state = yield* this.#context.cache.load(runId);
       loaded = { state, version: state?.run.version, seq: state?.run.last_seq ?? 0 };
       this.#loaded.set(runId, loaded);
     }
