@@ -140,11 +140,14 @@ type Pipeline = ReturnType<typeof pipeline>;
  * A statement that finds its connection gone ({@link isConnectionLost}) never answers, nor does
  * any sent after it: `gone` rejects with the loss instead, and nothing more, not even a ROLLBACK,
  * goes to that connection: postgres.js 3.4.9 would write to a socket that is no more, a throw
- * nobody can catch, which ends the process.
+ * nobody can catch, which ends the process. Once the transaction is given up (`abandon`, or the
+ * loss), an answer still to come is never delivered either: the steps that asked for it stay
+ * where they are, and cannot go on to change a run's state the store keeps.
  */
 function pipeline(sql: Pick<Sql, "unsafe">, { strict }: { strict: boolean }) {
   let unsettled: Promise<unknown>[] = [];
   let lost = false;
+  let abandoned = false;
   let onLost: (error: unknown) => void = () => {};
   /** Rejects with the loss once a statement found the connection gone. */
   const gone = new Promise<never>((_, reject) => {
@@ -155,7 +158,7 @@ function pipeline(sql: Pick<Sql, "unsafe">, { strict }: { strict: boolean }) {
   /** When the first locking read answered (performance.now()), once it has. */
   let lockedAt: number | undefined;
   const send = (statement: Statement): Promise<unknown> => {
-    if (lost) return NEVER;
+    if (lost || abandoned) return NEVER;
     let answer = execute(sql, statement);
     if (statement.lock === true && lockedAt === undefined) {
       answer = answer.then((rows) => {
@@ -163,12 +166,15 @@ function pipeline(sql: Pick<Sql, "unsafe">, { strict }: { strict: boolean }) {
         return rows;
       });
     }
-    answer = answer.catch((error: unknown) => {
-      if (!isConnectionLost(error)) throw error;
-      lost = true;
-      onLost(error);
-      return NEVER;
-    });
+    answer = answer.then(
+      (rows) => (lost || abandoned ? NEVER : rows),
+      (error: unknown) => {
+        if (!isConnectionLost(error)) throw error;
+        lost = true;
+        onLost(error);
+        return NEVER;
+      },
+    );
     answer.catch(() => {});
     return answer;
   };
@@ -186,6 +192,10 @@ function pipeline(sql: Pick<Sql, "unsafe">, { strict }: { strict: boolean }) {
   return {
     settle,
     gone,
+    /** The transaction is given up: no answer still to come is delivered, nothing more is sent. */
+    abandon(): void {
+      abandoned = true;
+    },
     /** Whether a statement found the connection gone: nothing more goes to it. */
     get lost(): boolean {
       return lost;
@@ -568,6 +578,7 @@ export class PostgresStore extends StepStore {
       this.#published(runId, operations, statements.lockedAt);
       return result;
     } catch (error) {
+      statements.abandon();
       if (statements.lost) this.#sessions.discard(session);
       else await this.#rollBack(session);
       if (sent === undefined || !isConnectionLost(error)) throw error;

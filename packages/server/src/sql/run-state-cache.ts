@@ -45,13 +45,16 @@ export class RunStateCache {
   /**
    * The run's state in a transaction, its row locked (see loadRunState): the state kept, when
    * the run's version says it is valid, else brought up to date; undefined for no such run.
+   * `live` tells whether the transaction still runs once the answers are in: one given up
+   * meanwhile gets nothing, and the state kept is left as it is.
    */
-  *load(runId: string): SqlSteps<RunState | undefined> {
+  *load(runId: string, live?: () => boolean): SqlSteps<RunState | undefined> {
     const kept = this.get(runId);
     const version = kept?.run.version;
     const state = yield* loadRunState(runId, kept, {
       versionedRows: this.versionedRows,
       likelyStale: this.#shared.has(runId),
+      ...(live === undefined ? {} : { live }),
     });
     if (kept === undefined) return state;
     if (state !== undefined && state.run.version !== version) this.#shared.add(runId);

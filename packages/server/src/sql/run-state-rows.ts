@@ -28,6 +28,17 @@ export const lockRun = (runId: string): Statement => ({
   lock: true,
 });
 
+/**
+ * Thrown into a transaction's steps that go on once it was given up (see
+ * {@link LoadOptions.live}): they stop there, having changed nothing the store keeps.
+ */
+export class TransactionEndedError extends Error {
+  constructor() {
+    super("the transaction was given up while its reads were on their way: it changes nothing");
+    this.name = "TransactionEndedError";
+  }
+}
+
 /** The work items' query: each with its current attempt's outcome. */
 const ITEMS = `SELECT item.*, attempt.outcome AS outcome FROM work_items item
       LEFT JOIN attempts attempt ON attempt.run_id = item.run_id
@@ -81,6 +92,12 @@ export interface LoadOptions {
    * its version are asked for with the lock, in its round trip, rather than after its answer.
    */
   likelyStale?: boolean;
+  /**
+   * Whether the transaction that reads is still running, asked once the answers are in and
+   * before the kept state is changed in place: a transaction given up while its reads were on
+   * their way (its connection lost) must not change the state the store keeps.
+   */
+  live?: () => boolean;
 }
 
 /**
@@ -92,13 +109,15 @@ export interface LoadOptions {
 export function* loadRunState(
   runId: string,
   cached: RunState | undefined,
-  { versionedRows = false, likelyStale = false }: LoadOptions = {},
+  { versionedRows = false, likelyStale = false, live = () => true }: LoadOptions = {},
 ): SqlSteps<RunState | undefined> {
   if (cached !== undefined) {
     const since = cached.run.version;
     const changes = versionedRows ? changedSince(runId, since) : [];
     const ahead = likelyStale ? changes : [];
     const [runs, ...answers] = yield* batch([lockRun(runId), ...ahead]);
+    // The kept state is the store's: not handed to, nor changed by, a transaction given up.
+    if (!live()) throw new TransactionEndedError();
     const [run] = (runs ?? []) as RunRow[];
     if (run === undefined) return undefined;
     if (Number(run.version) === since) return cached;
@@ -106,7 +125,9 @@ export function* loadRunState(
     if (!versionedRows || Number(run.version) < since) {
       return runStateOf(run, yield* batch(rest(runId)));
     }
-    return mergeChanges(cached, run, likelyStale ? answers : yield* batch(changes));
+    const changed = likelyStale ? answers : yield* batch(changes);
+    if (!live()) throw new TransactionEndedError();
+    return mergeChanges(cached, run, changed);
   }
   const [runs, ...others] = yield* batch([lockRun(runId), ...rest(runId)]);
   const [run] = (runs ?? []) as RunRow[];
