@@ -28,6 +28,7 @@ function same<Type, Schema extends ZodTypes>(
 
 /** Every named type of the generated file, against the contract's schema of the same name. */
 const checked = {
+  A2aCredential: same<Generated.A2aCredential, typeof Contract.a2aCredential>(),
   AddAgentInput: same<Generated.AddAgentInput, typeof Contract.addAgentBody>(),
   AgentCreated: same<Generated.AgentCreated, typeof Contract.agentCreated>(),
   AgentList: same<Generated.AgentList, typeof Contract.agentList>(),

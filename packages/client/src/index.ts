@@ -27,6 +27,7 @@
  */
 export type { FollowEventsOptions } from "./follow-events.ts";
 export type {
+  A2aCredential,
   AddAgentInput,
   AgentCreated,
   AgentList,

@@ -32,6 +32,7 @@ export const deliveryErrorStatus = {
   SECRET_IN_CONTEXT: 422,
   AGENT_CARD_INVALID: 422,
   AGENT_SKILLS_MISMATCH: 422,
+  AGENT_CREDENTIALS_MISSING: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
@@ -106,6 +107,17 @@ export const errorExamples: Record<
         path: "/stages/draft",
         message:
           'Stage "draft" needs web_search, which the agent card of "Illustrator" does not declare (as a skill id or tag).',
+      },
+    ],
+  },
+  AGENT_CREDENTIALS_MISSING: {
+    error:
+      'The A2A agent card of "Illustrator" asks for credentials the registration does not give. Add them to a2a.credentials under the security scheme\'s name.',
+    issues: [
+      {
+        path: "/securityRequirements/0",
+        message:
+          'The card asks for credentials of "bearer"; a2a.credentials has none for "bearer" (an HTTP Bearer scheme: give { "bearer_token": "…" }).',
       },
     ],
   },

@@ -130,6 +130,46 @@ export const runCreated = z
   })
   .meta({ id: "RunCreated", examples: [examples.runExample] });
 
+/** A secret's text in a credential: at most 4 096 characters, no line break. */
+const credentialText = z
+  .string()
+  .min(1)
+  .max(4096)
+  .regex(/^[^\r\n]*$/, "must be one line");
+
+/**
+ * A credential for one of an A2A agent card's security schemes: a token for an HTTP Bearer
+ * scheme, a key for an API key scheme, a client's id and secret for an OAuth 2 scheme with a
+ * client credentials flow.
+ */
+export const a2aCredential = z
+  .union([
+    z.strictObject({
+      bearer_token: credentialText.describe("Sent as Authorization: Bearer <token>"),
+    }),
+    z.strictObject({
+      api_key: credentialText.describe(
+        "Sent in the header, query parameter or cookie the scheme names (its location and name)",
+      ),
+    }),
+    z.strictObject({
+      client_id: credentialText,
+      client_secret: credentialText.describe("Sent only to the scheme's tokenUrl"),
+      scopes: z
+        .array(z.string().min(1).max(200))
+        .max(50)
+        .optional()
+        .describe("The scopes asked for (default: those the card's requirement names)"),
+    }),
+  ])
+  .meta({
+    id: "A2aCredential",
+    examples: [
+      { bearer_token: "illustrator-token-Rg5sYt2Lq8" },
+      { client_id: "lumen-service", client_secret: "9f1c2e7a4b", scopes: ["tasks:write"] },
+    ],
+  });
+
 /** `POST /v1/runs/{run_id}/agents`. */
 export const addAgentBody = z
   .strictObject({
@@ -157,6 +197,12 @@ export const addAgentBody = z
           .max(16)
           .optional()
           .describe("How many of its items it works on at once, each its own A2A task (default 1)"),
+        credentials: z
+          .record(z.string().min(1).max(200), a2aCredential)
+          .optional()
+          .describe(
+            "Credentials for the security schemes its card declares (securitySchemes), by scheme name: the card's securityRequirements must be met by them (else AGENT_CREDENTIALS_MISSING). Stored as the run's secrets: never shown again, sent only to the card's interface origin (an OAuth 2 client secret only to the scheme's tokenUrl)",
+          ),
       })
       .optional()
       .describe(
@@ -463,6 +509,8 @@ export type EventPage = z.infer<typeof eventPage>;
 export type ErrorBody = z.infer<typeof errorBody>;
 export type RunCreated = z.infer<typeof runCreated>;
 export type AddAgentInput = z.infer<typeof addAgentBody>;
+/** A credential for one of an A2A agent card's security schemes. */
+export type A2aCredential = z.infer<typeof a2aCredential>;
 export type AgentCreated = z.infer<typeof agentCreated>;
 export type OffersView = z.infer<typeof offersView>;
 export type HeartbeatBody = z.infer<typeof heartbeatBody>;

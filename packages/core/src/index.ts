@@ -67,5 +67,10 @@ export {
   CONTEXT_VIEW_PRESETS,
   type ContextViewPresetName,
 } from "./views/context-view-presets.ts";
+export {
+  type ContextSectionBudget,
+  type FittedContextSections,
+  fitContextSections,
+} from "./views/fit-context-sections.ts";
 export { type ContextViewSelection, selectContextView } from "./views/select-context-view.ts";
 export type { FileContent, ReadFileOptions, Workspace } from "./workspace.ts";

@@ -89,7 +89,10 @@ describe("watchTaskContext", () => {
         }
       });
     });
+    const called = changes.next();
     writeFileSync(join(directory, "CONTEXT.md"), "v1");
+    await called;
+    // Then no second call for the held-up edit (a quiet moment can only show what did not come).
     await sleep(SETTLE_MS);
     holder.close();
     expect({ heldUp, calls: changes.calls }).toEqual({ heldUp: true, calls: 1 });

@@ -14,6 +14,7 @@ import type { z } from "zod";
 import { withDeadline } from "./call-deadline.ts";
 import type { MediaKind } from "./detect-media-type.ts";
 import type { MediaToolErrorCode } from "./errors/media-tool-error.ts";
+import type { ContextFit } from "./fit-context-to-profile.ts";
 import {
   GENERATE_TOOLS,
   type GenerateOutput,
@@ -21,6 +22,7 @@ import {
   generateImageFile,
   generateVideoFile,
 } from "./generate-media.ts";
+import { withContextFit } from "./inject-for-model.ts";
 import {
   type GenerateAudioInput,
   type GenerateImageInput,
@@ -69,6 +71,12 @@ export type MediaToolResult<Output extends object> =
        * headings delivered and `fileSha256`, the whole file's hash; `contextSha256` is the view's.
        */
       contextView?: TaskContextView;
+      /**
+       * Present when the context was fitted to the target model's prompt limit (its profile):
+       * the profile, the limit, the sections kept and left out. `contextSha256` is then the hash
+       * of the context actually sent, and `warning` says what was cut.
+       */
+      contextFit?: ContextFit;
     } & Output)
   | {
       success: false;
@@ -207,16 +215,23 @@ type Run<Input, Output> = (
 export function createMediaTools(options: CreateMediaToolsOptions): MediaTools {
   const runtime: MediaRuntime = resolveMediaRuntime(options);
 
-  /** Runs `run` under the time limit of the underlying tool `name` and the caller's signal. */
-  const withTimeout = <Output>(
+  /**
+   * Runs `run` under the time limit of the underlying tool `name` and the caller's signal; the
+   * output carries the fit of the context to the model's profile, when the call made one.
+   */
+  const withTimeout = async <Output extends { warning?: string }>(
     name: UnderlyingToolName,
     context: ToolContext,
     signal: AbortSignal | undefined,
     run: (call: MediaCall) => Promise<Output>,
-  ) =>
-    withDeadline(name, runtime.timeouts[name], signal, (deadline) =>
-      run({ context, signal: deadline }),
-    );
+  ) => {
+    let call: MediaCall | undefined;
+    const output = await withDeadline(name, runtime.timeouts[name], signal, (deadline) => {
+      call = { context, signal: deadline };
+      return run(call);
+    });
+    return withContextFit(output, call);
+  };
 
   const understandViews = Object.values(UNDERSTAND_TOOLS).some(
     (tool) => runtime.views[tool] !== undefined,

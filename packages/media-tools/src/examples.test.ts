@@ -8,6 +8,7 @@ import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { createMediaTools } from "./create-media-tools.ts";
 import { CONTEXT, imageModel, injected, languageModel, PNG } from "./test-support/fixtures.ts";
+import { systemRefusingModel } from "./test-support/limited-models.ts";
 
 /** What the examples' `openai(…)` and `nodeWorkspace(…)` return, and what their tools returned. */
 const standIn = vi.hoisted(() => ({
@@ -117,6 +118,47 @@ describe("examples/task-context-middleware.ts", () => {
       { role: "user", content: [{ type: "text", text: injected("Write the launch tweet.") }] },
     ]);
     expect(written.mock.calls).toEqual([["Lumen is here."]]);
+  });
+});
+
+describe("examples/model-profiles.ts", () => {
+  it("prints whisper-1's limit, then the fit of a CONTEXT.md over its profile's 600 characters", async () => {
+    const goal = "## What we are building\nLumen, a note-taking app for researchers.";
+    const other = `## Other details\n${"Run pnpm test before every push. ".repeat(20).trim()}`;
+    standIn.workspace = memoryWorkspace({
+      "CONTEXT.md": `# Task context\n\n${goal}\n\n${other}\n\n## Key terminology\n- **Vault**: notes.`,
+    });
+    const model = systemRefusingModel("openai.responses", "gpt-4o-mini");
+    standIn.language = model;
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    await import("../examples/model-profiles.ts");
+    expect(log.mock.calls[0]).toEqual([{ amount: 224, unit: "tokens", overflow: "keeps-end" }]);
+    expect(log.mock.calls[1]).toEqual([
+      expect.objectContaining({
+        profile: "openai/gpt-4o-mini",
+        kept: ["Task context", "What we are building", "Key terminology"],
+        dropped: ["Other details"],
+        cut: false,
+        leftOut: false,
+      }),
+    ]);
+    expect(warn.mock.calls).toEqual([
+      [
+        'The task context was fitted to openai/gpt-4o-mini\'s prompt limit (600 characters; it refuses longer prompts): kept "Task context", "What we are building", "Key terminology"; left out "Other details". Put what every model must know first in CONTEXT.md, under "What we are building" and "Key terminology".',
+      ],
+    ]);
+    expect(model.doGenerateCalls[0]?.prompt).toEqual([
+      {
+        role: "user",
+        content: [
+          {
+            type: "text",
+            text: `[Task Context]\n# Task context\n\n${goal}\n\n## Key terminology\n- **Vault**: notes.\n\n[Request]\nName three headlines.`,
+          },
+        ],
+      },
+    ]);
   });
 });
 

@@ -13,6 +13,7 @@ import {
   identifyGeneratedMedia,
   writeGeneratedMedia,
 } from "./generated-media.ts";
+import { injectForModel } from "./inject-for-model.ts";
 import type {
   GenerateAudioInput,
   GenerateImageInput,
@@ -95,10 +96,11 @@ export async function generateImageFile(
   const tool = GENERATE_TOOLS.image;
   const model = runtime.models.image;
   if (model === undefined) throw new ModelNotConfiguredError({ tool, model: "image" });
+  const prompt = await injectForModel(runtime, call, model, input.prompt);
   const result = await callProvider(tool, call.signal, () =>
     generateImage({
       model,
-      prompt: call.context.prependTaskContext(input.prompt),
+      prompt,
       n: 1,
       ...optional("size", input.size as Size | undefined),
       ...optional("aspectRatio", input.aspectRatio as AspectRatio | undefined),
@@ -121,10 +123,11 @@ export async function generateVideoFile(
   const tool = GENERATE_TOOLS.video;
   const model = runtime.models.video;
   if (model === undefined) throw new ModelNotConfiguredError({ tool, model: "video" });
+  const prompt = await injectForModel(runtime, call, model, input.prompt);
   const result = await callProvider(tool, call.signal, () =>
     experimental_generateVideo({
       model,
-      prompt: call.context.prependTaskContext(input.prompt),
+      prompt,
       n: 1,
       ...optional("aspectRatio", input.aspectRatio as AspectRatio | undefined),
       ...optional("resolution", input.resolution as Size | undefined),
@@ -157,11 +160,17 @@ export async function generateAudioFile(
   const tool = GENERATE_TOOLS.audio;
   const model = runtime.models.speech;
   if (model === undefined) throw new ModelNotConfiguredError({ tool, model: "speech" });
+  const instructions = await injectForModel(
+    runtime,
+    call,
+    model,
+    input.prompt ?? DEFAULT_SPEECH_REQUEST,
+  );
   const result = await callProvider(tool, call.signal, () =>
     generateSpeech({
       model,
       text: input.text,
-      instructions: call.context.prependTaskContext(input.prompt ?? DEFAULT_SPEECH_REQUEST),
+      instructions,
       ...optional("voice", input.voice),
       ...optional("outputFormat", input.format),
       ...optional("speed", input.speed),

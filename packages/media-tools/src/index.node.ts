@@ -14,6 +14,9 @@ requireSupportedNode(globalThis.process?.versions?.node);
 requireSupportedAiSdk(installedAiVersion());
 
 export * from "./errors/index.ts";
-export const { createMediaTools, TASK_CONTEXT_METADATA_KEY, taskContextMiddleware } = await import(
-  "./index.ts"
-);
+export const {
+  createMediaTools,
+  MODEL_PROFILES,
+  TASK_CONTEXT_METADATA_KEY,
+  taskContextMiddleware,
+} = await import("./index.ts");

@@ -4,6 +4,7 @@ export {
   type MediaTools,
 } from "./create-media-tools.ts";
 export * from "./errors/index.ts";
+export type { ContextFit } from "./fit-context-to-profile.ts";
 export type { GenerateOutput } from "./generate-media.ts";
 export type {
   GenerateAudioInput,
@@ -18,6 +19,13 @@ export type {
   MediaModels,
   MediaToolName,
 } from "./media-tools-options.ts";
+export type {
+  InstructionPlacement,
+  ModelProfile,
+  PromptLimit,
+  PromptOverflow,
+} from "./model-profile.ts";
+export { MODEL_PROFILES } from "./model-profiles.ts";
 export {
   TASK_CONTEXT_METADATA_KEY,
   type TaskContextMiddlewareOptions,

@@ -5,12 +5,14 @@ import type {
   Workspace,
 } from "@task-context/core";
 import type { MediaKind } from "./detect-media-type.ts";
+import type { ContextFit } from "./fit-context-to-profile.ts";
 import type {
   MediaModels,
   MediaToolName,
   ProviderOptions,
   UnderlyingToolName,
 } from "./media-tools-options.ts";
+import type { ModelProfile } from "./model-profile.ts";
 
 /** The checked options, with their defaults, that every tool implementation works with. */
 export interface MediaRuntime {
@@ -25,12 +27,16 @@ export interface MediaRuntime {
   context: Omit<LoadTaskContextOptions, "required">;
   /** The checked view of each tool that has one. */
   views: Partial<Record<MediaToolName, ContextView>>;
+  /** The user's model profiles, then the built-in ones: the first that matches a model applies. */
+  profiles: readonly ModelProfile[];
 }
 
 /** One tool call: the loaded task context and the signal that aborts the external call. */
 export interface MediaCall {
   context: ToolContext;
   signal: AbortSignal;
+  /** Set when the context was fitted to the model's profile: the fit, its warning, the sent text's hash. */
+  fitted?: { fit: ContextFit; warning: string | undefined; sha256: string };
 }
 
 /** The SDK call options shared by every call: abort signal, retries, provider options. */

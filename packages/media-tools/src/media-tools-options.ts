@@ -8,6 +8,7 @@ import type {
   TranscriptionModel,
 } from "ai";
 import type { MediaKind } from "./detect-media-type.ts";
+import type { ModelProfile } from "./model-profile.ts";
 
 /** A video model as `experimental_generateVideo` takes it (a provider's video model or a gateway id). */
 export type VideoModel = Parameters<typeof experimental_generateVideo>[0]["model"];
@@ -122,4 +123,11 @@ export interface CreateMediaToolsOptions {
    * `context.view`). Results and spans name the view delivered.
    */
   views?: Partial<Record<MediaToolName, ContextView>>;
+  /**
+   * Profiles of target models, before the built-in ones (`MODEL_PROFILES`): one with the same
+   * provider and model id as a built-in replaces it. A model with a profile whose prompt limit the
+   * context would exceed gets the context fitted to it, the goal and key terms first, with a
+   * `warning` and `contextFit` in the result; a model without one gets the whole context.
+   */
+  modelProfiles?: readonly ModelProfile[];
 }

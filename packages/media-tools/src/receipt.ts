@@ -39,7 +39,8 @@ export async function withReceipt<Output extends { warning?: string }>(
   const warning = [output.warning, stale].filter((text) => text !== undefined).join(" ");
   return {
     ...output,
-    contextSha256: delivered.sha256,
+    // A context fitted to the model's limit has the receipt of what was sent.
+    contextSha256: (output as { contextSha256?: string }).contextSha256 ?? delivered.sha256,
     ...(delivered.view === undefined ? {} : { contextView: delivered.view }),
     ...(warning === "" ? {} : { warning }),
   };

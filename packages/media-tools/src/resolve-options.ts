@@ -21,6 +21,8 @@ import {
   type MediaToolName,
   type UnderlyingToolName,
 } from "./media-tools-options.ts";
+import { requireModelProfiles } from "./model-profile.ts";
+import { MODEL_PROFILES } from "./model-profiles.ts";
 
 type ModelName = keyof MediaModels;
 
@@ -192,5 +194,6 @@ export function resolveMediaRuntime(options: CreateMediaToolsOptions): MediaRunt
     outputDirectory,
     context: options.context ?? {},
     views: resolveViews(options.views, options.context?.tokenizer !== undefined),
+    profiles: [...requireModelProfiles("modelProfiles", options.modelProfiles), ...MODEL_PROFILES],
   };
 }

@@ -2,12 +2,28 @@ import {
   injectTaskContext,
   type LoadTaskContextOptions,
   loadTaskContext,
+  splitTaskContext,
   type TaskContext,
+  type Tokenizer,
   type Workspace,
 } from "@task-context/core";
-import { requireLoadOptions, requireObject, requireWorkspace } from "@task-context/core/internal";
+import {
+  requireLoadOptions,
+  requireObject,
+  requireWorkspace,
+  sha256Hex,
+} from "@task-context/core/internal";
 import type { LanguageModelMiddleware } from "ai";
+import { findModelProfile } from "./find-model-profile.ts";
+import {
+  type ContextFit,
+  type FittedPrompt,
+  fitContextToProfile,
+} from "./fit-context-to-profile.ts";
+import { foldSystemMessages, requestAndAlongside } from "./fold-system-messages.ts";
 import { guardWorkspace } from "./guard-workspace.ts";
+import { type ModelProfile, requireModelProfiles } from "./model-profile.ts";
+import { MODEL_PROFILES } from "./model-profiles.ts";
 import { traceModelCall } from "./trace-model-call.ts";
 
 type TransformParams = NonNullable<LanguageModelMiddleware["transformParams"]>;
@@ -26,28 +42,45 @@ type ProviderMetadata = NonNullable<
  */
 export const TASK_CONTEXT_METADATA_KEY = "taskContext";
 
-/** The receipt of the context a call carried: its hash, and the view's details when it was one. */
-type Receipt = Pick<TaskContext, "sha256" | "view">;
+/**
+ * The receipt of the context a call carried: its hash, the view's details when it was one, and
+ * the fit to the model's profile when it was fitted.
+ */
+type Receipt = Pick<TaskContext, "sha256" | "view"> & { fit?: ContextFit };
 
 /** `metadata` with the receipt of the context the call carried. */
 function withReceiptMetadata(
   metadata: ProviderMetadata | undefined,
   receipt: Receipt,
 ): ProviderMetadata {
-  const { sha256, view } = receipt;
+  const { sha256, view, fit } = receipt;
   return {
     ...metadata,
-    [TASK_CONTEXT_METADATA_KEY]:
-      view === undefined
-        ? { contextSha256: sha256 }
+    [TASK_CONTEXT_METADATA_KEY]: {
+      contextSha256: sha256,
+      ...(view === undefined
+        ? {}
         : {
-            contextSha256: sha256,
             contextView: {
               name: view.name,
               sections: [...view.sections],
               fileSha256: view.fileSha256,
             },
-          },
+          }),
+      ...(fit === undefined
+        ? {}
+        : {
+            contextFit: {
+              profile: fit.profile,
+              limit: { ...fit.limit },
+              kept: [...fit.kept],
+              dropped: [...fit.dropped],
+              cut: fit.cut,
+              leftOut: fit.leftOut,
+              loadedSha256: fit.loadedSha256,
+            },
+          }),
+    },
   };
 }
 
@@ -55,6 +88,12 @@ function withReceiptMetadata(
 export interface TaskContextMiddlewareOptions extends LoadTaskContextOptions {
   /** Where CONTEXT.md is read from, on every call. */
   workspace: Workspace;
+  /**
+   * Profiles of target models, before the built-in ones: for a wrapped model with a profile, the
+   * context is fitted to its prompt limit (the goal and key terms first), and a model that
+   * refuses system messages gets them at the start of the first user message instead.
+   */
+  modelProfiles?: readonly ModelProfile[] | undefined;
 }
 
 const NO_USER_MESSAGE =
@@ -87,6 +126,35 @@ function injectIntoLastUserMessage(prompt: Prompt, context: string): Prompt | un
   const next = [...prompt];
   next[index] = { ...message, content };
   return next;
+}
+
+/**
+ * The context fitted to `profile` for this prompt. A last user text that already carries this
+ * very fit of the context in front of its request — a media tool's call through a wrapped model,
+ * fitted the same way — is marked `injected`, so the context is not put in front of it again.
+ */
+async function fitToProfile(
+  profile: ModelProfile,
+  context: TaskContext,
+  prompt: Prompt,
+  tokenizer: Tokenizer | undefined,
+): Promise<FittedPrompt & { injected?: boolean }> {
+  const { request, alongside } = requestAndAlongside(prompt);
+  const fit = (text: string) =>
+    fitContextToProfile({
+      context: context.content,
+      contextSha256: context.sha256,
+      request: text,
+      alongside,
+      profile,
+      tokenizer,
+    });
+  const inner = splitTaskContext(request);
+  if (inner.context !== undefined) {
+    const earlier = await fit(inner.prompt);
+    if (earlier.prompt === request) return { ...earlier, injected: true };
+  }
+  return fit(request);
 }
 
 /**
@@ -134,9 +202,10 @@ export function taskContextMiddleware(
   options: TaskContextMiddlewareOptions,
 ): LanguageModelMiddleware {
   requireObject("options", options, "the options object");
-  const { workspace: given, ...load } = options;
+  const { workspace: given, modelProfiles, ...load } = options;
   const workspace = guardWorkspace(requireWorkspace("workspace", given));
   requireLoadOptions(load);
+  const profiles = [...requireModelProfiles("modelProfiles", modelProfiles), ...MODEL_PROFILES];
   // Warnings for the calls whose parameters this middleware produced (wrapGenerate and
   // wrapStream receive the very object transformParams returned).
   const warnings = new WeakMap<object, string>();
@@ -153,20 +222,52 @@ export function taskContextMiddleware(
       const context = await loadTaskContext(workspace, load).catch((error: unknown) =>
         traceModelCall(model, undefined, undefined, () => Promise.reject(error)),
       );
+      const profile = findModelProfile(model, profiles);
+      const folded =
+        profile?.systemMessage === false ? foldSystemMessages(params.prompt) : undefined;
+      const given = folded ?? params.prompt;
+      const foldWarning =
+        folded === undefined
+          ? undefined
+          : `${profile?.provider}/${profile?.modelId} accepts no system message: its text was sent at the start of the first user message instead.`;
       if (!context.found) {
         // `required: false`: no context, and, when a CONTEXT.md could not be used, say why.
-        if (context.warning === undefined) return params;
-        const unchanged = { ...params };
-        warnings.set(unchanged, context.warning);
+        const warning = [context.warning, foldWarning].filter((text) => text !== undefined);
+        if (warning.length === 0 && folded === undefined) return params;
+        const unchanged = { ...params, prompt: given };
+        if (warning.length > 0) warnings.set(unchanged, warning.join(" "));
         return unchanged;
       }
-      const prompt = injectIntoLastUserMessage(params.prompt, context.content);
-      const next = { ...params, prompt: prompt ?? params.prompt };
-      const warning = [context.warning, prompt === undefined ? NO_USER_MESSAGE : undefined]
+      const fitted =
+        profile === undefined
+          ? undefined
+          : await fitToProfile(profile, context, given, load.tokenizer);
+      const sent = fitted?.context ?? context.content;
+      const prompt =
+        sent === "" || fitted?.injected === true ? given : injectIntoLastUserMessage(given, sent);
+      const next = { ...params, prompt: prompt ?? given };
+      const warning = [
+        context.warning,
+        foldWarning,
+        // The media tools' own call through this model already reports its fit.
+        fitted?.injected === true ? undefined : fitted?.warning,
+        prompt === undefined ? NO_USER_MESSAGE : undefined,
+      ]
         .filter((text): text is string => text !== undefined)
         .join(" ");
       if (warning !== "") warnings.set(next, warning);
-      if (prompt !== undefined) receipts.set(next, context);
+      if (prompt !== undefined) {
+        receipts.set(
+          next,
+          fitted?.fit === undefined
+            ? context
+            : {
+                sha256: await sha256Hex(sent),
+                ...(context.view === undefined ? {} : { view: context.view }),
+                fit: fitted.fit,
+              },
+        );
+      }
       contexts.set(next, context);
       return next;
     },

@@ -2,6 +2,7 @@ import { generateText, type TranscriptionModel, transcribe } from "ai";
 import { callProvider, describeWarnings } from "./call-provider.ts";
 import type { MediaKind } from "./detect-media-type.ts";
 import { ModelNotConfiguredError } from "./errors/model-not-configured-error.ts";
+import { injectForModel } from "./inject-for-model.ts";
 import type { UnderstandInput } from "./input-schemas.ts";
 import { type MediaFile, type ProbedMedia, readMedia } from "./media-file.ts";
 import { callSettings, type MediaCall, type MediaRuntime } from "./media-runtime.ts";
@@ -82,6 +83,7 @@ async function askLanguageModel(
 ): Promise<UnderstandOutput> {
   const model = runtime.models.understanding;
   if (model === undefined) throw new ModelNotConfiguredError({ tool, model: "understanding" });
+  const text = await injectForModel(runtime, call, model, prompt);
   const result = await callProvider(tool, call.signal, () =>
     generateText({
       model,
@@ -89,7 +91,7 @@ async function askLanguageModel(
         {
           role: "user",
           content: [
-            { type: "text", text: call.context.prependTaskContext(prompt) },
+            { type: "text", text },
             {
               type: "file",
               data: file.bytes,
@@ -117,16 +119,13 @@ async function transcribeAudio(
 ): Promise<UnderstandOutput> {
   const tool = UNDERSTAND_TOOLS.audio;
   const settings = callSettings(runtime, call, "transcription");
+  const injected = await injectForModel(runtime, call, model, prompt);
   const result = await callProvider(tool, call.signal, () =>
     transcribe({
       model,
       audio: file.bytes,
       ...settings,
-      providerOptions: withTranscriptionPrompt(
-        model,
-        call.context.prependTaskContext(prompt),
-        settings.providerOptions,
-      ),
+      providerOptions: withTranscriptionPrompt(model, injected, settings.providerOptions),
     }),
   );
   const output: UnderstandOutput = {

@@ -259,6 +259,18 @@ for (const { workers } of levels) {
     `| ${workers} | ${pooled(one, workers, "cycle")} | ${pooled(two, workers, "cycle")} | ${pooled("pg-boss", workers, "cycle")} | ${pooled("graphile-worker", workers, "cycle")} |`,
   );
 }
+console.log(
+  "\nEach step alone, p50 / p99 (target at 64 agents: claim and complete < 100 ms; graphile-worker does not wait for its completions):\n",
+);
+console.log(
+  "| agents / workers | ours (1) claim-next | ours (1) complete | ours (2) claim-next | ours (2) complete | pg-boss fetch | pg-boss complete |",
+);
+console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+for (const { workers } of levels) {
+  console.log(
+    `| ${workers} | ${pooled(one, workers, "claim")} | ${pooled(one, workers, "complete")} | ${pooled(two, workers, "claim")} | ${pooled(two, workers, "complete")} | ${pooled("pg-boss", workers, "claim")} | ${pooled("pg-boss", workers, "complete")} |`,
+  );
+}
 
 const { workers: top } = levels.at(-1) as (typeof levels)[0];
 console.log(

@@ -60,7 +60,7 @@ export interface paths {
         put?: never;
         /**
          * Add an agent to a run; its token is returned this once
-         * @description The token names its run and agent and is stored hashed: keep it, it is never shown again. Each tag is unique within the run (it is the author_tag and reviewer_tag of the agent's work). With `a2a`, the agent is an A2A 1.0 agent: its agent card is read and checked (`AGENT_CARD_INVALID`), its skills are matched against the stages' `available_skills` (`AGENT_SKILLS_MISMATCH`), and the service sends it the work items of the matched stages as A2A messages, one A2A task per lease attempt; its token lets it fetch earlier artifacts. A card the service cannot serve is refused (`AGENT_CARD_INVALID`): larger than 1 MiB, no interface it speaks (JSONRPC or HTTP+JSON, A2A 1.x), or security requirements it cannot meet (it sends no credentials). `warning` says when a review stage can only be taken by an agent that would review its own work.
+         * @description The token names its run and agent and is stored hashed: keep it, it is never shown again. Each tag is unique within the run (it is the author_tag and reviewer_tag of the agent's work). With `a2a`, the agent is an A2A 1.0 agent: its agent card is read and checked (`AGENT_CARD_INVALID`), its skills are matched against the stages' `available_skills` (`AGENT_SKILLS_MISMATCH`), and the service sends it the work items of the matched stages as A2A messages, one A2A task per lease attempt; its token lets it fetch earlier artifacts. A card the service cannot serve is refused (`AGENT_CARD_INVALID`): larger than 1 MiB, no interface it speaks (JSONRPC or HTTP+JSON, A2A 1.x), or security requirements it cannot meet. With `a2a.credentials` (by security scheme name: a bearer token, an API key, OAuth 2 client credentials), the service sends them with every request to the agent's interface, and to no other origin; the card's `securityRequirements` (of the card and of each skill) must be met by them, else `AGENT_CREDENTIALS_MISSING` names the scheme missing. Credentials are never shown again. `warning` says when a review stage can only be taken by an agent that would review its own work.
          */
         post: operations["addAgent"];
         delete?: never;
@@ -946,7 +946,36 @@ export interface components {
                 stages?: string[] | undefined;
                 /** @description How many of its items it works on at once, each its own A2A task (default 1) */
                 concurrency?: number | undefined;
+                /** @description Credentials for the security schemes its card declares (securitySchemes), by scheme name: the card's securityRequirements must be met by them (else AGENT_CREDENTIALS_MISSING). Stored as the run's secrets: never shown again, sent only to the card's interface origin (an OAuth 2 client secret only to the scheme's tokenUrl) */
+                credentials?: {
+                    [key: string]: components["schemas"]["A2aCredential"];
+                } | undefined;
             } | undefined;
+        };
+        /**
+         * @example {
+         *       "bearer_token": "illustrator-token-Rg5sYt2Lq8"
+         *     }
+         * @example {
+         *       "client_id": "lumen-service",
+         *       "client_secret": "9f1c2e7a4b",
+         *       "scopes": [
+         *         "tasks:write"
+         *       ]
+         *     }
+         */
+        A2aCredential: {
+            /** @description Sent as Authorization: Bearer <token> */
+            bearer_token: string;
+        } | {
+            /** @description Sent in the header, query parameter or cookie the scheme names (its location and name) */
+            api_key: string;
+        } | {
+            client_id: string;
+            /** @description Sent only to the scheme's tokenUrl */
+            client_secret: string;
+            /** @description The scopes asked for (default: those the card's requirement names) */
+            scopes?: string[] | undefined;
         };
         /**
          * Artifact
@@ -2553,7 +2582,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "AGENT_CARD_INVALID" | "AGENT_SKILLS_MISMATCH" | undefined;
+                        code?: "AGENT_CARD_INVALID" | "AGENT_SKILLS_MISMATCH" | "AGENT_CREDENTIALS_MISSING" | undefined;
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4745,6 +4774,7 @@ export type AgentList = components["schemas"]["AgentList"];
 export type AgentView = components["schemas"]["AgentView"];
 export type AgentCreated = components["schemas"]["AgentCreated"];
 export type AddAgentInput = components["schemas"]["AddAgent"];
+export type A2aCredential = components["schemas"]["A2aCredential"];
 export type Artifact = components["schemas"]["Artifact"];
 export type DeadLettersView = components["schemas"]["DeadLetters"];
 export type DeadLetter = components["schemas"]["DeadLetter"];

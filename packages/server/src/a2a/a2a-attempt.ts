@@ -20,6 +20,8 @@ import {
   quoted,
 } from "./agent-problem.ts";
 import { AttemptLease, STUCK_LEASES } from "./attempt-lease.ts";
+import { type AgentCredential, credentialSecrets, redactCredentials } from "./card-credentials.ts";
+import type { OAuthTokens } from "./oauth-tokens.ts";
 import {
   type FinalOutcome,
   messageOutcome,
@@ -74,6 +76,8 @@ export interface AttemptInput {
   clock: () => number;
   /** The `fetch` A2A requests go through (default: the global one). */
   fetch?: typeof fetch;
+  /** The agent's credentials, sent with each request, and where OAuth 2 tokens come from. */
+  authentication?: { credentials: readonly AgentCredential[]; tokens: OAuthTokens };
 }
 
 /** An answer of an agent's is read up to this many times the request body limit. */
@@ -182,7 +186,12 @@ class Attempt {
       reviewed,
     });
     try {
-      this.#connection = await connectAgent(input.card, this.#answerBytes, input.fetch);
+      this.#connection = await connectAgent(
+        input.card,
+        this.#answerBytes,
+        input.fetch,
+        input.authentication,
+      );
     } catch (error) {
       return this.#settle({
         kind: "fail",
@@ -392,7 +401,7 @@ class Attempt {
         outcome = { kind: "fail", reason: this.#refusal(error) };
       }
     }
-    const body = { attempt: this.#attempt, reason: outcome.reason };
+    const body = { attempt: this.#attempt, reason: this.#redacted(outcome.reason) };
     try {
       await operations.fail(runId, agent, item.id, body, messageId);
       return "failed";
@@ -401,6 +410,17 @@ class Attempt {
       this.#input.onError?.(error);
       return "abandoned";
     }
+  }
+
+  /** `reason` without the agent's credentials and access tokens, should an answer quote them. */
+  #redacted(reason: string): string {
+    const authentication = this.#input.authentication;
+    if (authentication === undefined) return reason;
+    const secrets = [
+      ...credentialSecrets(authentication.credentials),
+      ...authentication.tokens.tokens(),
+    ];
+    return redactCredentials(reason, secrets);
   }
 
   /**

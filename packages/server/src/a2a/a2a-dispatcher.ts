@@ -11,6 +11,7 @@ import { DeliveryError } from "../delivery/delivery-error.ts";
 import type { A2aAgent, DeliveryStore } from "../delivery/delivery-store.ts";
 import { type AttemptResult, runAttempt } from "./a2a-attempt.ts";
 import { type AgentOperations, agentOperations } from "./agent-operations.ts";
+import { OAuthTokens } from "./oauth-tokens.ts";
 
 /** Options of {@link A2aDispatcher}. */
 export interface A2aDispatcherOptions {
@@ -83,6 +84,8 @@ export class A2aDispatcher {
   readonly #loops = new Map<string, Promise<void>[]>();
   /** The agents' claims, heartbeats, completions and failures, as their requests would run. */
   readonly #operations: AgentOperations;
+  /** The OAuth 2 access tokens of its agents' clients, kept while fresh. */
+  readonly #tokens: OAuthTokens;
 
   constructor(options: A2aDispatcherOptions) {
     this.#options = {
@@ -94,6 +97,7 @@ export class A2aDispatcher {
       ...options,
     };
     const { store, clock, bodyBytes } = this.#options;
+    this.#tokens = new OAuthTokens(clock, options.fetch);
     // A claim waits for nothing (wait 0): the pace of waits is never used.
     const timing = { clock, recheckMs: 1000, keepAliveMs: 15_000 };
     this.#operations = agentOperations(
@@ -184,6 +188,9 @@ export class A2aDispatcher {
         },
         ...(onError === undefined ? {} : { onError }),
         ...(fetch === undefined ? {} : { fetch }),
+        ...(agent.a2a.credentials === undefined
+          ? {}
+          : { authentication: { credentials: agent.a2a.credentials, tokens: this.#tokens } }),
       }),
     );
     this.stats[result] += 1;

@@ -4,6 +4,7 @@ import type { AddAgentInput, AgentCreated } from "@task-context/contract";
 import type { A2aEndpoint } from "../delivery/delivery-store.ts";
 import type { ServiceContext } from "../execution/service-context.ts";
 import { matchStages, readAgentCard } from "./agent-card.ts";
+import { agentCredentials } from "./card-credentials.ts";
 
 /** The endpoint of an A2A agent added to `runId`, its card read now. */
 export async function a2aEndpoint(
@@ -13,7 +14,8 @@ export async function a2aEndpoint(
   serviceUrl: string,
 ): Promise<A2aEndpoint> {
   const run = await context.store.getRun(runId); // RUN_NOT_FOUND before reading anything
-  const card = await readAgentCard(a2a.url, context.a2a.fetch);
+  const card = await readAgentCard(a2a.url, context.a2a.fetch, a2a.credentials);
+  const credentials = agentCredentials(card, a2a.credentials);
   const stages = matchStages(card, run.stages, a2a.stages);
   return {
     url: a2a.url,
@@ -21,6 +23,7 @@ export async function a2aEndpoint(
     stages,
     concurrency: a2a.concurrency ?? 1,
     service_url: serviceUrl,
+    ...(credentials.length === 0 ? {} : { credentials }),
   };
 }
 

@@ -3,7 +3,7 @@
 // no credentials it cannot send — and kept as the few fields the service uses, then matched
 // against the run's stages (which stages' `available_skills` its skills cover).
 
-import type { StageView } from "@task-context/contract";
+import type { A2aCredential, StageView } from "@task-context/contract";
 import type { ValidationIssue } from "@task-context/protocols";
 import { checkValue } from "@task-context/protocols/internal";
 import * as z from "zod";
@@ -11,7 +11,7 @@ import { DeliveryError } from "../delivery/delivery-error.ts";
 import type { A2aAgentCard } from "../delivery/delivery-store.ts";
 import { loneSurrogateIssues } from "../http/lone-surrogates.ts";
 import { readBoundedBody } from "./bounded-body.ts";
-import { credentialsIssues } from "./card-credentials.ts";
+import { agentCredentials } from "./card-credentials.ts";
 
 /** Where an agent card is, under the agent's base URL (A2A 1.0, section 8.2). */
 export const AGENT_CARD_PATH = "/.well-known/agent-card.json";
@@ -41,6 +41,7 @@ const agentCardSchema = z.looseObject({
     )
     .min(1),
   capabilities: z.looseObject({ streaming: z.boolean().optional() }).optional(),
+  securitySchemes: z.record(z.string(), z.unknown()).optional(),
   securityRequirements,
   skills: z.array(
     z.looseObject({
@@ -153,10 +154,19 @@ function keptCard(card: CheckedCard, interfaces: CardInterface[]): A2aAgentCard 
       tenant: entry.tenant ?? "",
     })),
     capabilities: { streaming: card.capabilities?.streaming === true },
+    ...(Object.keys(card.securitySchemes ?? {}).length === 0
+      ? {}
+      : { securitySchemes: card.securitySchemes }),
+    ...(card.securityRequirements?.length
+      ? { securityRequirements: card.securityRequirements }
+      : {}),
     skills: card.skills.map((skill) => ({
       id: skill.id,
       name: skill.name,
       ...(skill.tags === undefined ? {} : { tags: skill.tags }),
+      ...(skill.securityRequirements?.length
+        ? { securityRequirements: skill.securityRequirements }
+        : {}),
     })),
   };
 }
@@ -176,7 +186,14 @@ function malformedKeptText(card: CheckedCard): ValidationIssue[] {
         tenant,
       }),
     ),
-    skills: card.skills.map(({ id, name, tags }) => ({ id, name, tags })),
+    securitySchemes: card.securitySchemes,
+    securityRequirements: card.securityRequirements,
+    skills: card.skills.map(({ id, name, tags, securityRequirements }) => ({
+      id,
+      name,
+      tags,
+      securityRequirements,
+    })),
   });
 }
 
@@ -186,11 +203,14 @@ function malformedKeptText(card: CheckedCard): ValidationIssue[] {
  * `AGENT_CARD_INVALID` when the card cannot be fetched, is larger than
  * {@link MAX_AGENT_CARD_BYTES} (reading stops there), is not JSON, lacks what the service needs
  * (a name, skills, an http(s) interface), offers no interface the service speaks (JSONRPC or
- * HTTP+JSON, A2A 1.x), or asks for credentials the service cannot send — with an issue per field.
+ * HTTP+JSON, A2A 1.x) — with an issue per field; `AGENT_CREDENTIALS_MISSING` when its security
+ * requirements are not met by `credentials` (by scheme name; none by default), `INVALID_REQUEST`
+ * when one of them does not fit its scheme.
  */
 export async function readAgentCard(
   baseUrl: string,
   fetcher: typeof fetch = fetch,
+  credentials: Readonly<Record<string, A2aCredential>> = {},
 ): Promise<A2aAgentCard> {
   const url = new URL(AGENT_CARD_PATH, baseUrl).href;
   let response: Response;
@@ -223,15 +243,9 @@ export async function readAgentCard(
   if (usable.length === 0) {
     throw refusedCard(url, "offers no interface the service speaks", issues);
   }
-  const credentials = credentialsIssues(card);
-  if (credentials.length > 0) {
-    throw refusedCard(
-      url,
-      "asks for credentials the service cannot send (it sends A2A requests without credentials)",
-      credentials,
-    );
-  }
-  return keptCard(card, usable);
+  const kept = keptCard(card, usable);
+  agentCredentials(kept, credentials);
+  return kept;
 }
 
 /** True when the card's skills (by id or tag) include every one of `skills`. */

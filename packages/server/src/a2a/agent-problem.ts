@@ -3,6 +3,7 @@
 // too large, or it was something that is not an A2A answer at all.
 import { wellFormedQuote } from "../http/lone-surrogates.ts";
 import type { AgentExchange } from "./agent-fetch.ts";
+import { CredentialError } from "./credential-error.ts";
 
 /** The A2A 1.0 operations the service calls, by their JSON-RPC method names. */
 export type AgentCall = "SendMessage" | "SendStreamingMessage" | "GetTask";
@@ -55,6 +56,10 @@ export function agentProblem(
 ): string {
   if (exchange?.tooLarge === true) {
     return `The A2A agent's answer to ${call} is larger than ${answerBytes} bytes, the most the service reads of one answer or stream event (4 × its ${bodyBytes}-byte request body limit, room for the task and its history): it stopped reading there. A result may be at most ${bodyBytes} bytes as a completion (PAYLOAD_TOO_LARGE, as over HTTP).`;
+  }
+  const credential = CredentialError.within(exchange?.unreachable ?? error);
+  if (credential !== undefined) {
+    return `The service could not authenticate ${call} to the A2A agent: ${quoted(credential.message)}.`;
   }
   if (exchange === undefined || exchange.unreachable !== undefined) {
     return `The A2A agent could not be reached (${call}): ${quoted(errorMessages(exchange?.unreachable ?? error))}.`;

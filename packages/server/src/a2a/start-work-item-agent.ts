@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { AGENT_CARD_PATH, type AgentCard } from "@a2a-js/sdk";
@@ -20,6 +21,21 @@ export interface WorkItemAgentOptions
    * set it when the agent listens on every address (`0.0.0.0`) or behind a proxy.
    */
   url?: string;
+  /**
+   * A token every A2A request must carry (`Authorization: Bearer <token>`), else it is answered
+   * `401`; the card (served to anyone) then asks for it (`requireBearer`). Register the agent
+   * with `a2a.credentials: { bearer: { bearer_token: "<token>" } }`. Default: none asked for.
+   */
+  bearerToken?: string;
+}
+
+/** True when `authorization` is `Bearer <token>` (compared in constant time). */
+function bearerMatches(authorization: string | undefined, token: string): boolean {
+  const expected = createHash("sha256").update(`Bearer ${token}`).digest();
+  const given = createHash("sha256")
+    .update(authorization ?? "")
+    .digest();
+  return timingSafeEqual(expected, given);
 }
 
 /** A work-item agent, listening. */
@@ -87,10 +103,19 @@ export async function startWorkItemAgent(
   });
   const { port } = server.address() as AddressInfo;
   const url = options.url ?? `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
-  const card = workItemAgentCard(options, url);
+  const { bearerToken } = options;
+  const card = workItemAgentCard({ ...options, requireBearer: bearerToken !== undefined }, url);
   const executor = new WorkItemExecutor(options);
   const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler }));
+  if (bearerToken !== undefined) {
+    app.use((request, response, next) => {
+      if (bearerMatches(request.headers.authorization, bearerToken)) return next();
+      response.status(401).set("www-authenticate", 'Bearer realm="a2a"').json({
+        error: "This A2A agent takes requests with its bearer token only.",
+      });
+    });
+  }
   app.use(jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
   return {
     url,

@@ -28,11 +28,33 @@ export interface WorkItemAgentCardOptions {
   streaming?: boolean;
   /** The card's `version` (default `"1.0.0"`). */
   version?: string;
+  /**
+   * The card asks for an HTTP Bearer token (a security scheme `bearer`, required by every
+   * request): register the agent with `a2a.credentials: { bearer: { bearer_token } }`.
+   */
+  requireBearer?: boolean;
 }
+
+/** The security scheme and requirement of a card that asks for a bearer token. */
+const bearerSecurity: Pick<AgentCard, "securitySchemes" | "securityRequirements"> = {
+  securitySchemes: {
+    bearer: {
+      scheme: {
+        $case: "httpAuthSecurityScheme",
+        value: {
+          description: "A token the agent's operator gives",
+          scheme: "Bearer",
+          bearerFormat: "",
+        },
+      },
+    },
+  },
+  securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+};
 
 /**
  * The A2A 1.0 agent card of a work-item agent served at `url`: one JSON-RPC interface at
- * `{url}/`, no credentials asked for, text and JSON in and out — what the delivery service needs
+ * `{url}/`, no credentials asked for (or a bearer token, `requireBearer`), text and JSON in and out — what the delivery service needs
  * to register it (`POST /v1/runs/{run_id}/agents` with `a2a.url`).
  */
 export function workItemAgentCard(options: WorkItemAgentCardOptions, url: string): AgentCard {
@@ -56,8 +78,9 @@ export function workItemAgentCard(options: WorkItemAgentCardOptions, url: string
       extensions: [],
       extendedAgentCard: false,
     },
-    securitySchemes: {},
-    securityRequirements: [],
+    ...(options.requireBearer === true
+      ? bearerSecurity
+      : { securitySchemes: {}, securityRequirements: [] }),
     defaultInputModes: ["text/plain", "application/json"],
     defaultOutputModes: ["text/markdown", "application/json"],
     skills: options.skills.map((skill) => ({

@@ -12,6 +12,7 @@ import type {
   RunView,
 } from "@task-context/contract";
 import type { Artifact, ReviewFeedback, TraceContext, WorkItem } from "@task-context/protocols";
+import type { AgentCredential } from "../a2a/card-credentials.ts";
 import type { ReadInput, ReadOutput, ReadRunId } from "../sql/define-read.ts";
 import type { ReadName, Reads } from "../sql/reads.ts";
 import type { Receipt } from "./receipt.ts";
@@ -53,6 +54,11 @@ export interface A2aEndpoint {
   concurrency: number;
   /** The service's origin as the admin reached it: earlier artifacts' URIs are under it. */
   service_url: string;
+  /**
+   * The credentials it was registered with, as they are sent (see ../a2a/card-credentials.ts):
+   * stored apart from the endpoint (read only by the dispatcher), never shown in a read.
+   */
+  credentials?: AgentCredential[] | undefined;
 }
 
 /**
@@ -70,7 +76,15 @@ export interface A2aAgentCard {
     tenant?: string;
   }[];
   capabilities?: { streaming?: boolean | undefined; pushNotifications?: boolean | undefined };
-  skills: { id: string; name: string; tags?: string[] | undefined }[];
+  skills: {
+    id: string;
+    name: string;
+    tags?: string[] | undefined;
+    securityRequirements?: unknown[] | undefined;
+  }[];
+  /** The card's security schemes and requirements, as it declared them (A2A 1.0 JSON). */
+  securitySchemes?: Record<string, unknown> | undefined;
+  securityRequirements?: unknown[] | undefined;
   [field: string]: unknown;
 }
 

@@ -4,6 +4,7 @@
 // a row (persist-writes.ts: cheaper there than one statement for many rows), PostgreSQL one
 // statement per table and kind (../postgres/coalesced-writes.ts).
 import type { Write } from "../delivery/machine/writes.ts";
+import { a2aColumns } from "./agents.ts";
 
 /** A row as columns and values. */
 export type Row = Record<string, string | number | null>;
@@ -54,6 +55,7 @@ export const tables = {
       token_hash: text,
       created_at: bigint,
       a2a_endpoint: text,
+      a2a_credentials: text,
     },
   },
   work_items: {
@@ -266,7 +268,7 @@ export class FoldedWrites {
             tag: write.agent.tag,
             token_hash: write.agent.token_hash,
             created_at: write.created_at,
-            a2a_endpoint: write.agent.a2a === undefined ? null : JSON.stringify(write.agent.a2a),
+            ...a2aColumns(write.agent.a2a),
           }),
         );
         return;

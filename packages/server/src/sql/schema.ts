@@ -170,6 +170,9 @@ export const migrations: readonly (readonly string[])[] = [
   ["ALTER TABLE runs ADD COLUMN version INTEGER NOT NULL DEFAULT 0"],
   // 5: GET /v1/runs lists runs newest first, a page after a (created_at, id) at a time.
   ["CREATE INDEX runs_newest_first ON runs (created_at, id)"],
+  // 6: an A2A agent's credentials (JSON, as they are sent), apart from its endpoint: only the
+  // dispatcher reads this column, so no read of the agents (list, page) can show them.
+  ["ALTER TABLE agents ADD COLUMN a2a_credentials TEXT"],
 ];
 
 /** Brings the database's schema up to date, in one transaction per migration. */

@@ -4,7 +4,7 @@
 // part for a review item — unless a behaviour makes it hostile; on top of the public agent it
 // serves any card (a lying or broken one, or none), counts each task's polls, publishes `working`
 // without a timestamp, and drops its connections on demand.
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { AGENT_CARD_PATH, type AgentCard, type Message, type Part, TaskState } from "@a2a-js/sdk";
 import {
@@ -92,12 +92,23 @@ export interface A2aAgentOptions {
   behaviour?: Behaviour;
   /** Serve this instead of the card (a lying or broken card); `null`: no card at all (404). */
   card?: (card: AgentCard) => unknown;
+  /**
+   * The card's security schemes and requirements (the SDK's types, served as A2A 1.0 JSON), and
+   * the check every A2A request must pass: else it is answered HTTP 401 and noted in `refused`.
+   */
+  security?: {
+    schemes: AgentCard["securitySchemes"];
+    requirements: AgentCard["securityRequirements"];
+    admits: (request: IncomingMessage) => boolean;
+  };
 }
 
 export interface RunningA2aAgent {
   url: string;
   /** Every task it received, in order. */
   tasks: AgentTask[];
+  /** Every A2A request it refused (HTTP 401) for want of credentials, in order. */
+  refused: IncomingMessage[];
   /** Drops every open connection (a stream breaks), and goes on serving new ones. */
   dropConnections(): void;
   close(): Promise<void>;
@@ -149,6 +160,12 @@ export async function startA2aAgent(options: A2aAgentOptions): Promise<RunningA2
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const card = workItemAgentCard({ ...options, description: `A test agent: ${options.name}` }, url);
+  const refused: IncomingMessage[] = [];
+  const security = options.security;
+  if (security !== undefined) {
+    card.securitySchemes = security.schemes;
+    card.securityRequirements = security.requirements;
+  }
   const behaviour = options.behaviour ?? doTheWork;
   let handler: CountingRequestHandler | undefined;
   const executor: NotingExecutor = new NotingExecutor({
@@ -190,10 +207,18 @@ export async function startA2aAgent(options: A2aAgentOptions): Promise<RunningA2
       });
     }
   }
+  if (security !== undefined) {
+    app.use((request, response, next) => {
+      if (security.admits(request)) return next();
+      refused.push(request);
+      response.status(401).set("www-authenticate", "Bearer").json({ error: "unauthorized" });
+    });
+  }
   app.use(jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
   return {
     url,
     tasks,
+    refused,
     dropConnections: () => server.closeAllConnections(),
     close: () =>
       new Promise<void>((resolve) => {

@@ -2,11 +2,15 @@
 // when a test moves it, A2A agents on loopback, each closed after its test (in reverse order),
 // and ways to wait for what the service did (an event, a lease's new end) instead of sleeping.
 
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { fileURLToPath } from "node:url";
 import {
   type CollaborationEvent,
   type CreateRunInput,
   createServiceClient,
   type ServiceClient,
+  ServiceError,
   type StageInput,
 } from "@task-context/client";
 import { afterEach } from "vitest";
@@ -69,6 +73,16 @@ export async function waitFor<T>(
     if (Date.now() > end) throw new Error(`Gave up waiting for ${what}.`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** The ServiceError `promise` rejects with; fails the test when it resolves or rejects otherwise. */
+export async function refusal(promise: Promise<unknown>): Promise<ServiceError> {
+  const error = await promise.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  if (!ServiceError.isInstance(error)) throw new Error(`expected a ServiceError, got ${error}`);
+  return error;
 }
 
 /** A gate an agent's behaviour waits at until the test opens it (then a new one is set). */
@@ -184,5 +198,27 @@ export function a2aHarness(adminToken: string, options: Partial<NodeServerOption
     onClose(() => started.close());
     return started;
   }
-  return { service, agent, hostile, onClose };
+  /**
+   * Runs `examples/<name>` in a process of its own, as the docs say (closed after the test), with
+   * `env` over this one's; answers what it printed so far, at any time.
+   */
+  function example(name: string, env: Record<string, string>): () => string {
+    const file = fileURLToPath(new URL(`../../examples/${name}`, import.meta.url));
+    const child = spawn(process.execPath, ["--conditions=@task-context/source", file], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    onClose(async () => {
+      if (child.exitCode === null) {
+        child.kill("SIGTERM");
+        await once(child, "exit");
+      }
+    });
+    let printed = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      printed += chunk.toString();
+    });
+    return () => printed;
+  }
+  return { service, agent, hostile, example, onClose };
 }

@@ -2,7 +2,12 @@
 // would not: a card of any size or shape, and any answer to a JSON-RPC request (an HTTP error, a
 // JSON-RPC error, something that is not JSON-RPC, a task of any size). A plain node:http server on
 // loopback; it notes each request, and how much of its card it could send.
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 
 /** One JSON-RPC request the agent received. */
@@ -15,7 +20,14 @@ export interface RpcRequest {
 /** What the agent answers a request with: a JSON-RPC result, or exactly this HTTP answer. */
 export type RpcAnswer =
   | { result: unknown }
-  | { status: number; body?: string; contentType?: string; statusText?: string };
+  | {
+      status: number;
+      body?: string;
+      contentType?: string;
+      statusText?: string;
+      /** More headers of the answer (a redirect's `location`). */
+      headers?: Record<string, string>;
+    };
 
 export interface HostileAgentOptions {
   name?: string;
@@ -32,6 +44,8 @@ export interface HostileAgentOptions {
 export interface HostileAgent {
   url: string;
   requests: RpcRequest[];
+  /** The path (with its query) and headers of each JSON-RPC request, in order. */
+  seen: { url: string; headers: IncomingHttpHeaders }[];
   /** Bytes of the card written before the reader stopped (or all of it). */
   cardBytesSent(): number;
   close(): Promise<void>;
@@ -99,6 +113,7 @@ async function writeHugeCard(
 /** Starts a hostile A2A agent on 127.0.0.1 (a free port). */
 export async function startHostileAgent(options: HostileAgentOptions = {}): Promise<HostileAgent> {
   const requests: RpcRequest[] = [];
+  const seen: HostileAgent["seen"] = [];
   let cardSent = 0;
   let url = "";
   const cardOf = (): unknown => {
@@ -126,6 +141,7 @@ export async function startHostileAgent(options: HostileAgentOptions = {}): Prom
     }
     const rpc = JSON.parse(await readBody(request)) as RpcRequest;
     requests.push(rpc);
+    seen.push({ url: request.url ?? "", headers: request.headers });
     const answer = (await options.answer?.(rpc)) ?? rpcError(rpc, -32601, "Method not found");
     if (!("status" in answer)) {
       response
@@ -135,7 +151,10 @@ export async function startHostileAgent(options: HostileAgentOptions = {}): Prom
     }
     response.statusMessage = answer.statusText ?? response.statusMessage;
     response
-      .writeHead(answer.status, { "content-type": answer.contentType ?? "application/json" })
+      .writeHead(answer.status, {
+        "content-type": answer.contentType ?? "application/json",
+        ...answer.headers,
+      })
       .end(answer.body ?? "");
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -143,6 +162,7 @@ export async function startHostileAgent(options: HostileAgentOptions = {}): Prom
   return {
     url,
     requests,
+    seen,
     cardBytesSent: () => cardSent,
     close: () =>
       new Promise<void>((resolve) => {

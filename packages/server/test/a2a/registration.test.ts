@@ -7,10 +7,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { ServiceError } from "@task-context/client";
 import { describe, expect, it } from "vitest";
 import { byTag, having, only, parsePage, textOf } from "../contract/html.ts";
-import { a2aHarness, draftStage, lumenRun, reviewStage, settled } from "./harness.ts";
+import { a2aHarness, draftStage, lumenRun, refusal, reviewStage, settled } from "./harness.ts";
 
 const adminToken = "a2a-registration-admin-token-0123456789";
 const { service, agent, hostile, onClose } = a2aHarness(adminToken, { a2aPollMs: 20 });
@@ -19,15 +18,6 @@ const oneStage = lumenRun();
 const withReview = lumenRun({ stages: [draftStage, reviewStage] });
 
 const cardAt = (url: string) => `${url}/.well-known/agent-card.json`;
-
-async function refusal(promise: Promise<unknown>): Promise<ServiceError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  if (!ServiceError.isInstance(error)) throw new Error(`expected a ServiceError, got ${error}`);
-  return error;
-}
 
 describe("registering an A2A agent", () => {
   it("refuses an agent whose card is missing, and keeps nothing: the tag stays free", async () => {
@@ -144,7 +134,7 @@ describe("registering an A2A agent", () => {
     expect(legacy.requests).toEqual([]);
   });
 
-  it("refuses a card that asks for credentials (its own or a skill's), and takes one that also allows none", async () => {
+  it("refuses a card that asks for credentials (its own or a skill's) it was not given, and takes one that also allows none", async () => {
     const { admin } = await service();
     const run = await admin.createRun(oneStage);
     const skillBound = await hostile({
@@ -163,12 +153,12 @@ describe("registering an A2A agent", () => {
       admin.addAgent(run.run_id, { tag: "bound", a2a: { url: skillBound.url } }),
     );
     expect([error.code, error.issues]).toEqual([
-      "AGENT_CARD_INVALID",
+      "AGENT_CREDENTIALS_MISSING",
       [
         {
           path: "/skills/0/securityRequirements/0",
           message:
-            'Skill "copywriting" asks for credentials of "oauth", which the service cannot send: it sends A2A requests without credentials. Register an agent that takes requests without them (no securityRequirements, or an empty one among them).',
+            'Skill "copywriting" asks for credentials of "oauth"; a2a.credentials has none for "oauth" (the card declares no security scheme of that name).',
         },
       ],
     ]);

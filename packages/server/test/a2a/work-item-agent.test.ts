@@ -2,9 +2,7 @@
 // loopback, worked through by the service, and spoken to directly with the official SDK's client
 // (for what the service never sends: messages that are not work items, a cancel it waits on); and
 // the agent of docs/a2a.md (examples/a2a-agent.ts), run as the page says, in a process of its own.
-import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { fileURLToPath } from "node:url";
 import { type Message, Role, type Task, TaskState } from "@a2a-js/sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
 import { describe, expect, it } from "vitest";
@@ -32,7 +30,7 @@ import {
 
 const adminToken = "a2a-agent-test-admin-token-0123456789";
 
-const { service, onClose } = a2aHarness(adminToken, { a2aPollMs: 20 });
+const { service, example, onClose } = a2aHarness(adminToken, { a2aPollMs: 20 });
 
 /** A work-item agent, closed after the test. */
 async function workItemAgent(options: WorkItemAgentOptions): Promise<RunningWorkItemAgent> {
@@ -328,22 +326,11 @@ describe("a work-item agent, spoken to with the official SDK's client", () => {
 describe("the A2A agent of docs/a2a.md", () => {
   it("reviews a draft with a data part and does its own stage in Markdown, printing each task", async () => {
     const { server, admin } = await service();
-    const example = fileURLToPath(new URL("../../examples/a2a-agent.ts", import.meta.url));
-    const child = spawn(process.execPath, ["--conditions=@task-context/source", example], {
-      env: { ...process.env, PORT: "0" },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    onClose(async () => {
-      if (child.exitCode === null) {
-        child.kill("SIGTERM");
-        await once(child, "exit");
-      }
-    });
-    let printed = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      printed += chunk.toString();
-    });
-    const lines = () => printed.split("\n").filter((line) => line !== "");
+    const printed = example("a2a-agent.ts", { PORT: "0" });
+    const lines = () =>
+      printed()
+        .split("\n")
+        .filter((line) => line !== "");
     const [started = ""] = await waitFor("the agent's URL", lines, (all) => all.length > 0);
     const url = /^A2A agent "Illustrator" on (http:\/\/127\.0\.0\.1:\d+)$/.exec(started)?.[1];
     expect(url).toBeDefined();

@@ -11,8 +11,9 @@ const cardAt = (url: string) => `${url}/.well-known/agent-card.json`;
 
 /**
  * Registering an A2A agent, as far as every store and runtime answers it alike: a card that
- * cannot be read, or that the service cannot serve (credentials it does not have, only A2A 0.3,
- * larger than 1 MiB), is refused with AGENT_CARD_INVALID and nothing is kept. The cards are
+ * cannot be read, or that the service cannot serve (credentials it was not given, only A2A 0.3,
+ * larger than 1 MiB), is refused with AGENT_CARD_INVALID (AGENT_CREDENTIALS_MISSING for credentials)
+ * and nothing is kept. The cards are
  * served by the suites' global setup (test/a2a/card-hosts.ts). Dispatch to real A2A agents is
  * tested on Node (test/a2a), on PostgreSQL and on workerd.
  */
@@ -34,27 +35,39 @@ export function a2aSuite(start: StartService): void {
       expect(added.status).toBe(201);
     });
 
-    it("a card that asks for credentials is refused, naming each requirement; the tag stays free", async () => {
+    it("a card that asks for credentials is refused without them, naming the scheme; with them it is taken", async () => {
       const { secured } = inject("a2aCardHosts");
-      const { admin, run } = await createRun(service, runInput([taskStage("draft")]));
-      const refused = await admin.post(`/v1/runs/${run.run_id}/agents`, {
-        body: { tag: "guarded", a2a: { url: secured } },
-      });
+      const { admin, run } = await createRun(
+        service,
+        runInput([taskStage("draft", { available_skills: ["draft"] })]),
+      );
+      const path = `/v1/runs/${run.run_id}/agents`;
+      const refused = await admin.post(path, { body: { tag: "guarded", a2a: { url: secured } } });
       expect([refused.status, refused.error]).toEqual([
         422,
         {
-          error: `The A2A agent card at ${cardAt(secured)} asks for credentials the service cannot send (it sends A2A requests without credentials). Fix the issues listed.`,
-          code: "AGENT_CARD_INVALID",
+          error: `The A2A agent card of "Secured" asks for credentials the registration does not give. Add them to a2a.credentials under the security scheme's name.`,
+          code: "AGENT_CREDENTIALS_MISSING",
           issues: [
             {
               path: "/securityRequirements/0",
               message:
-                'The card asks for credentials of "bearer", which the service cannot send: it sends A2A requests without credentials. Register an agent that takes requests without them (no securityRequirements, or an empty one among them).',
+                'The card asks for credentials of "bearer"; a2a.credentials has none for "bearer" (an HTTP Bearer scheme: give { "bearer_token": "…" }).',
             },
           ],
         },
       ]);
-      expect((await admin.addAgent(run.run_id, "guarded")).status).toBe(201);
+      const token = "contract-bearer-s3cret-7Yt";
+      const added = await admin.post(path, {
+        body: {
+          tag: "guarded",
+          a2a: { url: secured, credentials: { bearer: { bearer_token: token } } },
+        },
+      });
+      expect(added.status, added.text).toBe(201);
+      const listed = await admin.get(path);
+      expect(listed.text).toContain("Secured");
+      expect(`${added.text}${listed.text}`).not.toContain(token);
     });
 
     it("a card whose only interface speaks A2A 0.3 is refused, naming its protocolVersion", async () => {

@@ -128,7 +128,10 @@ describe("src/main.ts (task-context-server) and settingsFromEnv", () => {
     });
     const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`blocked: no address in ${output}`)), 15_000);
+      const timer = setTimeout(
+        () => reject(new Error(`blocked: no address in ${output}`)),
+        100_000,
+      );
       child.stdout.on("data", () => {
         const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
         if (match?.[1] !== undefined) {

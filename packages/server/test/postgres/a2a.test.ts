@@ -22,6 +22,54 @@ afterEach(async () => {
 const draft = { ...draftStage, available_skills: [] };
 
 describe.skipIf(reason !== undefined)(title("A2A agents on PostgreSQL"), () => {
+  it("an agent's credentials are stored apart from its endpoint, read back by the dispatcher and sent", async () => {
+    const database = await newDatabase();
+    closers.push(() => database.drop());
+    const token = "pg-bearer-s3cret-Wd8q";
+    const guarded = await startA2aAgent({
+      name: "Guarded",
+      skills: [{ id: "copywriting" }],
+      security: {
+        schemes: {
+          bearer: {
+            scheme: {
+              $case: "httpAuthSecurityScheme",
+              value: { description: "", scheme: "Bearer", bearerFormat: "" },
+            },
+          },
+        },
+        requirements: [{ schemes: { bearer: { list: [] } } }],
+        admits: (request) => request.headers.authorization === `Bearer ${token}`,
+      },
+    });
+    closers.push(() => guarded.close());
+    const server = await startNodeServer({
+      port: 0,
+      databaseUrl: database.url,
+      adminToken,
+      a2aPollMs: 20,
+      clock: manualClock().now,
+      limits: { rateLimit: false },
+    });
+    closers.push(() => server.close());
+    const admin = createServiceClient({ url: server.url, token: adminToken });
+    const run = await admin.createRun(lumenRun({ stages: [draftStage] }));
+    const added = await admin.addAgent(run.run_id, {
+      tag: "guarded",
+      a2a: { url: guarded.url, credentials: { bearer: { bearer_token: token } } },
+    });
+    expect((await settled(admin, run.run_id)).status).toBe("completed");
+    expect([guarded.tasks.length, guarded.refused.length]).toEqual([1, 0]);
+    expect(JSON.stringify([added, await admin.listAgents(run.run_id)])).not.toContain(token);
+    const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+    closers.push(() => sql.end());
+    const [row] = await sql`SELECT a2a_endpoint, a2a_credentials FROM agents WHERE tag = 'guarded'`;
+    expect(String(row?.a2a_endpoint)).not.toContain(token);
+    expect(JSON.parse(String(row?.a2a_credentials))).toEqual([
+      { kind: "bearer", scheme: "bearer", token },
+    ]);
+  });
+
   it("an instance started later delivers to the A2A agent registered through another", async () => {
     const database = await newDatabase();
     closers.push(() => database.drop());

@@ -5,6 +5,10 @@ import type { TestProject } from "vitest/node";
 import { startA2aAgent } from "../a2a/a2a-agent.ts";
 import { startCardHosts } from "../a2a/card-hosts.ts";
 import { startHostileAgent, taskJson } from "../a2a/hostile-agent.ts";
+import { startTokenEndpoint } from "../a2a/token-endpoint.ts";
+
+/** The client secret of the OAuth-guarded agent's client. */
+const OAUTH_SECRET = "edge-client-s3cret-Kp4v";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -15,6 +19,12 @@ declare module "vitest" {
     a2aHugeUrl: string;
     /** An agent that answers every request with HTTP 401. */
     a2aLockedUrl: string;
+    /**
+     * An agent behind OAuth 2 client credentials (its card's tokenUrl: a token endpoint on
+     * loopback), for the client `edge` and the secret `a2aOAuthSecret`.
+     */
+    a2aOAuthUrl: string;
+    a2aOAuthSecret: string;
   }
 }
 
@@ -33,13 +43,48 @@ export default async function setup(project: TestProject) {
     answer: () => ({ status: 401, statusText: "Unauthorized", body: "" }),
   });
   const hosts = await startCardHosts();
+  const tokens = await startTokenEndpoint({
+    clientId: "edge",
+    clientSecret: OAUTH_SECRET,
+    lifetimeS: 3600,
+    clock: Date.now,
+  });
+  const oauth = await startA2aAgent({
+    name: "Edge guarded",
+    skills: [{ id: "web_search" }, { id: "write_file" }, { id: "read_file" }],
+    security: {
+      schemes: {
+        oauth: {
+          scheme: {
+            $case: "oauth2SecurityScheme",
+            value: {
+              description: "",
+              oauth2MetadataUrl: "",
+              flows: {
+                flow: {
+                  $case: "clientCredentials",
+                  value: { tokenUrl: tokens.url, refreshUrl: "", scopes: {} },
+                },
+              },
+            },
+          },
+        },
+      },
+      requirements: [{ schemes: { oauth: { list: [] } } }],
+      admits: (request) => tokens.admits(request),
+    },
+  });
   project.provide("a2aAgentUrl", agent.url);
   project.provide("a2aBulkyUrl", bulky.url);
   project.provide("a2aHugeUrl", huge.url);
   project.provide("a2aLockedUrl", locked.url);
   project.provide("a2aCardHosts", hosts.urls);
+  project.provide("a2aOAuthUrl", oauth.url);
+  project.provide("a2aOAuthSecret", OAUTH_SECRET);
   return async () => {
-    await Promise.all([agent, bulky, huge, locked, hosts].map((server) => server.close()));
+    await Promise.all(
+      [agent, bulky, huge, locked, hosts, oauth, tokens].map((server) => server.close()),
+    );
   };
 }
 

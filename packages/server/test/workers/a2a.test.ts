@@ -67,6 +67,36 @@ describe("A2A agents on workerd", () => {
     expect(await alarmOf(run.run_id)).toBeNull();
   });
 
+  it("an agent behind OAuth 2 client credentials: the object fetches a token, the item completes, no read shows the secret", async () => {
+    const secret = inject("a2aOAuthSecret");
+    const service = await workersService();
+    const { admin, run, events } = await createRun(
+      service,
+      runInput([taskStage("draft")], { lease_ms: 60_000 }),
+    );
+    const path = `/v1/runs/${run.run_id}/agents`;
+    const url = inject("a2aOAuthUrl");
+    const bare = await admin.post<{ code: string; issues: unknown }>(path, {
+      body: { tag: "edge-guarded", a2a: { url } },
+    });
+    expect([bare.status, bare.body.code]).toEqual([422, "AGENT_CREDENTIALS_MISSING"]);
+    const added = await admin.post<{ a2a: { agent_name: string } }>(path, {
+      body: {
+        tag: "edge-guarded",
+        a2a: { url, credentials: { oauth: { client_id: "edge", client_secret: secret } } },
+      },
+    });
+    expect(added.status, added.text).toBe(201);
+    expect(added.body.a2a.agent_name).toBe("Edge guarded");
+    expect(await runDurableObjectAlarm(runObject(run.run_id))).toBe(true);
+    expect((await admin.getRun(run.run_id)).body.status).toBe("completed");
+    const agents = await admin.get(path);
+    const page = await admin.get(`/runs/${run.run_id}`, { headers: { accept: "text/html" } });
+    const shown = [added.text, agents.text, page.text, JSON.stringify(await events())].join("\n");
+    expect(shown).toContain("Edge guarded");
+    expect(shown).not.toContain(secret);
+  });
+
   /** A run of one task stage (one attempt), with the A2A agent at `url` registered. */
   async function oneAttempt(url: string) {
     const service = await workersService();
