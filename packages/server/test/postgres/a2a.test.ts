@@ -4,6 +4,7 @@
 // attempt with PostgreSQL's reason. The instances' clocks move only when a test moves them.
 
 import { createServiceClient } from "@task-context/client";
+import postgres from "postgres";
 import { afterEach, describe, expect, it } from "vitest";
 import { startNodeServer } from "../../src/node.ts";
 import { completeNextByPolling, startA2aAgent } from "../a2a/a2a-agent.ts";
