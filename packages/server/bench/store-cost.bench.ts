@@ -12,6 +12,8 @@
 //   them, how long the run's row lock was held per group commit (the store's lockHolds channel:
 //   from the lock's answer to COMMIT's), p50 / p99, and the operations per group.
 // STORE_COST_LIMIT=<n> claims up to n items per claim-next (max_items), completing them at once.
+// STORE_COST_INSTANCES=<n> opens n PostgreSQL stores on the database (instances in one process),
+// agent i working through store i % n: each store's copy of the run is then stale at most groups.
 // STORE_COST_STORES=sqlite or =postgres measures one of them (default both); STORE_COST_AGENTS=64
 // one level of agents (default 1,16,64).
 // Run: `node --conditions=@task-context/source bench/store-cost.bench.ts` in packages/server.
@@ -35,6 +37,8 @@ import { measureCost, startCountingProxy, summarizeLockHolds } from "./cycle-cos
 const claimLimit = Number(process.env.STORE_COST_LIMIT ?? 1);
 const stores = (process.env.STORE_COST_STORES ?? "sqlite,postgres").split(",");
 const levels = (process.env.STORE_COST_AGENTS ?? "1,16,64").split(",").map(Number);
+/** How many PostgreSQL stores (instances) share the database. */
+const instances = Number(process.env.STORE_COST_INSTANCES ?? 1);
 
 /** A run of `cycles` items and `agents` agents on `store`: the agents' identities. */
 async function prepareRun(
@@ -53,16 +57,20 @@ async function prepareRun(
   return identities;
 }
 
-/** The agents claim and complete every item of the run, all at once; answers how many. */
+/**
+ * The agents claim and complete every item of the run, all at once, agent i through store
+ * i % stores; answers how many.
+ */
 async function runCycles(
-  store: StepStore,
+  stores: readonly StepStore[],
   runId: string,
   identities: AgentIdentity[],
   cycles: number,
 ): Promise<number> {
   let left = cycles;
   await Promise.all(
-    identities.map(async (agent) => {
+    identities.map(async (agent, index) => {
+      const store = stores[index % stores.length] as StepStore;
       for (;;) {
         const claims = await claimSome(store, runId, agent, Math.min(claimLimit, left));
         if (claims.length === 0) return;
@@ -142,7 +150,7 @@ async function measureSqlite(): Promise<void> {
           const before = { ...counts };
           const cpu = process.cpuUsage();
           const start = performance.now();
-          await runCycles(store, runId, identities, cycles);
+          await runCycles([store], runId, identities, cycles);
           const wall = performance.now() - start;
           const used = process.cpuUsage(cpu);
           results.push({
@@ -180,7 +188,7 @@ async function measurePostgres(): Promise<void> {
   const proxy = await startCountingProxy(server.port);
   try {
     await admin`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`;
-    console.log(`\nPostgreSQL, ${cycles} cycles`);
+    console.log(`\nPostgreSQL, ${cycles} cycles, ${instances} instance(s)`);
     console.log(
       "| agents | cycles | statements / cycle | transactions / cycle | round trips / cycle | lock hold p50 / p99 ms | operations / group |",
     );
@@ -191,7 +199,10 @@ async function measurePostgres(): Promise<void> {
       const url = new URL(server.url);
       url.pathname = `/${database}`;
       url.port = String(proxy.port);
-      const store = await PostgresStore.open(url.href);
+      const stores = await Promise.all(
+        Array.from({ length: instances }, () => PostgresStore.open(url.href)),
+      );
+      const store = stores[0] as PostgresStore;
       try {
         const runId = `run_cost${agents}`;
         const identities = await prepareRun(store, runId, cycles, agents);
@@ -206,7 +217,7 @@ async function measurePostgres(): Promise<void> {
             database,
             proxy,
           },
-          () => runCycles(store, runId, identities, cycles),
+          () => runCycles(stores, runId, identities, cycles),
         );
         unsubscribe(lockHolds.name, keep);
         const held = summarizeLockHolds(holds);
@@ -214,7 +225,7 @@ async function measurePostgres(): Promise<void> {
           `| ${agents} | ${cycles} | ${cost.statements.toFixed(2)} | ${cost.transactions.toFixed(3)} | ${cost.roundTrips.toFixed(2)} | ${held.p50Ms.toFixed(2)} / ${held.p99Ms.toFixed(2)} | ${held.operations.toFixed(1)} |`,
         );
       } finally {
-        await store.end();
+        await Promise.all(stores.map((each) => each.end()));
       }
     }
   } finally {

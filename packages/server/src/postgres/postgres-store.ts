@@ -140,11 +140,14 @@ type Pipeline = ReturnType<typeof pipeline>;
  * A statement that finds its connection gone ({@link isConnectionLost}) never answers, nor does
  * any sent after it: `gone` rejects with the loss instead, and nothing more, not even a ROLLBACK,
  * goes to that connection: postgres.js 3.4.9 would write to a socket that is no more, a throw
- * nobody can catch, which ends the process.
+ * nobody can catch, which ends the process. Once the transaction is given up (`abandon`, or the
+ * loss), an answer still to come is never delivered either: the steps that asked for it stay
+ * where they are, and cannot go on to change a run's state the store keeps.
  */
 function pipeline(sql: Pick<Sql, "unsafe">, { strict }: { strict: boolean }) {
   let unsettled: Promise<unknown>[] = [];
   let lost = false;
+  let abandoned = false;
   let onLost: (error: unknown) => void = () => {};
   /** Rejects with the loss once a statement found the connection gone. */
   const gone = new Promise<never>((_, reject) => {
@@ -155,7 +158,7 @@ function pipeline(sql: Pick<Sql, "unsafe">, { strict }: { strict: boolean }) {
   /** When the first locking read answered (performance.now()), once it has. */
   let lockedAt: number | undefined;
   const send = (statement: Statement): Promise<unknown> => {
-    if (lost) return NEVER;
+    if (lost || abandoned) return NEVER;
     let answer = execute(sql, statement);
     if (statement.lock === true && lockedAt === undefined) {
       answer = answer.then((rows) => {
@@ -163,12 +166,15 @@ function pipeline(sql: Pick<Sql, "unsafe">, { strict }: { strict: boolean }) {
         return rows;
       });
     }
-    answer = answer.catch((error: unknown) => {
-      if (!isConnectionLost(error)) throw error;
-      lost = true;
-      onLost(error);
-      return NEVER;
-    });
+    answer = answer.then(
+      (rows) => (lost || abandoned ? NEVER : rows),
+      (error: unknown) => {
+        if (!isConnectionLost(error)) throw error;
+        lost = true;
+        onLost(error);
+        return NEVER;
+      },
+    );
     answer.catch(() => {});
     return answer;
   };
@@ -186,6 +192,10 @@ function pipeline(sql: Pick<Sql, "unsafe">, { strict }: { strict: boolean }) {
   return {
     settle,
     gone,
+    /** The transaction is given up: no answer still to come is delivered, nothing more is sent. */
+    abandon(): void {
+      abandoned = true;
+    },
     /** Whether a statement found the connection gone: nothing more goes to it. */
     get lost(): boolean {
       return lost;
@@ -303,6 +313,9 @@ export class PostgresStore extends StepStore {
     super(clock);
     this.#sessions = sessions;
     this.#listener = listener;
+    // The rows carry the version that last wrote them (postgres-schema.ts, coalesced-writes.ts):
+    // a run another instance changed is brought up to date with what changed, not read whole.
+    this.states.versionedRows = true;
   }
 
   /**
@@ -431,8 +444,9 @@ export class PostgresStore extends StepStore {
 
   /**
    * Runs `group` in one transaction, each operation in a savepoint. The first command on the run
-   * locks its row, and reads the rest of its state only when the state kept in memory is not the
-   * stored version (another instance changed the run): one round trip. The machine decides each
+   * locks its row and, when the state kept in memory is not the stored version (another instance
+   * changed the run), reads the rows written since that version (asked for with the lock when
+   * the last group found the run changed too): one round trip. The machine decides each
    * operation in memory; not `strict`, its writes are sent without waiting for them (one round
    * trip for all of them, then the COMMIT): an operation that throws in JavaScript is undone
    * alone, but a write that PostgreSQL refuses rejects the whole transaction with its
@@ -564,6 +578,7 @@ export class PostgresStore extends StepStore {
       this.#published(runId, operations, statements.lockedAt);
       return result;
     } catch (error) {
+      statements.abandon();
       if (statements.lost) this.#sessions.discard(session);
       else await this.#rollBack(session);
       if (sent === undefined || !isConnectionLost(error)) throw error;

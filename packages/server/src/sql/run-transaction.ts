@@ -13,7 +13,7 @@ import { applyWrites } from "../delivery/machine/writes.ts";
 import { rememberFindings } from "./artifact-findings.ts";
 import { persistWrites } from "./persist-writes.ts";
 import type { RunStateCache } from "./run-state-cache.ts";
-import { loadRunState } from "./run-state-rows.ts";
+import { loadRunState, TransactionEndedError } from "./run-state-rows.ts";
 import type { SqlSteps } from "./sql-steps.ts";
 
 /** A run as the transaction holds it, and its version and last seq when first read. */
@@ -44,6 +44,11 @@ export class RunTransaction {
   readonly #loaded = new Map<string, Loaded>();
   /** The runs whose state must be read again (a command's writes on them were undone). */
   readonly #stale = new Set<string>();
+  /**
+   * Set once it failed: steps still under way (their answers come late, after a lost
+   * connection) must not take or change the runs' states the store keeps.
+   */
+  #ended = false;
 
   constructor(context: TransactionContext) {
     this.#context = context;
@@ -59,6 +64,7 @@ export class RunTransaction {
     command: Command<Type>,
     view: (answer: Answers[Type], state: RunState) => SqlSteps<View>,
   ): SqlSteps<View> {
+    if (this.#ended) throw new TransactionEndedError();
     const loaded = yield* this.#load(runId);
     const decision = decide(loaded.state, runId, command, {
       now: this.#context.clock(),
@@ -116,6 +122,7 @@ export class RunTransaction {
 
   /** Once the transaction failed: the states held (changed in place) are no longer the truth. */
   failed(): void {
+    this.#ended = true;
     for (const runId of this.#loaded.keys()) this.#context.cache.delete(runId);
     this.#loaded.clear();
   }
@@ -127,7 +134,7 @@ export class RunTransaction {
       loaded.state = yield* loadRunState(runId, undefined);
     }
     if (loaded === undefined) {
-      const state = yield* loadRunState(runId, this.#context.cache.get(runId));
+      const state = yield* this.#context.cache.load(runId, () => !this.#ended);
       loaded = { state, version: state?.run.version, seq: state?.run.last_seq ?? 0 };
       this.#loaded.set(runId, loaded);
     }

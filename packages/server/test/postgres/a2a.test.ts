@@ -10,6 +10,7 @@ import { startNodeServer } from "../../src/node.ts";
 import { completeNextByPolling, startA2aAgent } from "../a2a/a2a-agent.ts";
 import { draftStage, events, lumenRun, ofType, reviewStage, settled } from "../a2a/harness.ts";
 import { manualClock } from "../contract/harness.ts";
+import { refuseArtifacts } from "./databases.ts";
 import { newDatabase, reason, title } from "./services.ts";
 
 const adminToken = "postgres-a2a-admin-token-0123456789";
@@ -122,14 +123,7 @@ describe.skipIf(reason !== undefined)(title("A2A agents on PostgreSQL"), () => {
     });
     closers.push(() => server.close());
     // A real PostgreSQL error, raised by the database itself whenever an artifact is written.
-    const sql = postgres(database.url, { max: 1, onnotice: () => {} });
-    await sql.unsafe(`
-      CREATE FUNCTION refuse_artifacts() RETURNS trigger LANGUAGE plpgsql AS
-        $$ BEGIN RAISE EXCEPTION 'the artifact store is full'; END $$;
-      CREATE TRIGGER store_full BEFORE INSERT ON artifacts
-        FOR EACH ROW EXECUTE FUNCTION refuse_artifacts();
-    `);
-    await sql.end();
+    await refuseArtifacts(database.url);
     const admin = createServiceClient({ url: server.url, token: adminToken });
     const run = await admin.createRun(lumenRun({ max_attempts: 1, stages: [draft] }));
     await admin.addAgent(run.run_id, { tag: "writer", a2a: { url: writer.url } });

@@ -26,3 +26,21 @@ export async function createDatabase(serverUrl: string): Promise<Database> {
     },
   };
 }
+
+/**
+ * Makes the database at `url` refuse every artifact written from now on with a real PostgreSQL
+ * error (a trigger raising "the artifact store is full").
+ */
+export async function refuseArtifacts(url: string): Promise<void> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await sql.unsafe(`
+      CREATE FUNCTION refuse_artifacts() RETURNS trigger LANGUAGE plpgsql AS
+        $$ BEGIN RAISE EXCEPTION 'the artifact store is full'; END $$;
+      CREATE TRIGGER store_full BEFORE INSERT ON artifacts
+        FOR EACH ROW EXECUTE FUNCTION refuse_artifacts();
+    `);
+  } finally {
+    await sql.end();
+  }
+}

@@ -4,6 +4,7 @@
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { newId } from "../../src/delivery/ids.ts";
+import { postgresMigrations } from "../../src/postgres/postgres-schema.ts";
 import { PostgresStore } from "../../src/postgres/postgres-store.ts";
 import { migrations } from "../../src/sql/schema.ts";
 import { newDatabase, reason, title } from "./services.ts";
@@ -41,7 +42,12 @@ describe.skipIf(reason !== undefined)(title("PostgresStore on many instances"), 
       expect(versions.map((row) => Number(row.version))).toEqual(migrations.map((_, at) => at + 1));
       const [tables] =
         await sql`SELECT count(*)::int AS count FROM pg_tables WHERE schemaname = 'public'`;
-      expect(tables?.count).toBe(10);
+      // The store's nine, schema_version and postgres_schema_version.
+      expect(tables?.count).toBe(11);
+      const own = await sql`SELECT version FROM postgres_schema_version ORDER BY version`;
+      expect(own.map((row) => Number(row.version))).toEqual(
+        postgresMigrations.map((_, at) => at + 1),
+      );
     } finally {
       await sql.end();
       await end();
