@@ -36,3 +36,11 @@ export function mayRunStrictly(error: unknown): boolean {
     error instanceof postgres.PostgresError && !isConnectionLost(error) && error.code !== "57014"
   );
 }
+
+/**
+ * Whether `error` is PostgreSQL's 25P02 (`in_failed_sql_transaction`): the statement was not run
+ * because an earlier one of its transaction failed — the earlier error is the one that says why.
+ */
+export function isTransactionAborted(error: unknown): boolean {
+  return error instanceof postgres.PostgresError && error.code === "25P02";
+}

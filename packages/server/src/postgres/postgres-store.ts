@@ -23,7 +23,8 @@ import {
 import { requireFunctions, StepStore } from "../sql/step-store.ts";
 import { CoalescedWrites } from "./coalesced-writes.ts";
 import { type CommitIdentity, type CommitMark, IDENTIFY, settleCommit } from "./commit-doubt.ts";
-import { isConnectionLost, mayRunStrictly } from "./postgres-errors.ts";
+import { CommitListener } from "./commit-listener.ts";
+import { isConnectionLost, isTransactionAborted, mayRunStrictly } from "./postgres-errors.ts";
 import { migratePostgres } from "./postgres-schema.ts";
 import { decodeText, encodeText, postgresText } from "./postgres-sql.ts";
 import { requirePostgresUrl } from "./postgres-url.ts";
@@ -157,19 +158,23 @@ function pipeline(sql: Pick<Sql, "unsafe">, { strict }: { strict: boolean }) {
   const held = new CoalescedWrites();
   /** When the first locking read answered (performance.now()), once it has. */
   let lockedAt: number | undefined;
+  /** The last error PostgreSQL answered a statement with, but "transaction aborted". */
+  let failure: unknown;
+  // One reaction per answer, attached as each statement is sent: the reactions run in the order
+  // PostgreSQL answered, so the statements that follow a failed one in the pipeline reject with
+  // its error (a cancelled lock's 57014, say) rather than their own 25P02, whichever is awaited.
   const send = (statement: Statement): Promise<unknown> => {
     if (lost || abandoned) return NEVER;
-    let answer = execute(sql, statement);
-    if (statement.lock === true && lockedAt === undefined) {
-      answer = answer.then((rows) => {
-        lockedAt ??= performance.now();
-        return rows;
-      });
-    }
-    answer = answer.then(
-      (rows) => (lost || abandoned ? NEVER : rows),
+    const answer = execute(sql, statement).then(
+      (rows) => {
+        if (statement.lock === true) lockedAt ??= performance.now();
+        return lost || abandoned ? NEVER : rows;
+      },
       (error: unknown) => {
-        if (!isConnectionLost(error)) throw error;
+        if (!isConnectionLost(error)) {
+          if (!isTransactionAborted(error)) failure = error;
+          throw isTransactionAborted(error) && failure !== undefined ? failure : error;
+        }
         lost = true;
         onLost(error);
         return NEVER;
@@ -301,18 +306,16 @@ const LOST_CONNECTION_RETRIES = 2;
  */
 export class PostgresStore extends StepStore {
   readonly #sessions: SessionPool;
-  /** The connection that listens for the commits of other instances (postgres.js renews it). */
-  readonly #listener: Sql;
+  /** The connection that listens for the commits of other instances, listened again when lost. */
+  #listener: CommitListener | undefined;
   /** The operations waiting for their run's next group commit. */
   readonly #pending = new Map<string, Pending[]>();
   /** The runs whose group is being committed. */
   readonly #committing = new Set<string>();
-  #unlisten: (() => Promise<void>) | undefined;
 
-  private constructor(sessions: SessionPool, listener: Sql, clock: () => number) {
+  private constructor(sessions: SessionPool, clock: () => number) {
     super(clock);
     this.#sessions = sessions;
-    this.#listener = listener;
     // The rows carry the version that last wrote them (postgres-schema.ts, coalesced-writes.ts):
     // a run another instance changed is brought up to date with what changed, not read whole.
     this.states.versionedRows = true;
@@ -350,17 +353,17 @@ export class PostgresStore extends StepStore {
       max: maxConnections,
       retireMs: RETIRE_MS,
     });
-    const listener = postgres(url, { ...settings, max: 1 });
     try {
       const session = await sessions.acquire();
       await migratePostgres(session);
       sessions.release(session);
-      const store = new PostgresStore(sessions, listener, clock);
-      const { unlisten } = await listener.listen(CHANNEL, (runId) => store.waiters.wake(runId));
-      store.#unlisten = unlisten;
+      const store = new PostgresStore(sessions, clock);
+      store.#listener = await CommitListener.start(url, settings, CHANNEL, {
+        notified: (runId) => store.waiters.wake(runId),
+      });
       return store;
     } catch (error) {
-      await Promise.all([sessions.end({ timeoutMs: 1000 }), listener.end({ timeout: 1 })]);
+      await sessions.end({ timeoutMs: 1000 });
       throw error;
     }
   }
@@ -613,10 +616,6 @@ export class PostgresStore extends StepStore {
    */
   async end({ timeoutMs = 5_000 }: { timeoutMs?: number } = {}): Promise<void> {
     this.close();
-    await this.#unlisten?.().catch(() => {});
-    await Promise.all([
-      this.#sessions.end({ timeoutMs }),
-      this.#listener.end({ timeout: timeoutMs / 1000 }),
-    ]);
+    await Promise.all([this.#sessions.end({ timeoutMs }), this.#listener?.end(timeoutMs)]);
   }
 }

@@ -125,4 +125,29 @@ describe.skipIf(reason !== undefined)(title("PostgresStore when it loses its con
     await expect(claim).rejects.toMatchObject({ code: "57014" });
     expect(await store.claim(runId, agent, undefined)).toMatchObject({ lease: { attempt: 1 } });
   });
+
+  it("fails with 57014, not the 25P02 of the reads after the cancelled one, when another instance shares the run", async () => {
+    const { store, agent, newRun, url } = await setUp({ statementTimeoutMs: 300 });
+    const other = await PostgresStore.open(url, { statementTimeoutMs: 300 });
+    onTestFinished(() => other.end({ timeoutMs: 1000 }));
+    const runId = await newRun();
+    // Each instance moves the run in turn: this store's copy is stale, and the run seen shared,
+    // so its next look reads what changed in the lock's round trip.
+    await store.claim(runId, agent, undefined);
+    const taken = await other.claim(runId, agent, undefined);
+    await store.claim(runId, agent, undefined);
+    await other.heartbeat(runId, agent, taken?.work_item.id ?? "", 1);
+    // The run's row is free, the items' table is not: the read of the items sent with the lock
+    // waits and is cancelled, and the reads after it are refused with 25P02.
+    const holder = postgres(url, { max: 1, onnotice: () => {} });
+    const session = await holder.reserve();
+    await session.unsafe("BEGIN");
+    await session.unsafe("LOCK TABLE work_items IN ACCESS EXCLUSIVE MODE");
+    onTestFinished(async () => {
+      await session.unsafe("ROLLBACK");
+      session.release();
+      await holder.end();
+    });
+    await expect(store.claim(runId, agent, undefined)).rejects.toMatchObject({ code: "57014" });
+  });
 });
