@@ -41,6 +41,13 @@ type Message = Record<string, unknown> & { id?: unknown; method?: unknown; param
 /** The most 2025 sessions (each a process) open at once; a new one closes the least recently used. */
 const MAX_SESSIONS = 8;
 
+/**
+ * Processes started ahead of the next sessions' `initialize`. The suite gives an `initialize` 5 s
+ * and sends some back to back; on a busy machine a process takes longer than that to start, so
+ * several are kept started (one was not enough: `server-session-id-visible-ascii` timed out).
+ */
+const SPARES = 3;
+
 /** The HTTP status of a JSON-RPC error answer on the 2026-07-28 HTTP binding. */
 const STATELESS_ERROR_STATUS: Readonly<Record<number, number>> = {
   [-32700]: 400,
@@ -229,11 +236,11 @@ export async function startStdioBridge(command: StdioCommand): Promise<StdioBrid
   /** Open sessions by id, least recently used first: at most {@link MAX_SESSIONS}. */
   const sessions = new Map<string, StdioProcess>();
   let stateless: StdioProcess | undefined;
-  /** A process started ahead of the next session's `initialize`, so it needs not wait for one. */
-  let spare = new StdioProcess(command);
+  /** Processes started ahead of the next sessions' `initialize`, so that they need not wait. */
+  const spares = Array.from({ length: SPARES }, () => new StdioProcess(command));
   const openSession = (): [string, StdioProcess] => {
-    const session = spare;
-    spare = new StdioProcess(command);
+    spares.push(new StdioProcess(command));
+    const session = spares.shift() as StdioProcess;
     const id = crypto.randomUUID();
     sessions.set(id, session);
     for (const [oldest, process] of sessions) {
@@ -349,7 +356,7 @@ export async function startStdioBridge(command: StdioCommand): Promise<StdioBrid
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       const processes = [
-        spare,
+        ...spares,
         ...sessions.values(),
         ...(stateless === undefined ? [] : [stateless]),
       ];
