@@ -97,7 +97,11 @@ export const chaosTolerated: Record<ChaosScenarioName, Tolerated> = {
   locks: { answers: ["500 INTERNAL_ERROR"], logged: ["57014"] },
   restart: {
     answers: ["500 INTERNAL_ERROR"],
+    // 53300 too: right after a restart both instances connect again at once while the sessions
+    // of the lost connections are still being ended, and this file's server has 44 slots (about
+    // 1 run in 10 logged it, on main as on the delta reload's branch).
     logged: [
+      "53300",
       "57P01",
       "57P02",
       "57P03",
