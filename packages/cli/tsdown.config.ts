@@ -9,5 +9,10 @@ export default defineConfig({
   platform: "node",
   fixedExtension: false,
   target: "node20",
-  entry: { cli: "src/cli.ts", index: "src/index.ts", eval: "src/eval/index.ts" },
+  entry: {
+    cli: "src/cli.ts",
+    index: "src/index.ts",
+    eval: "src/eval/index.ts",
+    probe: "src/probe/index.ts",
+  },
 });

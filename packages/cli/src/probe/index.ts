@@ -1,0 +1,19 @@
+/**
+ * `task-context doctor --probe` as a library: plants a canary in a throwaway copy of the
+ * workspace's CONTEXT.md, sends a request down each delivery path and reports whether the
+ * recipient received it verbatim. See https://github.com/task-context/task-context/blob/main/docs/cli.md.
+ *
+ * @module
+ */
+export { type AiSdkPathOptions, aiSdkPaths } from "./ai-sdk-paths.ts";
+export { childProcessSubagentPath, mcpServerPath, PROBE_REQUEST } from "./built-in-paths.ts";
+export { type CanaryWorkspace, plantCanary } from "./plant-canary.ts";
+export {
+  judgeDelivery,
+  type ProbeDelivery,
+  type ProbePath,
+  type ProbePathsOptions,
+  type ProbeResult,
+  probePassed,
+  probePaths,
+} from "./probe-paths.ts";

@@ -1,0 +1,100 @@
+import { thrownMessage } from "@task-context/core/internal";
+import { type CanaryWorkspace, plantCanary } from "./plant-canary.ts";
+
+/** What a recipient received, as a path reports it: the text, and what its delivery said. */
+export interface ProbeDelivery {
+  /** Everything the recipient received (its prompt, instructions or tool result text). */
+  text: string;
+  /** The view the delivery names, if any. */
+  view?: string;
+  /** The delivery's receipt: the SHA-256 it reports for the context it sent. */
+  receipt?: string;
+  /** Whether the delivery itself says it cut the context. */
+  truncated?: boolean;
+}
+
+/** One way the context travels: sends a request from the canary workspace, returns what arrived. */
+export interface ProbePath {
+  /** Its name in the report, e.g. `"subagent (child process)"`. */
+  name: string;
+  send: (workspace: CanaryWorkspace) => Promise<string | ProbeDelivery>;
+}
+
+/** Per path: did the canary arrive, whole, in which view, cut or not, with which receipt. */
+export interface ProbeResult {
+  path: string;
+  /** The canary's token is in what the recipient received. */
+  received: boolean;
+  /** Both canary lines arrived exactly as planted. */
+  verbatim: boolean;
+  view?: string;
+  /** One end of the context arrived without the other, or the delivery says it cut it. */
+  truncated?: boolean;
+  receipt?: string;
+  /** Why the path failed to deliver at all: what it threw. */
+  error?: string;
+}
+
+/** Decides from what a recipient received whether the canary arrived, whole or cut. */
+export function judgeDelivery(
+  path: string,
+  canary: Pick<CanaryWorkspace, "token" | "first" | "last">,
+  delivery: string | ProbeDelivery,
+): ProbeResult {
+  const { text, view, receipt, truncated } =
+    typeof delivery === "string" ? ({ text: delivery } as ProbeDelivery) : delivery;
+  // Multipart form fields arrive with CRLF line breaks: the lines count as verbatim there too.
+  const lines = text.split(/\r?\n/);
+  const first = lines.includes(canary.first);
+  const last = lines.includes(canary.last);
+  const received = text.includes(canary.token);
+  const cut = received && first !== last;
+  return {
+    path,
+    received,
+    verbatim: first && last,
+    ...(view === undefined ? {} : { view }),
+    ...(received ? { truncated: cut || truncated === true } : {}),
+    ...(receipt === undefined ? {} : { receipt }),
+  };
+}
+
+/** What {@link probePaths} takes. */
+export interface ProbePathsOptions {
+  /** The project's workspace: its CONTEXT.md is copied with the canary, never changed. */
+  workspace: string;
+  paths: readonly ProbePath[];
+}
+
+/**
+ * Plants a canary in a throwaway copy of `workspace` ({@link plantCanary}), sends a request
+ * down each path in turn and reports per path whether the recipient received the canary
+ * verbatim. A path that throws is reported with `received: false` and its error. The copy is
+ * removed afterwards.
+ */
+export async function probePaths(options: ProbePathsOptions): Promise<ProbeResult[]> {
+  const canary = await plantCanary(options.workspace);
+  try {
+    const results: ProbeResult[] = [];
+    for (const path of options.paths) {
+      try {
+        results.push(judgeDelivery(path.name, canary, await path.send(canary)));
+      } catch (error) {
+        results.push({
+          path: path.name,
+          received: false,
+          verbatim: false,
+          error: thrownMessage(error, "the path threw a value that is not an error"),
+        });
+      }
+    }
+    return results;
+  } finally {
+    await canary.remove();
+  }
+}
+
+/** Whether every path delivered the canary whole: the probe passes. */
+export function probePassed(results: readonly ProbeResult[]): boolean {
+  return results.every((result) => result.verbatim && result.truncated !== true);
+}

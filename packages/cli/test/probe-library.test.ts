@@ -1,0 +1,146 @@
+// The probe as a library: a canary in a throwaway copy, each built-in path judged on what arrived.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it, type TestContext } from "vitest";
+import {
+  aiSdkPaths,
+  childProcessSubagentPath,
+  judgeDelivery,
+  mcpServerPath,
+  PROBE_REQUEST,
+  type ProbePath,
+  plantCanary,
+  probePassed,
+  probePaths,
+} from "../src/probe/index.ts";
+
+const CONTEXT = "# Goal\nShip Lumen's export menu.\n\n# Key terms\n- **Lumen**: the product.\n";
+
+/** A workspace of its own for each test, removed when the test finishes. */
+function workspace({ onTestFinished }: TestContext, files: Record<string, string>): string {
+  const directory = mkdtempSync(join(tmpdir(), "probe-test-"));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(directory, name), text);
+  onTestFinished(() => rmSync(directory, { recursive: true, force: true }));
+  return directory;
+}
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+describe("plantCanary", () => {
+  it("copies the workspace with the canary first and last, and leaves the original alone", async (context) => {
+    const directory = workspace(context, { "CONTEXT.md": `\n${CONTEXT}\n`, "notes.md": "n" });
+    const canary = await plantCanary(directory);
+    try {
+      expect(canary.token).toMatch(/^[0-9a-f]{32}$/);
+      expect(canary.first).toBe(`task-context canary ${canary.token} begin`);
+      expect(canary.last).toBe(`task-context canary ${canary.token} end`);
+      expect(readFileSync(join(canary.directory, "CONTEXT.md"), "utf8")).toBe(
+        `${canary.first}\n\n${CONTEXT.trim()}\n\n${canary.last}\n`,
+      );
+      expect(readFileSync(join(canary.directory, "notes.md"), "utf8")).toBe("n");
+      expect(readFileSync(join(directory, "CONTEXT.md"), "utf8")).toBe(`\n${CONTEXT}\n`);
+    } finally {
+      await canary.remove();
+    }
+    expect(() => readFileSync(join(canary.directory, "notes.md"))).toThrow(/ENOENT/);
+  });
+});
+
+describe("judgeDelivery", () => {
+  const canary = {
+    token: "ab",
+    first: "task-context canary ab begin",
+    last: "task-context canary ab end",
+  };
+
+  it("is verbatim when both lines arrive whole, CRLF line breaks included", () => {
+    expect(judgeDelivery("p", canary, `${canary.first}\r\nx\r\n${canary.last}`)).toStrictEqual({
+      path: "p",
+      received: true,
+      verbatim: true,
+      truncated: false,
+    });
+  });
+
+  it("is truncated when one end arrives without the other", () => {
+    expect(judgeDelivery("p", canary, `x\n${canary.last}`)).toStrictEqual({
+      path: "p",
+      received: true,
+      verbatim: false,
+      truncated: true,
+    });
+  });
+
+  it("is not received when the token is absent, and carries what the delivery says", () => {
+    expect(
+      judgeDelivery("p", canary, { text: "[Request]\nhi", receipt: "r", view: "media" }),
+    ).toStrictEqual({ path: "p", received: false, verbatim: false, view: "media", receipt: "r" });
+  });
+});
+
+describe("probePaths", () => {
+  it("passes on every built-in path of a correct project, each with the receipt of the planted context", async (context) => {
+    const directory = workspace(context, { "CONTEXT.md": CONTEXT });
+    const ai = await aiSdkPaths();
+    expect(ai?.map((path) => path.name)).toStrictEqual([
+      "media tool generate_image",
+      "AI SDK middleware",
+    ]);
+    const results = await probePaths({
+      workspace: directory,
+      paths: [childProcessSubagentPath(), mcpServerPath(), ...(ai ?? [])],
+    });
+    expect(results.map(({ receipt, ...rest }) => rest)).toStrictEqual([
+      { path: "subagent (child process)", received: true, verbatim: true, truncated: false },
+      {
+        path: "MCP server (inject_task_context)",
+        received: true,
+        verbatim: true,
+        truncated: false,
+      },
+      { path: "media tool generate_image", received: true, verbatim: true, truncated: false },
+      { path: "AI SDK middleware", received: true, verbatim: true, truncated: false },
+    ]);
+    const receipts = new Set(results.map((result) => result.receipt));
+    expect(receipts.size).toBe(1);
+    expect([...receipts][0]).toMatch(HEX64);
+    expect(probePassed(results)).toBe(true);
+  });
+
+  it("reports the paths that drop the canary: no CONTEXT.md and a middleware told it is not required", async (context) => {
+    const directory = workspace(context, { "notes.md": "no context here" });
+    const ai = await aiSdkPaths({ middleware: { required: false } });
+    const results = await probePaths({
+      workspace: directory,
+      paths: [mcpServerPath(), ...(ai ?? []).filter((path) => path.name === "AI SDK middleware")],
+    });
+    expect(results).toStrictEqual([
+      {
+        path: "MCP server (inject_task_context)",
+        received: false,
+        verbatim: false,
+        error: expect.stringMatching(/^TASK_CONTEXT_MISSING: CONTEXT\.md not found in workspace\./),
+      },
+      { path: "AI SDK middleware", received: false, verbatim: false },
+    ]);
+    expect(probePassed(results)).toBe(false);
+  });
+
+  it("reports a recipient that drops the [Task Context] block, and one that keeps only the end", async (context) => {
+    const directory = workspace(context, { "CONTEXT.md": CONTEXT });
+    const dropsBlock: ProbePath = {
+      name: "drops the block",
+      send: async () => `[Request]\n${PROBE_REQUEST}`,
+    };
+    const keepsEnd: ProbePath = {
+      name: "keeps the end",
+      send: async ({ content }) => ({ text: content.slice(-60), receipt: "r" }),
+    };
+    const results = await probePaths({ workspace: directory, paths: [dropsBlock, keepsEnd] });
+    expect(results).toStrictEqual([
+      { path: "drops the block", received: false, verbatim: false },
+      { path: "keeps the end", received: true, verbatim: false, truncated: true, receipt: "r" },
+    ]);
+  });
+});
