@@ -2,6 +2,7 @@ import { thrownMessage } from "@task-context/core/internal";
 import { Command, CommanderError } from "commander";
 import { CliError } from "./cli-error.ts";
 import type { CliIo } from "./cli-io.ts";
+import { addDoctorCommand } from "./commands/doctor.ts";
 import { addEvalCommand } from "./commands/eval.ts";
 import { addInitCommand } from "./commands/init.ts";
 import { addLintCommand } from "./commands/lint.ts";
@@ -81,6 +82,7 @@ export function createProgram(
   addRunCommands(program, context);
   addMcpCommand(program, context);
   addEvalCommand(program, context);
+  addDoctorCommand(program, context);
   return program;
 }
 
@@ -104,7 +106,18 @@ function usageFromCommander(error: CommanderError, argv: readonly string[]): Cli
   const message = first.replace(/\.$/, "");
   const suggestion = /^\(Did you mean (.+)\?\)$/.exec(rest.join(" ").trim())?.[1];
   const didYouMean = suggestion === undefined ? "" : `did you mean ${suggestion}? `;
-  const known = ["init", "lint", "validate", "render", "sage", "serve", "run", "mcp", "eval"];
+  const known = [
+    "init",
+    "lint",
+    "validate",
+    "render",
+    "sage",
+    "serve",
+    "run",
+    "mcp",
+    "eval",
+    "doctor",
+  ];
   const index = argv.findIndex((argument) => known.includes(argument));
   const command = argv[index];
   const subcommands = ["generate", "create", "add-agent", "status", "events", "view"];

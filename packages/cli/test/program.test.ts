@@ -52,6 +52,7 @@ describe("task-context", () => {
                                       Code, Codex, Cursor)
         eval [options] <spec>         measure per recipient whether the task context (or a view) helps,
                                       hurts or makes no difference
+        doctor [options]              check that the task context reaches every recipient
 
       Examples:
         $ task-context init

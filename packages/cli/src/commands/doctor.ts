@@ -1,0 +1,63 @@
+import { Command } from "commander";
+import { CliError } from "../cli-error.ts";
+import { aiSdkPaths } from "../probe/ai-sdk-paths.ts";
+import { childProcessSubagentPath, mcpServerPath } from "../probe/built-in-paths.ts";
+import { renderProbeTable } from "../probe/format-probe-table.ts";
+import { probePassed, probePaths } from "../probe/probe-paths.ts";
+import { type CommandContext, configureCommand, examples } from "../run.ts";
+import { existingWorkspace } from "../workspace-paths.ts";
+
+interface DoctorOptions {
+  probe?: boolean;
+  workspace?: string;
+}
+
+/**
+ * `task-context doctor --probe [--workspace DIR]`: plants a canary in a throwaway copy of the
+ * workspace's CONTEXT.md, sends it down every path that runs here and prints per path whether it
+ * arrived verbatim; exit 1 when a path dropped or cut it.
+ */
+export function addDoctorCommand(program: Command, { io, exit }: CommandContext): void {
+  const command = configureCommand(new Command("doctor"), io)
+    .description("check that the task context reaches every recipient")
+    .option(
+      "--probe",
+      "plant a canary in a copy of CONTEXT.md and report per delivery path whether it arrived",
+    )
+    .option(
+      "--workspace <dir>",
+      "the workspace folder that holds CONTEXT.md (default: the current one)",
+    )
+    .addHelpText(
+      "after",
+      `
+The paths: a subagent started as a child process by @task-context/spawner, the workspace MCP server
+(inject_task_context, through the official MCP client), and, when @task-context/media-tools and ai
+are installed (Node >= 22), generate_image through a recording image model and the AI SDK middleware
+around a recording language model. Nothing is sent to a model provider; the workspace is not changed.
+${examples("task-context doctor --probe", "task-context doctor --probe --workspace agents/launch")}`,
+    )
+    .action(async (options: DoctorOptions) => {
+      if (options.probe !== true) {
+        throw new CliError({
+          code: "CLI_USAGE",
+          message: "doctor needs a check to run: --probe is the one it has",
+          hint: "run `task-context doctor --probe`",
+        });
+      }
+      const workspace = await existingWorkspace(io.cwd, options.workspace);
+      const ai = await aiSdkPaths();
+      const results = await probePaths({
+        workspace,
+        paths: [childProcessSubagentPath(), mcpServerPath(), ...(ai ?? [])],
+      });
+      io.stdout.write(renderProbeTable(results));
+      if (ai === undefined) {
+        io.stdout.write(
+          "skipped: media tool generate_image, AI SDK middleware (install @task-context/media-tools and ai, on Node >= 22)\n",
+        );
+      }
+      exit(probePassed(results) ? 0 : 1);
+    });
+  program.addCommand(command);
+}

@@ -1,0 +1,37 @@
+import type { ProbeResult } from "./probe-paths.ts";
+
+const HEADERS = ["path", "received", "verbatim", "view", "truncated", "receipt"];
+
+const yesNo = (value: boolean | undefined) => (value === undefined ? "–" : value ? "yes" : "no");
+
+/** A probe result's cells: yes/no, `–` where nothing was said, the receipt's first 12 digits. */
+function cells(result: ProbeResult): string[] {
+  return [
+    result.path,
+    yesNo(result.received),
+    yesNo(result.verbatim),
+    result.view ?? "–",
+    yesNo(result.truncated),
+    result.receipt === undefined ? "–" : `sha256 ${result.receipt.slice(0, 12)}…`,
+  ];
+}
+
+/**
+ * The probe's results as an aligned plain-text table, one line per path, then one line per path
+ * that failed to deliver, with why.
+ */
+export function renderProbeTable(results: readonly ProbeResult[]): string {
+  const rows = [HEADERS, ...results.map(cells)];
+  const widths = HEADERS.map((_, column) =>
+    Math.max(...rows.map((row) => row[column]?.length ?? 0)),
+  );
+  const table = rows.map((row) =>
+    row
+      .map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
+      .join("  "),
+  );
+  const errors = results.flatMap((result) =>
+    result.error === undefined ? [] : [`${result.path}: ${result.error}`],
+  );
+  return [...table, ...(errors.length === 0 ? [] : ["", ...errors])].join("\n").concat("\n");
+}

@@ -1,0 +1,105 @@
+// `task-context doctor --probe` end to end: the built binary on a correct and a broken workspace.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it, type TestContext } from "vitest";
+import { HANG_GUARD_MS, runCli, temporaryFolder } from "./run-cli.ts";
+
+// The root script that finds the machine's own Node (Node 20 here), as the runtime tests use it.
+const systemNodeScript: string = new URL("../../../scripts/system-node.mjs", import.meta.url).href;
+const { systemNode } = (await import(systemNodeScript)) as { systemNode: () => string };
+
+const HEADER = "path                              received  verbatim  view  truncated  receipt";
+const MISSING =
+  "CONTEXT.md not found in workspace. Before using multimodal tools or spawning subagents, create a CONTEXT.md file with task context. See system prompt for instructions.\nThere is no CONTEXT.md at the workspace root.";
+
+/** A folder of its own for each test, with `files`; removed when the test finishes. */
+function project({ onTestFinished }: TestContext, files: Record<string, string>): string {
+  const folder = temporaryFolder();
+  onTestFinished(folder.remove);
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(folder.path, name), text);
+  return folder.path;
+}
+
+/** `task-context doctor --probe …args` in `cwd`, on `node` (default the toolchain's). */
+const probe = (cwd: string, args: string[] = [], node?: string) =>
+  runCli(["doctor", "--probe", ...args], {
+    cwd,
+    guardMs: HANG_GUARD_MS,
+    ...(node === undefined ? {} : { node }),
+  });
+
+/** The table's lines with each receipt's digits as `<receipt>`: they change with the canary. */
+const masked = (stdout: string) => stdout.replace(/sha256 [0-9a-f]{12}…/g, "<receipt>");
+
+describe.concurrent("task-context doctor --probe", () => {
+  it("passes on every path of a correct project, one receipt on each, exit 0", async (context) => {
+    const cwd = project(context, { "CONTEXT.md": "# Goal\nShip the export menu.\n" });
+    const result = await probe(cwd);
+    expect({ stderr: result.stderr, code: result.code }).toStrictEqual({ stderr: "", code: 0 });
+    expect(masked(result.stdout)).toBe(
+      [
+        HEADER,
+        "subagent (child process)          yes       yes       –     no         <receipt>",
+        "MCP server (inject_task_context)  yes       yes       –     no         <receipt>",
+        "media tool generate_image         yes       yes       –     no         <receipt>",
+        "AI SDK middleware                 yes       yes       –     no         <receipt>",
+        "",
+      ].join("\n"),
+    );
+    expect(new Set(result.stdout.match(/sha256 [0-9a-f]{12}…/g)).size).toBe(1);
+  });
+
+  it("reports every path that dropped the canary of a workspace without CONTEXT.md, with why, exit 1", async (context) => {
+    const cwd = project(context, { "notes.md": "no context here" });
+    const workspace = project(context, {});
+    const result = await probe(cwd, ["--workspace", workspace]);
+    expect(result).toStrictEqual({
+      stdout: [
+        HEADER,
+        "subagent (child process)          no        no        –     –          –",
+        "MCP server (inject_task_context)  no        no        –     –          –",
+        "media tool generate_image         no        no        –     –          –",
+        "AI SDK middleware                 no        no        –     –          –",
+        "",
+        `subagent (child process): ${MISSING}`,
+        `MCP server (inject_task_context): TASK_CONTEXT_MISSING: ${MISSING}`,
+        `media tool generate_image: generate_image: ${MISSING}`,
+        `AI SDK middleware: ${MISSING}`,
+        "",
+      ].join("\n"),
+      stderr: "",
+      code: 1,
+    });
+  });
+
+  it("on the machine's Node 20 runs the paths that apply and names the skipped ones", async (context) => {
+    const cwd = project(context, { "CONTEXT.md": "# Goal\nShip the export menu.\n" });
+    const result = await probe(cwd, [], systemNode());
+    expect({ stderr: result.stderr, code: result.code }).toStrictEqual({ stderr: "", code: 0 });
+    expect(masked(result.stdout)).toBe(
+      [
+        HEADER,
+        "subagent (child process)          yes       yes       –     no         <receipt>",
+        "MCP server (inject_task_context)  yes       yes       –     no         <receipt>",
+        "skipped: media tool generate_image, AI SDK middleware (install @task-context/media-tools and ai, on Node >= 22)",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("refuses doctor without --probe and a workspace that does not exist, exit 2", async (context) => {
+    const cwd = project(context, {});
+    expect(await runCli(["doctor"], { cwd })).toStrictEqual({
+      stdout: "",
+      stderr:
+        "task-context: doctor needs a check to run: --probe is the one it has\nhint: run `task-context doctor --probe`\n",
+      code: 2,
+    });
+    expect(await probe(cwd, ["--workspace", "nowhere"])).toStrictEqual({
+      stdout: "",
+      stderr:
+        "task-context: the folder nowhere does not exist\nhint: check the path, or write the folder and its CONTEXT.md with `task-context init nowhere`\n",
+      code: 2,
+    });
+  });
+});
