@@ -40,6 +40,7 @@ describe.concurrent("task-context doctor --probe", () => {
       [
         HEADER,
         "subagent (child process)          yes       yes       –     no         <receipt>",
+        "subagent (function runner)        yes       yes       –     no         <receipt>",
         "MCP server (inject_task_context)  yes       yes       –     no         <receipt>",
         "media tool generate_image         yes       yes       –     no         <receipt>",
         "AI SDK middleware                 yes       yes       –     no         <receipt>",
@@ -57,11 +58,13 @@ describe.concurrent("task-context doctor --probe", () => {
       stdout: [
         HEADER,
         "subagent (child process)          no        no        –     –          –",
+        "subagent (function runner)        no        no        –     –          –",
         "MCP server (inject_task_context)  no        no        –     –          –",
         "media tool generate_image         no        no        –     –          –",
         "AI SDK middleware                 no        no        –     –          –",
         "",
         `subagent (child process): ${MISSING}`,
+        `subagent (function runner): ${MISSING}`,
         `MCP server (inject_task_context): TASK_CONTEXT_MISSING: ${MISSING}`,
         `media tool generate_image: generate_image: ${MISSING}`,
         `AI SDK middleware: ${MISSING}`,
@@ -80,6 +83,7 @@ describe.concurrent("task-context doctor --probe", () => {
       [
         HEADER,
         "subagent (child process)          yes       yes       –     no         <receipt>",
+        "subagent (function runner)        yes       yes       –     no         <receipt>",
         "MCP server (inject_task_context)  yes       yes       –     no         <receipt>",
         "skipped: media tool generate_image, AI SDK middleware (install @task-context/media-tools and ai, on Node >= 22)",
         "",

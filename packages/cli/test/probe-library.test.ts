@@ -6,6 +6,7 @@ import { describe, expect, it, type TestContext } from "vitest";
 import {
   aiSdkPaths,
   childProcessSubagentPath,
+  functionRunnerSubagentPath,
   judgeDelivery,
   mcpServerPath,
   PROBE_REQUEST,
@@ -89,10 +90,16 @@ describe("probePaths", () => {
     ]);
     const results = await probePaths({
       workspace: directory,
-      paths: [childProcessSubagentPath(), mcpServerPath(), ...(ai ?? [])],
+      paths: [
+        childProcessSubagentPath(),
+        functionRunnerSubagentPath(),
+        mcpServerPath(),
+        ...(ai ?? []),
+      ],
     });
     expect(results.map(({ receipt, ...rest }) => rest)).toStrictEqual([
       { path: "subagent (child process)", received: true, verbatim: true, truncated: false },
+      { path: "subagent (function runner)", received: true, verbatim: true, truncated: false },
       {
         path: "MCP server (inject_task_context)",
         received: true,
@@ -142,5 +149,22 @@ describe("probePaths", () => {
       { path: "drops the block", received: false, verbatim: false },
       { path: "keeps the end", received: true, verbatim: false, truncated: true, receipt: "r" },
     ]);
+  });
+
+  it("reports generate_image for dall-e-2 as cut: fitted to its 1 000 characters, the goal kept and the end dropped", async (context) => {
+    const terms = Array.from({ length: 40 }, (_, index) => `- **Term ${index}**: a word of ours.`);
+    const directory = workspace(context, {
+      "CONTEXT.md": `# Goal\nShip the export menu.\n\n# Key terms\n${terms.join("\n")}\n`,
+    });
+    const ai = await aiSdkPaths({ image: { provider: "openai.image", modelId: "dall-e-2" } });
+    const image = (ai ?? []).filter((path) => path.name === "media tool generate_image");
+    const [result] = await probePaths({ workspace: directory, paths: image });
+    expect(result).toStrictEqual({
+      path: "media tool generate_image",
+      received: true,
+      verbatim: false,
+      truncated: true,
+      receipt: expect.stringMatching(HEX64),
+    });
   });
 });

@@ -1,7 +1,11 @@
 import { Command } from "commander";
 import { CliError } from "../cli-error.ts";
 import { aiSdkPaths } from "../probe/ai-sdk-paths.ts";
-import { childProcessSubagentPath, mcpServerPath } from "../probe/built-in-paths.ts";
+import {
+  childProcessSubagentPath,
+  functionRunnerSubagentPath,
+  mcpServerPath,
+} from "../probe/built-in-paths.ts";
 import { renderProbeTable } from "../probe/format-probe-table.ts";
 import { probePassed, probePaths } from "../probe/probe-paths.ts";
 import { type CommandContext, configureCommand, examples } from "../run.ts";
@@ -31,7 +35,7 @@ export function addDoctorCommand(program: Command, { io, exit }: CommandContext)
     .addHelpText(
       "after",
       `
-The paths: a subagent started as a child process by @task-context/spawner, the workspace MCP server
+The paths: a subagent of @task-context/spawner as a child process and in process, the workspace MCP server
 (inject_task_context, through the official MCP client), and, when @task-context/media-tools and ai
 are installed (Node >= 22), generate_image through a recording image model and the AI SDK middleware
 around a recording language model. Nothing is sent to a model provider; the workspace is not changed.
@@ -49,7 +53,12 @@ ${examples("task-context doctor --probe", "task-context doctor --probe --workspa
       const ai = await aiSdkPaths();
       const results = await probePaths({
         workspace,
-        paths: [childProcessSubagentPath(), mcpServerPath(), ...(ai ?? [])],
+        paths: [
+          childProcessSubagentPath(),
+          functionRunnerSubagentPath(),
+          mcpServerPath(),
+          ...(ai ?? []),
+        ],
       });
       io.stdout.write(renderProbeTable(results));
       if (ai === undefined) {

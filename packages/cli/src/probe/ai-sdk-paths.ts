@@ -14,6 +14,12 @@ export interface AiSdkPathOptions {
   middleware?: Record<string, unknown>;
   /** Passed to `createMediaTools` beside the workspace and models. */
   tools?: Record<string, unknown>;
+  /**
+   * The model the recording image model poses as, e.g. `{ provider: "openai.image", modelId:
+   * "dall-e-2" }`: the tools then fit the context to its profile, as they would for that model.
+   * Default: a model no profile names, which gets the whole context.
+   */
+  image?: { provider: string; modelId: string };
 }
 
 /** The 1×1 PNG a recording image model answers with. */
@@ -62,6 +68,8 @@ export async function aiSdkPaths(options: AiSdkPathOptions = {}): Promise<ProbeP
     async send({ directory }) {
       const prompts: string[] = [];
       const image = new test.MockImageModelV4({
+        provider: options.image?.provider ?? "task-context.probe",
+        modelId: options.image?.modelId ?? "recording",
         doGenerate: async (call) => {
           prompts.push(typeof call.prompt === "string" ? call.prompt : "");
           return {
@@ -89,7 +97,11 @@ export async function aiSdkPaths(options: AiSdkPathOptions = {}): Promise<ProbeP
       if (typeof result.contextSha256 === "string") delivery.receipt = result.contextSha256;
       const view = (result.contextView as { name?: string } | undefined)?.name;
       if (view !== undefined) delivery.view = view;
-      if (typeof result.warning === "string" && /truncated|cut/i.test(result.warning)) {
+      // Fitted to a model profile, or cut at the load's limit: the delivery says so.
+      if (
+        result.contextFit !== undefined ||
+        (typeof result.warning === "string" && /was truncated/.test(result.warning))
+      ) {
         delivery.truncated = true;
       }
       return delivery;

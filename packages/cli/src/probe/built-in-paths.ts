@@ -1,9 +1,15 @@
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+import { CONTEXT_FILENAME } from "@task-context/core";
 import { nodeWorkspace } from "@task-context/core/node";
 import { createTaskContextServer } from "@task-context/mcp";
-import { childProcessRunner, spawnSubagents } from "@task-context/spawner";
+import {
+  childProcessRunner,
+  functionRunner,
+  type SubagentRunner,
+  spawnSubagents,
+} from "@task-context/spawner";
 import type { ProbeDelivery, ProbePath } from "./probe-paths.ts";
 
 /** The request every path sends: the recipient's copy shows what came with it. */
@@ -23,29 +29,56 @@ process.stdin.on("end", () => {
   process.stdout.write(JSON.stringify({ status: "success", summary: "probed", "files-modified": [] }));
 });`;
 
+/**
+ * Spawns one subagent `id` (a directory of its own in the canary workspace) with `runner`, which leaves what it received in
+ * `received.txt` of its own directory; returns that text with the spawner's receipt and view.
+ */
+async function spawnProbe(
+  directory: string,
+  id: string,
+  runner: SubagentRunner,
+): Promise<ProbeDelivery> {
+  const [result] = await spawnSubagents(
+    directory,
+    [{ id, subagentType: "implement", prompt: PROBE_REQUEST }],
+    { runner, workspacesRoot: join(directory, ".task-context-probe") },
+  );
+  if (result === undefined || result.status !== "success") {
+    throw new Error(`the subagent did not run: ${result?.summary ?? "no result"}`);
+  }
+  const text = await readFile(join(result.directory, "received.txt"), "utf8");
+  const delivery: ProbeDelivery = { text, receipt: result.contextSha256 };
+  if (result.view !== undefined) delivery.view = result.view.name;
+  return delivery;
+}
+
 /** A subagent started by the spawner's `childProcessRunner`: a Node process reading its copy. */
 export function childProcessSubagentPath(): ProbePath {
   return {
     name: "subagent (child process)",
-    async send({ directory }) {
-      const [result] = await spawnSubagents(
+    send: ({ directory }) =>
+      spawnProbe(
         directory,
-        [{ id: "probe", subagentType: "implement", prompt: PROBE_REQUEST }],
-        {
-          runner: childProcessRunner({ command: process.execPath, args: ["-e", CHILD_SCRIPT] }),
-          workspacesRoot: join(directory, ".task-context-probe"),
-        },
-      );
-      if (result === undefined || result.status !== "success") {
-        throw new Error(`the subagent did not run: ${result?.summary ?? "no result"}`);
-      }
-      const text = await readFile(join(result.directory, "received.txt"), "utf8");
-      return {
-        text,
-        receipt: result.contextSha256,
-        ...(result.view === undefined ? {} : { view: result.view.name }),
-      };
-    },
+        "child-process",
+        childProcessRunner({ command: process.execPath, args: ["-e", CHILD_SCRIPT] }),
+      ),
+  };
+}
+
+/** A subagent run in process by the spawner's `functionRunner`, reading its copy. */
+export function functionRunnerSubagentPath(): ProbePath {
+  return {
+    name: "subagent (function runner)",
+    send: ({ directory }) =>
+      spawnProbe(
+        directory,
+        "function-runner",
+        functionRunner(async ({ directory: own, prompt }) => {
+          const context = await readFile(join(own, CONTEXT_FILENAME), "utf8").catch(() => "");
+          await writeFile(join(own, "received.txt"), `${context}\n${prompt}`);
+          return { status: "success", summary: "probed", "files-modified": [] };
+        }),
+      ),
   };
 }
 

@@ -6,7 +6,12 @@
  * @module
  */
 export { type AiSdkPathOptions, aiSdkPaths } from "./ai-sdk-paths.ts";
-export { childProcessSubagentPath, mcpServerPath, PROBE_REQUEST } from "./built-in-paths.ts";
+export {
+  childProcessSubagentPath,
+  functionRunnerSubagentPath,
+  mcpServerPath,
+  PROBE_REQUEST,
+} from "./built-in-paths.ts";
 export { renderProbeTable } from "./format-probe-table.ts";
 export { type CanaryWorkspace, plantCanary } from "./plant-canary.ts";
 export {
