@@ -164,6 +164,7 @@ function shellProblem(fence: Fence, command: string, directory: string): string 
       "run",
       "mcp",
       "eval",
+      "doctor",
       "--help",
     ];
     return commands.includes(cli[1] ?? "")

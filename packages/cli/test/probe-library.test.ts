@@ -73,6 +73,21 @@ describe("judgeDelivery", () => {
     });
   });
 
+  it("is truncated when only part of one line arrives, and not verbatim when both arrive changed", () => {
+    expect(judgeDelivery("p", canary, "ary ab end\n")).toStrictEqual({
+      path: "p",
+      received: true,
+      verbatim: false,
+      truncated: true,
+    });
+    expect(judgeDelivery("p", canary, `> ${canary.first}\n> ${canary.last}`)).toStrictEqual({
+      path: "p",
+      received: true,
+      verbatim: false,
+      truncated: false,
+    });
+  });
+
   it("is not received when the token is absent, and carries what the delivery says", () => {
     expect(
       judgeDelivery("p", canary, { text: "[Request]\nhi", receipt: "r", view: "media" }),

@@ -28,7 +28,10 @@ export interface ProbeResult {
   /** Both canary lines arrived exactly as planted. */
   verbatim: boolean;
   view?: string;
-  /** One end of the context arrived without the other, or the delivery says it cut it. */
+  /**
+   * One end of the context arrived without the other, or the delivery says it cut it; present
+   * when the canary was received.
+   */
   truncated?: boolean;
   receipt?: string;
   /** Why the path failed to deliver at all: what it threw. */
@@ -47,8 +50,10 @@ export function judgeDelivery(
   const lines = text.split(/\r?\n/);
   const first = lines.includes(canary.first);
   const last = lines.includes(canary.last);
-  const received = text.includes(canary.token);
-  const cut = received && first !== last;
+  const occurrences = text.split(canary.token).length - 1;
+  const received = occurrences > 0;
+  // Cut: one end arrived without the other (a line cut through counts as not arrived whole).
+  const cut = received && (occurrences < 2 || first !== last);
   return {
     path,
     received,
