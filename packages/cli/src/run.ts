@@ -101,37 +101,37 @@ export interface CommandContext {
 }
 
 /** Rewords commander's usage errors into the CLI's shape: what is wrong, then what to do. */
-function usageFromCommander(error: CommanderError, argv: readonly string[]): CliError {
+function usageFromCommander(
+  error: CommanderError,
+  argv: readonly string[],
+  program: Command,
+): CliError {
   const [first = "", ...rest] = error.message.replace(/^error: /, "").split("\n");
   const message = first.replace(/\.$/, "");
   const suggestion = /^\(Did you mean (.+)\?\)$/.exec(rest.join(" ").trim())?.[1];
   const didYouMean = suggestion === undefined ? "" : `did you mean ${suggestion}? `;
-  const known = [
-    "init",
-    "lint",
-    "validate",
-    "render",
-    "sage",
-    "serve",
-    "run",
-    "mcp",
-    "eval",
-    "doctor",
-  ];
-  const index = argv.findIndex((argument) => known.includes(argument));
-  const command = argv[index];
-  const subcommands = ["generate", "create", "add-agent", "status", "events", "view"];
+  // The command the user typed, and its subcommand when it has some (`run create`, `sage generate`).
+  const index = argv.findIndex((argument) => program.commands.some(named(argument)));
+  const command = program.commands.find(named(argv[index]));
   const next = argv[index + 1];
+  const subcommand = command?.commands.find(named(next));
   const path =
-    (command === "sage" || command === "run") && next !== undefined && subcommands.includes(next)
-      ? `${command} ${next}`
-      : command;
+    command === undefined
+      ? undefined
+      : subcommand === undefined
+        ? command.name()
+        : `${command.name()} ${subcommand.name()}`;
   const help = path === undefined ? "task-context --help" : `task-context ${path} --help`;
   const hint =
     error.code === "commander.unknownCommand"
       ? `${didYouMean}run \`task-context --help\` to see the commands`
       : `${didYouMean}run \`${help}\` to see the usage`;
   return new CliError({ code: "CLI_USAGE", message, hint, cause: error });
+}
+
+/** Matches a commander command by its name. */
+function named(name: string | undefined): (command: Command) => boolean {
+  return (command) => command.name() === name;
 }
 
 /** Prints an error as `task-context: …` and `hint: …` (and the stack with `--debug`); returns the exit code. */
@@ -215,7 +215,7 @@ async function runProgram(
       // No command: commander printed the help on stderr; a usage error.
       if (error.code === "commander.help") return 2;
       if (error.code === "commander.executeSubCommandAsync") return error.exitCode;
-      return reportError(io, usageFromCommander(error, argv), debug);
+      return reportError(io, usageFromCommander(error, argv, program), debug);
     }
     return reportError(io, error, debug);
   }
