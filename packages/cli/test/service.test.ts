@@ -1,8 +1,10 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { once } from "node:events";
 import { writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startA2aAgent } from "../../server/test/a2a/a2a-agent.ts";
 import {
@@ -74,6 +76,30 @@ afterAll(async () => {
 });
 
 const service = () => ({ TASK_CONTEXT_URL: url, TASK_CONTEXT_TOKEN: token });
+
+/** Starts `a2a-agent-process.ts` (an A2A agent asking for `bearerToken`); resolves to its URL. */
+async function startAgentProcess(bearerToken: string) {
+  const child = spawn(
+    process.execPath,
+    [
+      "--conditions=@task-context/source",
+      fileURLToPath(new URL("a2a-agent-process.ts", import.meta.url)),
+    ],
+    {
+      env: { ...process.env, A2A_BEARER_TOKEN: bearerToken },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  const [line] = (await once(child.stdout, "data")) as [Buffer];
+  return {
+    url: line.toString("utf8").trim(),
+    close: async () => {
+      if (child.exitCode !== null) return;
+      child.kill("SIGTERM");
+      await once(child, "exit");
+    },
+  };
+}
 
 /** `task-context run create draft-run.json …options` against the test's service. */
 const createDraftRun = (...options: string[]) =>
@@ -380,6 +406,74 @@ describe("task-context run", () => {
       );
     } finally {
       await painter.close();
+    }
+  });
+
+  it("gives an A2A agent its credentials from a file (--a2a-options tag=file), never printing them", async () => {
+    const secret = "illustrator-secret-Qm7Tz2Lx9";
+    const illustrator = await startAgentProcess(secret);
+    writeFileSync(
+      join(cwd, "illustrator.json"),
+      JSON.stringify({ credentials: { bearer: { bearer_token: secret } } }),
+    );
+    writeFileSync(join(cwd, "not-an-object.json"), JSON.stringify(["bearer"]));
+    writeFileSync(join(cwd, "with-url.json"), JSON.stringify({ url: illustrator.url }));
+    try {
+      const agent = `illustrator=${illustrator.url}`;
+      const created = await createDraftRun(
+        "--a2a-agent",
+        agent,
+        "--a2a-options",
+        "illustrator=illustrator.json",
+      );
+      expect([created.stderr, created.code]).toEqual(["", 0]);
+      expect(created.stdout).toMatch(
+        /^run_[0-9a-z]{26}\nagent illustrator: tc_run_\S+ \(A2A agent "Illustrator", stages draft\)\n$/,
+      );
+      // The agent took the draft with its token: the run completes (the events end there).
+      const runId = created.stdout.split("\n")[0] ?? "";
+      const events = await runCli(["run", "events", runId, "--json"], { cwd, env: service() });
+      expect(events.code).toBe(0);
+      expect(events.stdout.trimEnd().split("\n").at(-1)).toMatch(/"type":"run\.completed"/);
+      for (const output of [created.stdout, created.stderr, events.stdout, events.stderr]) {
+        expect(output).not.toContain(secret);
+      }
+
+      const missing = await createDraftRun("--a2a-agent", agent);
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toMatch(
+        /^task-context: the service answered 422 AGENT_CREDENTIALS_MISSING: The A2A agent card of "Illustrator" asks for credentials the registration does not give\./,
+      );
+      expect(await createDraftRun("--a2a-options", "illustrator=illustrator.json")).toEqual({
+        stdout: "",
+        stderr:
+          'task-context: --a2a-options names "illustrator", which no --a2a-agent adds\nhint: add the agent with --a2a-agent illustrator=<url>, or drop its --a2a-options\n',
+        code: 2,
+      });
+      expect(
+        await createDraftRun("--a2a-agent", agent, "--a2a-options", "illustrator=with-url.json"),
+      ).toEqual({
+        stdout: "",
+        stderr: `task-context: with-url.json (--a2a-options illustrator) gives a url\nhint: give the agent's URL with --a2a-agent illustrator=<url> and leave it out of the file\n`,
+        code: 2,
+      });
+      const notObject = await createDraftRun(
+        "--a2a-agent",
+        agent,
+        "--a2a-options",
+        "illustrator=not-an-object.json",
+      );
+      expect([notObject.stderr.split("\n")[0], notObject.code]).toEqual([
+        "task-context: not-an-object.json (--a2a-options illustrator) is not a JSON object",
+        2,
+      ]);
+      const malformed = await createDraftRun("--a2a-options", "illustrator");
+      expect(malformed.code).toBe(2);
+      expect(malformed.stderr).toMatch(
+        /^task-context: option '--a2a-options <tag=file>' argument 'illustrator' is invalid\. expected <tag>=<file>/,
+      );
+    } finally {
+      await illustrator.close();
     }
   });
 

@@ -131,9 +131,9 @@ ${examples(
   "cat run.json | task-context run create - --url http://127.0.0.1:8787",
 )}`,
     )
-    .action(async (file: string, options: ServiceOptions & AgentOptions) => {
+    .action(async (file: string, options: ServiceOptions & AgentFlags) => {
       const target = targetOf(io, options);
-      const requests = agentRequests(options);
+      const requests = await requestsOf(io, options);
       const body = parseJsonInput(await readInput(io, file));
       // The service checks the body against the contract and names what is wrong.
       const run = await withService(target, (client) => client.createRun(body as CreateRunInput));
@@ -159,11 +159,12 @@ tokens of those added are printed all the same and the error names the agents le
 ${examples(
   "task-context run add-agent run_01JD… --agent reviewer",
   "task-context run add-agent run_01JD… --a2a-agent illustrator=http://127.0.0.1:41241 --json",
+  "task-context run add-agent run_01JD… --a2a-agent illustrator=https://illustrator.example --a2a-options illustrator=illustrator.json",
 )}`,
     )
-    .action(async (runId: string, options: ServiceOptions & AgentOptions) => {
+    .action(async (runId: string, options: ServiceOptions & AgentFlags) => {
       const target = targetOf(io, options);
-      const requests = agentRequests(options);
+      const requests = await requestsOf(io, options);
       if (requests.length === 0) {
         throw usageError(
           "run add-agent needs an agent to add",
@@ -295,10 +296,70 @@ function withAgentOptions(command: Command): Command {
     )
     .option(
       "--a2a-agent <tag=url>",
-      "add an A2A 1.0 agent: the service reads its agent card at the URL and sends it the work items of the stages its skills cover (repeatable)",
+      "add an A2A agent (1.0 or 0.3): the service reads its agent card at the URL and sends it the work items of the stages its skills cover (repeatable)",
       (value: string, agents: AgentOptions["a2aAgent"]) => [...agents, parseA2aAgent(value)],
       [] as AgentOptions["a2aAgent"],
+    )
+    .option(
+      "--a2a-options <tag=file>",
+      'the rest of an A2A agent\'s registration as a JSON object in a file, e.g. its credentials: {"credentials": {"bearer": {"bearer_token": "…"}}} (kept out of the command line and never printed)',
+      (value: string, options: A2aOptionsArgument[]) => [...options, parseA2aOptions(value)],
+      [] as A2aOptionsArgument[],
     );
+}
+
+/** The agents' options as commander parses them: the `--a2a-options` files not read yet. */
+type AgentFlags = Omit<AgentOptions, "a2aOptions"> & { a2aOptions: A2aOptionsArgument[] };
+
+/** The agents to add, each `--a2a-options` file read. */
+async function requestsOf(io: CliIo, options: AgentFlags) {
+  return agentRequests({ ...options, a2aOptions: await readA2aOptions(io, options.a2aOptions) });
+}
+
+/** `--a2a-options <tag>=<file>` as typed, before the file is read. */
+interface A2aOptionsArgument {
+  tag: string;
+  file: string;
+}
+
+/** `tag=file` as an A2A agent's options file; a usage error (exit 2) for anything else. */
+function parseA2aOptions(value: string): A2aOptionsArgument {
+  const at = value.indexOf("=");
+  if (at < 1 || at === value.length - 1) {
+    throw new InvalidArgumentError(
+      "expected <tag>=<file>, the agent's tag and a JSON file of its registration's a2a fields, e.g. illustrator=illustrator.json",
+    );
+  }
+  return { tag: value.slice(0, at), file: value.slice(at + 1) };
+}
+
+/**
+ * Reads each `--a2a-options` file: a JSON object of the agent's `a2a` registration fields other
+ * than `url` (which `--a2a-agent` gives). Its contents (credentials) are never printed: an error
+ * names the file only.
+ */
+async function readA2aOptions(
+  io: CliIo,
+  given: readonly A2aOptionsArgument[],
+): Promise<AgentOptions["a2aOptions"]> {
+  const options: AgentOptions["a2aOptions"] = [];
+  for (const { tag, file } of given) {
+    const fields = parseJsonInput(await readInput(io, file));
+    if (typeof fields !== "object" || fields === null || Array.isArray(fields)) {
+      throw usageError(
+        `${file} (--a2a-options ${tag}) is not a JSON object`,
+        'write the agent\'s a2a fields as an object, e.g. {"credentials": {"bearer": {"bearer_token": "…"}}}',
+      );
+    }
+    if ("url" in fields) {
+      throw usageError(
+        `${file} (--a2a-options ${tag}) gives a url`,
+        `give the agent's URL with --a2a-agent ${tag}=<url> and leave it out of the file`,
+      );
+    }
+    options.push({ tag, file, fields: fields as Record<string, unknown> });
+  }
+  return options;
 }
 
 /** `tag=url` as an A2A agent to add; a usage error (exit 2) for anything else. */

@@ -1,4 +1,4 @@
-import type { AgentCreated, RunCreated } from "@task-context/client";
+import type { AddAgentInput, AgentCreated, RunCreated } from "@task-context/client";
 import { CliError, usageError } from "../cli-error.ts";
 import type { CliIo } from "../cli-io.ts";
 import { type ServiceTarget, withService } from "./service-client.ts";
@@ -8,12 +8,19 @@ export interface AgentRequest {
   tag: string;
   /** The A2A agent's base URL; undefined for an agent that polls with its token. */
   url?: string;
+  /**
+   * The rest of the A2A agent's registration (`a2a.credentials`, …), read from the file
+   * `--a2a-options <tag>=<file>` names; `file` is kept to name it again, never its contents.
+   */
+  options?: { file: string; fields: Record<string, unknown> };
 }
 
-/** `--agent` and `--a2a-agent` as `run create` and `run add-agent` take them. */
+/** `--agent`, `--a2a-agent` and `--a2a-options` as `run create` and `run add-agent` take them. */
 export interface AgentOptions {
   agent: string[];
   a2aAgent: { tag: string; url: string }[];
+  /** `--a2a-options <tag>=<file>`: each file read, its JSON object given (see `readA2aOptions`). */
+  a2aOptions: { tag: string; file: string; fields: Record<string, unknown> }[];
 }
 
 /**
@@ -22,8 +29,19 @@ export interface AgentOptions {
  * leaves no token issued to nobody. A tag given twice, or empty, is a usage error (exit 2) before
  * anything is sent: the service would refuse it only after the run exists.
  */
-export function agentRequests({ agent, a2aAgent }: AgentOptions): AgentRequest[] {
-  const requests: AgentRequest[] = [...a2aAgent, ...agent.map((tag) => ({ tag }))];
+export function agentRequests({ agent, a2aAgent, a2aOptions }: AgentOptions): AgentRequest[] {
+  const requests: AgentRequest[] = [
+    ...a2aAgent.map((request) => withA2aOptions(request, a2aOptions)),
+    ...agent.map((tag) => ({ tag })),
+  ];
+  for (const { tag } of a2aOptions) {
+    if (!a2aAgent.some((request) => request.tag === tag)) {
+      throw usageError(
+        `--a2a-options names ${JSON.stringify(tag)}, which no --a2a-agent adds`,
+        `add the agent with --a2a-agent ${tag}=<url>, or drop its --a2a-options`,
+      );
+    }
+  }
   const seen = new Set<string>();
   for (const { tag } of requests) {
     if (tag === "") {
@@ -43,10 +61,32 @@ export function agentRequests({ agent, a2aAgent }: AgentOptions): AgentRequest[]
   return requests;
 }
 
-/** The `--agent` / `--a2a-agent` options that add `requests`, as they are typed. */
+/** An A2A agent's request with the fields its one `--a2a-options` file gives. */
+function withA2aOptions(
+  request: { tag: string; url: string },
+  a2aOptions: AgentOptions["a2aOptions"],
+): AgentRequest {
+  const given = a2aOptions.filter(({ tag }) => tag === request.tag);
+  if (given.length > 1) {
+    throw usageError(
+      `--a2a-options names ${JSON.stringify(request.tag)} twice`,
+      "put all of the agent's registration fields in one file",
+    );
+  }
+  const [options] = given;
+  return options === undefined
+    ? request
+    : { ...request, options: { file: options.file, fields: options.fields } };
+}
+
+/** The `--agent` / `--a2a-agent` / `--a2a-options` options that add `requests`, as they are typed. */
 export function agentArguments(requests: readonly AgentRequest[]): string {
   return requests
-    .map(({ tag, url }) => (url === undefined ? `--agent ${tag}` : `--a2a-agent ${tag}=${url}`))
+    .map(({ tag, url, options }) =>
+      url === undefined
+        ? `--agent ${tag}`
+        : `--a2a-agent ${tag}=${url}${options === undefined ? "" : ` --a2a-options ${tag}=${options.file}`}`,
+    )
     .join(" ");
 }
 
@@ -67,13 +107,14 @@ export async function addAgents(
   requests: readonly AgentRequest[],
 ): Promise<AgentsAdded> {
   const agents: AgentCreated[] = [];
-  for (const [index, { tag, url }] of requests.entries()) {
+  for (const [index, { tag, url, options }] of requests.entries()) {
+    // The file's fields as given (the service checks them); the URL is the one `--a2a-agent` gives.
+    const input: AddAgentInput =
+      url === undefined
+        ? { tag }
+        : { tag, a2a: { ...options?.fields, url } as AddAgentInput["a2a"] };
     try {
-      agents.push(
-        await withService(target, (client) =>
-          client.addAgent(runId, url === undefined ? { tag } : { tag, a2a: { url } }),
-        ),
-      );
+      agents.push(await withService(target, (client) => client.addAgent(runId, input)));
     } catch (error) {
       if (!CliError.isInstance(error)) throw error;
       return { agents, failure: { error, notAdded: requests.slice(index) } };
