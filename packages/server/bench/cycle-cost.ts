@@ -12,14 +12,18 @@ import type postgres from "postgres";
 /** Clock ticks per second of /proc's times (USER_HZ: 100 on Linux). */
 const TICKS = 100;
 
-/** The CPU seconds (user + system) process `pid` has used, and its parent's pid. */
-function stat(pid: number): { cpu: number; parent: number } | undefined {
+/**
+ * The CPU seconds (user + system) process `pid` has used, those of its children that ended and
+ * were waited for, and its parent's pid.
+ */
+function stat(pid: number): { cpu: number; endedChildren: number; parent: number } | undefined {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-    // After the name: state, ppid (field 4), …, utime (14), stime (15).
+    // After the name: state, ppid (field 4), …, utime (14), stime (15), cutime (16), cstime (17).
     return {
       parent: Number(fields[1]),
       cpu: (Number(fields[11]) + Number(fields[12])) / TICKS,
+      endedChildren: (Number(fields[13]) + Number(fields[14])) / TICKS,
     };
   } catch {
     return undefined; // it ended
@@ -31,16 +35,23 @@ export function processCpu(pid: number): number {
   return stat(pid)?.cpu ?? 0;
 }
 
-/** CPU seconds of the PostgreSQL server whose data folder is `data`: its postmaster and children. */
+/**
+ * CPU seconds of the PostgreSQL server whose data folder is `data`: its postmaster, its running
+ * children, and the children that ended (a backend whose connection closed during a round: the
+ * postmaster waits for it and the kernel adds its CPU to the postmaster's children's times —
+ * without them, the round's figure could come out negative). The children are read before the
+ * postmaster: one ending in between is counted twice (a few ticks over), never left out.
+ */
 export function postgresCpu(data: string): number {
-  const postmaster = Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]);
-  let total = processCpu(postmaster);
+  const postmasterPid = Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+  let total = 0;
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     const found = stat(Number(entry));
-    if (found?.parent === postmaster) total += found.cpu;
+    if (found?.parent === postmasterPid) total += found.cpu;
   }
-  return total;
+  const postmaster = stat(postmasterPid);
+  return total + (postmaster === undefined ? 0 : postmaster.cpu + postmaster.endedChildren);
 }
 
 /** Statements and committed transactions PostgreSQL counted in database `database` so far. */
