@@ -15,6 +15,8 @@ const HINTS: Record<string, string> = {
   NOT_A_REGULAR_FILE:
     "make it a plain file inside the folder: workspace files are never symbolic links, FIFOs or devices",
   WORKSPACE_IO_ERROR: "check the folder's permissions",
+  UNSUPPORTED_RUNTIME: "run the command on Node 22 or later (the media tools' AI SDK needs it)",
+  UNSUPPORTED_AI_SDK: "install AI SDK 7 beside the CLI: npm install ai@7 (on Node 22 or later)",
   CONTEXT_VIEW_EMPTY:
     "name headings CONTEXT.md has (the message lists them), or write those sections into CONTEXT.md",
 };

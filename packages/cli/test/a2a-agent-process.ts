@@ -7,7 +7,7 @@ import { startWorkItemAgent } from "../../server/src/a2a/start-work-item-agent.t
 const agent = await startWorkItemAgent({
   name: "Illustrator",
   skills: [{ id: "write" }],
-  bearerToken: process.env.A2A_BEARER_TOKEN,
+  bearerToken: process.env.A2A_BEARER_TOKEN ?? "",
   execute: (task) => `# ${task.item.stage_id}\n\nFor: ${task.item.goal}`,
 });
 console.log(agent.url);

@@ -16,6 +16,8 @@ requireSupportedAiSdk(installedAiVersion());
 export * from "./errors/index.ts";
 export const {
   createMediaTools,
+  findModelProfile,
+  fitContextToProfile,
   MODEL_PROFILES,
   TASK_CONTEXT_METADATA_KEY,
   taskContextMiddleware,

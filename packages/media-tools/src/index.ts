@@ -4,7 +4,13 @@ export {
   type MediaTools,
 } from "./create-media-tools.ts";
 export * from "./errors/index.ts";
-export type { ContextFit } from "./fit-context-to-profile.ts";
+export { findModelProfile } from "./find-model-profile.ts";
+export {
+  type ContextFit,
+  type FitContextOptions,
+  type FittedPrompt,
+  fitContextToProfile,
+} from "./fit-context-to-profile.ts";
 export type { GenerateOutput } from "./generate-media.ts";
 export type {
   GenerateAudioInput,

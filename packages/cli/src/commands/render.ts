@@ -26,6 +26,7 @@ import { CliError, usageError } from "../cli-error.ts";
 import { colorsFor } from "../cli-io.ts";
 import { explainLibraryError } from "../library-error.ts";
 import { parseJsonInput, readInput } from "../read-input.ts";
+import { fitToModel } from "../render/fit-to-model.ts";
 import { remoteAgentItem } from "../render/remote-agent-item.ts";
 import {
   addViewOptions,
@@ -47,6 +48,7 @@ export const SAMPLE_IMAGE_REQUEST = "A hero image for the launch page.";
 interface RenderOptions extends ViewOptions {
   for: (typeof RECIPIENTS)[number];
   prompt?: string;
+  model?: string;
   type?: string;
   input?: string;
   task: string;
@@ -178,6 +180,10 @@ export function addRenderCommand(program: Command, { io, exit }: CommandContext)
     )
     .argument("[dir]", "the workspace folder with CONTEXT.md (default: the current folder)")
     .option("--prompt <text>", `image-tool: the request (default "${SAMPLE_IMAGE_REQUEST}")`)
+    .option(
+      "--model <provider/model-id>",
+      "image-tool: the target model, e.g. openai/dall-e-2: the context fitted to its profile as the media tools fit it (needs @task-context/media-tools)",
+    )
     .addOption(
       new Option(
         "--type <subagent-type>",
@@ -203,7 +209,8 @@ export function addRenderCommand(program: Command, { io, exit }: CommandContext)
       "after",
       `
 What each recipient gets:
-  image-tool    the prompt of the external model call: [Task Context] CONTEXT.md [Request] --prompt
+  image-tool    the prompt of the external model call: [Task Context] CONTEXT.md [Request] --prompt,
+                fitted to --model's prompt limit when its profile has one
   subagent      its read-only CONTEXT.md, its Sage XML (.sage/context/<task>.xml, within its type's
                 limits), its prompt (the --project context block, then the task), and the receiver
                 instructions of its system prompt
@@ -221,6 +228,7 @@ ${examples(
   "task-context render --for reviewer --input task.json agents/launch",
   "task-context render --for remote-agent --run run.json --stage review",
   "task-context render --for image-tool --view media",
+  "task-context render --for image-tool --model openai/dall-e-2",
   "task-context render --for subagent --include 'What we are building' --include 'Other details'",
   "task-context render --for image-tool --json | jq -r .contextSha256",
 )}`,
@@ -234,6 +242,12 @@ ${examples(
         io.stdout.write(options.json === true ? report.toJson(options.for) : report.toString());
       try {
         const view = viewOfOptions(options);
+        if (options.model !== undefined && options.for !== "image-tool") {
+          throw usageError(
+            `--model is for --for image-tool, not --for ${options.for}`,
+            "drop --model: the profiles fit the prompt of a media tool's model call",
+          );
+        }
         if (options.for === "remote-agent") {
           if (view !== undefined) {
             throw usageError(
@@ -275,14 +289,22 @@ ${examples(
         ];
         if (options.for === "image-tool") {
           const prompt = options.prompt ?? SAMPLE_IMAGE_REQUEST;
+          const fit =
+            options.model === undefined
+              ? undefined
+              : await fitToModel(options.model, context, prompt);
           report.part(
-            "prompt sent to the image model",
-            injectTaskContext(prompt, context.content),
-            contextNotes,
+            options.model === undefined
+              ? "prompt sent to the image model"
+              : `prompt sent to ${options.model}`,
+            fit?.prompt ?? injectTaskContext(prompt, context.content),
+            [...contextNotes, ...(fit?.notes ?? [])],
           );
           report.receipt(
-            context.sha256,
-            "CONTEXT.md's as delivered: the tool result's contextSha256",
+            fit?.contextSha256 ?? context.sha256,
+            fit === undefined || fit.contextSha256 === context.sha256
+              ? "CONTEXT.md's as delivered: the tool result's contextSha256"
+              : `the fitted context's: the tool result's contextSha256 (CONTEXT.md as loaded: sha256 ${context.sha256}, contextFit.loadedSha256)`,
             context.view,
           );
           print();
