@@ -44,6 +44,7 @@ import type {
 } from "./media-tools-options.ts";
 import { parseToolInput } from "./parse-tool-input.ts";
 import { withReceipt } from "./receipt.ts";
+import { recordContextFit } from "./record-context-fit.ts";
 import { resolveMediaRuntime } from "./resolve-options.ts";
 import { traceMediaTool } from "./trace-media-tool.ts";
 import {
@@ -176,6 +177,7 @@ type Run<Input, Output> = (
   input: Input,
   context: ToolContext,
   signal: AbortSignal | undefined,
+  span: DeliverySpan,
 ) => Promise<Output>;
 
 /**
@@ -217,12 +219,14 @@ export function createMediaTools(options: CreateMediaToolsOptions): MediaTools {
 
   /**
    * Runs `run` under the time limit of the underlying tool `name` and the caller's signal; the
-   * output carries the fit of the context to the model's profile, when the call made one.
+   * output carries the fit of the context to the model's profile, when the call made one, and the
+   * delivery span then records the context as sent.
    */
   const withTimeout = async <Output extends { warning?: string }>(
     name: UnderlyingToolName,
     context: ToolContext,
     signal: AbortSignal | undefined,
+    span: DeliverySpan,
     run: (call: MediaCall) => Promise<Output>,
   ) => {
     let call: MediaCall | undefined;
@@ -230,6 +234,7 @@ export function createMediaTools(options: CreateMediaToolsOptions): MediaTools {
       call = { context, signal: deadline };
       return run(call);
     });
+    recordContextFit(span, call?.fitted, runtime.context.tokenizer);
     return withContextFit(output, call);
   };
 
@@ -278,7 +283,8 @@ export function createMediaTools(options: CreateMediaToolsOptions): MediaTools {
       execute: async ({ input, signal, span, view }: Envelope<Input>, context: ToolContext) => {
         span.recordContext(context.loaded, runtime.context.tokenizer);
         span.setAttributes(contextViewAttributes(context.loaded));
-        return withReceipt(runtime, name, context.loaded, await run(input, context, signal), view);
+        const output = await run(input, context, signal, span);
+        return withReceipt(runtime, name, context.loaded, output, view);
       },
     });
     const execute = (
@@ -318,10 +324,10 @@ export function createMediaTools(options: CreateMediaToolsOptions): MediaTools {
     contextTool<UnderstandInput, UnderstandOutput>(
       name,
       understandInputSchema,
-      async (input, context, signal) => {
+      async (input, context, signal, span) => {
         // The file's kind picks the tool, and so the time limit.
         const probed = await probeMedia(runtime.workspace, input.path, name, kinds);
-        return withTimeout(UNDERSTAND_TOOLS[probed.kind], context, signal, (call) =>
+        return withTimeout(UNDERSTAND_TOOLS[probed.kind], context, signal, span, (call) =>
           understandProbedMedia(runtime, call, probed, input),
         );
       },
@@ -332,8 +338,8 @@ export function createMediaTools(options: CreateMediaToolsOptions): MediaTools {
     inputSchema: z.ZodType<Input>,
     make: (runtime: MediaRuntime, call: MediaCall, input: Input) => Promise<GenerateOutput>,
   ) =>
-    contextTool<Input, GenerateOutput>(name, inputSchema, (input, context, signal) =>
-      withTimeout(name, context, signal, (call) => make(runtime, call, input)),
+    contextTool<Input, GenerateOutput>(name, inputSchema, (input, context, signal, span) =>
+      withTimeout(name, context, signal, span, (call) => make(runtime, call, input)),
     );
 
   return {
@@ -341,8 +347,8 @@ export function createMediaTools(options: CreateMediaToolsOptions): MediaTools {
     generate_media: contextTool<GenerateMediaInput, GenerateOutput>(
       "generate_media",
       generateMediaInputSchema,
-      (input, context, signal) =>
-        withTimeout(GENERATE_TOOLS[input.type], context, signal, (call) => {
+      (input, context, signal, span) =>
+        withTimeout(GENERATE_TOOLS[input.type], context, signal, span, (call) => {
           switch (input.type) {
             case "image":
               return generateImageFile(runtime, call, input);

@@ -27,6 +27,7 @@ export async function injectForModel(
     call.fitted = {
       fit: fitted.fit,
       warning: fitted.warning,
+      text: fitted.context,
       sha256: await sha256Hex(fitted.context),
     };
   }

@@ -35,8 +35,11 @@ export interface MediaRuntime {
 export interface MediaCall {
   context: ToolContext;
   signal: AbortSignal;
-  /** Set when the context was fitted to the model's profile: the fit, its warning, the sent text's hash. */
-  fitted?: { fit: ContextFit; warning: string | undefined; sha256: string };
+  /**
+   * Set when the context was fitted to the model's profile: the fit, its warning, the text sent
+   * and its hash.
+   */
+  fitted?: { fit: ContextFit; warning: string | undefined; text: string; sha256: string };
 }
 
 /** The SDK call options shared by every call: abort signal, retries, provider options. */

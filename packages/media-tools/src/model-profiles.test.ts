@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { memoryWorkspace } from "@task-context/core";
 import { sha256Hex } from "@task-context/core/internal";
+import { recordSpansInEachTest } from "@task-context/trace-kit";
 import { generateText, wrapLanguageModel } from "ai";
 import { describe, expect, it } from "vitest";
 import {
@@ -409,3 +410,55 @@ describe("modelProfiles", () => {
 function injectedLength(context: string, request: string): number {
   return `[Task Context]\n${context.slice(0, 10_000).trim()}\n\n[Request]\n${request}`.length;
 }
+
+describe("the delivery span of a fitted call", () => {
+  const recorder = recordSpansInEachTest();
+  /** What a span records of a context fitted to SMALL: the text sent, the fit, the loaded hash. */
+  const fittedAttributes = async () => ({
+    "task_context.context.sha256": await sha256Hex(FITTED),
+    "task_context.context.characters": FITTED.length,
+    "task_context.context.original_characters": CONTEXT_MD.length,
+    "task_context.context.truncated": true,
+    "task_context.context.loaded_sha256": await sha256Hex(CONTEXT_MD),
+    "task_context.context.fit.profile": "acme/small-1",
+    "task_context.context.fit.dropped": ["Other details"],
+    "task_context.context.fit.left_out": false,
+  });
+
+  it("records the context as sent by a media tool, not as loaded, with the fit", async () => {
+    const image = lengthRefusingModel("acme.image", "small-1");
+    const { generate_image } = tools({ image }, [SMALL]);
+    const result = await call(generate_image, { prompt: "A hero image." });
+    expect(result).toMatchObject({ success: true, contextSha256: await sha256Hex(FITTED) });
+    expect(recorder.records()).toHaveLength(1);
+    expect(recorder.records()[0]?.attributes).toMatchObject(await fittedAttributes());
+  });
+
+  it("records the context as sent through the middleware, with the fit", async () => {
+    const model = systemRefusingModel("acme.chat", "small-1");
+    await generateText({
+      model: wrapLanguageModel({
+        model,
+        middleware: taskContextMiddleware({
+          workspace: memoryWorkspace({ "CONTEXT.md": CONTEXT_MD }),
+          modelProfiles: [SMALL],
+        }),
+      }),
+      prompt: "Name three headlines.",
+    });
+    const spans = recorder.records().filter(({ name }) => name === "chat small-1");
+    expect(spans).toHaveLength(1);
+    expect(spans[0]?.attributes).toMatchObject(await fittedAttributes());
+  });
+
+  it("records no fit when the context fits whole", async () => {
+    const image = lengthRefusingModel("acme.image", "small-1");
+    const { generate_image } = tools({ image }, [{ ...SMALL, promptLimit: undefined }]);
+    await call(generate_image, { prompt: "A hero image." });
+    const attributes = recorder.records()[0]?.attributes ?? {};
+    expect(attributes["task_context.context.sha256"]).toBe(await sha256Hex(CONTEXT_MD));
+    expect(
+      Object.keys(attributes).filter((key) => key.includes(".fit.") || key.includes("loaded")),
+    ).toEqual([]);
+  });
+});

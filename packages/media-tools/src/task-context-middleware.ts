@@ -24,7 +24,7 @@ import { foldSystemMessages, requestAndAlongside } from "./fold-system-messages.
 import { guardWorkspace } from "./guard-workspace.ts";
 import { type ModelProfile, requireModelProfiles } from "./model-profile.ts";
 import { MODEL_PROFILES } from "./model-profiles.ts";
-import { traceModelCall } from "./trace-model-call.ts";
+import { type DeliveredToModel, traceModelCall } from "./trace-model-call.ts";
 
 type TransformParams = NonNullable<LanguageModelMiddleware["transformParams"]>;
 type CallOptions = Parameters<TransformParams>[0]["params"];
@@ -211,8 +211,8 @@ export function taskContextMiddleware(
   const warnings = new WeakMap<object, string>();
   // The sha256 (and view) of the context each such call carried, for its receipt.
   const receipts = new WeakMap<object, Receipt>();
-  // The context each call delivered, for its span.
-  const contexts = new WeakMap<object, TaskContext>();
+  // The context each call delivered (and, fitted to the model's profile, as sent), for its span.
+  const contexts = new WeakMap<object, DeliveredToModel>();
 
   return {
     specificationVersion: "v4",
@@ -256,19 +256,23 @@ export function taskContextMiddleware(
         .filter((text): text is string => text !== undefined)
         .join(" ");
       if (warning !== "") warnings.set(next, warning);
+      const fit =
+        fitted?.fit === undefined
+          ? undefined
+          : { fit: fitted.fit, text: sent, sha256: await sha256Hex(sent) };
       if (prompt !== undefined) {
         receipts.set(
           next,
-          fitted?.fit === undefined
+          fit === undefined
             ? context
             : {
-                sha256: await sha256Hex(sent),
+                sha256: fit.sha256,
                 ...(context.view === undefined ? {} : { view: context.view }),
-                fit: fitted.fit,
+                fit: fit.fit,
               },
         );
       }
-      contexts.set(next, context);
+      contexts.set(next, { context, ...(fit === undefined ? {} : { sent: fit }) });
       return next;
     },
 

@@ -1,7 +1,14 @@
 import { GEN_AI_ATTRIBUTES, type TaskContext, type Tokenizer } from "@task-context/core";
 import { contextViewAttributes } from "@task-context/core/internal";
 import { traceDelivery } from "@task-context/core/tracing";
+import { recordContextFit, type SentFit } from "./record-context-fit.ts";
 import { MEDIA_TOOLS_TRACER } from "./trace-media-tool.ts";
+
+/** The context a model call delivered, and, when it was fitted to the model's profile, as sent. */
+export interface DeliveredToModel {
+  context: TaskContext;
+  sent?: SentFit;
+}
 
 /** What the span needs to know of the wrapped model. */
 interface ModelIdentity {
@@ -18,7 +25,7 @@ interface ModelIdentity {
  */
 export function traceModelCall<Result>(
   model: ModelIdentity,
-  context: TaskContext | undefined,
+  delivered: DeliveredToModel | undefined,
   tokenizer: Tokenizer | undefined,
   call: () => PromiseLike<Result>,
 ): Promise<Result> {
@@ -35,9 +42,11 @@ export function traceModelCall<Result>(
       },
     },
     (span) => {
+      const context = delivered?.context;
       if (context?.found) {
         span.recordContext(context, tokenizer);
         span.setAttributes(contextViewAttributes(context));
+        recordContextFit(span, delivered?.sent, tokenizer);
       }
       return call();
     },

@@ -27,6 +27,18 @@ export const DELIVERY_ATTRIBUTES = {
    * only with a view, whose own hash is `task_context.context.sha256`.
    */
   contextFileSha256: "task_context.context.file_sha256",
+  /**
+   * The model profile the context was fitted to (`openai/dall-e-2`), a string; only when the
+   * context was fitted to a model's prompt limit. `task_context.context.sha256` and `.characters`
+   * then describe the context as sent.
+   */
+  contextFitProfile: "task_context.context.fit.profile",
+  /** The headings of the sections the fit left out, a string array; only when fitted. */
+  contextFitDropped: "task_context.context.fit.dropped",
+  /** Whether the fit left the context out entirely (the request alone filled the limit); only when fitted. */
+  contextFitLeftOut: "task_context.context.fit.left_out",
+  /** Hex SHA-256 of the context as loaded, before the fit, a string; only when fitted. */
+  contextLoadedSha256: "task_context.context.loaded_sha256",
   /** The context hash a recipient quoted back as the one it worked from (its receipt), a string. */
   contextQuotedSha256: "task_context.context.quoted_sha256",
   /** Whether that quoted hash was not the current one: the recipient worked from a stale context. */
