@@ -181,8 +181,8 @@ export function addRenderCommand(program: Command, { io, exit }: CommandContext)
     .argument("[dir]", "the workspace folder with CONTEXT.md (default: the current folder)")
     .option("--prompt <text>", `image-tool: the request (default "${SAMPLE_IMAGE_REQUEST}")`)
     .option(
-      "--model <provider/model-id>",
-      "image-tool: the target model, e.g. openai/dall-e-2: the context fitted to its profile as the media tools fit it (needs @task-context/media-tools)",
+      "--model <id>",
+      "image-tool: the target model as provider/model-id, e.g. openai/dall-e-2: the context fitted to its profile as the media tools fit it (needs @task-context/media-tools)",
     )
     .addOption(
       new Option(
