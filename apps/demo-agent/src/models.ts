@@ -45,13 +45,15 @@ export function hasRealProvider(environment: NodeJS.ProcessEnv): boolean {
 
 /**
  * Starts the demo's models: the stand-in server unless `real` (then the provider from the
- * environment). Chat goes to `/chat/completions`, images to `/images/generations`.
+ * environment). Chat goes to `/chat/completions`, images to `/images/generations`. With
+ * `background`, the stand-in does not keep the process alive (see {@link startStandInServer}).
  */
 export async function startModels(
   environment: NodeJS.ProcessEnv,
   real: boolean,
+  options: { background?: boolean } = {},
 ): Promise<DemoModels> {
-  const standIn = real ? undefined : await startStandInServer();
+  const standIn = real ? undefined : await startStandInServer(options);
   const settings = settingsFromEnvironment(environment, standIn?.baseURL);
   const exchanges: ModelExchange[] = [];
   const provider = providerFor(settings, exchanges);

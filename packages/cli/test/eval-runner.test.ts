@@ -105,6 +105,44 @@ describe("runEval", () => {
     ]);
   });
 
+  it("runs a task that names its recipients for those only, and keeps the others' trials when one is added", async () => {
+    const vision = recording();
+    const image = recording();
+    const results = join(folder.path, "results.jsonl");
+    const spec = (recipients: string[]) =>
+      parseEvalSpec({
+        recipients: { vision: {}, image: {} },
+        tasks: [
+          { id: "a", recipients, prompt: "First.", checks: [{ exact: "ok" }] },
+          { id: "b", recipients: ["image"], prompt: "Second.", checks: [{ exact: "ok" }] },
+        ],
+        trials: 1,
+      });
+    const options = {
+      recipients: { vision, image },
+      directory: folder.path,
+      resultsPath: results,
+      clock: manualClock(),
+    };
+    const first = await runEval(spec(["vision"]), options);
+    expect(first.records.map((record) => `${record.task}:${record.recipient}`)).toStrictEqual([
+      "a:vision",
+      "a:vision",
+      "b:image",
+      "b:image",
+    ]);
+    expect(vision.seen.map((seen) => seen.request.task)).toStrictEqual(["a", "a"]);
+    expect(first.summary.map((summary) => `${summary.recipient}:${summary.trials}`)).toStrictEqual([
+      "vision:1",
+      "vision:1",
+      "image:1",
+      "image:1",
+    ]);
+    const second = await runEval(spec(["vision", "image"]), options);
+    expect([second.planned, second.ran, second.resumed]).toStrictEqual([6, 2, 4]);
+    expect(image.seen.map((seen) => seen.request.task)).toStrictEqual(["b", "b", "a", "a"]);
+  });
+
   it("finds that the context helps the vision stand-in and hurts the transcription stand-in", async () => {
     const spec = parseEvalSpec({
       recipients: { vision: {}, transcriber: {} },

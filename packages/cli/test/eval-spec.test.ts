@@ -71,6 +71,20 @@ describe("parseEvalSpec", () => {
       'eval.yaml: tasks[1].id: "wordmark" is used twice; give every task its own id',
     ],
     [
+      "a task for a recipient the spec does not name",
+      { ...valid, tasks: [{ ...valid.tasks[0], recipients: ["vision", "image"] }] },
+      'eval.yaml: tasks[0].recipients[1]: no recipient "image"; use one of "vision", or add it under `recipients:`',
+    ],
+    [
+      "a recipient that no task is for",
+      {
+        ...valid,
+        recipients: { vision: {}, image: {} },
+        tasks: [{ ...valid.tasks[0], recipients: ["vision"] }],
+      },
+      "eval.yaml: recipients.image: no task is for it (every task names its recipients, and none names it); add it to a task's `recipients`, or remove it",
+    ],
+    [
       "no recipient",
       { ...valid, recipients: {} },
       "eval.yaml: recipients: no recipient; name at least one recipient: `recipients: { vision: { module: ./recipients.mjs } }`",

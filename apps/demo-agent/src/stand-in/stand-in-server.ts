@@ -140,18 +140,28 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
   route(body as Record<string, unknown>, response);
 }
 
-/** Starts the stand-in on 127.0.0.1 at a free port. */
-export async function startStandInServer(): Promise<StandInServer> {
+/**
+ * Starts the stand-in on 127.0.0.1 at a free port. With `background`, neither it nor its
+ * connections keep the process alive: for a module that starts it and never closes it (the eval's
+ * recipients, loaded by the `task-context eval` command).
+ */
+export async function startStandInServer(
+  options: { background?: boolean } = {},
+): Promise<StandInServer> {
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       if (!response.headersSent) failure(response, 500, `stand-in error: ${String(error)}`);
       else response.destroy();
     });
   });
+  if (options.background === true) {
+    server.on("connection", (socket) => socket.unref());
+  }
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", resolve);
   });
+  if (options.background === true) server.unref();
   const { port } = server.address() as AddressInfo;
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,

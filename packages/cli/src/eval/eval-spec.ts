@@ -38,6 +38,8 @@ const taskSchema = z.strictObject({
   id: name("a task's id"),
   prompt: z.string().min(1),
   inputs: z.array(z.string().min(1)).optional(),
+  /** The recipients that run the task (default: every recipient): a vision task is not an image model's. */
+  recipients: z.array(name("a recipient's name")).min(1).optional(),
   checks: z.array(checkSchema).min(1),
 });
 
@@ -157,6 +159,17 @@ function crossCheck(source: string, spec: EvalSpec): void {
       );
     }
     seen.add(task.id);
+    task.recipients?.forEach((recipient, recipientIndex) => {
+      if (spec.recipients[recipient] === undefined) {
+        const known = Object.keys(spec.recipients);
+        throw invalid(
+          source,
+          `tasks[${index}].recipients[${recipientIndex}]`,
+          `no recipient "${recipient}"`,
+          `use one of ${known.map((name) => `"${name}"`).join(", ")}, or add it under \`recipients:\``,
+        );
+      }
+    });
     task.checks.forEach((check, checkIndex) => {
       const field = `tasks[${index}].checks[${checkIndex}]`;
       if ("regex" in check) {
@@ -196,6 +209,16 @@ function crossCheck(source: string, spec: EvalSpec): void {
       }
     });
   });
+  for (const recipient of Object.keys(spec.recipients)) {
+    if (spec.tasks.every((task) => task.recipients?.includes(recipient) === false)) {
+      throw invalid(
+        source,
+        `recipients.${recipient}`,
+        "no task is for it (every task names its recipients, and none names it)",
+        "add it to a task's `recipients`, or remove it",
+      );
+    }
+  }
   const conditions = conditionsOf(spec);
   conditions.forEach((condition, index) => {
     if (conditions.indexOf(condition) !== index) {

@@ -71,11 +71,13 @@ async function planTrials(
   for (let trial = 0; trial < trials; trial += 1) {
     for (const task of spec.tasks) {
       for (const recipient of Object.keys(spec.recipients)) {
+        if (task.recipients !== undefined && !task.recipients.includes(recipient)) continue;
         for (const condition of conditions) {
           const key = await sha256Hex(
             JSON.stringify({
               recipient,
-              task,
+              // Which recipients run a task is not part of its trials: adding one re-runs no other.
+              task: { ...task, recipients: undefined },
               inputs: inputHashes.get(task.id),
               condition,
               context: contextHashes.get(condition),
