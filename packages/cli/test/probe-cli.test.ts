@@ -44,10 +44,16 @@ describe.concurrent("task-context doctor --probe", () => {
         "MCP server (inject_task_context)  yes       yes       –     no         <receipt>",
         "media tool generate_image         yes       yes       –     no         <receipt>",
         "AI SDK middleware                 yes       yes       –     no         <receipt>",
+        "work item (delivery service)      yes       yes       –     no         <receipt>",
+        "A2A agent (delivery service)      yes       yes       –     no         <receipt>",
         "",
       ].join("\n"),
     );
-    expect(new Set(result.stdout.match(/sha256 [0-9a-f]{12}…/g)).size).toBe(1);
+    // One receipt of CONTEXT.md on five paths, one of the run context on the service's two.
+    const receipts = result.stdout.match(/sha256 [0-9a-f]{12}…/g) ?? [];
+    expect(receipts.length).toBe(7);
+    expect(new Set(receipts.slice(0, 5)).size).toBe(1);
+    expect(new Set(receipts.slice(5)).size).toBe(1);
   });
 
   it("reports every path that dropped the canary of a workspace without CONTEXT.md, with why, exit 1", async (context) => {
@@ -62,12 +68,16 @@ describe.concurrent("task-context doctor --probe", () => {
         "MCP server (inject_task_context)  no        no        –     –          –",
         "media tool generate_image         no        no        –     –          –",
         "AI SDK middleware                 no        no        –     –          –",
+        "work item (delivery service)      no        no        –     –          –",
+        "A2A agent (delivery service)      no        no        –     –          –",
         "",
         `subagent (child process): ${MISSING}`,
         `subagent (function runner): ${MISSING}`,
         `MCP server (inject_task_context): TASK_CONTEXT_MISSING: ${MISSING}`,
         `media tool generate_image: generate_image: ${MISSING}`,
         `AI SDK middleware: ${MISSING}`,
+        `work item (delivery service): ${MISSING}`,
+        `A2A agent (delivery service): ${MISSING}`,
         "",
       ].join("\n"),
       stderr: "",
@@ -86,6 +96,7 @@ describe.concurrent("task-context doctor --probe", () => {
         "subagent (function runner)        yes       yes       –     no         <receipt>",
         "MCP server (inject_task_context)  yes       yes       –     no         <receipt>",
         "skipped: media tool generate_image, AI SDK middleware (install @task-context/media-tools and ai, on Node >= 22)",
+        "skipped: work item (delivery service), A2A agent (delivery service) (the service's embedded SQLite needs Node >= 22.13)",
         "",
       ].join("\n"),
     );

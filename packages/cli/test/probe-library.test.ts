@@ -1,8 +1,7 @@
 // The probe as a library: a canary in a throwaway copy, each built-in path judged on what arrived.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it, type TestContext } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   aiSdkPaths,
   childProcessSubagentPath,
@@ -15,16 +14,7 @@ import {
   probePassed,
   probePaths,
 } from "../src/probe/index.ts";
-
-const CONTEXT = "# Goal\nShip Lumen's export menu.\n\n# Key terms\n- **Lumen**: the product.\n";
-
-/** A workspace of its own for each test, removed when the test finishes. */
-function workspace({ onTestFinished }: TestContext, files: Record<string, string>): string {
-  const directory = mkdtempSync(join(tmpdir(), "probe-test-"));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(directory, name), text);
-  onTestFinished(() => rmSync(directory, { recursive: true, force: true }));
-  return directory;
-}
+import { CONTEXT, workspace } from "./probe-workspace.ts";
 
 const HEX64 = /^[0-9a-f]{64}$/;
 

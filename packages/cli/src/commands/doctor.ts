@@ -6,8 +6,9 @@ import {
   functionRunnerSubagentPath,
   mcpServerPath,
 } from "../probe/built-in-paths.ts";
-import { renderProbeTable } from "../probe/format-probe-table.ts";
-import { probePassed, probePaths } from "../probe/probe-paths.ts";
+import { renderProbeTable, renderSkippedPaths } from "../probe/format-probe-table.ts";
+import { probePassed, probePaths, type SkippedPaths } from "../probe/probe-paths.ts";
+import { servicePaths } from "../probe/service-paths.ts";
 import { type CommandContext, configureCommand, examples } from "../run.ts";
 import { existingWorkspace } from "../workspace-paths.ts";
 
@@ -51,6 +52,18 @@ ${examples("task-context doctor --probe", "task-context doctor --probe --workspa
       }
       const workspace = await existingWorkspace(io.cwd, options.workspace);
       const ai = await aiSdkPaths();
+      const service = await servicePaths();
+      const skipped: SkippedPaths[] = [
+        ...(ai === undefined
+          ? [
+              {
+                names: ["media tool generate_image", "AI SDK middleware"],
+                reason: "install @task-context/media-tools and ai, on Node >= 22",
+              },
+            ]
+          : []),
+        ...service.skipped,
+      ];
       const results = await probePaths({
         workspace,
         paths: [
@@ -58,14 +71,11 @@ ${examples("task-context doctor --probe", "task-context doctor --probe --workspa
           functionRunnerSubagentPath(),
           mcpServerPath(),
           ...(ai ?? []),
+          ...service.paths,
         ],
       });
       io.stdout.write(renderProbeTable(results));
-      if (ai === undefined) {
-        io.stdout.write(
-          "skipped: media tool generate_image, AI SDK middleware (install @task-context/media-tools and ai, on Node >= 22)\n",
-        );
-      }
+      io.stdout.write(renderSkippedPaths(skipped));
       exit(probePassed(results) ? 0 : 1);
     });
   program.addCommand(command);

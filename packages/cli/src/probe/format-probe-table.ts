@@ -1,4 +1,4 @@
-import type { ProbeResult } from "./probe-paths.ts";
+import type { ProbeResult, SkippedPaths } from "./probe-paths.ts";
 
 const HEADERS = ["path", "received", "verbatim", "view", "truncated", "receipt"];
 
@@ -34,4 +34,9 @@ export function renderProbeTable(results: readonly ProbeResult[]): string {
     result.error === undefined ? [] : [`${result.path}: ${result.error}`],
   );
   return [...table, ...(errors.length === 0 ? [] : ["", ...errors])].join("\n").concat("\n");
+}
+
+/** One line per group of paths that did not run here: `skipped: <names> (<reason>)`. */
+export function renderSkippedPaths(skipped: readonly SkippedPaths[]): string {
+  return skipped.map(({ names, reason }) => `skipped: ${names.join(", ")} (${reason})\n`).join("");
 }

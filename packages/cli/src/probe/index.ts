@@ -12,7 +12,7 @@ export {
   mcpServerPath,
   PROBE_REQUEST,
 } from "./built-in-paths.ts";
-export { renderProbeTable } from "./format-probe-table.ts";
+export { renderProbeTable, renderSkippedPaths } from "./format-probe-table.ts";
 export { type CanaryWorkspace, plantCanary } from "./plant-canary.ts";
 export {
   judgeDelivery,
@@ -22,4 +22,13 @@ export {
   type ProbeResult,
   probePassed,
   probePaths,
+  type SkippedPaths,
 } from "./probe-paths.ts";
+export {
+  A2A_PATH,
+  probeRun,
+  type ServicePathOptions,
+  type ServicePaths,
+  servicePaths,
+  WORK_ITEM_PATH,
+} from "./service-paths.ts";

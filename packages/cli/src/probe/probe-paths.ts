@@ -20,6 +20,12 @@ export interface ProbePath {
   send: (workspace: CanaryWorkspace) => Promise<string | ProbeDelivery>;
 }
 
+/** Paths that cannot run here, by name, and why (what to install, the Node they need). */
+export interface SkippedPaths {
+  names: string[];
+  reason: string;
+}
+
 /** Per path: did the canary arrive, whole, in which view, cut or not, with which receipt. */
 export interface ProbeResult {
   path: string;
