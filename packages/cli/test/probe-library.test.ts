@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
+  AI_SDK_PATHS,
   aiSdkPaths,
   childProcessSubagentPath,
   functionRunnerSubagentPath,
@@ -60,6 +61,14 @@ describe("judgeDelivery", () => {
       received: true,
       verbatim: false,
       truncated: true,
+      reason: "the top of CONTEXT.md did not arrive, only its end",
+    });
+    expect(judgeDelivery("p", canary, `${canary.first}\nx`)).toStrictEqual({
+      path: "p",
+      received: true,
+      verbatim: false,
+      truncated: true,
+      reason: "the end of CONTEXT.md did not arrive, only its top",
     });
   });
 
@@ -69,19 +78,33 @@ describe("judgeDelivery", () => {
       received: true,
       verbatim: false,
       truncated: true,
+      reason: "a canary line arrived cut through",
     });
     expect(judgeDelivery("p", canary, `> ${canary.first}\n> ${canary.last}`)).toStrictEqual({
       path: "p",
       received: true,
       verbatim: false,
       truncated: false,
+      reason: "the canary lines arrived changed, not verbatim",
     });
   });
 
   it("is not received when the token is absent, and carries what the delivery says", () => {
     expect(
-      judgeDelivery("p", canary, { text: "[Request]\nhi", receipt: "r", view: "media" }),
-    ).toStrictEqual({ path: "p", received: false, verbatim: false, view: "media", receipt: "r" });
+      judgeDelivery("p", canary, {
+        text: "[Request]\nhi",
+        receipt: "r",
+        view: "media",
+        warning: "It was left out.",
+      }),
+    ).toStrictEqual({
+      path: "p",
+      received: false,
+      verbatim: false,
+      view: "media",
+      receipt: "r",
+      reason: "the canary did not arrive; it warned: It was left out.",
+    });
   });
 });
 
@@ -90,7 +113,16 @@ describe("probePaths", () => {
     const directory = workspace(context, { "CONTEXT.md": CONTEXT });
     const ai = await aiSdkPaths();
     expect(ai?.map((path) => path.name)).toStrictEqual([
+      "media tool understand_image",
+      "media tool understand_audio (transcription)",
+      "media tool understand_audio (understanding)",
+      "media tool understand_video",
+      "media tool understand_file",
+      "media tool read_media",
+      "media tool generate_media",
       "media tool generate_image",
+      "media tool generate_video",
+      "media tool generate_audio",
       "AI SDK middleware",
     ]);
     const results = await probePaths({
@@ -111,8 +143,7 @@ describe("probePaths", () => {
         verbatim: true,
         truncated: false,
       },
-      { path: "media tool generate_image", received: true, verbatim: true, truncated: false },
-      { path: "AI SDK middleware", received: true, verbatim: true, truncated: false },
+      ...AI_SDK_PATHS.map((path) => ({ path, received: true, verbatim: true, truncated: false })),
     ]);
     const receipts = new Set(results.map((result) => result.receipt));
     expect(receipts.size).toBe(1);
@@ -134,7 +165,12 @@ describe("probePaths", () => {
         verbatim: false,
         error: expect.stringMatching(/^TASK_CONTEXT_MISSING: CONTEXT\.md not found in workspace\./),
       },
-      { path: "AI SDK middleware", received: false, verbatim: false },
+      {
+        path: "AI SDK middleware",
+        received: false,
+        verbatim: false,
+        reason: "the canary did not arrive",
+      },
     ]);
     expect(probePassed(results)).toBe(false);
   });
@@ -151,8 +187,20 @@ describe("probePaths", () => {
     };
     const results = await probePaths({ workspace: directory, paths: [dropsBlock, keepsEnd] });
     expect(results).toStrictEqual([
-      { path: "drops the block", received: false, verbatim: false },
-      { path: "keeps the end", received: true, verbatim: false, truncated: true, receipt: "r" },
+      {
+        path: "drops the block",
+        received: false,
+        verbatim: false,
+        reason: "the canary did not arrive",
+      },
+      {
+        path: "keeps the end",
+        received: true,
+        verbatim: false,
+        truncated: true,
+        receipt: "r",
+        reason: "the top of CONTEXT.md did not arrive, only its end",
+      },
     ]);
   });
 
@@ -170,6 +218,9 @@ describe("probePaths", () => {
       verbatim: false,
       truncated: true,
       receipt: expect.stringMatching(HEX64),
+      reason: expect.stringMatching(
+        /^the end of CONTEXT\.md did not arrive, only its top; it warned: .*dall-e-2/,
+      ),
     });
   });
 });

@@ -59,8 +59,13 @@ describe("servicePaths", () => {
     });
     const results = await probePaths({ workspace: directory, paths });
     expect(results.map(({ receipt, ...rest }) => rest)).toStrictEqual([
-      { path: WORK_ITEM_PATH, received: false, verbatim: false },
-      { path: A2A_PATH, received: false, verbatim: false },
+      {
+        path: WORK_ITEM_PATH,
+        received: false,
+        verbatim: false,
+        reason: "the canary did not arrive",
+      },
+      { path: A2A_PATH, received: false, verbatim: false, reason: "the canary did not arrive" },
     ]);
     expect(probePassed(results)).toBe(false);
   });

@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import { CliError } from "../cli-error.ts";
-import { aiSdkPaths } from "../probe/ai-sdk-paths.ts";
+import { AI_SDK_PATHS, aiSdkPaths } from "../probe/ai-sdk-paths.ts";
 import {
   childProcessSubagentPath,
   functionRunnerSubagentPath,
@@ -57,7 +57,7 @@ ${examples("task-context doctor --probe", "task-context doctor --probe --workspa
         ...(ai === undefined
           ? [
               {
-                names: ["media tool generate_image", "AI SDK middleware"],
+                names: AI_SDK_PATHS,
                 reason: "install @task-context/media-tools and ai, on Node >= 22",
               },
             ]

@@ -18,7 +18,7 @@ function cells(result: ProbeResult): string[] {
 
 /**
  * The probe's results as an aligned plain-text table, one line per path, then one line per path
- * that failed to deliver, with why.
+ * that failed, with why: its error, or what did not arrive.
  */
 export function renderProbeTable(results: readonly ProbeResult[]): string {
   const rows = [HEADERS, ...results.map(cells)];
@@ -30,9 +30,10 @@ export function renderProbeTable(results: readonly ProbeResult[]): string {
       .map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
       .join("  "),
   );
-  const errors = results.flatMap((result) =>
-    result.error === undefined ? [] : [`${result.path}: ${result.error}`],
-  );
+  const errors = results.flatMap((result) => {
+    const why = result.error ?? result.reason;
+    return why === undefined ? [] : [`${result.path}: ${why}`];
+  });
   return [...table, ...(errors.length === 0 ? [] : ["", ...errors])].join("\n").concat("\n");
 }
 

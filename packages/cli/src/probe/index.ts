@@ -5,7 +5,7 @@
  *
  * @module
  */
-export { type AiSdkPathOptions, aiSdkPaths } from "./ai-sdk-paths.ts";
+export { AI_SDK_PATHS, type AiSdkPathOptions, aiSdkPaths } from "./ai-sdk-paths.ts";
 export {
   childProcessSubagentPath,
   functionRunnerSubagentPath,
@@ -13,6 +13,13 @@ export {
   PROBE_REQUEST,
 } from "./built-in-paths.ts";
 export { renderProbeTable, renderSkippedPaths } from "./format-probe-table.ts";
+export {
+  MEDIA_TOOL_PATHS,
+  type MediaToolPathOptions,
+  mediaToolPaths,
+  type PosedModel,
+  type PosedModels,
+} from "./media-tool-paths.ts";
 export { type CanaryWorkspace, plantCanary } from "./plant-canary.ts";
 export {
   judgeDelivery,

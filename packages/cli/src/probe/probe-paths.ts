@@ -11,6 +11,8 @@ export interface ProbeDelivery {
   receipt?: string;
   /** Whether the delivery itself says it cut the context. */
   truncated?: boolean;
+  /** What the delivery warned of (a provider warning, a fitted profile): shown with a failure. */
+  warning?: string;
 }
 
 /** One way the context travels: sends a request from the canary workspace, returns what arrived. */
@@ -42,6 +44,8 @@ export interface ProbeResult {
   receipt?: string;
   /** Why the path failed to deliver at all: what it threw. */
   error?: string;
+  /** Why the path failed when it did deliver: what did not arrive, and what the delivery warned. */
+  reason?: string;
 }
 
 /** Decides from what a recipient received whether the canary arrived, whole or cut. */
@@ -50,7 +54,7 @@ export function judgeDelivery(
   canary: Pick<CanaryWorkspace, "token" | "first" | "last">,
   delivery: string | ProbeDelivery,
 ): ProbeResult {
-  const { text, view, receipt, truncated } =
+  const { text, view, receipt, truncated, warning } =
     typeof delivery === "string" ? ({ text: delivery } as ProbeDelivery) : delivery;
   // Multipart form fields arrive with CRLF line breaks: the lines count as verbatim there too.
   const lines = text.split(/\r?\n/);
@@ -60,6 +64,7 @@ export function judgeDelivery(
   const received = occurrences > 0;
   // Cut: one end arrived without the other (a line cut through counts as not arrived whole).
   const cut = received && (occurrences < 2 || first !== last);
+  const reason = failureReason({ received, first, last, cut, truncated: truncated === true });
   return {
     path,
     received,
@@ -67,7 +72,27 @@ export function judgeDelivery(
     ...(view === undefined ? {} : { view }),
     ...(received ? { truncated: cut || truncated === true } : {}),
     ...(receipt === undefined ? {} : { receipt }),
+    ...(reason === undefined
+      ? {}
+      : { reason: warning === undefined ? reason : `${reason}; it warned: ${warning}` }),
   };
+}
+
+/** Why a delivery failed, in words; undefined when the canary arrived whole. */
+function failureReason(seen: {
+  received: boolean;
+  first: boolean;
+  last: boolean;
+  cut: boolean;
+  truncated: boolean;
+}): string | undefined {
+  if (!seen.received) return "the canary did not arrive";
+  if (seen.cut && seen.first) return "the end of CONTEXT.md did not arrive, only its top";
+  if (seen.cut && seen.last) return "the top of CONTEXT.md did not arrive, only its end";
+  if (seen.cut) return "a canary line arrived cut through";
+  if (!(seen.first && seen.last)) return "the canary lines arrived changed, not verbatim";
+  if (seen.truncated) return "the delivery says it cut the context";
+  return undefined;
 }
 
 /** What {@link probePaths} takes. */
