@@ -9,7 +9,7 @@ const systemNodeScript: string = new URL("../../../scripts/system-node.mjs", imp
 const { systemNode } = (await import(systemNodeScript)) as { systemNode: () => string };
 
 const HEADER =
-  "path                                         received  verbatim  view  truncated  receipt";
+  "path                                         received  verbatim  view  sections  truncated  receipt";
 const MISSING =
   "CONTEXT.md not found in workspace. Before using multimodal tools or spawning subagents, create a CONTEXT.md file with task context. See system prompt for instructions.\nThere is no CONTEXT.md at the workspace root.";
 
@@ -40,22 +40,22 @@ describe.concurrent("task-context doctor --probe", () => {
     expect(masked(result.stdout)).toBe(
       [
         HEADER,
-        "subagent (child process)                     yes       yes       –     no         <receipt>",
-        "subagent (function runner)                   yes       yes       –     no         <receipt>",
-        "MCP server (inject_task_context)             yes       yes       –     no         <receipt>",
-        "media tool understand_image                  yes       yes       –     no         <receipt>",
-        "media tool understand_audio (transcription)  yes       yes       –     no         <receipt>",
-        "media tool understand_audio (understanding)  yes       yes       –     no         <receipt>",
-        "media tool understand_video                  yes       yes       –     no         <receipt>",
-        "media tool understand_file                   yes       yes       –     no         <receipt>",
-        "media tool read_media                        yes       yes       –     no         <receipt>",
-        "media tool generate_media                    yes       yes       –     no         <receipt>",
-        "media tool generate_image                    yes       yes       –     no         <receipt>",
-        "media tool generate_video                    yes       yes       –     no         <receipt>",
-        "media tool generate_audio                    yes       yes       –     no         <receipt>",
-        "AI SDK middleware                            yes       yes       –     no         <receipt>",
-        "work item (delivery service)                 yes       yes       –     no         <receipt>",
-        "A2A agent (delivery service)                 yes       yes       –     no         <receipt>",
+        "subagent (child process)                     yes       yes       –     1/1       no         <receipt>",
+        "subagent (function runner)                   yes       yes       –     1/1       no         <receipt>",
+        "MCP server (inject_task_context)             yes       yes       –     1/1       no         <receipt>",
+        "media tool understand_image                  yes       yes       –     1/1       no         <receipt>",
+        "media tool understand_audio (transcription)  yes       yes       –     1/1       no         <receipt>",
+        "media tool understand_audio (understanding)  yes       yes       –     1/1       no         <receipt>",
+        "media tool understand_video                  yes       yes       –     1/1       no         <receipt>",
+        "media tool understand_file                   yes       yes       –     1/1       no         <receipt>",
+        "media tool read_media                        yes       yes       –     1/1       no         <receipt>",
+        "media tool generate_media                    yes       yes       –     1/1       no         <receipt>",
+        "media tool generate_image                    yes       yes       –     1/1       no         <receipt>",
+        "media tool generate_video                    yes       yes       –     1/1       no         <receipt>",
+        "media tool generate_audio                    yes       yes       –     1/1       no         <receipt>",
+        "AI SDK middleware                            yes       yes       –     1/1       no         <receipt>",
+        "work item (delivery service)                 yes       yes       –     1/1       no         <receipt>",
+        "A2A agent (delivery service)                 yes       yes       –     1/1       no         <receipt>",
         "",
       ].join("\n"),
     );
@@ -73,22 +73,22 @@ describe.concurrent("task-context doctor --probe", () => {
     expect(result).toStrictEqual({
       stdout: [
         HEADER,
-        "subagent (child process)                     no        no        –     –          –",
-        "subagent (function runner)                   no        no        –     –          –",
-        "MCP server (inject_task_context)             no        no        –     –          –",
-        "media tool understand_image                  no        no        –     –          –",
-        "media tool understand_audio (transcription)  no        no        –     –          –",
-        "media tool understand_audio (understanding)  no        no        –     –          –",
-        "media tool understand_video                  no        no        –     –          –",
-        "media tool understand_file                   no        no        –     –          –",
-        "media tool read_media                        no        no        –     –          –",
-        "media tool generate_media                    no        no        –     –          –",
-        "media tool generate_image                    no        no        –     –          –",
-        "media tool generate_video                    no        no        –     –          –",
-        "media tool generate_audio                    no        no        –     –          –",
-        "AI SDK middleware                            no        no        –     –          –",
-        "work item (delivery service)                 no        no        –     –          –",
-        "A2A agent (delivery service)                 no        no        –     –          –",
+        "subagent (child process)                     no        no        –     –         –          –",
+        "subagent (function runner)                   no        no        –     –         –          –",
+        "MCP server (inject_task_context)             no        no        –     –         –          –",
+        "media tool understand_image                  no        no        –     –         –          –",
+        "media tool understand_audio (transcription)  no        no        –     –         –          –",
+        "media tool understand_audio (understanding)  no        no        –     –         –          –",
+        "media tool understand_video                  no        no        –     –         –          –",
+        "media tool understand_file                   no        no        –     –         –          –",
+        "media tool read_media                        no        no        –     –         –          –",
+        "media tool generate_media                    no        no        –     –         –          –",
+        "media tool generate_image                    no        no        –     –         –          –",
+        "media tool generate_video                    no        no        –     –         –          –",
+        "media tool generate_audio                    no        no        –     –         –          –",
+        "AI SDK middleware                            no        no        –     –         –          –",
+        "work item (delivery service)                 no        no        –     –         –          –",
+        "A2A agent (delivery service)                 no        no        –     –         –          –",
         "",
         `subagent (child process): ${MISSING}`,
         `subagent (function runner): ${MISSING}`,
@@ -119,15 +119,29 @@ describe.concurrent("task-context doctor --probe", () => {
     expect({ stderr: result.stderr, code: result.code }).toStrictEqual({ stderr: "", code: 0 });
     expect(masked(result.stdout)).toBe(
       [
-        "path                              received  verbatim  view  truncated  receipt",
-        "subagent (child process)          yes       yes       –     no         <receipt>",
-        "subagent (function runner)        yes       yes       –     no         <receipt>",
-        "MCP server (inject_task_context)  yes       yes       –     no         <receipt>",
+        "path                              received  verbatim  view  sections  truncated  receipt",
+        "subagent (child process)          yes       yes       –     1/1       no         <receipt>",
+        "subagent (function runner)        yes       yes       –     1/1       no         <receipt>",
+        "MCP server (inject_task_context)  yes       yes       –     1/1       no         <receipt>",
         "skipped: media tool understand_image, media tool understand_audio (transcription), media tool understand_audio (understanding), media tool understand_video, media tool understand_file, media tool read_media, media tool generate_media, media tool generate_image, media tool generate_video, media tool generate_audio, AI SDK middleware (install @task-context/media-tools and ai, on Node >= 22)",
         "skipped: work item (delivery service), A2A agent (delivery service) (the service's embedded SQLite needs Node >= 22.13)",
         "",
       ].join("\n"),
     );
+  });
+
+  it("with --view media gives every path the view, each owed and carrying its three sections, exit 0", async (context) => {
+    const cwd = project(context, {
+      "CONTEXT.md":
+        "## What we are building\nLumen.\n\n## Key terminology\n- **Lumen**: a lamp.\n\n## Visual and brand guidelines\nWarm.\n\n## Other details\nRun tests.\n",
+    });
+    const result = await probe(cwd, ["--view", "media"]);
+    expect({ stderr: result.stderr, code: result.code }).toStrictEqual({ stderr: "", code: 0 });
+    const rows = result.stdout.split("\n").slice(1, -1);
+    expect(rows.length).toBe(16);
+    for (const row of rows) {
+      expect(row).toMatch(/ {2}yes {7}yes {7}media {2}3\/3 {7}no {9}sha256 [0-9a-f]{12}…$/);
+    }
   });
 
   it("refuses doctor without --probe and a workspace that does not exist, exit 2", async (context) => {

@@ -20,15 +20,33 @@ import { CONTEXT, workspace } from "./probe-workspace.ts";
 const HEX64 = /^[0-9a-f]{64}$/;
 
 describe("plantCanary", () => {
-  it("copies the workspace with the canary first and last, and leaves the original alone", async (context) => {
+  it("copies the workspace with the canary first, last and below each heading, and leaves the original alone", async (context) => {
     const directory = workspace(context, { "CONTEXT.md": `\n${CONTEXT}\n`, "notes.md": "n" });
     const canary = await plantCanary(directory);
     try {
       expect(canary.token).toMatch(/^[0-9a-f]{32}$/);
       expect(canary.first).toBe(`task-context canary ${canary.token} begin`);
       expect(canary.last).toBe(`task-context canary ${canary.token} end`);
+      const section = (n: number) => `task-context canary ${canary.token} section ${n}`;
+      expect(canary.sections).toStrictEqual([
+        { heading: "Goal", line: section(1) },
+        { heading: "Key terms", line: section(2) },
+      ]);
       expect(readFileSync(join(canary.directory, "CONTEXT.md"), "utf8")).toBe(
-        `${canary.first}\n\n${CONTEXT.trim()}\n\n${canary.last}\n`,
+        [
+          canary.first,
+          "",
+          "# Goal",
+          section(1),
+          "Ship Lumen's export menu.",
+          "",
+          "# Key terms",
+          section(2),
+          "- **Lumen**: the product.",
+          "",
+          canary.last,
+          "",
+        ].join("\n"),
       );
       expect(readFileSync(join(canary.directory, "notes.md"), "utf8")).toBe("n");
       expect(readFileSync(join(directory, "CONTEXT.md"), "utf8")).toBe(`\n${CONTEXT}\n`);
@@ -134,17 +152,19 @@ describe("probePaths", () => {
         ...(ai ?? []),
       ],
     });
-    expect(results.map(({ receipt, ...rest }) => rest)).toStrictEqual([
-      { path: "subagent (child process)", received: true, verbatim: true, truncated: false },
-      { path: "subagent (function runner)", received: true, verbatim: true, truncated: false },
-      {
-        path: "MCP server (inject_task_context)",
-        received: true,
-        verbatim: true,
-        truncated: false,
-      },
-      ...AI_SDK_PATHS.map((path) => ({ path, received: true, verbatim: true, truncated: false })),
-    ]);
+    expect(results.map(({ receipt, ...rest }) => rest)).toStrictEqual(
+      [
+        { path: "subagent (child process)", received: true, verbatim: true, truncated: false },
+        { path: "subagent (function runner)", received: true, verbatim: true, truncated: false },
+        {
+          path: "MCP server (inject_task_context)",
+          received: true,
+          verbatim: true,
+          truncated: false,
+        },
+        ...AI_SDK_PATHS.map((path) => ({ path, received: true, verbatim: true, truncated: false })),
+      ].map((result) => ({ ...result, sections: { expected: 2, arrived: 2, dropped: [] } })),
+    );
     const receipts = new Set(results.map((result) => result.receipt));
     expect(receipts.size).toBe(1);
     expect([...receipts][0]).toMatch(HEX64);
@@ -199,7 +219,9 @@ describe("probePaths", () => {
         verbatim: false,
         truncated: true,
         receipt: "r",
-        reason: "the top of CONTEXT.md did not arrive, only its end",
+        sections: { expected: 2, arrived: 0, dropped: ["Goal", "Key terms"] },
+        reason:
+          'the top of CONTEXT.md did not arrive, only its end; sections dropped: "Goal", "Key terms"',
       },
     ]);
   });
@@ -218,9 +240,9 @@ describe("probePaths", () => {
       verbatim: false,
       truncated: true,
       receipt: expect.stringMatching(HEX64),
-      reason: expect.stringMatching(
-        /^the end of CONTEXT\.md did not arrive, only its top; it warned: .*dall-e-2/,
-      ),
+      sections: { expected: 2, arrived: 1, dropped: ["Key terms"] },
+      reason:
+        'the end of CONTEXT.md did not arrive, only its top; sections dropped: "Key terms"; it warned: The task context was fitted to openai/dall-e-2\'s prompt limit (1000 characters; it refuses longer prompts): kept "Goal"; left out "Key terms". Put what every model must know first in CONTEXT.md, under "What we are building" and "Key terminology".',
     });
   });
 });

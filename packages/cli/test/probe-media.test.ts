@@ -18,7 +18,13 @@ describe("the media tool paths", () => {
     });
     const results = await probePaths({ workspace: directory, paths });
     expect(results.map(({ receipt, ...rest }) => rest)).toStrictEqual([
-      { path: "media tool generate_video", received: true, verbatim: true, truncated: false },
+      {
+        path: "media tool generate_video",
+        received: true,
+        verbatim: true,
+        truncated: false,
+        sections: { expected: 2, arrived: 2, dropped: [] },
+      },
       {
         path: "media tool generate_audio",
         received: false,
@@ -49,16 +55,18 @@ describe("the media tool paths", () => {
         received: true,
         verbatim: false,
         truncated: true,
+        sections: { expected: 2, arrived: 1, dropped: ["Key terms"] },
       },
       {
         path: "media tool understand_audio (understanding)",
         received: true,
         verbatim: true,
         truncated: false,
+        sections: { expected: 2, arrived: 2, dropped: [] },
       },
     ]);
     expect(results[0]?.reason).toMatch(
-      /^the end of CONTEXT\.md did not arrive, only its top; it warned: .*whisper-1/,
+      /^the end of CONTEXT\.md did not arrive, only its top; sections dropped: "Key terms"; it warned: .*whisper-1/,
     );
   });
 });

@@ -21,9 +21,10 @@ describe("servicePaths", () => {
     expect(paths.map((path) => path.name)).toStrictEqual([WORK_ITEM_PATH, A2A_PATH]);
     const results = await probePaths({ workspace: directory, paths });
     const receipt = results[0]?.receipt;
+    const sections = { expected: 2, arrived: 2, dropped: [] };
     expect(results).toStrictEqual([
-      { path: WORK_ITEM_PATH, received: true, verbatim: true, truncated: false, receipt },
-      { path: A2A_PATH, received: true, verbatim: true, truncated: false, receipt },
+      { path: WORK_ITEM_PATH, received: true, verbatim: true, truncated: false, receipt, sections },
+      { path: A2A_PATH, received: true, verbatim: true, truncated: false, receipt, sections },
     ]);
     expect(receipt).toMatch(/^[0-9a-f]{64}$/);
     expect(probePassed(results)).toBe(true);

@@ -9,10 +9,11 @@ import {
 import { renderProbeTable, renderSkippedPaths } from "../probe/format-probe-table.ts";
 import { probePassed, probePaths, type SkippedPaths } from "../probe/probe-paths.ts";
 import { servicePaths } from "../probe/service-paths.ts";
+import { addViewOptions, type ViewOptions, viewOfOptions } from "../render/render-view.ts";
 import { type CommandContext, configureCommand, examples } from "../run.ts";
 import { existingWorkspace } from "../workspace-paths.ts";
 
-interface DoctorOptions {
+interface DoctorOptions extends ViewOptions {
   probe?: boolean;
   workspace?: string;
 }
@@ -32,15 +33,24 @@ export function addDoctorCommand(program: Command, { io, exit }: CommandContext)
     .option(
       "--workspace <dir>",
       "the workspace folder that holds CONTEXT.md (default: the current one)",
-    )
+    );
+  addViewOptions(command)
     .addHelpText(
       "after",
       `
 The paths: a subagent of @task-context/spawner as a child process and in process, the workspace MCP server
-(inject_task_context, through the official MCP client), and, when @task-context/media-tools and ai
-are installed (Node >= 22), generate_image through a recording image model and the AI SDK middleware
-around a recording language model. Nothing is sent to a model provider; the workspace is not changed.
-${examples("task-context doctor --probe", "task-context doctor --probe --workspace agents/launch")}`,
+(inject_task_context, through the official MCP client); when @task-context/media-tools and ai are
+installed (Node >= 22), each media tool that takes a prompt through a recording model of its kind
+and the AI SDK middleware around a recording language model; when @task-context/server is
+installed (Node >= 22.13), a work item of the delivery service, started in process, claimed by a
+polling agent and sent to an A2A agent (which needs express). A canary goes first, last and below
+each heading of CONTEXT.md; with a view, every path is given it and is owed its sections only.
+Nothing is sent to a model provider; the workspace is not changed.
+${examples(
+  "task-context doctor --probe",
+  "task-context doctor --probe --workspace agents/launch",
+  "task-context doctor --probe --view media",
+)}`,
     )
     .action(async (options: DoctorOptions) => {
       if (options.probe !== true) {
@@ -51,8 +61,10 @@ ${examples("task-context doctor --probe", "task-context doctor --probe --workspa
         });
       }
       const workspace = await existingWorkspace(io.cwd, options.workspace);
-      const ai = await aiSdkPaths();
-      const service = await servicePaths();
+      const view = viewOfOptions(options);
+      const given = view === undefined ? {} : { view };
+      const ai = await aiSdkPaths(given);
+      const service = await servicePaths(given);
       const skipped: SkippedPaths[] = [
         ...(ai === undefined
           ? [
@@ -67,9 +79,9 @@ ${examples("task-context doctor --probe", "task-context doctor --probe --workspa
       const results = await probePaths({
         workspace,
         paths: [
-          childProcessSubagentPath(),
-          functionRunnerSubagentPath(),
-          mcpServerPath(),
+          childProcessSubagentPath(given),
+          functionRunnerSubagentPath(given),
+          mcpServerPath(given),
           ...(ai ?? []),
           ...service.paths,
         ],

@@ -1,3 +1,4 @@
+import type { ContextView } from "@task-context/core";
 import { nodeWorkspace } from "@task-context/core/node";
 import type { createMediaTools, taskContextMiddleware } from "@task-context/media-tools";
 import { PROBE_REQUEST } from "./built-in-paths.ts";
@@ -32,6 +33,8 @@ export interface AiSdkPathOptions {
   models?: PosedModels;
   /** More options of the media tool paths, e.g. a speech stand-in that ignores instructions. */
   media?: Pick<MediaToolPathOptions, "speechIgnoresInstructions">;
+  /** The view of CONTEXT.md the media tools and the middleware send: judged by its sections. */
+  view?: ContextView;
 }
 
 /** The names of the AI SDK paths, in the report's order. */
@@ -62,15 +65,18 @@ export async function aiSdkPaths(options: AiSdkPathOptions = {}): Promise<ProbeP
         model,
         middleware: media.taskContextMiddleware({
           workspace: nodeWorkspace(directory),
+          ...(options.view === undefined ? {} : { view: options.view }),
           ...options.middleware,
         } as Parameters<typeof taskContextMiddleware>[0]),
       });
       const result = await ai.generateText({ model: wrapped, prompt: PROBE_REQUEST });
-      const receipt = (
-        result.providerMetadata?.taskContext as { contextSha256?: unknown } | undefined
-      )?.contextSha256;
+      const said = result.providerMetadata?.taskContext as
+        | { contextSha256?: unknown; contextView?: { name?: unknown } }
+        | undefined;
       const delivery: ProbeDelivery = { text: prompts.join("\n") };
-      if (typeof receipt === "string") delivery.receipt = receipt;
+      if (typeof said?.contextSha256 === "string") delivery.receipt = said.contextSha256;
+      if (typeof said?.contextView?.name === "string") delivery.view = said.contextView.name;
+      if (options.view !== undefined) delivery.viewDefinition = options.view;
       return delivery;
     },
   };
@@ -81,6 +87,7 @@ export async function aiSdkPaths(options: AiSdkPathOptions = {}): Promise<ProbeP
   return [
     ...mediaToolPaths(media.createMediaTools, test, {
       ...options.media,
+      ...(options.view === undefined ? {} : { view: options.view }),
       models,
       ...(options.tools === undefined ? {} : { tools: options.tools }),
     }),

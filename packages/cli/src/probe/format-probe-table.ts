@@ -1,16 +1,20 @@
 import type { ProbeResult, SkippedPaths } from "./probe-paths.ts";
 
-const HEADERS = ["path", "received", "verbatim", "view", "truncated", "receipt"];
+const HEADERS = ["path", "received", "verbatim", "view", "sections", "truncated", "receipt"];
 
 const yesNo = (value: boolean | undefined) => (value === undefined ? "–" : value ? "yes" : "no");
 
-/** A probe result's cells: yes/no, `–` where nothing was said, the receipt's first 12 digits. */
+/**
+ * A probe result's cells: yes/no, `–` where nothing was said, the sections that arrived of those
+ * owed (`3/4`), the receipt's first 12 digits.
+ */
 function cells(result: ProbeResult): string[] {
   return [
     result.path,
     yesNo(result.received),
     yesNo(result.verbatim),
     result.view ?? "–",
+    result.sections === undefined ? "–" : `${result.sections.arrived}/${result.sections.expected}`,
     yesNo(result.truncated),
     result.receipt === undefined ? "–" : `sha256 ${result.receipt.slice(0, 12)}…`,
   ];

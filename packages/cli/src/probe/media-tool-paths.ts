@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { ContextView } from "@task-context/core";
 import { nodeWorkspace } from "@task-context/core/node";
 import type { createMediaTools } from "@task-context/media-tools";
 import { PROBE_REQUEST } from "./built-in-paths.ts";
@@ -34,6 +35,8 @@ export interface MediaToolPathOptions {
    * never reaches it, and it warns so (`unsupported` feature `instructions`).
    */
   speechIgnoresInstructions?: boolean;
+  /** The view of CONTEXT.md every tool sends (`context: { view }`): judged by its sections. */
+  view?: ContextView;
 }
 
 /** The 1×1 PNG the recording image model answers with, and the image the understand tools read. */
@@ -198,8 +201,13 @@ const CALLS: readonly MediaToolCall[] = [
 export const MEDIA_TOOL_PATHS = CALLS.map((call) => `media tool ${call.name}`);
 
 /** What a media tool's result says of the delivery: its receipt, its view, whether it cut. */
-function deliveryOf(text: string, result: Record<string, unknown>): ProbeDelivery {
+function deliveryOf(
+  text: string,
+  result: Record<string, unknown>,
+  definition: ContextView | undefined,
+): ProbeDelivery {
   const delivery: ProbeDelivery = { text };
+  if (definition !== undefined) delivery.viewDefinition = definition;
   if (typeof result.warning === "string") delivery.warning = result.warning;
   if (typeof result.contextSha256 === "string") delivery.receipt = result.contextSha256;
   const view = (result.contextView as { name?: string } | undefined)?.name;
@@ -235,6 +243,7 @@ export function mediaToolPaths(
       const created = tools({
         workspace: nodeWorkspace(directory),
         models: (call.withoutTranscription === true ? others : models) as never,
+        ...(options.view === undefined ? {} : { context: { view: options.view } }),
         ...options.tools,
       } as Parameters<typeof createMediaTools>[0]);
       const execute = created[call.tool].execute as (
@@ -246,7 +255,7 @@ export function mediaToolPaths(
         { toolCallId: "probe", messages: [] },
       );
       if (result.success !== true) throw new Error(`${call.tool}: ${String(result.error)}`);
-      return deliveryOf(received.join("\n"), result);
+      return deliveryOf(received.join("\n"), result, options.view);
     },
   }));
 }

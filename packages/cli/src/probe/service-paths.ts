@@ -1,6 +1,6 @@
 import type { CreateRunInput } from "@task-context/client";
 import { createServiceClient } from "@task-context/client";
-import { loadTaskContext } from "@task-context/core";
+import { type ContextView, loadTaskContext } from "@task-context/core";
 import { nodeWorkspace } from "@task-context/core/node";
 import type { RunContext } from "@task-context/protocols";
 import { PROBE_REQUEST } from "./built-in-paths.ts";
@@ -27,6 +27,8 @@ export interface ServicePathOptions {
    * is the whole text, as an agent hands its task context to the service's agents.
    */
   run?: (context: string) => CreateRunInput;
+  /** The view of CONTEXT.md the run carries instead of the whole file: judged by its sections. */
+  view?: ContextView;
 }
 
 /** The run the probe creates: the task context travels as the stage's `background`. */
@@ -56,7 +58,10 @@ async function withProbeRun<T>(
   options: ServicePathOptions,
   work: (url: string, runId: string) => Promise<T>,
 ): Promise<T> {
-  const context = await loadTaskContext(nodeWorkspace(directory));
+  const context = await loadTaskContext(
+    nodeWorkspace(directory),
+    options.view === undefined ? {} : { view: options.view },
+  );
   const server = await service.startNodeServer({
     port: 0,
     database: ":memory:",
@@ -71,6 +76,10 @@ async function withProbeRun<T>(
     await server.close();
   }
 }
+
+/** The view the run was built from, as a delivery names it. */
+const viewOf = ({ view }: ServicePathOptions): Pick<ProbeDelivery, "view" | "viewDefinition"> =>
+  view === undefined ? {} : { view: view.name, viewDefinition: view };
 
 /** The text of a run context as its fields carry it, one per line: what an agent reads. */
 function carriedText(item: RunContext): string {
@@ -95,7 +104,7 @@ function workItemPath(service: NodeService, options: ServicePathOptions): ProbeP
         const claim = await createServiceClient({ url, token }).claimNext();
         if (claim === undefined) throw new Error("no work item was offered to the probe's agent");
         const item = claim.work_item;
-        const delivery: ProbeDelivery = { text: carriedText(item) };
+        const delivery: ProbeDelivery = { text: carriedText(item), ...viewOf(options) };
         if (item.context_sha256 !== undefined) delivery.receipt = item.context_sha256;
         return delivery;
       }),
@@ -172,7 +181,7 @@ function a2aPath(
               );
             }),
           ]);
-          const delivery: ProbeDelivery = { text: a2aText(task) };
+          const delivery: ProbeDelivery = { text: a2aText(task), ...viewOf(options) };
           if (task.metadata.context_sha256 !== undefined) {
             delivery.receipt = task.metadata.context_sha256;
           }
