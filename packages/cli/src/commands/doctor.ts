@@ -1,5 +1,6 @@
+import type { ContextView } from "@task-context/core";
 import { Command } from "commander";
-import { CliError } from "../cli-error.ts";
+import { CliError, usageError } from "../cli-error.ts";
 import { AI_SDK_PATHS, aiSdkPaths } from "../probe/ai-sdk-paths.ts";
 import {
   childProcessSubagentPath,
@@ -8,6 +9,12 @@ import {
 } from "../probe/built-in-paths.ts";
 import { renderProbeTable, renderSkippedPaths } from "../probe/format-probe-table.ts";
 import { probePassed, probePaths, type SkippedPaths } from "../probe/probe-paths.ts";
+import {
+  type QuoteBackCost,
+  type QuoteBackOptions,
+  quoteBackCost,
+  quoteBackPath,
+} from "../probe/quote-back.ts";
 import { servicePaths } from "../probe/service-paths.ts";
 import { addViewOptions, type ViewOptions, viewOfOptions } from "../render/render-view.ts";
 import { type CommandContext, configureCommand, examples } from "../run.ts";
@@ -16,6 +23,54 @@ import { existingWorkspace } from "../workspace-paths.ts";
 interface DoctorOptions extends ViewOptions {
   probe?: boolean;
   workspace?: string;
+  quoteBack?: boolean;
+  model?: string;
+  baseUrl?: string;
+  yes?: boolean;
+}
+
+/** The variables the quote-back reads when its flags are not given. */
+const QUOTE_BACK_ENV = {
+  model: "TASK_CONTEXT_PROBE_MODEL",
+  baseURL: "TASK_CONTEXT_PROBE_BASE_URL",
+  apiKey: "TASK_CONTEXT_PROBE_API_KEY",
+} as const;
+
+/**
+ * The quote-back's model, endpoint and key, from the flags or the environment; a usage error
+ * (exit 2) names what is missing.
+ */
+function quoteBackOptions(
+  options: DoctorOptions,
+  env: Readonly<Record<string, string | undefined>>,
+  view: ContextView | undefined,
+): QuoteBackOptions {
+  const model = options.model ?? env[QUOTE_BACK_ENV.model];
+  const baseURL = options.baseUrl ?? env[QUOTE_BACK_ENV.baseURL];
+  if (model === undefined || model === "" || baseURL === undefined || baseURL === "") {
+    throw usageError(
+      "--quote-back needs a model and the base URL of an endpoint that speaks OpenAI's chat completions",
+      `pass --model <id> and --base-url <url>, or set ${QUOTE_BACK_ENV.model} and ${QUOTE_BACK_ENV.baseURL} (the key: ${QUOTE_BACK_ENV.apiKey})`,
+    );
+  }
+  if (!/^https?:\/\/./.test(baseURL)) {
+    throw usageError(
+      `--base-url must be an http(s) URL, such as https://api.openai.com/v1; got ${JSON.stringify(baseURL)}`,
+      "pass the endpoint's base URL, without /chat/completions",
+    );
+  }
+  const apiKey = env[QUOTE_BACK_ENV.apiKey];
+  return {
+    model,
+    baseURL,
+    ...(apiKey === undefined || apiKey === "" ? {} : { apiKey }),
+    ...(view === undefined ? {} : { view }),
+  };
+}
+
+/** The line that says what the quote-back costs, printed before anything is sent. */
+function costLine({ model, baseURL }: QuoteBackOptions, cost: QuoteBackCost): string {
+  return `quote-back: ${cost.calls} call to ${model} at ${baseURL} (OpenAI-compatible), about ${cost.inputTokens} input and ${cost.outputTokens} output tokens (o200k_base)\n`;
 }
 
 /**
@@ -33,7 +88,17 @@ export function addDoctorCommand(program: Command, { io, exit }: CommandContext)
     .option(
       "--workspace <dir>",
       "the workspace folder that holds CONTEXT.md (default: the current one)",
-    );
+    )
+    .option(
+      "--quote-back",
+      `also ask a real model to quote the canary back (one call; off by default): --model, --base-url or ${QUOTE_BACK_ENV.model}, ${QUOTE_BACK_ENV.baseURL}; the key in ${QUOTE_BACK_ENV.apiKey}`,
+    )
+    .option("--model <id>", "--quote-back: the model id")
+    .option(
+      "--base-url <url>",
+      "--quote-back: the base URL of an endpoint that speaks OpenAI's chat completions",
+    )
+    .option("--yes", "--quote-back: send without asking; it prints what it costs first");
   addViewOptions(command)
     .addHelpText(
       "after",
@@ -45,11 +110,13 @@ and the AI SDK middleware around a recording language model; when @task-context/
 installed (Node >= 22.13), a work item of the delivery service, started in process, claimed by a
 polling agent and sent to an A2A agent (which needs express). A canary goes first, last and below
 each heading of CONTEXT.md; with a view, every path is given it and is owed its sections only.
-Nothing is sent to a model provider; the workspace is not changed.
+Nothing is sent to a model provider unless --quote-back asks one, with --yes, to quote the canary
+back; it prints first what that costs. The workspace is not changed.
 ${examples(
   "task-context doctor --probe",
   "task-context doctor --probe --workspace agents/launch",
   "task-context doctor --probe --view media",
+  "TASK_CONTEXT_PROBE_API_KEY=… task-context doctor --probe --quote-back --model gpt-5-mini --base-url https://api.openai.com/v1 --yes",
 )}`,
     )
     .action(async (options: DoctorOptions) => {
@@ -63,6 +130,18 @@ ${examples(
       const workspace = await existingWorkspace(io.cwd, options.workspace);
       const view = viewOfOptions(options);
       const given = view === undefined ? {} : { view };
+      let quoteBack: QuoteBackOptions | undefined;
+      if (options.quoteBack === true) {
+        quoteBack = quoteBackOptions(options, io.env, view);
+        io.stdout.write(costLine(quoteBack, await quoteBackCost(workspace, given)));
+        if (options.yes !== true) {
+          throw usageError(
+            `--quote-back sends your CONTEXT.md, with the canary, to ${quoteBack.baseURL}: it is not sent without --yes`,
+            "run again with --yes to send it",
+          );
+        }
+      }
+      const quoteBackProbe = quoteBack === undefined ? undefined : await quoteBackPath(quoteBack);
       const ai = await aiSdkPaths(given);
       const service = await servicePaths(given);
       const skipped: SkippedPaths[] = [
@@ -75,6 +154,15 @@ ${examples(
             ]
           : []),
         ...service.skipped,
+        ...(quoteBack !== undefined && quoteBackProbe === undefined
+          ? [
+              {
+                names: [`quote-back (${quoteBack.model})`],
+                reason:
+                  "install @task-context/media-tools, ai and @ai-sdk/openai-compatible, on Node >= 22",
+              },
+            ]
+          : []),
       ];
       const results = await probePaths({
         workspace,
@@ -84,6 +172,7 @@ ${examples(
           mcpServerPath(given),
           ...(ai ?? []),
           ...service.paths,
+          ...(quoteBackProbe === undefined ? [] : [quoteBackProbe]),
         ],
       });
       io.stdout.write(renderProbeTable(results));

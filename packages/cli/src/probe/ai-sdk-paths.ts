@@ -41,6 +41,25 @@ export interface AiSdkPathOptions {
 export const AI_SDK_PATHS = [...MEDIA_TOOL_PATHS, "AI SDK middleware"];
 
 /**
+ * What a model call through `taskContextMiddleware` delivered: `text`, with the receipt and view
+ * its `providerMetadata.taskContext` names, judged by `view` when the middleware was given one.
+ */
+export function middlewareDelivery(
+  text: string,
+  providerMetadata: Record<string, unknown> | undefined,
+  view: ContextView | undefined,
+): ProbeDelivery {
+  const said = providerMetadata?.taskContext as
+    | { contextSha256?: unknown; contextView?: { name?: unknown } }
+    | undefined;
+  const delivery: ProbeDelivery = { text };
+  if (typeof said?.contextSha256 === "string") delivery.receipt = said.contextSha256;
+  if (typeof said?.contextView?.name === "string") delivery.view = said.contextView.name;
+  if (view !== undefined) delivery.viewDefinition = view;
+  return delivery;
+}
+
+/**
  * The AI SDK paths: each media tool that takes a prompt through a recording stand-in of its model
  * kind ({@link mediaToolPaths}), and `taskContextMiddleware` around a recording language model. Undefined when
  * `@task-context/media-tools` or `ai` cannot be loaded here (not installed, or Node < 22).
@@ -70,13 +89,11 @@ export async function aiSdkPaths(options: AiSdkPathOptions = {}): Promise<ProbeP
         } as Parameters<typeof taskContextMiddleware>[0]),
       });
       const result = await ai.generateText({ model: wrapped, prompt: PROBE_REQUEST });
-      const said = result.providerMetadata?.taskContext as
-        | { contextSha256?: unknown; contextView?: { name?: unknown } }
-        | undefined;
-      const delivery: ProbeDelivery = { text: prompts.join("\n") };
-      if (typeof said?.contextSha256 === "string") delivery.receipt = said.contextSha256;
-      if (typeof said?.contextView?.name === "string") delivery.view = said.contextView.name;
-      if (options.view !== undefined) delivery.viewDefinition = options.view;
+      const delivery = middlewareDelivery(
+        prompts.join("\n"),
+        result.providerMetadata,
+        options.view,
+      );
       return delivery;
     },
   };

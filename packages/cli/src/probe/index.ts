@@ -32,6 +32,13 @@ export {
   type SkippedPaths,
 } from "./probe-paths.ts";
 export {
+  QUOTE_BACK_REQUEST,
+  type QuoteBackCost,
+  type QuoteBackOptions,
+  quoteBackCost,
+  quoteBackPath,
+} from "./quote-back.ts";
+export {
   A2A_PATH,
   probeRun,
   type ServicePathOptions,
