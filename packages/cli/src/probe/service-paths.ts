@@ -3,6 +3,7 @@ import { createServiceClient } from "@task-context/client";
 import { type ContextView, loadTaskContext } from "@task-context/core";
 import { nodeWorkspace } from "@task-context/core/node";
 import type { RunContext } from "@task-context/protocols";
+import { isNotInstalled } from "../service/load-node-service.ts";
 import { PROBE_REQUEST } from "./built-in-paths.ts";
 import type { ProbeDelivery, ProbePath, SkippedPaths } from "./probe-paths.ts";
 
@@ -195,12 +196,6 @@ function a2aPath(
   };
 }
 
-/** Whether `error` is Node's refusal to import a module because it is not installed. */
-function notInstalled(error: unknown): boolean {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  return code === "ERR_MODULE_NOT_FOUND" || code === "ERR_PACKAGE_PATH_NOT_EXPORTED";
-}
-
 /** The delivery service's paths that run here, and those that cannot, each with why. */
 export interface ServicePaths {
   paths: ProbePath[];
@@ -219,7 +214,7 @@ export async function servicePaths(options: ServicePathOptions = {}): Promise<Se
   try {
     service = await import("@task-context/server/node");
   } catch (error) {
-    if (!notInstalled(error)) throw error;
+    if (!isNotInstalled(error, "@task-context/server")) throw error;
     return {
       paths: [],
       skipped: [{ names: both, reason: "install @task-context/server" }],
@@ -242,7 +237,7 @@ export async function servicePaths(options: ServicePathOptions = {}): Promise<Se
   try {
     paths.push(a2aPath(service, await import("@task-context/server/a2a-agent"), options));
   } catch (error) {
-    if (!notInstalled(error)) throw error;
+    if (!isNotInstalled(error, "express")) throw error;
     return { paths, skipped: [{ names: [A2A_PATH], reason: "install express" }] };
   }
   return { paths, skipped: [] };

@@ -17,7 +17,7 @@ type NodeService = typeof import("@task-context/server/node");
 export const SERVER_PACKAGE = "@task-context/server";
 
 /** Whether `error` is Node's refusal to import `name`, because no such package is installed. */
-function isNotInstalled(error: unknown, name: string): boolean {
+export function isNotInstalled(error: unknown, name: string): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   return (
     code === "ERR_MODULE_NOT_FOUND" &&
