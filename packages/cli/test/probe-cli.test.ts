@@ -144,6 +144,35 @@ describe.concurrent("task-context doctor --probe", () => {
     }
   });
 
+  it("with --as-model image=openai.image/dall-e-2 reports the image paths as cut by its profile, exit 1", async (context) => {
+    const terms = Array.from({ length: 40 }, (_, index) => `- **Term ${index}**: a word of ours.`);
+    const cwd = project(context, {
+      "CONTEXT.md": `# Goal\nShip the export menu.\n\n# Key terms\n${terms.join("\n")}\n`,
+    });
+    const result = await probe(cwd, ["--as-model", "image=openai.image/dall-e-2"]);
+    expect({ stderr: result.stderr, code: result.code }).toStrictEqual({ stderr: "", code: 1 });
+    const cut = result.stdout
+      .split("\n")
+      .filter((line) => / {2}yes {7}no {8}– {5}1\/2 {7}yes /.test(line))
+      .map((line) => line.split("  ")[0]);
+    expect(cut).toStrictEqual(["media tool generate_media", "media tool generate_image"]);
+    expect(result.stdout).toContain(
+      'media tool generate_image: the end of CONTEXT.md did not arrive, only its top; sections dropped: "Key terms"; it warned: The task context was fitted to openai/dall-e-2\'s prompt limit',
+    );
+  });
+
+  it("refuses an --as-model that is not <kind>=<provider>/<model id>, exit 2", async (context) => {
+    const cwd = project(context, { "CONTEXT.md": "# Goal\nShip.\n" });
+    const result = await probe(cwd, ["--as-model", "poster=openai.image/dall-e-2"]);
+    expect(result).toStrictEqual({
+      stdout: "",
+      stderr: expect.stringContaining(
+        "expected <kind>=<provider>/<model id>, e.g. image=openai.image/dall-e-2, with a kind of understanding, image, video, speech, transcription",
+      ),
+      code: 2,
+    });
+  });
+
   it("refuses doctor without --probe and a workspace that does not exist, exit 2", async (context) => {
     const cwd = project(context, {});
     expect(await runCli(["doctor"], { cwd })).toStrictEqual({

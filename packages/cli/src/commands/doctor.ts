@@ -1,5 +1,5 @@
 import type { ContextView } from "@task-context/core";
-import { Command } from "commander";
+import { Command, InvalidArgumentError } from "commander";
 import { CliError, usageError } from "../cli-error.ts";
 import { AI_SDK_PATHS, aiSdkPaths } from "../probe/ai-sdk-paths.ts";
 import {
@@ -8,6 +8,7 @@ import {
   mcpServerPath,
 } from "../probe/built-in-paths.ts";
 import { renderProbeTable, renderSkippedPaths } from "../probe/format-probe-table.ts";
+import type { PosedModels } from "../probe/media-tool-paths.ts";
 import { probePassed, probePaths, type SkippedPaths } from "../probe/probe-paths.ts";
 import {
   type QuoteBackCost,
@@ -27,6 +28,25 @@ interface DoctorOptions extends ViewOptions {
   model?: string;
   baseUrl?: string;
   yes?: boolean;
+  asModel?: PosedModels;
+}
+
+/** The model kinds whose stand-ins `--as-model` can make pose as another model. */
+const POSED_KINDS = ["understanding", "image", "video", "speech", "transcription"] as const;
+
+/**
+ * Parses one `--as-model <kind>=<provider>/<model id>` (the model id may hold more `/`) into the
+ * models given so far.
+ */
+function asModel(value: string, previous: PosedModels | undefined): PosedModels {
+  const match = /^([a-z]+)=([^/\s]+)\/(\S+)$/.exec(value);
+  const kind = match?.[1] as (typeof POSED_KINDS)[number] | undefined;
+  if (match === null || kind === undefined || !POSED_KINDS.includes(kind)) {
+    throw new InvalidArgumentError(
+      `expected <kind>=<provider>/<model id>, e.g. image=openai.image/dall-e-2, with a kind of ${POSED_KINDS.join(", ")}`,
+    );
+  }
+  return { ...previous, [kind]: { provider: match[2] ?? "", modelId: match[3] ?? "" } };
 }
 
 /** The variables the quote-back reads when its flags are not given. */
@@ -98,7 +118,12 @@ export function addDoctorCommand(program: Command, { io, exit }: CommandContext)
       "--base-url <url>",
       "--quote-back: the base URL of an endpoint that speaks OpenAI's chat completions",
     )
-    .option("--yes", "--quote-back: send without asking; it prints what it costs first");
+    .option("--yes", "--quote-back: send without asking; it prints what it costs first")
+    .option(
+      "--as-model <kind>=<provider>/<model id>",
+      "make the recording model of a kind pose as that model, e.g. transcription=openai.transcription/whisper-1: the media tools fit the context to its profile (repeat it for more kinds)",
+      asModel,
+    );
   addViewOptions(command)
     .addHelpText(
       "after",
@@ -116,6 +141,7 @@ ${examples(
   "task-context doctor --probe",
   "task-context doctor --probe --workspace agents/launch",
   "task-context doctor --probe --view media",
+  "task-context doctor --probe --as-model image=openai.image/dall-e-2",
   "TASK_CONTEXT_PROBE_API_KEY=… task-context doctor --probe --quote-back --model gpt-5-mini --base-url https://api.openai.com/v1 --yes",
 )}`,
     )
@@ -142,7 +168,10 @@ ${examples(
         }
       }
       const quoteBackProbe = quoteBack === undefined ? undefined : await quoteBackPath(quoteBack);
-      const ai = await aiSdkPaths(given);
+      const ai = await aiSdkPaths({
+        ...given,
+        ...(options.asModel === undefined ? {} : { models: options.asModel }),
+      });
       const service = await servicePaths(given);
       const skipped: SkippedPaths[] = [
         ...(ai === undefined
