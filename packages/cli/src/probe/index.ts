@@ -16,7 +16,6 @@ export { renderProbeTable, renderSkippedPaths } from "./format-probe-table.ts";
 export {
   MEDIA_TOOL_PATHS,
   type MediaToolPathOptions,
-  mediaToolPaths,
   type PosedModel,
   type PosedModels,
 } from "./media-tool-paths.ts";
