@@ -144,12 +144,12 @@ describe.concurrent("task-context doctor --probe", () => {
     }
   });
 
-  it("with --as-model image=openai.image/dall-e-2 reports the image paths as cut by its profile, exit 1", async (context) => {
+  it("with --as-model image=openai/dall-e-2 reports the image paths as cut by its profile, exit 1", async (context) => {
     const terms = Array.from({ length: 40 }, (_, index) => `- **Term ${index}**: a word of ours.`);
     const cwd = project(context, {
       "CONTEXT.md": `# Goal\nShip the export menu.\n\n# Key terms\n${terms.join("\n")}\n`,
     });
-    const result = await probe(cwd, ["--as-model", "image=openai.image/dall-e-2"]);
+    const result = await probe(cwd, ["--as-model", "image=openai/dall-e-2"]);
     expect({ stderr: result.stderr, code: result.code }).toStrictEqual({ stderr: "", code: 1 });
     const cut = result.stdout
       .split("\n")
@@ -167,7 +167,7 @@ describe.concurrent("task-context doctor --probe", () => {
     expect(result).toStrictEqual({
       stdout: "",
       stderr: expect.stringContaining(
-        "expected <kind>=<provider>/<model id>, e.g. image=openai.image/dall-e-2, with a kind of understanding, image, video, speech, transcription",
+        "expected <kind>=<provider>/<model id>, e.g. image=openai/dall-e-2, with a kind of understanding, image, video, speech, transcription",
       ),
       code: 2,
     });

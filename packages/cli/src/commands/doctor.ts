@@ -25,8 +25,8 @@ interface DoctorOptions extends ViewOptions {
   probe?: boolean;
   workspace?: string;
   quoteBack?: boolean;
-  model?: string;
-  baseUrl?: string;
+  quoteBackModel?: string;
+  quoteBackUrl?: string;
   yes?: boolean;
   asModel?: PosedModels;
 }
@@ -43,7 +43,7 @@ function asModel(value: string, previous: PosedModels | undefined): PosedModels 
   const kind = match?.[1] as (typeof POSED_KINDS)[number] | undefined;
   if (match === null || kind === undefined || !POSED_KINDS.includes(kind)) {
     throw new InvalidArgumentError(
-      `expected <kind>=<provider>/<model id>, e.g. image=openai.image/dall-e-2, with a kind of ${POSED_KINDS.join(", ")}`,
+      `expected <kind>=<provider>/<model id>, e.g. image=openai/dall-e-2, with a kind of ${POSED_KINDS.join(", ")}`,
     );
   }
   return { ...previous, [kind]: { provider: match[2] ?? "", modelId: match[3] ?? "" } };
@@ -65,17 +65,17 @@ function quoteBackOptions(
   env: Readonly<Record<string, string | undefined>>,
   view: ContextView | undefined,
 ): QuoteBackOptions {
-  const model = options.model ?? env[QUOTE_BACK_ENV.model];
-  const baseURL = options.baseUrl ?? env[QUOTE_BACK_ENV.baseURL];
+  const model = options.quoteBackModel ?? env[QUOTE_BACK_ENV.model];
+  const baseURL = options.quoteBackUrl ?? env[QUOTE_BACK_ENV.baseURL];
   if (model === undefined || model === "" || baseURL === undefined || baseURL === "") {
     throw usageError(
       "--quote-back needs a model and the base URL of an endpoint that speaks OpenAI's chat completions",
-      `pass --model <id> and --base-url <url>, or set ${QUOTE_BACK_ENV.model} and ${QUOTE_BACK_ENV.baseURL} (the key: ${QUOTE_BACK_ENV.apiKey})`,
+      `pass --quote-back-model <id> and --quote-back-url <url>, or set ${QUOTE_BACK_ENV.model} and ${QUOTE_BACK_ENV.baseURL} (the key: ${QUOTE_BACK_ENV.apiKey})`,
     );
   }
   if (!/^https?:\/\/./.test(baseURL)) {
     throw usageError(
-      `--base-url must be an http(s) URL, such as https://api.openai.com/v1; got ${JSON.stringify(baseURL)}`,
+      `--quote-back-url must be an http(s) URL, such as https://api.openai.com/v1; got ${JSON.stringify(baseURL)}`,
       "pass the endpoint's base URL, without /chat/completions",
     );
   }
@@ -111,17 +111,17 @@ export function addDoctorCommand(program: Command, { io, exit }: CommandContext)
     )
     .option(
       "--quote-back",
-      `also ask a real model to quote the canary back (one call; off by default): --model, --base-url or ${QUOTE_BACK_ENV.model}, ${QUOTE_BACK_ENV.baseURL}; the key in ${QUOTE_BACK_ENV.apiKey}`,
+      `also ask a real model to quote the canary back (one call; off by default): --quote-back-model, --quote-back-url or ${QUOTE_BACK_ENV.model}, ${QUOTE_BACK_ENV.baseURL}; the key in ${QUOTE_BACK_ENV.apiKey}`,
     )
-    .option("--model <id>", "--quote-back: the model id")
+    .option("--quote-back-model <id>", "--quote-back: the model id")
     .option(
-      "--base-url <url>",
+      "--quote-back-url <url>",
       "--quote-back: the base URL of an endpoint that speaks OpenAI's chat completions",
     )
     .option("--yes", "--quote-back: send without asking; it prints what it costs first")
     .option(
       "--as-model <kind>=<provider>/<model id>",
-      "make the recording model of a kind pose as that model, e.g. transcription=openai.transcription/whisper-1: the media tools fit the context to its profile (repeat it for more kinds)",
+      "make the recording model of a kind pose as that model, e.g. transcription=openai/whisper-1: the media tools fit the context to its profile (repeat it for more kinds)",
       asModel,
     );
   addViewOptions(command)
@@ -141,8 +141,8 @@ ${examples(
   "task-context doctor --probe",
   "task-context doctor --probe --workspace agents/launch",
   "task-context doctor --probe --view media",
-  "task-context doctor --probe --as-model image=openai.image/dall-e-2",
-  "TASK_CONTEXT_PROBE_API_KEY=… task-context doctor --probe --quote-back --model gpt-5-mini --base-url https://api.openai.com/v1 --yes",
+  "task-context doctor --probe --as-model image=openai/dall-e-2",
+  "TASK_CONTEXT_PROBE_API_KEY=… task-context doctor --probe --quote-back --quote-back-model gpt-5-mini --quote-back-url https://api.openai.com/v1 --yes",
 )}`,
     )
     .action(async (options: DoctorOptions) => {
