@@ -1,9 +1,9 @@
 // The probe as a library: a canary in a throwaway copy, each built-in path judged on what arrived.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it, type TestContext } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
+  AI_SDK_PATHS,
   aiSdkPaths,
   childProcessSubagentPath,
   functionRunnerSubagentPath,
@@ -15,29 +15,38 @@ import {
   probePassed,
   probePaths,
 } from "../src/probe/index.ts";
-
-const CONTEXT = "# Goal\nShip Lumen's export menu.\n\n# Key terms\n- **Lumen**: the product.\n";
-
-/** A workspace of its own for each test, removed when the test finishes. */
-function workspace({ onTestFinished }: TestContext, files: Record<string, string>): string {
-  const directory = mkdtempSync(join(tmpdir(), "probe-test-"));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(directory, name), text);
-  onTestFinished(() => rmSync(directory, { recursive: true, force: true }));
-  return directory;
-}
+import { CONTEXT, workspace } from "./probe-workspace.ts";
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
 describe("plantCanary", () => {
-  it("copies the workspace with the canary first and last, and leaves the original alone", async (context) => {
+  it("copies the workspace with the canary first, last and below each heading, and leaves the original alone", async (context) => {
     const directory = workspace(context, { "CONTEXT.md": `\n${CONTEXT}\n`, "notes.md": "n" });
     const canary = await plantCanary(directory);
     try {
       expect(canary.token).toMatch(/^[0-9a-f]{32}$/);
       expect(canary.first).toBe(`task-context canary ${canary.token} begin`);
       expect(canary.last).toBe(`task-context canary ${canary.token} end`);
+      const section = (n: number) => `task-context canary ${canary.token} section ${n}`;
+      expect(canary.sections).toStrictEqual([
+        { heading: "Goal", line: section(1) },
+        { heading: "Key terms", line: section(2) },
+      ]);
       expect(readFileSync(join(canary.directory, "CONTEXT.md"), "utf8")).toBe(
-        `${canary.first}\n\n${CONTEXT.trim()}\n\n${canary.last}\n`,
+        [
+          canary.first,
+          "",
+          "# Goal",
+          section(1),
+          "Ship Lumen's export menu.",
+          "",
+          "# Key terms",
+          section(2),
+          "- **Lumen**: the product.",
+          "",
+          canary.last,
+          "",
+        ].join("\n"),
       );
       expect(readFileSync(join(canary.directory, "notes.md"), "utf8")).toBe("n");
       expect(readFileSync(join(directory, "CONTEXT.md"), "utf8")).toBe(`\n${CONTEXT}\n`);
@@ -70,6 +79,14 @@ describe("judgeDelivery", () => {
       received: true,
       verbatim: false,
       truncated: true,
+      reason: "the top of CONTEXT.md did not arrive, only its end",
+    });
+    expect(judgeDelivery("p", canary, `${canary.first}\nx`)).toStrictEqual({
+      path: "p",
+      received: true,
+      verbatim: false,
+      truncated: true,
+      reason: "the end of CONTEXT.md did not arrive, only its top",
     });
   });
 
@@ -79,19 +96,33 @@ describe("judgeDelivery", () => {
       received: true,
       verbatim: false,
       truncated: true,
+      reason: "a canary line arrived cut through",
     });
     expect(judgeDelivery("p", canary, `> ${canary.first}\n> ${canary.last}`)).toStrictEqual({
       path: "p",
       received: true,
       verbatim: false,
       truncated: false,
+      reason: "the canary lines arrived changed, not verbatim",
     });
   });
 
   it("is not received when the token is absent, and carries what the delivery says", () => {
     expect(
-      judgeDelivery("p", canary, { text: "[Request]\nhi", receipt: "r", view: "media" }),
-    ).toStrictEqual({ path: "p", received: false, verbatim: false, view: "media", receipt: "r" });
+      judgeDelivery("p", canary, {
+        text: "[Request]\nhi",
+        receipt: "r",
+        view: "media",
+        warning: "It was left out.",
+      }),
+    ).toStrictEqual({
+      path: "p",
+      received: false,
+      verbatim: false,
+      view: "media",
+      receipt: "r",
+      reason: "the canary did not arrive; it warned: It was left out.",
+    });
   });
 });
 
@@ -100,7 +131,16 @@ describe("probePaths", () => {
     const directory = workspace(context, { "CONTEXT.md": CONTEXT });
     const ai = await aiSdkPaths();
     expect(ai?.map((path) => path.name)).toStrictEqual([
+      "media tool understand_image",
+      "media tool understand_audio (transcription)",
+      "media tool understand_audio (understanding)",
+      "media tool understand_video",
+      "media tool understand_file",
+      "media tool read_media",
+      "media tool generate_media",
       "media tool generate_image",
+      "media tool generate_video",
+      "media tool generate_audio",
       "AI SDK middleware",
     ]);
     const results = await probePaths({
@@ -112,18 +152,19 @@ describe("probePaths", () => {
         ...(ai ?? []),
       ],
     });
-    expect(results.map(({ receipt, ...rest }) => rest)).toStrictEqual([
-      { path: "subagent (child process)", received: true, verbatim: true, truncated: false },
-      { path: "subagent (function runner)", received: true, verbatim: true, truncated: false },
-      {
-        path: "MCP server (inject_task_context)",
-        received: true,
-        verbatim: true,
-        truncated: false,
-      },
-      { path: "media tool generate_image", received: true, verbatim: true, truncated: false },
-      { path: "AI SDK middleware", received: true, verbatim: true, truncated: false },
-    ]);
+    expect(results.map(({ receipt, ...rest }) => rest)).toStrictEqual(
+      [
+        { path: "subagent (child process)", received: true, verbatim: true, truncated: false },
+        { path: "subagent (function runner)", received: true, verbatim: true, truncated: false },
+        {
+          path: "MCP server (inject_task_context)",
+          received: true,
+          verbatim: true,
+          truncated: false,
+        },
+        ...AI_SDK_PATHS.map((path) => ({ path, received: true, verbatim: true, truncated: false })),
+      ].map((result) => ({ ...result, sections: { expected: 2, arrived: 2, dropped: [] } })),
+    );
     const receipts = new Set(results.map((result) => result.receipt));
     expect(receipts.size).toBe(1);
     expect([...receipts][0]).toMatch(HEX64);
@@ -144,7 +185,12 @@ describe("probePaths", () => {
         verbatim: false,
         error: expect.stringMatching(/^TASK_CONTEXT_MISSING: CONTEXT\.md not found in workspace\./),
       },
-      { path: "AI SDK middleware", received: false, verbatim: false },
+      {
+        path: "AI SDK middleware",
+        received: false,
+        verbatim: false,
+        reason: "the canary did not arrive",
+      },
     ]);
     expect(probePassed(results)).toBe(false);
   });
@@ -161,8 +207,22 @@ describe("probePaths", () => {
     };
     const results = await probePaths({ workspace: directory, paths: [dropsBlock, keepsEnd] });
     expect(results).toStrictEqual([
-      { path: "drops the block", received: false, verbatim: false },
-      { path: "keeps the end", received: true, verbatim: false, truncated: true, receipt: "r" },
+      {
+        path: "drops the block",
+        received: false,
+        verbatim: false,
+        reason: "the canary did not arrive",
+      },
+      {
+        path: "keeps the end",
+        received: true,
+        verbatim: false,
+        truncated: true,
+        receipt: "r",
+        sections: { expected: 2, arrived: 0, dropped: ["Goal", "Key terms"] },
+        reason:
+          'the top of CONTEXT.md did not arrive, only its end; sections dropped: "Goal", "Key terms"',
+      },
     ]);
   });
 
@@ -180,6 +240,9 @@ describe("probePaths", () => {
       verbatim: false,
       truncated: true,
       receipt: expect.stringMatching(HEX64),
+      sections: { expected: 2, arrived: 1, dropped: ["Key terms"] },
+      reason:
+        'the end of CONTEXT.md did not arrive, only its top; sections dropped: "Key terms"; it warned: The task context was fitted to openai/dall-e-2\'s prompt limit (1000 characters; it refuses longer prompts): kept "Goal"; left out "Key terms". Put what every model must know first in CONTEXT.md, under "What we are building" and "Key terminology".',
     });
   });
 });

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
-import { CONTEXT_FILENAME } from "@task-context/core";
+import { CONTEXT_FILENAME, type ContextView } from "@task-context/core";
 import { nodeWorkspace } from "@task-context/core/node";
 import { createTaskContextServer } from "@task-context/mcp";
 import {
@@ -37,10 +37,18 @@ async function spawnProbe(
   directory: string,
   id: string,
   runner: SubagentRunner,
+  view: ContextView | undefined,
 ): Promise<ProbeDelivery> {
   const [result] = await spawnSubagents(
     directory,
-    [{ id, subagentType: "implement", prompt: PROBE_REQUEST }],
+    [
+      {
+        id,
+        subagentType: "implement",
+        prompt: PROBE_REQUEST,
+        ...(view === undefined ? {} : { view }),
+      },
+    ],
     { runner, workspacesRoot: join(directory, ".task-context-probe") },
   );
   if (result === undefined || result.status !== "success") {
@@ -49,11 +57,18 @@ async function spawnProbe(
   const text = await readFile(join(result.directory, "received.txt"), "utf8");
   const delivery: ProbeDelivery = { text, receipt: result.contextSha256 };
   if (result.view !== undefined) delivery.view = result.view.name;
+  if (view !== undefined) delivery.viewDefinition = view;
   return delivery;
 }
 
+/** What a built-in path is built with. */
+export interface BuiltInPathOptions {
+  /** The view of CONTEXT.md the recipient is given: it is then judged by the view's sections. */
+  view?: ContextView;
+}
+
 /** A subagent started by the spawner's `childProcessRunner`: a Node process reading its copy. */
-export function childProcessSubagentPath(): ProbePath {
+export function childProcessSubagentPath({ view }: BuiltInPathOptions = {}): ProbePath {
   return {
     name: "subagent (child process)",
     send: ({ directory }) =>
@@ -61,12 +76,13 @@ export function childProcessSubagentPath(): ProbePath {
         directory,
         "child-process",
         childProcessRunner({ command: process.execPath, args: ["-e", CHILD_SCRIPT] }),
+        view,
       ),
   };
 }
 
 /** A subagent run in process by the spawner's `functionRunner`, reading its copy. */
-export function functionRunnerSubagentPath(): ProbePath {
+export function functionRunnerSubagentPath({ view }: BuiltInPathOptions = {}): ProbePath {
   return {
     name: "subagent (function runner)",
     send: ({ directory }) =>
@@ -78,16 +94,17 @@ export function functionRunnerSubagentPath(): ProbePath {
           await writeFile(join(own, "received.txt"), `${context}\n${prompt}`);
           return { status: "success", summary: "probed", "files-modified": [] };
         }),
+        view,
       ),
   };
 }
 
 /** The workspace MCP server's `inject_task_context`, called by the official MCP client in memory. */
-export function mcpServerPath(): ProbePath {
+export function mcpServerPath({ view }: BuiltInPathOptions = {}): ProbePath {
   return {
     name: "MCP server (inject_task_context)",
     async send({ directory }) {
-      const server = createTaskContextServer({ workspace: nodeWorkspace(directory) });
+      const server = createTaskContextServer({ workspace: nodeWorkspace(directory), view });
       const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
       await server.connect(serverTransport);
       const client = new Client({ name: "task-context-probe", version: "1.0.0" });
@@ -108,6 +125,7 @@ export function mcpServerPath(): ProbePath {
         };
         const delivery: ProbeDelivery = { text: structured.text, receipt: structured.sha256 };
         if (structured.view !== undefined) delivery.view = structured.view.name;
+        if (view !== undefined) delivery.viewDefinition = view;
         return delivery;
       } finally {
         await client.close();

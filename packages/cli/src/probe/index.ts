@@ -5,14 +5,20 @@
  *
  * @module
  */
-export { type AiSdkPathOptions, aiSdkPaths } from "./ai-sdk-paths.ts";
+export { AI_SDK_PATHS, type AiSdkPathOptions, aiSdkPaths } from "./ai-sdk-paths.ts";
 export {
   childProcessSubagentPath,
   functionRunnerSubagentPath,
   mcpServerPath,
   PROBE_REQUEST,
 } from "./built-in-paths.ts";
-export { renderProbeTable } from "./format-probe-table.ts";
+export { renderProbeTable, renderSkippedPaths } from "./format-probe-table.ts";
+export {
+  MEDIA_TOOL_PATHS,
+  type MediaToolPathOptions,
+  type PosedModel,
+  type PosedModels,
+} from "./media-tool-paths.ts";
 export { type CanaryWorkspace, plantCanary } from "./plant-canary.ts";
 export {
   judgeDelivery,
@@ -22,4 +28,20 @@ export {
   type ProbeResult,
   probePassed,
   probePaths,
+  type SkippedPaths,
 } from "./probe-paths.ts";
+export {
+  QUOTE_BACK_REQUEST,
+  type QuoteBackCost,
+  type QuoteBackOptions,
+  quoteBackCost,
+  quoteBackPath,
+} from "./quote-back.ts";
+export {
+  A2A_PATH,
+  probeRun,
+  type ServicePathOptions,
+  type ServicePaths,
+  servicePaths,
+  WORK_ITEM_PATH,
+} from "./service-paths.ts";
