@@ -1,7 +1,6 @@
 // An A2A agent behind a bearer token, in a process of its own (the official SDK's server, through
 // the server package's public `startWorkItemAgent`): it writes each draft it is given, prints its
-// URL on stdout, and runs until SIGTERM. In a process of its own because the SDK's Express
-// server fails inside the CLI's test runner ("isPromise is not a function" from express's router).
+// URL on stdout, and runs until SIGTERM: in a process of its own, as an agent a team deploys.
 import { startWorkItemAgent } from "../../server/src/a2a/start-work-item-agent.ts";
 
 const agent = await startWorkItemAgent({
