@@ -12,6 +12,7 @@ import type { A2aAgent, DeliveryStore } from "../delivery/delivery-store.ts";
 import { type AttemptResult, runAttempt } from "./a2a-attempt.ts";
 import { type AgentOperations, agentOperations } from "./agent-operations.ts";
 import { OAuthTokens } from "./oauth-tokens.ts";
+import type { PushReceiver } from "./push-receiver.ts";
 
 /** Options of {@link A2aDispatcher}. */
 export interface A2aDispatcherOptions {
@@ -44,6 +45,12 @@ export interface A2aDispatcherOptions {
   bodyBytes?: number;
   /** The `fetch` A2A requests go through (default: the global one). */
   fetch?: typeof fetch;
+  /**
+   * Push notifications (see `PushReceiver`): an agent whose card offers them is asked to push its
+   * tasks' updates to the webhook under `publicUrl` instead of being followed on a stream or
+   * polled. Without it (no public URL set), push notifications are not used.
+   */
+  push?: { receiver: PushReceiver; publicUrl: string } | undefined;
   /**
    * Told of an error the dispatcher could not attribute to an attempt, and of a store error
    * during an attempt (which the attempt records as its failure when the store lets it).
@@ -78,8 +85,10 @@ export class A2aDispatcher {
     abandoned: 0,
     heartbeats: 0,
   };
-  readonly #options: Required<Omit<A2aDispatcherOptions, "serviceUrl" | "onError" | "fetch">> &
-    Pick<A2aDispatcherOptions, "serviceUrl" | "onError" | "fetch">;
+  readonly #options: Required<
+    Omit<A2aDispatcherOptions, "serviceUrl" | "onError" | "fetch" | "push">
+  > &
+    Pick<A2aDispatcherOptions, "serviceUrl" | "onError" | "fetch" | "push">;
   readonly #stop = new AbortController();
   readonly #loops = new Map<string, Promise<void>[]>();
   /** The agents' claims, heartbeats, completions and failures, as their requests would run. */
@@ -188,6 +197,7 @@ export class A2aDispatcher {
         },
         ...(onError === undefined ? {} : { onError }),
         ...(fetch === undefined ? {} : { fetch }),
+        push: this.#options.push,
         ...(agent.a2a.credentials === undefined
           ? {}
           : { authentication: { credentials: agent.a2a.credentials, tokens: this.#tokens } }),

@@ -1,0 +1,100 @@
+// The A2A tasks the service asked to be told about by push notification: one row per lease
+// attempt (the attempt ↔ task mapping and the hash of its push token), kept in the service's
+// database so that a notification that comes after a restart is still recognised and applied.
+import type { SqlDatabase } from "../sql/sql-database.ts";
+
+/** One attempt whose A2A task pushes its updates to the service. */
+export interface PushTask {
+  run_id: string;
+  work_item_id: string;
+  attempt: number;
+  /** The A2A agent the attempt is carried out by. */
+  agent_id: string;
+  /** The item's kind and context hash: what its outcome needs after a restart. */
+  kind: "task" | "review";
+  context_sha256: string | null;
+  /** SHA-256 (hex) of the attempt's push token. */
+  token_hash: string;
+  /** The A2A task's id, once the agent answered the message (null before). */
+  task_id: string | null;
+  created_at: number;
+  /** When the attempt ended (completed, failed, given up); null while it runs. */
+  ended_at: number | null;
+  /** How many notifications came after it ended (ignored). */
+  late: number;
+}
+
+/** Where push tasks are kept: the service's SQL database (SQLite, a Durable Object's). */
+export interface PushTasks {
+  /** Records an attempt that asked for push notifications. */
+  open(
+    task: Omit<PushTask, "task_id" | "ended_at" | "late" | "context_sha256"> & {
+      context_sha256: string | undefined;
+    },
+  ): void;
+  /** Notes the A2A task's id once the agent answered. */
+  setTask(runId: string, workItemId: string, attempt: number, taskId: string): void;
+  /** The attempt's row, or undefined. */
+  find(runId: string, workItemId: string, attempt: number): PushTask | undefined;
+  /** Ends the attempt; false when it had ended already (so that it ends once). */
+  end(runId: string, workItemId: string, attempt: number, at: number): boolean;
+  /** Counts a notification that came after the attempt ended. */
+  noteLate(runId: string, workItemId: string, attempt: number): void;
+}
+
+const KEY = "run_id = ? AND work_item_id = ? AND attempt = ?";
+
+/** Push tasks in `database`'s `a2a_push_tasks` table (migration 7 of ../sql/schema.ts). */
+export function sqlPushTasks(database: SqlDatabase): PushTasks {
+  return {
+    open(task) {
+      database.run(
+        "INSERT INTO a2a_push_tasks (run_id, work_item_id, attempt, agent_id, kind, context_sha256, token_hash, created_at, late) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)",
+        task.run_id,
+        task.work_item_id,
+        task.attempt,
+        task.agent_id,
+        task.kind,
+        task.context_sha256 ?? null,
+        task.token_hash,
+        task.created_at,
+      );
+    },
+    setTask(runId, workItemId, attempt, taskId) {
+      database.run(
+        `UPDATE a2a_push_tasks SET task_id = ? WHERE ${KEY}`,
+        taskId,
+        runId,
+        workItemId,
+        attempt,
+      );
+    },
+    find(runId, workItemId, attempt) {
+      const [row] = database.all<PushTask>(
+        `SELECT * FROM a2a_push_tasks WHERE ${KEY}`,
+        runId,
+        workItemId,
+        attempt,
+      );
+      return row === undefined ? undefined : { ...row, attempt: Number(row.attempt) };
+    },
+    end(runId, workItemId, attempt, at) {
+      const { changes } = database.run(
+        `UPDATE a2a_push_tasks SET ended_at = ? WHERE ${KEY} AND ended_at IS NULL`,
+        at,
+        runId,
+        workItemId,
+        attempt,
+      );
+      return changes > 0;
+    },
+    noteLate(runId, workItemId, attempt) {
+      database.run(
+        `UPDATE a2a_push_tasks SET late = late + 1 WHERE ${KEY}`,
+        runId,
+        workItemId,
+        attempt,
+      );
+    },
+  };
+}
