@@ -245,8 +245,11 @@ class Attempt {
     } finally {
       this.#over.abort();
       unfollow?.();
-      // Notifications that come from now on are late: ignored, and counted.
-      push?.receiver.tasks.end(input.runId, this.#item.id, this.#attempt, input.clock());
+      // Notifications that come from now on are late: ignored, and counted. Not when the service
+      // stops: the task goes on, and its notifications are applied by the service that follows.
+      if (!input.signal.aborted) {
+        push?.receiver.tasks.end(input.runId, this.#item.id, this.#attempt, input.clock());
+      }
       this.#cancelTask();
     }
   }

@@ -3,13 +3,17 @@
 // are applied as streamed ones. Hostile senders: lost (the safety poll completes the item),
 // duplicated (applied once), late (after the attempt ended: ignored, counted) and forged
 // notifications (refused 401/404 with a code, counted). The clock moves only when a test moves it.
+import { mkdtempSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { TaskState } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
 import type { NodeServer } from "../../src/node.ts";
 import {
   type A2aService,
   a2aHarness,
+  cues,
   events,
   lumenRun,
   ofType,
@@ -200,5 +204,38 @@ describe("push notifications", () => {
       invalid_body: 0,
     });
     expect(ofType(await events(svc.admin, runId), "work_item.completed")).toHaveLength(1);
+  });
+
+  it("applies a notification that comes after the service restarted, from the stored attempt", async () => {
+    const cue = cues();
+    const sent: SentNotification[] = [];
+    const pushing = await agent({
+      name: "Writer",
+      skills: [{ id: "copywriting" }],
+      streaming: false,
+      push: pushSender("deliver", sent),
+      behaviour: async (task) => {
+        await cue.wait();
+        task.complete();
+      },
+    });
+    const port = await freePort();
+    const database = join(mkdtempSync(join(tmpdir(), "a2a-push-")), "service.db");
+    const options = { port, publicUrl: `http://127.0.0.1:${port}`, database };
+    const before = await service(options);
+    const run = await before.admin.createRun(lumenRun({ lease_ms: LEASE_MS }));
+    await before.admin.addAgent(run.run_id, { tag: "writer", a2a: { url: pushing.url } });
+    await waitFor(
+      "the message",
+      () => pushing.tasks.length,
+      (count) => count === 1,
+    );
+    await before.server.close();
+    const after = await service(options);
+    cue.open();
+    const completed = await untilEvent(after.admin, run.run_id, "work_item.completed");
+    expect(completed.attempt).toBe(1);
+    expect(stats(after.server).applied).toBeGreaterThanOrEqual(1);
+    expect(pushing.tasks[0]?.polls()).toBe(1);
   });
 });
