@@ -47,6 +47,11 @@ export type AttemptResult =
   /** The store refused it as stale: another attempt holds the item, or it is done. */
   | "stale"
   /**
+   * Handed over to push notifications (`push.handOff`): the task goes on, and its updates are
+   * applied as they are pushed (or read by the safety poll), not by this attempt.
+   */
+  | "pushing"
+  /**
    * Nothing could be recorded: the dispatcher stopped, or the store failed even to take the
    * attempt's failure (`onError` was told); the lease expires in the store.
    */
@@ -90,7 +95,18 @@ export interface AttemptInput {
    * A2A 1.x interface: the webhook is under `publicUrl`, and `receiver` hands this attempt its
    * notifications. The task is then not polled, but for a safety poll (see {@link safetyPollMs}).
    */
-  push?: { receiver: PushReceiver; publicUrl: string } | undefined;
+  push?:
+    | {
+        receiver: PushReceiver;
+        publicUrl: string;
+        /**
+         * Hand the task over once the agent accepted the message, instead of following it here:
+         * where nothing may wait (a Durable Object's alarm), the notifications are applied as
+         * they come, and the safety poll is the receiver's (`PushReceiver.safetyPoll`).
+         */
+        handOff?: boolean;
+      }
+    | undefined;
 }
 
 /**
@@ -195,6 +211,8 @@ class Attempt {
   /** Notifications pushed and not yet applied, and the wake-up of the loop that applies them. */
   readonly #pushed: PushPayload[] = [];
   #wake: (() => void) | undefined;
+  /** The task was handed over to push notifications: its row stays open. */
+  #handedOff = false;
   /** When the agent last said something (a push, a poll's answer): the safety poll follows it. */
   #lastNews = 0;
 
@@ -238,7 +256,12 @@ class Attempt {
     try {
       if (push !== undefined) {
         const started = await this.#send(push);
-        return started ?? (await this.#followPushes());
+        if (started !== undefined) return started;
+        if (push.handOff === true) {
+          this.#handedOff = true;
+          return "pushing";
+        }
+        return await this.#followPushes();
       }
       const started = input.streaming ? await this.#stream() : await this.#send();
       return started ?? (await this.#poll());
@@ -247,7 +270,7 @@ class Attempt {
       unfollow?.();
       // Notifications that come from now on are late: ignored, and counted. Not when the service
       // stops: the task goes on, and its notifications are applied by the service that follows.
-      if (!input.signal.aborted) {
+      if (!input.signal.aborted && !this.#handedOff) {
         push?.receiver.tasks.end(input.runId, this.#item.id, this.#attempt, input.clock());
       }
       this.#cancelTask();

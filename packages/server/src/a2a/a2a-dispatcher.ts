@@ -50,7 +50,7 @@ export interface A2aDispatcherOptions {
    * tasks' updates to the webhook under `publicUrl` instead of being followed on a stream or
    * polled. Without it (no public URL set), push notifications are not used.
    */
-  push?: { receiver: PushReceiver; publicUrl: string } | undefined;
+  push?: { receiver: PushReceiver; publicUrl: string; handOff?: boolean } | undefined;
   /**
    * Told of an error the dispatcher could not attribute to an attempt, and of a store error
    * during an attempt (which the attempt records as its failure when the store lets it).
@@ -68,6 +68,8 @@ export interface A2aDispatchStats {
   stale: number;
   /** Attempts nothing came back for before their deadline. */
   abandoned: number;
+  /** Attempts handed over to push notifications (`push.handOff`). */
+  pushing: number;
   heartbeats: number;
 }
 
@@ -83,6 +85,7 @@ export class A2aDispatcher {
     failed: 0,
     stale: 0,
     abandoned: 0,
+    pushing: 0,
     heartbeats: 0,
   };
   readonly #options: Required<

@@ -5,8 +5,9 @@
 // renews the lease, a final state is read back with GetTask and completes or fails the item, once.
 // Forged notifications are refused and counted; late ones (the attempt ended) ignored and noted.
 import { StreamResponse, TaskState } from "@a2a-js/sdk";
+import type { Client } from "@a2a-js/sdk/client";
 import { DeliveryError } from "../delivery/delivery-error.ts";
-import type { DeliveryStore } from "../delivery/delivery-store.ts";
+import type { AgentIdentity, DeliveryStore } from "../delivery/delivery-store.ts";
 import { connectAgent } from "./agent-client.ts";
 import type { AgentOperations } from "./agent-operations.ts";
 import { errorMessages, quoted } from "./agent-problem.ts";
@@ -186,64 +187,99 @@ export class PushReceiver {
 
   /**
    * A notification no attempt of this process follows (the service restarted since it sent the
-   * message): `working` renews the lease; a final state is read back with GetTask (the task and
-   * its artifacts) and applied once, as the attempt would have.
+   * message, or a Durable Object's round handed the task over): `working` renews the lease; a
+   * final state is read back with GetTask (the task and its artifacts) and applied once.
    */
   async #applyDetached(row: PushTask, taskId: string, payload: PushPayload): Promise<void> {
-    const { operations, clock } = this.#options;
-    const agents = await this.#options.store.a2aAgents(row.run_id);
-    const agent = agents.find((candidate) => candidate.agent_id === row.agent_id);
-    if (agent === undefined) return;
-    const identity = { agent_id: agent.agent_id, tag: agent.tag };
+    this.tasks.noteNews(row.run_id, row.work_item_id, row.attempt, this.#options.clock());
     const state =
-      payload.$case === "task"
+      payload.$case === "task" || payload.$case === "statusUpdate"
         ? payload.value.status?.state
-        : payload.$case === "statusUpdate"
-          ? payload.value.status?.state
-          : undefined;
+        : undefined;
     if (state === TaskState.TASK_STATE_WORKING) {
-      await operations
-        .heartbeat(row.run_id, identity, row.work_item_id, row.attempt)
-        .catch((error: unknown) => this.#stale(row, error));
+      await this.#detached(row, async ({ identity }) => {
+        await this.#options.operations
+          .heartbeat(row.run_id, identity, row.work_item_id, row.attempt)
+          .catch((error: unknown) => this.#stale(row, error));
+      });
       return;
     }
     if (state === undefined || !FINAL_STATES.has(state)) return;
-    const { credentials } = agent.a2a;
-    let outcome: ReturnType<typeof taskOutcome>;
-    try {
-      const { client } = await connectAgent(
-        agent.a2a.card,
-        this.#options.answerBytes,
-        this.#options.fetch,
-        credentials === undefined ? undefined : { credentials, tokens: this.#options.tokens },
-      );
-      const task = await client.getTask({ tenant: "", id: taskId, historyLength: 0 });
-      const item = { kind: row.kind, context_sha256: row.context_sha256 ?? undefined };
-      outcome = taskOutcome(task, item as OutcomeItem, row.attempt);
-    } catch (error) {
-      outcome = {
-        kind: "fail",
-        reason: `The A2A agent notified a final state, and GetTask to read it failed: ${quoted(errorMessages(error))}.`,
-      };
+    await this.#readBack(row, taskId);
+  }
+
+  /**
+   * The safety poll of the run's tasks that no attempt of this process follows: each whose last
+   * news is older than `safetyMs` is read with GetTask and applied (a `working` renews the lease,
+   * a final state ends the attempt), so that a lost notification cannot lose the item.
+   */
+  async safetyPoll(runId: string, safetyMs: number): Promise<void> {
+    const due = this.#options.clock() - safetyMs;
+    for (const row of this.tasks.openTasks(runId)) {
+      if (row.last_news_at > due || row.task_id === null) continue;
+      if (this.#live.has(liveKey(row.run_id, row.work_item_id, row.attempt))) continue;
+      this.tasks.noteNews(row.run_id, row.work_item_id, row.attempt, this.#options.clock());
+      await this.#readBack(row, row.task_id);
     }
-    if (outcome.kind === "pending") return;
-    if (!this.tasks.end(row.run_id, row.work_item_id, row.attempt, clock())) return;
-    const key = attemptMessageId(row.run_id, row.work_item_id, row.attempt);
-    try {
-      if (outcome.kind === "complete") {
-        await operations.complete(row.run_id, identity, row.work_item_id, outcome.body, key);
-      } else {
-        await operations.fail(
-          row.run_id,
-          identity,
-          row.work_item_id,
-          { attempt: row.attempt, reason: outcome.reason },
-          key,
-        );
+  }
+
+  /** Reads the task back with GetTask and applies what its state means for the attempt. */
+  async #readBack(row: PushTask, taskId: string): Promise<void> {
+    await this.#detached(row, async ({ identity, connect }) => {
+      const { operations, clock } = this.#options;
+      let outcome: ReturnType<typeof taskOutcome>;
+      try {
+        const task = await (await connect()).getTask({ tenant: "", id: taskId, historyLength: 0 });
+        const item = { kind: row.kind, context_sha256: row.context_sha256 ?? undefined };
+        outcome = taskOutcome(task, item as OutcomeItem, row.attempt);
+      } catch (error) {
+        outcome = {
+          kind: "fail",
+          reason: `The service could not read the A2A task back (GetTask): ${quoted(errorMessages(error))}.`,
+        };
       }
-    } catch (error) {
-      this.#stale(row, error);
-    }
+      if (outcome.kind === "pending") {
+        if (outcome.working) {
+          await operations
+            .heartbeat(row.run_id, identity, row.work_item_id, row.attempt)
+            .catch((error: unknown) => this.#stale(row, error));
+        }
+        return;
+      }
+      if (!this.tasks.end(row.run_id, row.work_item_id, row.attempt, clock())) return;
+      const key = attemptMessageId(row.run_id, row.work_item_id, row.attempt);
+      try {
+        if (outcome.kind === "complete") {
+          await operations.complete(row.run_id, identity, row.work_item_id, outcome.body, key);
+        } else {
+          const body = { attempt: row.attempt, reason: outcome.reason };
+          await operations.fail(row.run_id, identity, row.work_item_id, body, key);
+        }
+      } catch (error) {
+        this.#stale(row, error);
+      }
+    });
+  }
+
+  /** Runs `apply` with the attempt's agent (gone: nothing to do) and a client of it. */
+  async #detached(
+    row: PushTask,
+    apply: (agent: { identity: AgentIdentity; connect: () => Promise<Client> }) => Promise<void>,
+  ): Promise<void> {
+    const agents = await this.#options.store.a2aAgents(row.run_id);
+    const agent = agents.find((candidate) => candidate.agent_id === row.agent_id);
+    if (agent === undefined) return;
+    const { credentials } = agent.a2a;
+    const connect = async () =>
+      (
+        await connectAgent(
+          agent.a2a.card,
+          this.#options.answerBytes,
+          this.#options.fetch,
+          credentials === undefined ? undefined : { credentials, tokens: this.#options.tokens },
+        )
+      ).client;
+    await apply({ identity: { agent_id: agent.agent_id, tag: agent.tag }, connect });
   }
 
   /** A store refusal of a detached notification: stale (409) ends the attempt; else told. */

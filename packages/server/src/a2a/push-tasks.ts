@@ -1,7 +1,7 @@
 // The A2A tasks the service asked to be told about by push notification: one row per lease
 // attempt (the attempt ↔ task mapping and the hash of its push token), kept in the service's
 // database so that a notification that comes after a restart is still recognised and applied.
-import type { SqlDatabase } from "../sql/sql-database.ts";
+import type { SqlDatabase, SqlValue } from "../sql/sql-database.ts";
 
 /** One attempt whose A2A task pushes its updates to the service. */
 export interface PushTask {
@@ -18,6 +18,8 @@ export interface PushTask {
   /** The A2A task's id, once the agent answered the message (null before). */
   task_id: string | null;
   created_at: number;
+  /** When the agent last said something (the message, a notification, a safety poll). */
+  last_news_at: number;
   /** When the attempt ended (completed, failed, given up); null while it runs. */
   ended_at: number | null;
   /** How many notifications came after it ended (ignored). */
@@ -28,7 +30,7 @@ export interface PushTask {
 export interface PushTasks {
   /** Records an attempt that asked for push notifications. */
   open(
-    task: Omit<PushTask, "task_id" | "ended_at" | "late" | "context_sha256"> & {
+    task: Omit<PushTask, "task_id" | "ended_at" | "late" | "context_sha256" | "last_news_at"> & {
       context_sha256: string | undefined;
     },
   ): void;
@@ -38,18 +40,37 @@ export interface PushTasks {
   find(runId: string, workItemId: string, attempt: number): PushTask | undefined;
   /** Ends the attempt; false when it had ended already (so that it ends once). */
   end(runId: string, workItemId: string, attempt: number, at: number): boolean;
+  /** Notes that the agent said something about the attempt's task at `at`. */
+  noteNews(runId: string, workItemId: string, attempt: number, at: number): void;
+  /** The run's attempts that have not ended, oldest news first. */
+  openTasks(runId: string): PushTask[];
   /** Counts a notification that came after the attempt ended. */
   noteLate(runId: string, workItemId: string, attempt: number): void;
 }
 
 const KEY = "run_id = ? AND work_item_id = ? AND attempt = ?";
 
+/** A row as the database returns it, its numbers as numbers (a Durable Object's may differ). */
+function pushTask(row: PushTask): PushTask {
+  return {
+    ...row,
+    attempt: Number(row.attempt),
+    created_at: Number(row.created_at),
+    last_news_at: Number(row.last_news_at),
+    ended_at: row.ended_at === null ? null : Number(row.ended_at),
+    late: Number(row.late),
+  };
+}
+
 /** Push tasks in `database`'s `a2a_push_tasks` table (migration 7 of ../sql/schema.ts). */
 export function sqlPushTasks(database: SqlDatabase): PushTasks {
+  /** Sets `set` on the attempt's row (where `also` holds too); how many rows changed. */
+  const update = (set: string, value: SqlValue, key: [string, string, number], also = "") =>
+    database.run(`UPDATE a2a_push_tasks SET ${set} WHERE ${KEY}${also}`, value, ...key).changes;
   return {
     open(task) {
       database.run(
-        "INSERT INTO a2a_push_tasks (run_id, work_item_id, attempt, agent_id, kind, context_sha256, token_hash, created_at, late) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)",
+        "INSERT INTO a2a_push_tasks (run_id, work_item_id, attempt, agent_id, kind, context_sha256, token_hash, created_at, last_news_at, late) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
         task.run_id,
         task.work_item_id,
         task.attempt,
@@ -58,16 +79,11 @@ export function sqlPushTasks(database: SqlDatabase): PushTasks {
         task.context_sha256 ?? null,
         task.token_hash,
         task.created_at,
+        task.created_at,
       );
     },
     setTask(runId, workItemId, attempt, taskId) {
-      database.run(
-        `UPDATE a2a_push_tasks SET task_id = ? WHERE ${KEY}`,
-        taskId,
-        runId,
-        workItemId,
-        attempt,
-      );
+      update("task_id = ?", taskId, [runId, workItemId, attempt]);
     },
     find(runId, workItemId, attempt) {
       const [row] = database.all<PushTask>(
@@ -76,25 +92,24 @@ export function sqlPushTasks(database: SqlDatabase): PushTasks {
         workItemId,
         attempt,
       );
-      return row === undefined ? undefined : { ...row, attempt: Number(row.attempt) };
+      return row === undefined ? undefined : pushTask(row);
+    },
+    noteNews(runId, workItemId, attempt, at) {
+      update("last_news_at = ?", at, [runId, workItemId, attempt]);
+    },
+    openTasks(runId) {
+      return database
+        .all<PushTask>(
+          "SELECT * FROM a2a_push_tasks WHERE run_id = ? AND ended_at IS NULL ORDER BY last_news_at",
+          runId,
+        )
+        .map(pushTask);
     },
     end(runId, workItemId, attempt, at) {
-      const { changes } = database.run(
-        `UPDATE a2a_push_tasks SET ended_at = ? WHERE ${KEY} AND ended_at IS NULL`,
-        at,
-        runId,
-        workItemId,
-        attempt,
-      );
-      return changes > 0;
+      return update("ended_at = ?", at, [runId, workItemId, attempt], " AND ended_at IS NULL") > 0;
     },
     noteLate(runId, workItemId, attempt) {
-      database.run(
-        `UPDATE a2a_push_tasks SET late = late + 1 WHERE ${KEY}`,
-        runId,
-        workItemId,
-        attempt,
-      );
+      update("late = late + ?", 1, [runId, workItemId, attempt]);
     },
   };
 }

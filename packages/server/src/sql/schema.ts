@@ -187,6 +187,7 @@ export const migrations: readonly (readonly string[])[] = [
       token_hash TEXT NOT NULL,
       task_id TEXT,
       created_at INTEGER NOT NULL,
+      last_news_at INTEGER NOT NULL,
       ended_at INTEGER,
       late INTEGER NOT NULL DEFAULT 0,
       PRIMARY KEY (run_id, work_item_id, attempt)
