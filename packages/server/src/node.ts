@@ -19,7 +19,6 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import { ArgumentError, type SecretPolicy } from "@task-context/core";
 import { requireText, requireWholeNumber } from "@task-context/core/internal";
 import type { PushReceiver, PushStats } from "./a2a/push-receiver.ts";
-import { type PushTasks, sqlPushTasks } from "./a2a/push-tasks.ts";
 import { createApp, defaultBodyBytes, type Limits } from "./app.ts";
 import { startNodeDuties } from "./background/node-duties.ts";
 import { defaultAllowedHosts } from "./http/allowed-hosts.ts";
@@ -103,7 +102,7 @@ export interface NodeServer {
   url: string;
   /**
    * What the A2A push webhook applied, ignored as late and refused as forged (by why); present
-   * when push notifications are used (`publicUrl` set, on SQLite).
+   * when push notifications are used (`publicUrl` set).
    */
   a2aPush?: PushStats;
   /** Stops accepting, answers long polls, ends streams, closes the database. */
@@ -112,17 +111,16 @@ export interface NodeServer {
 
 /**
  * The receiver of A2A push notifications: only with `publicUrl` (the agents must reach the
- * webhook there; the origin an admin happened to register at may be one only they can reach),
- * and on SQLite (the push tasks are kept beside the runs).
+ * webhook there; the origin an admin happened to register at may be one only they can reach).
+ * The push tasks are kept beside the runs (SQLite or PostgreSQL).
  */
 async function a2aPush(
   options: NodeServerOptions,
   store: StepStore,
-  tasks: PushTasks | undefined,
   shutdown: AbortSignal,
   bodyBytes: number,
 ): Promise<{ receiver: PushReceiver; publicUrl: string } | undefined> {
-  if (tasks === undefined || options.publicUrl === undefined) return undefined;
+  if (options.publicUrl === undefined) return undefined;
   // Loaded only here: a service without a public URL never loads the A2A SDK at start.
   const [{ agentOperations }, { OAuthTokens }, { PushReceiver }] = await Promise.all([
     import("./a2a/agent-operations.ts"),
@@ -132,7 +130,7 @@ async function a2aPush(
   const clock = options.clock ?? Date.now;
   const timing = { clock, recheckMs: 1000, keepAliveMs: 15_000 };
   const receiver = new PushReceiver({
-    tasks,
+    tasks: store.pushTasks(),
     store,
     operations: agentOperations({ store, timing, shutdown, bodyBytes }, shutdown),
     tokens: new OAuthTokens(clock),
@@ -152,8 +150,6 @@ const DRAIN_MS = 1000;
 /** The store a Node server runs on, and how it closes once the server has stopped. */
 interface NodeStore {
   store: StepStore;
-  /** Where A2A push tasks are kept (SQLite); undefined: push notifications are not used. */
-  pushTasks?: PushTasks;
   close(): Promise<void>;
 }
 
@@ -168,7 +164,7 @@ function openSqliteStore(options: NodeServerOptions): NodeStore {
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     schedule: setImmediate,
   });
-  return { store, pushTasks: sqlPushTasks(database), close: async () => database.close() };
+  return { store, close: async () => database.close() };
 }
 
 /** The PostgreSQL store; its driver is loaded only here. */
@@ -191,15 +187,12 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
   const host = options.host ?? "127.0.0.1";
   const port = requireWholeNumber("port", options.port ?? 8787, 0, 65_535);
   const bodyBytes = options.limits?.bodyBytes ?? defaultBodyBytes;
-  const {
-    store,
-    pushTasks,
-    close: closeStore,
-  } = options.databaseUrl === undefined
-    ? openSqliteStore(options)
-    : await openPostgresStore(requirePostgresUrl("databaseUrl", options.databaseUrl), options);
+  const { store, close: closeStore } =
+    options.databaseUrl === undefined
+      ? openSqliteStore(options)
+      : await openPostgresStore(requirePostgresUrl("databaseUrl", options.databaseUrl), options);
   const shutdown = new AbortController();
-  const push = await a2aPush(options, store, pushTasks, shutdown.signal, bodyBytes);
+  const push = await a2aPush(options, store, shutdown.signal, bodyBytes);
   const app = createApp({
     store,
     auth: { adminToken: options.adminToken },

@@ -271,7 +271,9 @@ class Attempt {
       // Notifications that come from now on are late: ignored, and counted. Not when the service
       // stops: the task goes on, and its notifications are applied by the service that follows.
       if (!input.signal.aborted && !this.#handedOff) {
-        push?.receiver.tasks.end(input.runId, this.#item.id, this.#attempt, input.clock());
+        await push?.receiver.tasks
+          .end(input.runId, this.#item.id, this.#attempt, input.clock())
+          .catch((error: unknown) => input.onError?.(error));
       }
       this.#cancelTask();
     }
@@ -359,7 +361,7 @@ class Attempt {
       let webhook: { url: string; token: string } | undefined;
       if (push !== undefined) {
         const token = newPushToken();
-        push.receiver.tasks.open({
+        await push.receiver.tasks.open({
           run_id: runId,
           work_item_id: this.#item.id,
           attempt: this.#attempt,
@@ -382,7 +384,7 @@ class Attempt {
     if (!("id" in answer)) {
       return this.#settle(messageOutcome(answer, this.#item, this.#attempt));
     }
-    push?.receiver.tasks.setTask(runId, this.#item.id, this.#attempt, answer.id);
+    await push?.receiver.tasks.setTask(runId, this.#item.id, this.#attempt, answer.id);
     this.#snapshot.apply(answer);
     this.#lastNews = clock();
     return this.#decide(false);

@@ -120,7 +120,7 @@ export class PushReceiver {
     body: unknown,
   ): Promise<PushAnswer> {
     const row = Number.isSafeInteger(attempt)
-      ? this.tasks.find(runId, workItemId, attempt)
+      ? await this.tasks.find(runId, workItemId, attempt)
       : undefined;
     if (row === undefined) {
       return this.#refuse(
@@ -159,7 +159,7 @@ export class PushReceiver {
         `The push notification is about task ${JSON.stringify(taskId)}, not the attempt's task.`,
       );
     }
-    if (row.ended_at !== null) return this.#late(row);
+    if (row.ended_at !== null) return await this.#late(row);
     const live = this.#live.get(liveKey(runId, workItemId, attempt));
     this.stats.applied += 1;
     if (live !== undefined) {
@@ -170,9 +170,9 @@ export class PushReceiver {
     return { outcome: "applied" };
   }
 
-  #late(row: PushTask): PushAnswer {
+  async #late(row: PushTask): Promise<PushAnswer> {
     this.stats.late += 1;
-    this.tasks.noteLate(row.run_id, row.work_item_id, row.attempt);
+    await this.tasks.noteLate(row.run_id, row.work_item_id, row.attempt);
     return { outcome: "late" };
   }
 
@@ -191,7 +191,7 @@ export class PushReceiver {
    * final state is read back with GetTask (the task and its artifacts) and applied once.
    */
   async #applyDetached(row: PushTask, taskId: string, payload: PushPayload): Promise<void> {
-    this.tasks.noteNews(row.run_id, row.work_item_id, row.attempt, this.#options.clock());
+    await this.tasks.noteNews(row.run_id, row.work_item_id, row.attempt, this.#options.clock());
     const state =
       payload.$case === "task" || payload.$case === "statusUpdate"
         ? payload.value.status?.state
@@ -215,10 +215,10 @@ export class PushReceiver {
    */
   async safetyPoll(runId: string, safetyMs: number): Promise<void> {
     const due = this.#options.clock() - safetyMs;
-    for (const row of this.tasks.openTasks(runId)) {
+    for (const row of await this.tasks.openTasks(runId)) {
       if (row.last_news_at > due || row.task_id === null) continue;
       if (this.#live.has(liveKey(row.run_id, row.work_item_id, row.attempt))) continue;
-      this.tasks.noteNews(row.run_id, row.work_item_id, row.attempt, this.#options.clock());
+      await this.tasks.noteNews(row.run_id, row.work_item_id, row.attempt, this.#options.clock());
       await this.#readBack(row, row.task_id);
     }
   }
@@ -246,7 +246,7 @@ export class PushReceiver {
         }
         return;
       }
-      if (!this.tasks.end(row.run_id, row.work_item_id, row.attempt, clock())) return;
+      if (!(await this.tasks.end(row.run_id, row.work_item_id, row.attempt, clock()))) return;
       const key = attemptMessageId(row.run_id, row.work_item_id, row.attempt);
       try {
         if (outcome.kind === "complete") {
@@ -283,9 +283,9 @@ export class PushReceiver {
   }
 
   /** A store refusal of a detached notification: stale (409) ends the attempt; else told. */
-  #stale(row: PushTask, error: unknown): void {
+  async #stale(row: PushTask, error: unknown): Promise<void> {
     if (DeliveryError.isInstance(error) && error.status === 409) {
-      this.tasks.end(row.run_id, row.work_item_id, row.attempt, this.#options.clock());
+      await this.tasks.end(row.run_id, row.work_item_id, row.attempt, this.#options.clock());
       return;
     }
     this.#options.onError?.(error);

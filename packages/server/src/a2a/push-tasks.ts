@@ -1,7 +1,8 @@
 // The A2A tasks the service asked to be told about by push notification: one row per lease
 // attempt (the attempt ↔ task mapping and the hash of its push token), kept in the service's
 // database so that a notification that comes after a restart is still recognised and applied.
-import type { SqlDatabase, SqlValue } from "../sql/sql-database.ts";
+import type { SqlValue } from "../sql/sql-database.ts";
+import { all, run, type SqlSteps } from "../sql/sql-steps.ts";
 
 /** One attempt whose A2A task pushes its updates to the service. */
 export interface PushTask {
@@ -26,31 +27,31 @@ export interface PushTask {
   late: number;
 }
 
-/** Where push tasks are kept: the service's SQL database (SQLite, a Durable Object's). */
+/** Where push tasks are kept: the store's database (SQLite, a Durable Object's, PostgreSQL). */
 export interface PushTasks {
   /** Records an attempt that asked for push notifications. */
   open(
     task: Omit<PushTask, "task_id" | "ended_at" | "late" | "context_sha256" | "last_news_at"> & {
       context_sha256: string | undefined;
     },
-  ): void;
+  ): Promise<void>;
   /** Notes the A2A task's id once the agent answered. */
-  setTask(runId: string, workItemId: string, attempt: number, taskId: string): void;
+  setTask(runId: string, workItemId: string, attempt: number, taskId: string): Promise<void>;
   /** The attempt's row, or undefined. */
-  find(runId: string, workItemId: string, attempt: number): PushTask | undefined;
+  find(runId: string, workItemId: string, attempt: number): Promise<PushTask | undefined>;
   /** Ends the attempt; false when it had ended already (so that it ends once). */
-  end(runId: string, workItemId: string, attempt: number, at: number): boolean;
+  end(runId: string, workItemId: string, attempt: number, at: number): Promise<boolean>;
   /** Notes that the agent said something about the attempt's task at `at`. */
-  noteNews(runId: string, workItemId: string, attempt: number, at: number): void;
+  noteNews(runId: string, workItemId: string, attempt: number, at: number): Promise<void>;
   /** The run's attempts that have not ended, oldest news first. */
-  openTasks(runId: string): PushTask[];
+  openTasks(runId: string): Promise<PushTask[]>;
   /** Counts a notification that came after the attempt ended. */
-  noteLate(runId: string, workItemId: string, attempt: number): void;
+  noteLate(runId: string, workItemId: string, attempt: number): Promise<void>;
 }
 
 const KEY = "run_id = ? AND work_item_id = ? AND attempt = ?";
 
-/** A row as the database returns it, its numbers as numbers (a Durable Object's may differ). */
+/** A row as the database returns it, its numbers as numbers (engines differ). */
 function pushTask(row: PushTask): PushTask {
   return {
     ...row,
@@ -62,54 +63,65 @@ function pushTask(row: PushTask): PushTask {
   };
 }
 
-/** Push tasks in `database`'s `a2a_push_tasks` table (migration 7 of ../sql/schema.ts). */
-export function sqlPushTasks(database: SqlDatabase): PushTasks {
-  /** Sets `set` on the attempt's row (where `also` holds too); how many rows changed. */
-  const update = (set: string, value: SqlValue, key: [string, string, number], also = "") =>
-    database.run(`UPDATE a2a_push_tasks SET ${set} WHERE ${KEY}${also}`, value, ...key).changes;
+/** Sets `set` on the attempt's row. */
+function update(set: string, value: SqlValue, key: [string, string, number]): SqlSteps<void> {
+  return run(`UPDATE a2a_push_tasks SET ${set} WHERE ${KEY}`, value, ...key);
+}
+
+/**
+ * Push tasks in the `a2a_push_tasks` table (migration 7 of ../sql/schema.ts), each method's
+ * steps run by `read` (the store's: `StepStore.pushTasks()`).
+ */
+export function pushTasksOver(read: <T>(steps: SqlSteps<T>) => Promise<T>): PushTasks {
   return {
-    open(task) {
-      database.run(
-        "INSERT INTO a2a_push_tasks (run_id, work_item_id, attempt, agent_id, kind, context_sha256, token_hash, created_at, last_news_at, late) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
-        task.run_id,
-        task.work_item_id,
-        task.attempt,
-        task.agent_id,
-        task.kind,
-        task.context_sha256 ?? null,
-        task.token_hash,
-        task.created_at,
-        task.created_at,
-      );
-    },
-    setTask(runId, workItemId, attempt, taskId) {
-      update("task_id = ?", taskId, [runId, workItemId, attempt]);
-    },
-    find(runId, workItemId, attempt) {
-      const [row] = database.all<PushTask>(
-        `SELECT * FROM a2a_push_tasks WHERE ${KEY}`,
-        runId,
-        workItemId,
-        attempt,
+    open: (task) =>
+      read(
+        run(
+          "INSERT INTO a2a_push_tasks (run_id, work_item_id, attempt, agent_id, kind, context_sha256, token_hash, created_at, last_news_at, late) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
+          task.run_id,
+          task.work_item_id,
+          task.attempt,
+          task.agent_id,
+          task.kind,
+          task.context_sha256 ?? null,
+          task.token_hash,
+          task.created_at,
+          task.created_at,
+        ),
+      ),
+    setTask: (runId, workItemId, attempt, taskId) =>
+      read(update("task_id = ?", taskId, [runId, workItemId, attempt])),
+    async find(runId, workItemId, attempt) {
+      const [row] = await read(
+        all<PushTask>(`SELECT * FROM a2a_push_tasks WHERE ${KEY}`, runId, workItemId, attempt),
       );
       return row === undefined ? undefined : pushTask(row);
     },
-    noteNews(runId, workItemId, attempt, at) {
-      update("last_news_at = ?", at, [runId, workItemId, attempt]);
-    },
-    openTasks(runId) {
-      return database
-        .all<PushTask>(
+    noteNews: (runId, workItemId, attempt, at) =>
+      read(update("last_news_at = ?", at, [runId, workItemId, attempt])),
+    async openTasks(runId) {
+      const rows = await read(
+        all<PushTask>(
           "SELECT * FROM a2a_push_tasks WHERE run_id = ? AND ended_at IS NULL ORDER BY last_news_at",
           runId,
-        )
-        .map(pushTask);
+        ),
+      );
+      return rows.map(pushTask);
     },
-    end(runId, workItemId, attempt, at) {
-      return update("ended_at = ?", at, [runId, workItemId, attempt], " AND ended_at IS NULL") > 0;
+    async end(runId, workItemId, attempt, at) {
+      // Once: the row that ends is returned, none when it had ended.
+      const ended = await read(
+        all(
+          `UPDATE a2a_push_tasks SET ended_at = ? WHERE ${KEY} AND ended_at IS NULL RETURNING attempt`,
+          at,
+          runId,
+          workItemId,
+          attempt,
+        ),
+      );
+      return ended.length > 0;
     },
-    noteLate(runId, workItemId, attempt) {
-      update("late = late + ?", 1, [runId, workItemId, attempt]);
-    },
+    noteLate: (runId, workItemId, attempt) =>
+      read(update("late = late + ?", 1, [runId, workItemId, attempt])),
   };
 }

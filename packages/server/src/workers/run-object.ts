@@ -4,7 +4,6 @@ import { ArgumentError } from "@task-context/core";
 import type { WorkItem } from "@task-context/protocols";
 import type { A2aDispatcher } from "../a2a/a2a-dispatcher.ts";
 import type { PushReceiver } from "../a2a/push-receiver.ts";
-import { sqlPushTasks } from "../a2a/push-tasks.ts";
 import { BackgroundDuties } from "../background/background-duties.ts";
 import { DeliveryError, runNotFound } from "../delivery/delivery-error.ts";
 import type {
@@ -298,7 +297,7 @@ export class RunObject extends DurableObject<WorkerEnv> {
     const timing = { clock, recheckMs: 1000, keepAliveMs: 15_000 };
     const shutdown = new AbortController().signal;
     this.#push ??= new PushReceiver({
-      tasks: sqlPushTasks(this.#database),
+      tasks: store.pushTasks(),
       store,
       operations: agentOperations(
         { store, timing, shutdown, bodyBytes: defaultBodyBytes },

@@ -4,7 +4,6 @@
 // duplicated (applied once), late (after the attempt ended: ignored, counted) and forged
 // notifications (refused 401/404 with a code, counted). The clock moves only when a test moves it.
 import { mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TaskState } from "@a2a-js/sdk";
@@ -13,7 +12,6 @@ import type { NodeServer } from "../../src/node.ts";
 import {
   type A2aService,
   a2aHarness,
-  cues,
   events,
   lumenRun,
   ofType,
@@ -21,20 +19,12 @@ import {
   untilEvent,
   waitFor,
 } from "./harness.ts";
+import { cuedPusher, freePort } from "./push-agents.ts";
 import { type PushMode, pushSender, type SentNotification } from "./push-sender.ts";
 
 const adminToken = "a2a-push-admin-token-0123456789";
 const { service, agent } = a2aHarness(adminToken, { a2aPollMs: 20 });
 const LEASE_MS = 60_000;
-
-/** A free loopback port: the service's public URL must be known before it starts. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function pushService(): Promise<A2aService> {
   const port = await freePort();
@@ -207,18 +197,8 @@ describe("push notifications", () => {
   });
 
   it("applies a notification that comes after the service restarted, from the stored attempt", async () => {
-    const cue = cues();
-    const sent: SentNotification[] = [];
-    const pushing = await agent({
-      name: "Writer",
-      skills: [{ id: "copywriting" }],
-      streaming: false,
-      push: pushSender("deliver", sent),
-      behaviour: async (task) => {
-        await cue.wait();
-        task.complete();
-      },
-    });
+    const { options: pusher, cue } = cuedPusher();
+    const pushing = await agent(pusher);
     const port = await freePort();
     const database = join(mkdtempSync(join(tmpdir(), "a2a-push-")), "service.db");
     const options = { port, publicUrl: `http://127.0.0.1:${port}`, database };
