@@ -219,8 +219,13 @@ export class A2aDispatcher {
     const run = await this.#options.store.getRun(runId);
     if (run.status === "completed") return 0;
     const agents = await this.#options.store.a2aAgents(runId);
+    const handedOff = await this.#handedOff(runId);
+    // A task handed over to push notifications still holds its agent's slot until it ends.
     const slots = agents.flatMap((agent) =>
-      Array.from({ length: agent.a2a.concurrency }, () => agent),
+      Array.from(
+        { length: Math.max(0, agent.a2a.concurrency - (handedOff.get(agent.agent_id) ?? 0)) },
+        () => agent,
+      ),
     );
     // Slots that race for one item: one claims it, the others get 409 and take the next offer.
     // A slot's error (its claim's store failed) is told, and the other slots' attempts stand.
@@ -231,6 +236,17 @@ export class A2aDispatcher {
       if (slot.status === "rejected") this.#options.onError?.(slot.reason);
     }
     return done.filter((slot) => slot.status === "fulfilled" && slot.value).length;
+  }
+
+  /** How many tasks each agent has handed over to push notifications that have not ended. */
+  async #handedOff(runId: string): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    const { push } = this.#options;
+    if (push?.handOff !== true) return counts;
+    for (const task of await push.receiver.tasks.openTasks(runId)) {
+      counts.set(task.agent_id, (counts.get(task.agent_id) ?? 0) + 1);
+    }
+    return counts;
   }
 
   /** One slot of an agent: claim an item it may take, carry it out, again, until the run ends. */

@@ -66,6 +66,10 @@ export class RunObject extends DurableObject<WorkerEnv> {
   #dispatcher: A2aDispatcher | undefined;
   /** Receives the run's A2A push notifications; loaded with the first round or notification. */
   #push: PushReceiver | undefined;
+  /** The last round found every slot of the agents with work held by handed-over tasks. */
+  #slotsHeld = false;
+  /** The duty deferred while {@link #slotsHeld}: set again when a handed-over task ends. */
+  #deferred: number | undefined;
   readonly #limiters = new Map<string, (keys: readonly string[]) => number | undefined>();
   /** Reports the run to the runs directory when its status or stage changes. */
   readonly #listing: RunListing;
@@ -83,7 +87,20 @@ export class RunObject extends DurableObject<WorkerEnv> {
       earliest(this.#listing.retryAt(), this.#pushSafetyPollAt()),
     );
     this.#duties = new BackgroundDuties({
-      scheduler: this.#alarm,
+      scheduler: {
+        // While every slot is held by a task handed over to push notifications, work on offer
+        // waits for one of them to end (a notification, or the safety poll the alarm rings for),
+        // instead of an alarm that rings at once, finds no free slot, and rings again.
+        at: (runId, when) => {
+          this.#deferred = this.#slotsHeld && when <= clock() ? when : undefined;
+          if (this.#deferred === undefined) this.#alarm.at(runId, when);
+          else this.#alarm.cancel();
+        },
+        cancel: () => {
+          this.#deferred = undefined;
+          this.#alarm.cancel();
+        },
+      },
       clock,
       runState: (runId) => this.#run().runState(runId),
       a2aRound: (runId) => this.#dispatchRound(runId),
@@ -240,7 +257,9 @@ export class RunObject extends DurableObject<WorkerEnv> {
       onError: (error) => console.error("A2A dispatch:", error),
       push,
     });
-    await this.#dispatcher.dispatchRound(runId);
+    this.#slotsHeld = false;
+    const attempts = await this.#dispatcher.dispatchRound(runId);
+    this.#slotsHeld = attempts === 0 && this.#pushSafetyPollAt() !== undefined;
   }
 
   /**
@@ -262,6 +281,7 @@ export class RunObject extends DurableObject<WorkerEnv> {
           message: "No A2A attempt of this service waits for push notifications at this URL.",
         });
       }
+      const open = this.#openPushTasks();
       const answer = await (await this.#receiver()).receive(
         runId,
         workItemId,
@@ -269,6 +289,7 @@ export class RunObject extends DurableObject<WorkerEnv> {
         token,
         body,
       );
+      if (this.#openPushTasks() < open) this.#slotFreed(runId);
       await this.#report();
       this.#alarm.refresh();
       await this.#alarm.settled();
@@ -320,17 +341,35 @@ export class RunObject extends DurableObject<WorkerEnv> {
     return row?.at === null || row?.at === undefined ? undefined : Number(row.at);
   }
 
+  /** How many tasks handed over to push notifications have not ended. */
+  #openPushTasks(): number {
+    const [row] = this.#database.all<{ open: number }>(
+      "SELECT count(*) AS open FROM a2a_push_tasks WHERE ended_at IS NULL",
+    );
+    return Number(row?.open ?? 0);
+  }
+
+  /** A handed-over task ended, freeing its agent's slot: the deferred work is due again. */
+  #slotFreed(runId: string): void {
+    this.#slotsHeld = false;
+    if (this.#deferred === undefined) return;
+    this.#alarm.at(runId, this.#deferred);
+    this.#deferred = undefined;
+  }
+
   /** The safety poll of the tasks handed over to push notifications whose news is old. */
   async #safetyPoll(runId: string): Promise<void> {
     const due = this.#pushSafetyPollAt();
     if (due === undefined || due > this.now()) return;
     const [run] = this.#database.all<{ lease_ms: number }>("SELECT lease_ms FROM runs LIMIT 1");
     const { safetyPollMs } = await import("../a2a/a2a-attempt.ts");
+    const open = this.#openPushTasks();
     try {
       await (await this.#receiver()).safetyPoll(runId, safetyPollMs(Number(run?.lease_ms)));
     } catch (error) {
       console.error("A2A push safety poll:", error);
     }
+    if (this.#openPushTasks() < open) this.#slotFreed(runId);
   }
 
   /** The run's store, once its tables exist; never creates them. */

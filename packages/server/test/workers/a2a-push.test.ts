@@ -4,7 +4,7 @@
 // object, which applies it. The agent is real (the official SDK's server and push sender, in the
 // global setup); workerd has no address the agent could reach here, so its sender records each
 // notification and the test posts it to the router, as the agent would have.
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import type { SentNotification } from "../a2a/push-sender.ts";
 import { createRun, ofType, runInput, taskStage } from "../contract/client.ts";
@@ -110,5 +110,32 @@ describe("A2A push notifications on workerd", () => {
     expect(await runDurableObjectAlarm(runObject(run.run_id))).toBe(true);
     const completed = ofType(await events(), "work_item.completed");
     expect(completed.map((event) => event.attempt)).toEqual([1]);
+  });
+
+  it("a task handed over holds its agent's slot: the second item waits for the first to end", async () => {
+    const service = await workersService();
+    const { admin, run, events } = await createRun(
+      service,
+      runInput([taskStage("draft", { items: 2 })], { lease_ms: LEASE_MS }),
+    );
+    const added = await admin.post(`/v1/runs/${run.run_id}/agents`, {
+      body: { tag: "edge-pusher", a2a: { url: inject("a2aPushUrl"), concurrency: 1 } },
+    });
+    expect(added.status, added.text).toBe(201);
+    expect(await runDurableObjectAlarm(runObject(run.run_id))).toBe(true);
+    const leased = async () => ofType(await events(), "work_item.leased");
+    expect((await leased()).length).toBe(1);
+    // The item still on offer rings the alarm once more: no free slot, nothing sent.
+    expect(await runDurableObjectAlarm(runObject(run.run_id))).toBe(true);
+    expect((await leased()).length).toBe(1);
+    // From then on the alarm rings for the safety poll, not at once for the item on offer.
+    const due = await runInDurableObject(runObject(run.run_id), (_, state) =>
+      state.storage.getAlarm(),
+    );
+    expect(due).toBeGreaterThan(Date.now() + LEASE_MS / 4);
+    // The first task's notifications end it; then the second item is sent.
+    for (const notification of await untilFinal(run.run_id)) await post(service, notification);
+    expect(await runDurableObjectAlarm(runObject(run.run_id))).toBe(true);
+    expect((await leased()).length).toBe(2);
   });
 });
