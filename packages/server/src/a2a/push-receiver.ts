@@ -223,6 +223,22 @@ export class PushReceiver {
     }
   }
 
+  /**
+   * The safety poll of tasks no attempt follows any more (the service that sent their message
+   * stopped): each open one without news for half a lease of its run, and not followed here, is
+   * read with GetTask and applied. The Node server runs it with its sweep (on PostgreSQL it may
+   * read a task another instance follows too: what it applies is applied once).
+   */
+  async sweep(): Promise<void> {
+    const { clock } = this.#options;
+    for (const row of await this.tasks.orphans(clock())) {
+      if (row.task_id === null) continue;
+      if (this.#live.has(liveKey(row.run_id, row.work_item_id, row.attempt))) continue;
+      await this.tasks.noteNews(row.run_id, row.work_item_id, row.attempt, clock());
+      await this.#readBack(row, row.task_id);
+    }
+  }
+
   /** Reads the task back with GetTask and applies what its state means for the attempt. */
   async #readBack(row: PushTask, taskId: string): Promise<void> {
     await this.#detached(row, async ({ identity, connect }) => {

@@ -45,6 +45,11 @@ export interface PushTasks {
   noteNews(runId: string, workItemId: string, attempt: number, at: number): Promise<void>;
   /** The run's attempts that have not ended, oldest news first. */
   openTasks(runId: string): Promise<PushTask[]>;
+  /**
+   * Every run's attempts that have not ended and have had no news for half a lease of their run
+   * at `now` (the safety poll's interval): due their safety poll, if no attempt follows them.
+   */
+  orphans(now: number): Promise<PushTask[]>;
   /** Counts a notification that came after the attempt ended. */
   noteLate(runId: string, workItemId: string, attempt: number): Promise<void>;
 }
@@ -73,6 +78,8 @@ function update(set: string, value: SqlValue, key: [string, string, number]): Sq
  * steps run by `read` (the store's: `StepStore.pushTasks()`).
  */
 export function pushTasksOver(read: <T>(steps: SqlSteps<T>) => Promise<T>): PushTasks {
+  const rowsOf = async (sql: string, ...params: SqlValue[]) =>
+    (await read(all<PushTask>(sql, ...params))).map(pushTask);
   return {
     open: (task) =>
       read(
@@ -99,15 +106,11 @@ export function pushTasksOver(read: <T>(steps: SqlSteps<T>) => Promise<T>): Push
     },
     noteNews: (runId, workItemId, attempt, at) =>
       read(update("last_news_at = ?", at, [runId, workItemId, attempt])),
-    async openTasks(runId) {
-      const rows = await read(
-        all<PushTask>(
-          "SELECT * FROM a2a_push_tasks WHERE run_id = ? AND ended_at IS NULL ORDER BY last_news_at",
-          runId,
-        ),
-      );
-      return rows.map(pushTask);
-    },
+    openTasks: (runId) =>
+      rowsOf(
+        "SELECT * FROM a2a_push_tasks WHERE run_id = ? AND ended_at IS NULL ORDER BY last_news_at",
+        runId,
+      ),
     async end(runId, workItemId, attempt, at) {
       // Once: the row that ends is returned, none when it had ended.
       const ended = await read(
@@ -121,6 +124,11 @@ export function pushTasksOver(read: <T>(steps: SqlSteps<T>) => Promise<T>): Push
       );
       return ended.length > 0;
     },
+    orphans: (now) =>
+      rowsOf(
+        "SELECT p.* FROM a2a_push_tasks p JOIN runs r ON r.id = p.run_id WHERE p.ended_at IS NULL AND p.last_news_at <= ? - r.lease_ms / 2 ORDER BY p.last_news_at LIMIT 100",
+        now,
+      ),
     noteLate: (runId, workItemId, attempt) =>
       read(update("late = late + ?", 1, [runId, workItemId, attempt])),
   };

@@ -192,6 +192,8 @@ export const migrations: readonly (readonly string[])[] = [
       late INTEGER NOT NULL DEFAULT 0,
       PRIMARY KEY (run_id, work_item_id, attempt)
     )`,
+    // The attempts not ended, by their last news: the safety polls read only these.
+    "CREATE INDEX a2a_push_tasks_open ON a2a_push_tasks (last_news_at) WHERE ended_at IS NULL",
   ],
 ];
 

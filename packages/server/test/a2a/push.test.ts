@@ -19,7 +19,7 @@ import {
   untilEvent,
   waitFor,
 } from "./harness.ts";
-import { cuedPusher, freePort } from "./push-agents.ts";
+import { cuedPusher, freePort, untilTaskStored } from "./push-agents.ts";
 import { type PushMode, pushSender, type SentNotification } from "./push-sender.ts";
 
 const adminToken = "a2a-push-admin-token-0123456789";
@@ -45,6 +45,24 @@ async function pushRun(mode: PushMode, behaviour?: Parameters<typeof agent>[0]["
   const run = await svc.admin.createRun(lumenRun({ lease_ms: LEASE_MS }));
   await svc.admin.addAgent(run.run_id, { tag: "writer", a2a: { url: pushing.url } });
   return { svc, pushing, sent, runId: run.run_id };
+}
+
+/**
+ * A service on a database file that sent a cued pushing agent its message (the task stored),
+ * stopped, and started again on the same URL and file: the agent's task goes on meanwhile.
+ */
+async function restarted(mode: PushMode) {
+  const { options: pusher, cue, sent } = cuedPusher(mode);
+  const pushing = await agent(pusher);
+  const port = await freePort();
+  const database = join(mkdtempSync(join(tmpdir(), "a2a-push-")), "service.db");
+  const options = { port, publicUrl: `http://127.0.0.1:${port}`, database, sweepMs: 20 };
+  const before = await service(options);
+  const run = await before.admin.createRun(lumenRun({ lease_ms: LEASE_MS }));
+  await before.admin.addAgent(run.run_id, { tag: "writer", a2a: { url: pushing.url } });
+  await untilTaskStored(database);
+  await before.server.close();
+  return { pushing, cue, sent, run, after: await service(options) };
 }
 
 const stats = (server: NodeServer) => server.a2aPush as NonNullable<NodeServer["a2aPush"]>;
@@ -197,25 +215,26 @@ describe("push notifications", () => {
   });
 
   it("applies a notification that comes after the service restarted, from the stored attempt", async () => {
-    const { options: pusher, cue } = cuedPusher();
-    const pushing = await agent(pusher);
-    const port = await freePort();
-    const database = join(mkdtempSync(join(tmpdir(), "a2a-push-")), "service.db");
-    const options = { port, publicUrl: `http://127.0.0.1:${port}`, database };
-    const before = await service(options);
-    const run = await before.admin.createRun(lumenRun({ lease_ms: LEASE_MS }));
-    await before.admin.addAgent(run.run_id, { tag: "writer", a2a: { url: pushing.url } });
-    await waitFor(
-      "the message",
-      () => pushing.tasks.length,
-      (count) => count === 1,
-    );
-    await before.server.close();
-    const after = await service(options);
+    const { pushing, cue, run, after } = await restarted("deliver");
     cue.open();
     const completed = await untilEvent(after.admin, run.run_id, "work_item.completed");
     expect(completed.attempt).toBe(1);
     expect(stats(after.server).applied).toBeGreaterThanOrEqual(1);
+    expect(pushing.tasks[0]?.polls()).toBe(1);
+  });
+
+  it("reads a task no attempt follows since a restart, half a lease after its last news, when its notifications are lost", async () => {
+    const { pushing, cue, sent, run, after } = await restarted("lose");
+    cue.open();
+    await waitFor(
+      "the final notification",
+      () => sent.map((n) => n.state),
+      (states) => states.includes("TASK_STATE_COMPLETED"),
+    );
+    expect(pushing.tasks[0]?.polls()).toBe(0);
+    after.clock.advance(LEASE_MS / 2);
+    const completed = await untilEvent(after.admin, run.run_id, "work_item.completed");
+    expect([completed.agent_tag, completed.attempt]).toEqual(["writer", 1]);
     expect(pushing.tasks[0]?.polls()).toBe(1);
   });
 });
