@@ -10,7 +10,12 @@ export default workerdSuites(
     main: "./test/workers/entry.ts",
     wrangler: { configPath: "./wrangler.jsonc" },
     miniflare: {
-      bindings: { TASK_CONTEXT_ADMIN_TOKEN: "workers-entry-admin-token-0123456789" },
+      bindings: {
+        TASK_CONTEXT_ADMIN_TOKEN: "workers-entry-admin-token-0123456789",
+        // The webhook base of A2A push notifications (test/workers/a2a-push.test.ts): only an
+        // agent whose card offers them is affected; the test posts what it sent to the router.
+        TASK_CONTEXT_PUBLIC_URL: "https://tasks.example",
+      },
       // A small limit for the binding's test (wrangler.jsonc's ADDRESS_RATE_LIMITER stays).
       ratelimits: {
         TEST_ADDRESS_RATE_LIMITER: { namespace_id: "1999", simple: { limit: 3, period: 60 } },

@@ -7,6 +7,7 @@ import {
 } from "@task-context/core/internal";
 import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
+import { type PushTarget, pushRoutes } from "./a2a/push-route.ts";
 import { isDutyStore, startTimerDuties } from "./background/timer-duties.ts";
 import { DeliveryError } from "./delivery/delivery-error.ts";
 import type { DeliveryStore } from "./delivery/delivery-store.ts";
@@ -105,6 +106,11 @@ export interface AppOptions {
    * a dispatcher starts delivering to it (the Node server's does; see `A2aDispatcher`).
    */
   a2a?: A2aOptions;
+  /**
+   * Where A2A agents' push notifications go (`POST /v1/a2a/push/{run_id}/{work_item_id}/{attempt}`,
+   * authenticated by each attempt's push token, not a service token); without it, that path is 404.
+   */
+  a2aPush?: PushTarget;
 }
 
 /** The default safety recheck of long polls and event streams: 30 s. */
@@ -229,6 +235,7 @@ export function createApp(options: AppOptions): App {
   // Every operation of the contract, at its method and path (spans, limits and checks in the
   // executor every entry shares).
   operationRoutes(app, service);
+  if (options.a2aPush !== undefined) pushRoutes(app, options.a2aPush);
   const allowedHosts =
     options.allowedHosts === undefined
       ? undefined

@@ -18,6 +18,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { ArgumentError, type SecretPolicy } from "@task-context/core";
 import { requireText, requireWholeNumber } from "@task-context/core/internal";
+import type { PushReceiver, PushStats } from "./a2a/push-receiver.ts";
 import { createApp, defaultBodyBytes, type Limits } from "./app.ts";
 import { startNodeDuties } from "./background/node-duties.ts";
 import { defaultAllowedHosts } from "./http/allowed-hosts.ts";
@@ -99,8 +100,45 @@ export interface NodeServerOptions {
 export interface NodeServer {
   /** `http://HOST:PORT`. */
   url: string;
+  /**
+   * What the A2A push webhook applied, ignored as late and refused as forged (by why); present
+   * when push notifications are used (`publicUrl` set).
+   */
+  a2aPush?: PushStats;
   /** Stops accepting, answers long polls, ends streams, closes the database. */
   close(): Promise<void>;
+}
+
+/**
+ * The receiver of A2A push notifications: only with `publicUrl` (the agents must reach the
+ * webhook there; the origin an admin happened to register at may be one only they can reach).
+ * The push tasks are kept beside the runs (SQLite or PostgreSQL).
+ */
+async function a2aPush(
+  options: NodeServerOptions,
+  store: StepStore,
+  shutdown: AbortSignal,
+  bodyBytes: number,
+): Promise<{ receiver: PushReceiver; publicUrl: string } | undefined> {
+  if (options.publicUrl === undefined) return undefined;
+  // Loaded only here: a service without a public URL never loads the A2A SDK at start.
+  const [{ agentOperations }, { OAuthTokens }, { PushReceiver }] = await Promise.all([
+    import("./a2a/agent-operations.ts"),
+    import("./a2a/oauth-tokens.ts"),
+    import("./a2a/push-receiver.ts"),
+  ]);
+  const clock = options.clock ?? Date.now;
+  const timing = { clock, recheckMs: 1000, keepAliveMs: 15_000 };
+  const receiver = new PushReceiver({
+    tasks: store.pushTasks(),
+    store,
+    operations: agentOperations({ store, timing, shutdown, bodyBytes }, shutdown),
+    tokens: new OAuthTokens(clock),
+    clock,
+    answerBytes: 4 * bodyBytes,
+    onError: options.onUnexpectedError,
+  });
+  return { receiver, publicUrl: options.publicUrl };
 }
 
 /**
@@ -154,6 +192,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
       ? openSqliteStore(options)
       : await openPostgresStore(requirePostgresUrl("databaseUrl", options.databaseUrl), options);
   const shutdown = new AbortController();
+  const push = await a2aPush(options, store, shutdown.signal, bodyBytes);
   const app = createApp({
     store,
     auth: { adminToken: options.adminToken },
@@ -165,6 +204,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     allowedHosts: options.allowedHosts ?? defaultAllowedHosts(host),
     ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
     signal: shutdown.signal,
+    ...(push === undefined ? {} : { a2aPush: push.receiver }),
     // Its duties (lease expiry, the sweep, A2A) start below, once listening.
     backgroundDuties: false,
     ...(options.onUnexpectedError === undefined
@@ -209,12 +249,14 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
       serviceUrl: options.publicUrl,
       bodyBytes,
       ...(options.a2aPollMs === undefined ? {} : { pollIntervalMs: options.a2aPollMs }),
+      push,
     },
     onError: (error) => options.onUnexpectedError?.(error),
   });
   let closing: Promise<void> | undefined;
   return {
     url,
+    ...(push === undefined ? {} : { a2aPush: push.receiver.stats }),
     close() {
       closing ??= (async () => {
         shutdown.abort();

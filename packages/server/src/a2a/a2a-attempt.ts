@@ -26,6 +26,9 @@ import {
 import { AttemptLease, STUCK_LEASES } from "./attempt-lease.ts";
 import { type AgentCredential, credentialSecrets, redactCredentials } from "./card-credentials.ts";
 import type { OAuthTokens } from "./oauth-tokens.ts";
+import type { PushPayload, PushReceiver } from "./push-receiver.ts";
+import { pushPath } from "./push-route.ts";
+import { hashPushToken, newPushToken } from "./push-token.ts";
 import {
   type FinalOutcome,
   messageOutcome,
@@ -43,6 +46,11 @@ export type AttemptResult =
   | "failed"
   /** The store refused it as stale: another attempt holds the item, or it is done. */
   | "stale"
+  /**
+   * Handed over to push notifications (`push.handOff`): the task goes on, and its updates are
+   * applied as they are pushed (or read by the safety poll), not by this attempt.
+   */
+  | "pushing"
   /**
    * Nothing could be recorded: the dispatcher stopped, or the store failed even to take the
    * attempt's failure (`onError` was told); the lease expires in the store.
@@ -82,6 +90,32 @@ export interface AttemptInput {
   fetch?: typeof fetch;
   /** The agent's credentials, sent with each request, and where OAuth 2 tokens come from. */
   authentication?: { credentials: readonly AgentCredential[]; tokens: OAuthTokens };
+  /**
+   * Push notifications, used when the card offers them (`capabilities.pushNotifications`) to an
+   * A2A 1.x interface: the webhook is under `publicUrl`, and `receiver` hands this attempt its
+   * notifications. The task is then not polled, but for a safety poll (see {@link safetyPollMs}).
+   */
+  push?:
+    | {
+        receiver: PushReceiver;
+        publicUrl: string;
+        /**
+         * Hand the task over once the agent accepted the message, instead of following it here:
+         * where nothing may wait (a Durable Object's alarm), the notifications are applied as
+         * they come, and the safety poll is the receiver's (`PushReceiver.safetyPoll`).
+         */
+        handOff?: boolean;
+      }
+    | undefined;
+}
+
+/**
+ * While pushes are expected, the task is polled (GetTask) only when nothing came for half the
+ * lease: a lost notification delays an outcome by at most that, and a `working` the poll reads
+ * renews the lease before the attempt would be given up as silent.
+ */
+export function safetyPollMs(leaseMs: number): number {
+  return Math.max(1, Math.floor(leaseMs / 2));
 }
 
 /** An answer of an agent's is read up to this many times the request body limit. */
@@ -174,6 +208,13 @@ class Attempt {
   #cancel = false;
   /** The agent speaks A2A 0.3 (through the SDK's 0.3 transports). */
   readonly #a2a03: boolean;
+  /** Notifications pushed and not yet applied, and the wake-up of the loop that applies them. */
+  readonly #pushed: PushPayload[] = [];
+  #wake: (() => void) | undefined;
+  /** The task was handed over to push notifications: its row stays open. */
+  #handedOff = false;
+  /** When the agent last said something (a push, a poll's answer): the safety poll follows it. */
+  #lastNews = 0;
 
   constructor(input: AttemptInput) {
     this.#input = input;
@@ -206,11 +247,34 @@ class Attempt {
       });
     }
     void this.#watchSilence();
+    const push =
+      this.#a2a03 || input.card.capabilities?.pushNotifications !== true ? undefined : input.push;
+    const unfollow = push?.receiver.follow(input.runId, this.#item.id, this.#attempt, (payload) => {
+      this.#pushed.push(payload);
+      this.#wake?.();
+    });
     try {
+      if (push !== undefined) {
+        const started = await this.#send(push);
+        if (started !== undefined) return started;
+        if (push.handOff === true) {
+          this.#handedOff = true;
+          return "pushing";
+        }
+        return await this.#followPushes();
+      }
       const started = input.streaming ? await this.#stream() : await this.#send();
       return started ?? (await this.#poll());
     } finally {
       this.#over.abort();
+      unfollow?.();
+      // Notifications that come from now on are late: ignored, and counted. Not when the service
+      // stops: the task goes on, and its notifications are applied by the service that follows.
+      if (!input.signal.aborted && !this.#handedOff) {
+        await push?.receiver.tasks
+          .end(input.runId, this.#item.id, this.#attempt, input.clock())
+          .catch((error: unknown) => input.onError?.(error));
+      }
       this.#cancelTask();
     }
   }
@@ -285,12 +349,32 @@ class Attempt {
     return undefined;
   }
 
-  /** Sends the message for a polled task; undefined: poll the task from now on. */
-  async #send(): Promise<AttemptResult | undefined> {
+  /**
+   * Sends the message for a polled task, or one whose updates are pushed (with `push`: the
+   * attempt's webhook and a new token, its hash stored first); undefined: follow the task.
+   */
+  async #send(push?: AttemptInput["push"]): Promise<AttemptResult | undefined> {
     const { client } = this.#connection as AgentConnection;
+    const { runId, clock, agent } = this.#input;
     let answer: Task | Message;
     try {
-      const request = sendRequest(this.#message as Message, true);
+      let webhook: { url: string; token: string } | undefined;
+      if (push !== undefined) {
+        const token = newPushToken();
+        await push.receiver.tasks.open({
+          run_id: runId,
+          work_item_id: this.#item.id,
+          attempt: this.#attempt,
+          agent_id: agent.agent_id,
+          kind: this.#item.kind,
+          context_sha256: this.#item.context_sha256,
+          token_hash: await hashPushToken(token),
+          created_at: clock(),
+        });
+        const url = new URL(pushPath(runId, this.#item.id, this.#attempt), push.publicUrl).href;
+        webhook = { url, token };
+      }
+      const request = sendRequest(this.#message as Message, true, webhook);
       answer = (await client.sendMessage(request, this.#options())) as Task | Message;
     } catch (error) {
       return this.#callFailed("SendMessage", error);
@@ -300,35 +384,85 @@ class Attempt {
     if (!("id" in answer)) {
       return this.#settle(messageOutcome(answer, this.#item, this.#attempt));
     }
+    await push?.receiver.tasks.setTask(runId, this.#item.id, this.#attempt, answer.id);
     this.#snapshot.apply(answer);
+    this.#lastNews = clock();
     return this.#decide(false);
+  }
+
+  /**
+   * Applies the task's pushed notifications as streamed updates until it settles: a final state
+   * is read back with GetTask (the whole task, whatever notification was lost); the task is
+   * polled only when nothing came for {@link safetyPollMs}.
+   */
+  async #followPushes(): Promise<AttemptResult> {
+    const { clock, leaseMs } = this.#input;
+    const id = (this.#snapshot.task as Task).id;
+    for (;;) {
+      const payload = await this.#nextPush(this.#lastNews + safetyPollMs(leaseMs));
+      if (this.#requests.aborted) return this.#callFailed("GetTask", this.#requests.reason);
+      let result: AttemptResult | undefined;
+      if (payload === undefined) {
+        result = await this.#pollOnce(id);
+      } else if (payload.$case === "message") {
+        return this.#settle(messageOutcome(payload.value as Message, this.#item, this.#attempt));
+      } else {
+        this.#lastNews = clock();
+        this.#snapshot.apply(payload.value);
+        const pending = taskOutcome(this.#snapshot.task as Task, this.#item, this.#attempt);
+        // A final state: its artifacts are read from the task itself, not pieced from pushes.
+        result = pending.kind === "pending" ? await this.#decide(true) : await this.#pollOnce(id);
+      }
+      if (result !== undefined) return result;
+    }
+  }
+
+  /** The next pushed notification; undefined at `pollAt` (the service's clock) or on abort. */
+  async #nextPush(pollAt: number): Promise<PushPayload | undefined> {
+    const { clock, pollIntervalMs } = this.#input;
+    const tick = Math.min(pollIntervalMs, 1000);
+    for (;;) {
+      const next = this.#pushed.shift();
+      if (next !== undefined || this.#requests.aborted || clock() >= pollAt) return next;
+      await new Promise<void>((resolve) => {
+        this.#wake = resolve;
+        void pause(tick, this.#requests).then(resolve);
+      });
+      this.#wake = undefined;
+    }
   }
 
   /** Polls the task with tasks/get until it settles, or the attempt is given up. */
   async #poll(): Promise<AttemptResult> {
-    const { client } = this.#connection as AgentConnection;
     const id = (this.#snapshot.task as Task).id;
     for (;;) {
       await pause(this.#input.pollIntervalMs, this.#requests);
-      let task: Task;
-      try {
-        if (this.#requests.aborted) throw this.#requests.reason;
-        task = await client.getTask({ tenant: "", id, historyLength: 0 }, this.#options());
-      } catch (error) {
-        return this.#callFailed("GetTask", error);
-      }
-      const unreadable = this.#unreadable("GetTask", task);
-      if (unreadable !== undefined) return unreadable;
-      if (task.id !== id) {
-        return this.#settle({
-          kind: "fail",
-          reason: `The A2A agent answered GetTask for task ${quoted(id)} with another task, ${quoted(task.id)}.`,
-        });
-      }
-      this.#snapshot.apply(task);
-      const result = await this.#decide(false);
+      const result = await this.#pollOnce(id);
       if (result !== undefined) return result;
     }
+  }
+
+  /** Polls task `id` once with tasks/get and decides on its answer; undefined: go on. */
+  async #pollOnce(id: string): Promise<AttemptResult | undefined> {
+    const { client } = this.#connection as AgentConnection;
+    let task: Task;
+    try {
+      if (this.#requests.aborted) throw this.#requests.reason;
+      task = await client.getTask({ tenant: "", id, historyLength: 0 }, this.#options());
+    } catch (error) {
+      return this.#callFailed("GetTask", error);
+    }
+    this.#lastNews = this.#input.clock();
+    const unreadable = this.#unreadable("GetTask", task);
+    if (unreadable !== undefined) return unreadable;
+    if (task.id !== id) {
+      return this.#settle({
+        kind: "fail",
+        reason: `The A2A agent answered GetTask for task ${quoted(id)} with another task, ${quoted(task.id)}.`,
+      });
+    }
+    this.#snapshot.apply(task);
+    return this.#decide(false);
   }
 
   /**

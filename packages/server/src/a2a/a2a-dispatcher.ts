@@ -12,6 +12,7 @@ import type { A2aAgent, DeliveryStore } from "../delivery/delivery-store.ts";
 import { type AttemptResult, runAttempt } from "./a2a-attempt.ts";
 import { type AgentOperations, agentOperations } from "./agent-operations.ts";
 import { OAuthTokens } from "./oauth-tokens.ts";
+import type { PushReceiver } from "./push-receiver.ts";
 
 /** Options of {@link A2aDispatcher}. */
 export interface A2aDispatcherOptions {
@@ -45,6 +46,12 @@ export interface A2aDispatcherOptions {
   /** The `fetch` A2A requests go through (default: the global one). */
   fetch?: typeof fetch;
   /**
+   * Push notifications (see `PushReceiver`): an agent whose card offers them is asked to push its
+   * tasks' updates to the webhook under `publicUrl` instead of being followed on a stream or
+   * polled. Without it (no public URL set), push notifications are not used.
+   */
+  push?: { receiver: PushReceiver; publicUrl: string; handOff?: boolean } | undefined;
+  /**
    * Told of an error the dispatcher could not attribute to an attempt, and of a store error
    * during an attempt (which the attempt records as its failure when the store lets it).
    */
@@ -61,6 +68,8 @@ export interface A2aDispatchStats {
   stale: number;
   /** Attempts nothing came back for before their deadline. */
   abandoned: number;
+  /** Attempts handed over to push notifications (`push.handOff`). */
+  pushing: number;
   heartbeats: number;
 }
 
@@ -76,10 +85,13 @@ export class A2aDispatcher {
     failed: 0,
     stale: 0,
     abandoned: 0,
+    pushing: 0,
     heartbeats: 0,
   };
-  readonly #options: Required<Omit<A2aDispatcherOptions, "serviceUrl" | "onError" | "fetch">> &
-    Pick<A2aDispatcherOptions, "serviceUrl" | "onError" | "fetch">;
+  readonly #options: Required<
+    Omit<A2aDispatcherOptions, "serviceUrl" | "onError" | "fetch" | "push">
+  > &
+    Pick<A2aDispatcherOptions, "serviceUrl" | "onError" | "fetch" | "push">;
   readonly #stop = new AbortController();
   readonly #loops = new Map<string, Promise<void>[]>();
   /** The agents' claims, heartbeats, completions and failures, as their requests would run. */
@@ -188,6 +200,7 @@ export class A2aDispatcher {
         },
         ...(onError === undefined ? {} : { onError }),
         ...(fetch === undefined ? {} : { fetch }),
+        push: this.#options.push,
         ...(agent.a2a.credentials === undefined
           ? {}
           : { authentication: { credentials: agent.a2a.credentials, tokens: this.#tokens } }),
@@ -206,8 +219,13 @@ export class A2aDispatcher {
     const run = await this.#options.store.getRun(runId);
     if (run.status === "completed") return 0;
     const agents = await this.#options.store.a2aAgents(runId);
+    const handedOff = await this.#handedOff(runId);
+    // A task handed over to push notifications still holds its agent's slot until it ends.
     const slots = agents.flatMap((agent) =>
-      Array.from({ length: agent.a2a.concurrency }, () => agent),
+      Array.from(
+        { length: Math.max(0, agent.a2a.concurrency - (handedOff.get(agent.agent_id) ?? 0)) },
+        () => agent,
+      ),
     );
     // Slots that race for one item: one claims it, the others get 409 and take the next offer.
     // A slot's error (its claim's store failed) is told, and the other slots' attempts stand.
@@ -218,6 +236,17 @@ export class A2aDispatcher {
       if (slot.status === "rejected") this.#options.onError?.(slot.reason);
     }
     return done.filter((slot) => slot.status === "fulfilled" && slot.value).length;
+  }
+
+  /** How many tasks each agent has handed over to push notifications that have not ended. */
+  async #handedOff(runId: string): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    const { push } = this.#options;
+    if (push?.handOff !== true) return counts;
+    for (const task of await push.receiver.tasks.openTasks(runId)) {
+      counts.set(task.agent_id, (counts.get(task.agent_id) ?? 0) + 1);
+    }
+    return counts;
   }
 
   /** One slot of an agent: claim an item it may take, carry it out, again, until the run ends. */

@@ -41,7 +41,9 @@ const agentCardSchema = z.looseObject({
       }),
     )
     .min(1),
-  capabilities: z.looseObject({ streaming: z.boolean().optional() }).optional(),
+  capabilities: z
+    .looseObject({ streaming: z.boolean().optional(), pushNotifications: z.boolean().optional() })
+    .optional(),
   securitySchemes: z.record(z.string(), z.unknown()).optional(),
   securityRequirements,
   skills: z.array(
@@ -165,7 +167,11 @@ function keptCard(card: CheckedCard, interfaces: CardInterface[]): A2aAgentCard 
       protocolVersion: entry.protocolVersion ?? "1.0",
       tenant: entry.tenant ?? "",
     })),
-    capabilities: { streaming: card.capabilities?.streaming === true },
+    capabilities: {
+      streaming: card.capabilities?.streaming === true,
+      // Kept for push notifications (push-receiver.ts): only when offered.
+      ...(card.capabilities?.pushNotifications === true ? { pushNotifications: true } : {}),
+    },
     ...(Object.keys(card.securitySchemes ?? {}).length === 0
       ? {}
       : { securitySchemes: card.securitySchemes }),

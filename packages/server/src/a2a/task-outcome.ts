@@ -20,6 +20,12 @@ export interface OutcomeLimits {
   bodyBytes: number;
 }
 
+/**
+ * What an outcome needs of the work item: its kind (an artifact or a review) and the hash its
+ * completion quotes back. A push notification after a restart has these from its stored row.
+ */
+export type OutcomeItem = Pick<WorkItem, "kind" | "context_sha256">;
+
 /** What the service does with an attempt after an answer of its A2A task. */
 export type AttemptOutcome =
   | { kind: "pending"; working: boolean }
@@ -78,7 +84,7 @@ function dataOf(parts: readonly Part[]): unknown {
 
 /** The completion body a task's result makes for `item`, or why it makes none. */
 function completion(
-  item: WorkItem,
+  item: OutcomeItem,
   attempt: number,
   parts: readonly Part[],
   title: string,
@@ -139,7 +145,7 @@ function resultParts(task: Task): { parts: Part[]; title: string } | undefined {
  * failed, rejected or canceled, a failure with the reason (the item goes back on offer, or to the
  * dead letters).
  */
-export function taskOutcome(task: Task, item: WorkItem, attempt: number): AttemptOutcome {
+export function taskOutcome(task: Task, item: OutcomeItem, attempt: number): AttemptOutcome {
   const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
   const said = task.status?.message === undefined ? "" : partsText(task.status.message.parts);
   switch (state) {
@@ -168,7 +174,7 @@ export function taskOutcome(task: Task, item: WorkItem, attempt: number): Attemp
 }
 
 /** An agent's direct answer without a task: its parts are the result, as a completed task's. */
-export function messageOutcome(message: Message, item: WorkItem, attempt: number): FinalOutcome {
+export function messageOutcome(message: Message, item: OutcomeItem, attempt: number): FinalOutcome {
   if (message.parts.length === 0) return failed("The A2A agent answered with an empty message.");
   return completion(item, attempt, message.parts, "");
 }

@@ -137,13 +137,29 @@ export function workItemMessage(claim: ClaimView, options: WorkItemMessageOption
 }
 
 /** The request that sends an attempt's message; `returnImmediately` for a polled agent. */
-export function sendRequest(message: Message, returnImmediately: boolean): SendMessageRequest {
+export function sendRequest(
+  message: Message,
+  returnImmediately: boolean,
+  push?: { url: string; token: string },
+): SendMessageRequest {
   return {
     tenant: "",
     message,
     configuration: {
       acceptedOutputModes: ["text/plain", "text/markdown", "application/json"],
-      taskPushNotificationConfig: undefined,
+      // The webhook and its token: as `authentication` (Authorization: Bearer, A2A 1.0) and as
+      // `token` (the field agents built before `authentication` send in a header of their own).
+      taskPushNotificationConfig:
+        push === undefined
+          ? undefined
+          : {
+              tenant: "",
+              id: "",
+              taskId: "",
+              url: push.url,
+              token: push.token,
+              authentication: { scheme: "Bearer", credentials: push.token },
+            },
       returnImmediately,
     },
     metadata: undefined,

@@ -39,8 +39,19 @@ export function startNodeDuties(options: NodeDutiesOptions): NodeDuties {
   const timers = startTimerDuties({ store, clock, a2aWatch: watch, onError });
   // Expiry is also evaluated by every query; the timers and the sweep only make expiries visible
   // on streams and to long polls of runs nobody touches.
+  // And the tasks handed over to A2A push notifications that no attempt follows any more.
+  let sweeping = false;
   const sweeper = setInterval(() => {
     store.expireAllLeases().catch(onError);
+    const push = options.a2a.push?.receiver;
+    if (push === undefined || sweeping) return;
+    sweeping = true;
+    push
+      .sweep()
+      .catch(onError)
+      .finally(() => {
+        sweeping = false;
+      });
   }, options.sweepMs ?? 1000);
   sweeper.unref();
   // Runs whose A2A agents were added before this instance started (or on another instance).

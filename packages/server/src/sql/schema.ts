@@ -173,6 +173,28 @@ export const migrations: readonly (readonly string[])[] = [
   // 6: an A2A agent's credentials (JSON, as they are sent), apart from its endpoint: only the
   // dispatcher reads this column, so no read of the agents (list, page) can show them.
   ["ALTER TABLE agents ADD COLUMN a2a_credentials TEXT"],
+  // 7: the A2A attempts whose tasks push their updates (../a2a/push-tasks.ts): the attempt ↔
+  // task mapping and the hash of the attempt's push token, so that a notification that comes
+  // after a restart is recognised and applied; ended_at set once, when the attempt ends.
+  [
+    `CREATE TABLE a2a_push_tasks (
+      run_id TEXT NOT NULL,
+      work_item_id TEXT NOT NULL,
+      attempt INTEGER NOT NULL,
+      agent_id TEXT NOT NULL,
+      kind TEXT NOT NULL,
+      context_sha256 TEXT NOT NULL,
+      token_hash TEXT NOT NULL,
+      task_id TEXT,
+      created_at INTEGER NOT NULL,
+      last_news_at INTEGER NOT NULL,
+      ended_at INTEGER,
+      late INTEGER NOT NULL DEFAULT 0,
+      PRIMARY KEY (run_id, work_item_id, attempt)
+    )`,
+    // The attempts not ended, by their last news: the safety polls read only these.
+    "CREATE INDEX a2a_push_tasks_open ON a2a_push_tasks (last_news_at) WHERE ended_at IS NULL",
+  ],
 ];
 
 /** Brings the database's schema up to date, in one transaction per migration. */

@@ -7,6 +7,7 @@ import type * as Contract from "@task-context/contract";
 import { ArgumentError } from "@task-context/core";
 import { sha256Hex } from "@task-context/core/internal";
 import { type Artifact, renderRunContext, type WorkItem } from "@task-context/protocols";
+import { type PushTasks, pushTasksOver } from "../a2a/push-tasks.ts";
 import { ClaimWaiters, type OfferWatch, type RunOffers } from "../delivery/claim-waiters.ts";
 import type {
   A2aAgent,
@@ -210,6 +211,14 @@ export abstract class StepStore implements DeliveryStore {
 
   async a2aAgents(runId: string): Promise<A2aAgent[]> {
     return this.read(readA2aAgents(runId));
+  }
+
+  /**
+   * The A2A attempts whose tasks push their updates (../a2a/push-tasks.ts), kept beside the runs
+   * in the store's database.
+   */
+  pushTasks(): PushTasks {
+    return pushTasksOver((steps) => this.read(steps));
   }
 
   /** The runs not yet completed that have A2A agents: where a starting instance dispatches. */

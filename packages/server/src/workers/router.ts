@@ -1,8 +1,10 @@
 import { createApp, type Limits } from "../app.ts";
+import { DeliveryError } from "../delivery/delivery-error.ts";
 import type { App } from "../http/app-env.ts";
 import { clientAddress } from "../http/client-address.ts";
 import { serviceSettingsFromEnv } from "../settings.ts";
 import { DurableObjectStore } from "./durable-object-store.ts";
+import { unwrap } from "./outcome.ts";
 import type { WorkerEnv } from "./worker-env.ts";
 import { workersRateLimiter } from "./workers-rate-limiter.ts";
 
@@ -38,6 +40,23 @@ export function createRouter(env: WorkerEnv, options: RouterOptions = {}): App {
     rateLimiter: workersRateLimiter(store, env.ADDRESS_RATE_LIMITER),
     // A run's object follows A2A tasks from its alarm by tasks/get, never on a stream.
     a2a: { streaming: false },
+    // A2A push notifications go to the run's object (its receiver checks and applies them).
+    a2aPush: {
+      receive: async (runId, workItemId, attempt, token, body) => {
+        try {
+          const outcome = await unwrap(
+            store.object(runId).receivePush(runId, workItemId, attempt, token, body),
+          );
+          return { outcome };
+        } catch (error) {
+          if (!DeliveryError.isInstance(error)) throw error;
+          if (error.code !== "RUN_NOT_FOUND") return { refused: error };
+          const message =
+            "No A2A attempt of this service waits for push notifications at this URL.";
+          return { refused: new DeliveryError({ code: "NOT_FOUND", message }) };
+        }
+      },
+    },
     // A request may not do I/O for another: each event stream reads its run itself.
     sharedEventReaders: false,
     onUnexpectedError: (error) => console.error("unexpected error:", error),

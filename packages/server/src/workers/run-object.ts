@@ -3,8 +3,9 @@ import type * as Contract from "@task-context/contract";
 import { ArgumentError } from "@task-context/core";
 import type { WorkItem } from "@task-context/protocols";
 import type { A2aDispatcher } from "../a2a/a2a-dispatcher.ts";
+import type { PushReceiver } from "../a2a/push-receiver.ts";
 import { BackgroundDuties } from "../background/background-duties.ts";
-import { runNotFound } from "../delivery/delivery-error.ts";
+import { DeliveryError, runNotFound } from "../delivery/delivery-error.ts";
 import type {
   AgentIdentity,
   CreateRunOptions,
@@ -63,6 +64,12 @@ export class RunObject extends DurableObject<WorkerEnv> {
   readonly #alarm: AlarmScheduler;
   /** Delivers to the run's A2A agents, from the alarm; loaded with the first round. */
   #dispatcher: A2aDispatcher | undefined;
+  /** Receives the run's A2A push notifications; loaded with the first round or notification. */
+  #push: PushReceiver | undefined;
+  /** The last round found every slot of the agents with work held by handed-over tasks. */
+  #slotsHeld = false;
+  /** The duty deferred while {@link #slotsHeld}: set again when a handed-over task ends. */
+  #deferred: number | undefined;
   readonly #limiters = new Map<string, (keys: readonly string[]) => number | undefined>();
   /** Reports the run to the runs directory when its status or stage changes. */
   readonly #listing: RunListing;
@@ -76,9 +83,24 @@ export class RunObject extends DurableObject<WorkerEnv> {
     this.#database = durableObjectSql(ctx.storage);
     this.#listing = new RunListing(env.RUN_DIRECTORY);
     const clock = () => this.now();
-    this.#alarm = new AlarmScheduler(ctx.storage, clock, () => this.#listing.retryAt());
+    this.#alarm = new AlarmScheduler(ctx.storage, clock, () =>
+      earliest(this.#listing.retryAt(), this.#pushSafetyPollAt()),
+    );
     this.#duties = new BackgroundDuties({
-      scheduler: this.#alarm,
+      scheduler: {
+        // While every slot is held by a task handed over to push notifications, work on offer
+        // waits for one of them to end (a notification, or the safety poll the alarm rings for),
+        // instead of an alarm that rings at once, finds no free slot, and rings again.
+        at: (runId, when) => {
+          this.#deferred = this.#slotsHeld && when <= clock() ? when : undefined;
+          if (this.#deferred === undefined) this.#alarm.at(runId, when);
+          else this.#alarm.cancel();
+        },
+        cancel: () => {
+          this.#deferred = undefined;
+          this.#alarm.cancel();
+        },
+      },
       clock,
       runState: (runId) => this.#run().runState(runId),
       a2aRound: (runId) => this.#dispatchRound(runId),
@@ -210,6 +232,7 @@ export class RunObject extends DurableObject<WorkerEnv> {
     const [run] = this.#database.all<{ id: string }>("SELECT id FROM runs LIMIT 1");
     if (run === undefined) return;
     this.#alarm.rang();
+    await this.#safetyPoll(run.id);
     await this.#duties.round(run.id);
     this.#changed = true; // a report that failed is retried
     await this.#report();
@@ -222,13 +245,131 @@ export class RunObject extends DurableObject<WorkerEnv> {
    */
   async #dispatchRound(runId: string): Promise<void> {
     const { A2aDispatcher } = await import("../a2a/a2a-dispatcher.ts");
+    const publicUrl = this.env.TASK_CONTEXT_PUBLIC_URL;
+    const push =
+      publicUrl === undefined || publicUrl === ""
+        ? undefined
+        : { receiver: await this.#receiver(), publicUrl, handOff: true };
     this.#dispatcher ??= new A2aDispatcher({
       store: this.#run(),
       streaming: false,
       clock: () => this.now(),
       onError: (error) => console.error("A2A dispatch:", error),
+      push,
     });
-    await this.#dispatcher.dispatchRound(runId);
+    this.#slotsHeld = false;
+    const attempts = await this.#dispatcher.dispatchRound(runId);
+    this.#slotsHeld = attempts === 0 && this.#pushSafetyPollAt() !== undefined;
+  }
+
+  /**
+   * A push notification for attempt `attempt` of the run's item `workItemId` (the router's
+   * webhook forwards it here): checked and applied by the run's receiver, which refuses a forged
+   * one (counted, and logged: an object's memory is not seen from outside).
+   */
+  async receivePush(
+    runId: string,
+    workItemId: string,
+    attempt: number,
+    token: string | undefined,
+    body: unknown,
+  ): Promise<Outcome<"applied" | "late">> {
+    return outcome(async () => {
+      if (this.#open() === undefined) {
+        throw new DeliveryError({
+          code: "NOT_FOUND",
+          message: "No A2A attempt of this service waits for push notifications at this URL.",
+        });
+      }
+      const open = this.#openPushTasks();
+      const answer = await (await this.#receiver()).receive(
+        runId,
+        workItemId,
+        attempt,
+        token,
+        body,
+      );
+      if (this.#openPushTasks() < open) this.#slotFreed(runId);
+      await this.#report();
+      this.#alarm.refresh();
+      await this.#alarm.settled();
+      if ("refused" in answer) {
+        console.warn(
+          `A2A push notification refused: ${answer.refused.code} ${answer.refused.message}`,
+        );
+        throw answer.refused;
+      }
+      return answer.outcome;
+    });
+  }
+
+  /** The run's push receiver, over the object's storage and store. */
+  async #receiver(): Promise<PushReceiver> {
+    if (this.#push !== undefined) return this.#push;
+    const [{ agentOperations }, { OAuthTokens }, { PushReceiver }, { defaultBodyBytes }] =
+      await Promise.all([
+        import("../a2a/agent-operations.ts"),
+        import("../a2a/oauth-tokens.ts"),
+        import("../a2a/push-receiver.ts"),
+        import("../app.ts"),
+      ]);
+    const store = this.#run();
+    const clock = () => this.now();
+    const timing = { clock, recheckMs: 1000, keepAliveMs: 15_000 };
+    const shutdown = new AbortController().signal;
+    this.#push ??= new PushReceiver({
+      tasks: store.pushTasks(),
+      store,
+      operations: agentOperations(
+        { store, timing, shutdown, bodyBytes: defaultBodyBytes },
+        shutdown,
+      ),
+      tokens: new OAuthTokens(clock),
+      clock,
+      answerBytes: 4 * defaultBodyBytes,
+      onError: (error) => console.error("A2A push:", error),
+    });
+    return this.#push;
+  }
+
+  /** When the earliest task handed over to push notifications is due its safety poll. */
+  #pushSafetyPollAt(): number | undefined {
+    if (this.#store === undefined) return undefined;
+    const [row] = this.#database.all<{ at: number | null }>(
+      "SELECT min(p.last_news_at) + r.lease_ms / 2 AS at FROM a2a_push_tasks p, runs r WHERE p.ended_at IS NULL AND p.task_id IS NOT NULL",
+    );
+    return row?.at === null || row?.at === undefined ? undefined : Number(row.at);
+  }
+
+  /** How many tasks handed over to push notifications have not ended. */
+  #openPushTasks(): number {
+    const [row] = this.#database.all<{ open: number }>(
+      "SELECT count(*) AS open FROM a2a_push_tasks WHERE ended_at IS NULL",
+    );
+    return Number(row?.open ?? 0);
+  }
+
+  /** A handed-over task ended, freeing its agent's slot: the deferred work is due again. */
+  #slotFreed(runId: string): void {
+    this.#slotsHeld = false;
+    if (this.#deferred === undefined) return;
+    this.#alarm.at(runId, this.#deferred);
+    this.#deferred = undefined;
+  }
+
+  /** The safety poll of the tasks handed over to push notifications whose news is old. */
+  async #safetyPoll(runId: string): Promise<void> {
+    const due = this.#pushSafetyPollAt();
+    if (due === undefined || due > this.now()) return;
+    const [run] = this.#database.all<{ lease_ms: number }>("SELECT lease_ms FROM runs LIMIT 1");
+    const { safetyPollMs } = await import("../a2a/a2a-attempt.ts");
+    const open = this.#openPushTasks();
+    try {
+      await (await this.#receiver()).safetyPoll(runId, safetyPollMs(Number(run?.lease_ms)));
+    } catch (error) {
+      console.error("A2A push safety poll:", error);
+    }
+    if (this.#openPushTasks() < open) this.#slotFreed(runId);
   }
 
   /** The run's store, once its tables exist; never creates them. */
@@ -293,6 +434,12 @@ export class RunObject extends DurableObject<WorkerEnv> {
       return value;
     });
   }
+}
+
+/** The earliest of the times given (undefined: none). */
+function earliest(...times: (number | undefined)[]): number | undefined {
+  const given = times.filter((time) => time !== undefined);
+  return given.length === 0 ? undefined : Math.min(...given);
 }
 
 /** The store's run methods as the object answers them: with an {@link Outcome}. */

@@ -21,4 +21,10 @@ export interface WorkerEnv extends ServiceEnv {
    * Cloudflare location. Without it they are counted in each isolate's memory.
    */
   ADDRESS_RATE_LIMITER?: RateLimit;
+  /**
+   * The service's address as A2A agents reach it (`https://…`): with it, an agent whose card
+   * offers push notifications pushes its tasks' updates to the run's object through the
+   * webhook under it, instead of the object polling them from its alarm. Without it, polled.
+   */
+  TASK_CONTEXT_PUBLIC_URL?: string;
 }

@@ -11,7 +11,9 @@ import {
   AgentEvent,
   DefaultRequestHandler,
   type ExecutionEventBus,
+  InMemoryPushNotificationStore,
   InMemoryTaskStore,
+  type PushNotificationSender,
 } from "@a2a-js/sdk/server";
 import {
   agentCardHandler,
@@ -109,6 +111,11 @@ export interface A2aAgentOptions {
    * The card's security schemes and requirements (the SDK's types, served as A2A 1.0 JSON), and
    * the check every A2A request must pass: else it is answered HTTP 401 and noted in `refused`.
    */
+  /**
+   * Offer push notifications (`capabilities.pushNotifications`) and send them with this sender
+   * (made over the SDK's push-config store: see ./push-sender.ts).
+   */
+  push?: (store: InMemoryPushNotificationStore) => PushNotificationSender;
   security?: {
     schemes: AgentCard["securitySchemes"];
     requirements: AgentCard["securityRequirements"];
@@ -220,7 +227,18 @@ export async function startA2aAgent(options: A2aAgentOptions): Promise<RunningA2
       return undefined;
     },
   });
-  handler = new CountingRequestHandler(card, new InMemoryTaskStore(), executor);
+  const pushStore = new InMemoryPushNotificationStore();
+  if (options.push !== undefined && card.capabilities !== undefined) {
+    card.capabilities.pushNotifications = true;
+  }
+  handler = new CountingRequestHandler(
+    card,
+    new InMemoryTaskStore(),
+    executor,
+    undefined,
+    options.push === undefined ? undefined : pushStore,
+    options.push?.(pushStore),
+  );
   const served = options.card === undefined ? card : options.card(card);
   if (options.a2a03 !== undefined) {
     // A 0.3 agent answers 0.3 whatever a request says: the SDK's handlers take no header as 0.3.

@@ -42,8 +42,8 @@ describe.skipIf(reason !== undefined)(title("PostgresStore on many instances"), 
       expect(versions.map((row) => Number(row.version))).toEqual(migrations.map((_, at) => at + 1));
       const [tables] =
         await sql`SELECT count(*)::int AS count FROM pg_tables WHERE schemaname = 'public'`;
-      // The store's nine, schema_version and postgres_schema_version.
-      expect(tables?.count).toBe(11);
+      // The store's ten (a2a_push_tasks the tenth), schema_version and postgres_schema_version.
+      expect(tables?.count).toBe(12);
       const own = await sql`SELECT version FROM postgres_schema_version ORDER BY version`;
       expect(own.map((row) => Number(row.version))).toEqual(
         postgresMigrations.map((_, at) => at + 1),

@@ -1,10 +1,13 @@
 // Global setup of the workerd suites (runs in Node): a real A2A agent (the official SDK's server)
 // on loopback, for the run objects to dispatch to, and the agent cards every runtime must refuse
 // (../a2a/card-hosts.ts). Their URLs reach the tests by inject().
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { TestProject } from "vitest/node";
 import { startA2aAgent } from "../a2a/a2a-agent.ts";
 import { startCardHosts } from "../a2a/card-hosts.ts";
 import { startHostileAgent, taskJson } from "../a2a/hostile-agent.ts";
+import { pushSender, type SentNotification } from "../a2a/push-sender.ts";
 import { startTokenEndpoint } from "../a2a/token-endpoint.ts";
 
 /** The client secret of the OAuth-guarded agent's client. */
@@ -27,6 +30,12 @@ declare module "vitest" {
     a2aOAuthSecret: string;
     /** An agent that speaks A2A 0.3 only (the official SDK's 0.3 layer), over JSON-RPC. */
     a2a03Url: string;
+    /**
+     * An agent whose card offers push notifications; its SDK sender records each notification
+     * instead of delivering it (workerd has no address here), listed as JSON at `a2aPushSentUrl`.
+     */
+    a2aPushUrl: string;
+    a2aPushSentUrl: string;
   }
 }
 
@@ -81,6 +90,20 @@ export default async function setup(project: TestProject) {
     skills: [{ id: "web_search" }, { id: "write_file" }, { id: "read_file" }],
     a2a03: { transport: "JSONRPC" },
   });
+  const sent: SentNotification[] = [];
+  const pushing = await startA2aAgent({
+    name: "Edge pusher",
+    skills: [{ id: "web_search" }, { id: "write_file" }, { id: "read_file" }],
+    streaming: false,
+    push: pushSender("lose", sent),
+  });
+  const sentList = createServer((_request, response) => {
+    response.setHeader("content-type", "application/json").end(JSON.stringify(sent));
+  });
+  await new Promise<void>((resolve) => sentList.listen(0, "127.0.0.1", resolve));
+  const sentPort = (sentList.address() as AddressInfo).port;
+  project.provide("a2aPushUrl", pushing.url);
+  project.provide("a2aPushSentUrl", `http://127.0.0.1:${sentPort}`);
   project.provide("a2aAgentUrl", agent.url);
   project.provide("a2a03Url", a2a03.url);
   project.provide("a2aBulkyUrl", bulky.url);
@@ -91,8 +114,11 @@ export default async function setup(project: TestProject) {
   project.provide("a2aOAuthSecret", OAUTH_SECRET);
   return async () => {
     await Promise.all(
-      [agent, bulky, huge, locked, hosts, oauth, tokens, a2a03].map((server) => server.close()),
+      [agent, bulky, huge, locked, hosts, oauth, tokens, a2a03, pushing].map((server) =>
+        server.close(),
+      ),
     );
+    await new Promise((resolve) => sentList.close(resolve));
   };
 }
 
