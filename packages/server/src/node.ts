@@ -305,6 +305,8 @@ export interface NodeEnv extends ServiceEnv {
   TASK_CONTEXT_DATABASE_POOL?: string | undefined;
   /** What a commit survives: `process` (default) or `machine` (see {@link Durability}). */
   TASK_CONTEXT_DURABILITY?: string | undefined;
+  /** The service's address as A2A agents reach it (`publicUrl`): push notifications need it. */
+  TASK_CONTEXT_PUBLIC_URL?: string | undefined;
 }
 
 /** {@link NodeServerOptions} read from the environment, and whether the admin token was generated. */
@@ -319,7 +321,8 @@ export interface NodeSettings extends NodeServerOptions {
 
 /**
  * The server's settings from the environment: `PORT`, `HOST`, `TASK_CONTEXT_DB`,
- * `TASK_CONTEXT_DURABILITY`, `TASK_CONTEXT_DATABASE_URL` and `TASK_CONTEXT_DATABASE_POOL`, read here,
+ * `TASK_CONTEXT_DURABILITY`, `TASK_CONTEXT_DATABASE_URL`, `TASK_CONTEXT_DATABASE_POOL` and
+ * `TASK_CONTEXT_PUBLIC_URL`, read here,
  * and the variables of every runtime — `TASK_CONTEXT_ADMIN_TOKEN` (generated when unset),
  * `TASK_CONTEXT_RATE_LIMIT`, `TASK_CONTEXT_CORS_ORIGINS`, `TASK_CONTEXT_ALLOWED_HOSTS` and
  * `TASK_CONTEXT_SECRETS` — read by the main entry's `serviceSettingsFromEnv`, which this extends.
@@ -333,8 +336,29 @@ export function nodeSettingsFromEnv(environment: Readonly<NodeEnv>): NodeSetting
     database: environment.TASK_CONTEXT_DB || ".data/task-context.db",
     durability: parseDurability(environment.TASK_CONTEXT_DURABILITY),
     ...parseDatabaseUrl(environment),
+    ...parsePublicUrl(environment.TASK_CONTEXT_PUBLIC_URL),
     ...serviceSettingsFromEnv(environment, { generateAdminToken: true }),
   };
+}
+
+/** `TASK_CONTEXT_PUBLIC_URL`: an http(s) address without credentials, query or fragment. */
+function parsePublicUrl(value: string | undefined): Pick<NodeServerOptions, "publicUrl"> {
+  if (value === undefined || value === "") return {};
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (
+    url === undefined ||
+    !["http:", "https:"].includes(url.protocol) ||
+    url.username !== "" ||
+    url.password !== "" ||
+    url.search !== "" ||
+    url.hash !== ""
+  ) {
+    throw new ArgumentError({
+      argument: "TASK_CONTEXT_PUBLIC_URL",
+      message: `expected the service's http(s) address as A2A agents reach it, e.g. https://tc.example.com (no credentials, query or fragment), got ${JSON.stringify(value)}.`,
+    });
+  }
+  return { publicUrl: value };
 }
 
 /**

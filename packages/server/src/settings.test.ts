@@ -138,4 +138,24 @@ describe("settingsFromEnv of the Node entry", () => {
     });
     expect(nodeSettingsFromEnv({}).generatedAdminToken).toBe(true);
   });
+
+  it("reads TASK_CONTEXT_PUBLIC_URL as publicUrl, and refuses what is no http(s) address", () => {
+    const env = { TASK_CONTEXT_ADMIN_TOKEN: adminToken };
+    expect(nodeSettingsFromEnv(env).publicUrl).toBeUndefined();
+    expect(nodeSettingsFromEnv({ ...env, TASK_CONTEXT_PUBLIC_URL: "" }).publicUrl).toBeUndefined();
+    expect(
+      nodeSettingsFromEnv({ ...env, TASK_CONTEXT_PUBLIC_URL: "https://tc.example.com/base/" })
+        .publicUrl,
+    ).toBe("https://tc.example.com/base/");
+    for (const value of [
+      "tc.example.com",
+      "ftp://tc.example.com",
+      "https://u:p@tc.example.com",
+      "https://tc.example.com/?a=1",
+    ]) {
+      expect(() => nodeSettingsFromEnv({ ...env, TASK_CONTEXT_PUBLIC_URL: value })).toThrow(
+        `Invalid TASK_CONTEXT_PUBLIC_URL: expected the service's http(s) address as A2A agents reach it, e.g. https://tc.example.com (no credentials, query or fragment), got ${JSON.stringify(value)}.`,
+      );
+    }
+  });
 });
