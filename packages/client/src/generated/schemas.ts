@@ -60,7 +60,7 @@ export interface paths {
         put?: never;
         /**
          * Add an agent to a run; its token is returned this once
-         * @description The token names its run and agent and is stored hashed: keep it, it is never shown again. Each tag is unique within the run (it is the author_tag and reviewer_tag of the agent's work). With `a2a`, the agent is an A2A 1.0 agent: its agent card is read and checked (`AGENT_CARD_INVALID`), its skills are matched against the stages' `available_skills` (`AGENT_SKILLS_MISMATCH`), and the service sends it the work items of the matched stages as A2A messages, one A2A task per lease attempt; its token lets it fetch earlier artifacts. A card the service cannot serve is refused (`AGENT_CARD_INVALID`): larger than 1 MiB, no interface it speaks (JSONRPC or HTTP+JSON, A2A 1.x), or security requirements it cannot meet. With `a2a.credentials` (by security scheme name: a bearer token, an API key, OAuth 2 client credentials), the service sends them with every request to the agent's interface, and to no other origin; the card's `securityRequirements` (of the card and of each skill) must be met by them, else `AGENT_CREDENTIALS_MISSING` names the scheme missing. Credentials are never shown again. `warning` says when a review stage can only be taken by an agent that would review its own work.
+         * @description The token names its run and agent and is stored hashed: keep it, it is never shown again. Each tag is unique within the run (it is the author_tag and reviewer_tag of the agent's work). With `a2a`, the agent is an A2A 1.0 agent: its agent card is read and checked (`AGENT_CARD_INVALID`), its skills are matched against the stages' `available_skills` (`AGENT_SKILLS_MISMATCH`), and the service sends it the work items of the matched stages as A2A messages, one A2A task per lease attempt; its token lets it fetch earlier artifacts. A card the service cannot serve is refused (`AGENT_CARD_INVALID`): larger than 1 MiB, no interface it speaks (JSONRPC or HTTP+JSON, A2A 1.x), or security requirements it cannot meet. With `a2a.credentials` (by security scheme name: a bearer token, an API key, OAuth 2 client credentials), the service sends them with every request to the agent's interface, and to no other origin; the card's `securityRequirements` (of the card and of each skill) must be met by them, else `AGENT_CREDENTIALS_MISSING` names the scheme missing. Credentials are never shown again. A card that carries `signatures` (JWS over its JCS-canonical form, A2A §8.4) is verified, with keys from each signature's `jku` (on the card's origin) or from `a2a.jwks`; one that does not verify, or none with `a2a.require_signature`, is refused (`AGENT_CARD_SIGNATURE_INVALID`); `a2a.card_signature` says which key verified it. `warning` says when a review stage can only be taken by an agent that would review its own work.
          */
         post: operations["addAgent"];
         delete?: never;
@@ -804,6 +804,21 @@ export interface components {
          *             "protocol_binding": "JSONRPC",
          *             "protocol_version": "1.0",
          *             "concurrency": 1,
+         *             "card_signature": {
+         *               "verified": true,
+         *               "kid": "herald-2026",
+         *               "alg": "ES256",
+         *               "key_source": "jku",
+         *               "jku": "https://herald.example.com/.well-known/jwks.json"
+         *             },
+         *             "transport_errors": [
+         *               {
+         *                 "at": "2026-11-20T10:16:02.000Z",
+         *                 "kind": "unreachable",
+         *                 "work_item_id": "wi_ffnxz1cg6f1qz0jh5rzj9twwqt",
+         *                 "attempt": 1
+         *               }
+         *             ],
          *             "last_errors": [
          *               {
          *                 "at": "2026-11-20T10:16:02.000Z",
@@ -845,6 +860,21 @@ export interface components {
          *         "protocol_binding": "JSONRPC",
          *         "protocol_version": "1.0",
          *         "concurrency": 1,
+         *         "card_signature": {
+         *           "verified": true,
+         *           "kid": "herald-2026",
+         *           "alg": "ES256",
+         *           "key_source": "jku",
+         *           "jku": "https://herald.example.com/.well-known/jwks.json"
+         *         },
+         *         "transport_errors": [
+         *           {
+         *             "at": "2026-11-20T10:16:02.000Z",
+         *             "kind": "unreachable",
+         *             "work_item_id": "wi_ffnxz1cg6f1qz0jh5rzj9twwqt",
+         *             "attempt": 1
+         *           }
+         *         ],
          *         "last_errors": [
          *           {
          *             "at": "2026-11-20T10:16:02.000Z",
@@ -879,6 +909,24 @@ export interface components {
                 /** @description That interface's A2A protocolVersion (1.0 when the card did not say); null when the stored card has none */
                 protocol_version: string | null;
                 concurrency: number;
+                card_signature: components["schemas"]["CardSignature"];
+                /** @description Of the last 20 failed attempts, the 5 newest whose reason is a transport error, classified; the agent's own failures and results the service refused are not transport errors */
+                transport_errors: {
+                    /**
+                     * Format: date-time
+                     * @description When the attempt ended
+                     */
+                    at: string;
+                    /**
+                     * @description unreachable: nothing answered (refused, reset, DNS); timeout: no answer within the attempt's lease; http_status: an HTTP error status; protocol_error: a JSON-RPC error, an answer that is not A2A, or one over the size limit
+                     * @enum {string}
+                     */
+                    kind: "unreachable" | "timeout" | "http_status" | "protocol_error";
+                    /** @description The HTTP status the agent answered (http_status only) */
+                    status?: number | undefined;
+                    work_item_id: string;
+                    attempt: number;
+                }[];
                 /** @description The last 5 attempts that failed, newest first, with the reason the service recorded: the agent unreachable, an HTTP status or JSON-RPC error it answered, silence past the lease, a result the service refused, or the agent's own failure */
                 last_errors: {
                     /**
@@ -891,6 +939,33 @@ export interface components {
                     reason: string;
                 }[];
             } | undefined;
+        };
+        /**
+         * @example {
+         *       "verified": true,
+         *       "kid": "card-key-1",
+         *       "alg": "ES256",
+         *       "key_source": "jku",
+         *       "jku": "https://illustrator.example.com/.well-known/jwks.json"
+         *     }
+         * @example {
+         *       "verified": false
+         *     }
+         */
+        CardSignature: {
+            /** @description true: every signature of the card verified over its JCS-canonical form (A2A §8.4); false: the card carries no signatures */
+            verified: boolean;
+            /** @description The key id (kid) of the first signature that verified */
+            kid?: string | undefined;
+            /** @description Its JWS algorithm */
+            alg?: string | undefined;
+            /**
+             * @description Where the key came from: the signature's jku, or the registration's a2a.jwks
+             * @enum {string}
+             */
+            key_source?: "jku" | "jwks" | undefined;
+            /** @description The key set's URL, when the key came from a jku */
+            jku?: string | undefined;
         };
         /**
          * @example {
@@ -916,6 +991,7 @@ export interface components {
                 /** @description The service will follow its tasks on their streams (its card offers streaming, and this runtime's dispatcher streams: not a Durable Object's alarm); else by tasks/get */
                 streaming: boolean;
                 concurrency: number;
+                card_signature: components["schemas"]["CardSignature"];
             } | undefined;
             /** @description Set for an A2A agent when a review stage of the run can only be taken by an agent that also takes the stage it reviews (no agent reviews its own artifact, so those reviews would wait): which stage, which agent, what to add */
             warning?: string | undefined;
@@ -952,6 +1028,21 @@ export interface components {
                 credentials?: {
                     [key: string]: components["schemas"]["A2aCredential"];
                 } | undefined;
+                /** @description A pinned JSON Web Key Set (public keys): the card's signatures are verified with these keys, by kid, and a signature's jku is not fetched */
+                jwks?: {
+                    keys: ({
+                        /**
+                         * @description The key type: EC, RSA or OKP (Ed25519)
+                         * @enum {string}
+                         */
+                        kty: "EC" | "RSA" | "OKP";
+                        kid?: string | undefined;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                } | undefined;
+                /** @description Refuse a card that carries no signature that verifies (AGENT_CARD_SIGNATURE_INVALID); default false: an unsigned card is taken, a signed one must verify */
+                require_signature?: boolean | undefined;
             } | undefined;
         };
         /**
@@ -2224,7 +2315,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another body, a completion that does not fit the work item, or (secrets policy refuse) a new run that holds a secret, an A2A agent whose card cannot be read or whose skills cover no stage asked for */
+            /** @description Idempotency-Key reused with another body, a completion that does not fit the work item, or (secrets policy refuse) a new run that holds a secret, an A2A agent whose card cannot be read, whose signature does not verify, or whose skills cover no stage asked for */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2576,7 +2667,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another body, a completion that does not fit the work item, or (secrets policy refuse) a new run that holds a secret, an A2A agent whose card cannot be read or whose skills cover no stage asked for */
+            /** @description Idempotency-Key reused with another body, a completion that does not fit the work item, or (secrets policy refuse) a new run that holds a secret, an A2A agent whose card cannot be read, whose signature does not verify, or whose skills cover no stage asked for */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2584,7 +2675,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "AGENT_CARD_INVALID" | "AGENT_SKILLS_MISMATCH" | "AGENT_CREDENTIALS_MISSING" | undefined;
+                        code?: "AGENT_CARD_INVALID" | "AGENT_SKILLS_MISMATCH" | "AGENT_CREDENTIALS_MISSING" | "AGENT_CARD_SIGNATURE_INVALID" | undefined;
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3594,7 +3685,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another body, a completion that does not fit the work item, or (secrets policy refuse) a new run that holds a secret, an A2A agent whose card cannot be read or whose skills cover no stage asked for */
+            /** @description Idempotency-Key reused with another body, a completion that does not fit the work item, or (secrets policy refuse) a new run that holds a secret, an A2A agent whose card cannot be read, whose signature does not verify, or whose skills cover no stage asked for */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3767,7 +3858,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another body, a completion that does not fit the work item, or (secrets policy refuse) a new run that holds a secret, an A2A agent whose card cannot be read or whose skills cover no stage asked for */
+            /** @description Idempotency-Key reused with another body, a completion that does not fit the work item, or (secrets policy refuse) a new run that holds a secret, an A2A agent whose card cannot be read, whose signature does not verify, or whose skills cover no stage asked for */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4774,6 +4865,7 @@ export type StageInput = components["schemas"]["StageInput"];
 export type RunView = components["schemas"]["Run"];
 export type AgentList = components["schemas"]["AgentList"];
 export type AgentView = components["schemas"]["AgentView"];
+export type CardSignature = components["schemas"]["CardSignature"];
 export type AgentCreated = components["schemas"]["AgentCreated"];
 export type AddAgentInput = components["schemas"]["AddAgent"];
 export type A2aCredential = components["schemas"]["A2aCredential"];

@@ -1,5 +1,6 @@
 import type {
   AttemptRecord,
+  CardSignature,
   ClaimView,
   CompleteBody,
   CompletionView,
@@ -9,6 +10,7 @@ import type {
   FailBody,
   FailureView,
   HeartbeatView,
+  JsonWebKeySet,
   RunView,
 } from "@task-context/contract";
 import type { Artifact, ReviewFeedback, TraceContext, WorkItem } from "@task-context/protocols";
@@ -54,6 +56,12 @@ export interface A2aEndpoint {
   concurrency: number;
   /** The service's origin as the admin reached it: earlier artifacts' URIs are under it. */
   service_url: string;
+  /** How the card's signatures were verified (agents registered before: none recorded). */
+  card_signature?: CardSignature | undefined;
+  /** The key set pinned at registration (`a2a.jwks`): public keys, kept to verify the card again. */
+  jwks?: JsonWebKeySet | undefined;
+  /** The registration requires a verified signature (`a2a.require_signature`). */
+  require_signature?: boolean | undefined;
   /**
    * The credentials it was registered with, as they are sent (see ../a2a/card-credentials.ts):
    * stored apart from the endpoint (read only by the dispatcher), never shown in a read.

@@ -68,6 +68,8 @@ export function agentsSuite(start: StartService): void {
                 protocol_binding: "JSONRPC",
                 protocol_version: "1.0",
                 concurrency: 2,
+                card_signature: { verified: false },
+                transport_errors: [],
                 last_errors: [],
               },
             },
