@@ -93,6 +93,11 @@ export interface NodeServerOptions {
    * 1000 ms); the clock is looked at as often (1 s at most) for A2A leases that end.
    */
   a2aPollMs?: number;
+  /**
+   * How long an A2A agent's card is used before it is read again, by `clock` (default 1 hour):
+   * before the agent's next attempt; after an attempt that failed with a transport error, at once.
+   */
+  a2aCardRefreshMs?: number;
 }
 
 /** A running server. */
@@ -209,6 +214,9 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
       serviceUrl: options.publicUrl,
       bodyBytes,
       ...(options.a2aPollMs === undefined ? {} : { pollIntervalMs: options.a2aPollMs }),
+      ...(options.a2aCardRefreshMs === undefined
+        ? {}
+        : { cardRefreshMs: options.a2aCardRefreshMs }),
     },
     onError: (error) => options.onUnexpectedError?.(error),
   });

@@ -804,6 +804,10 @@ export interface components {
          *             "protocol_binding": "JSONRPC",
          *             "protocol_version": "1.0",
          *             "concurrency": 1,
+         *             "card_check": {
+         *               "at": "2026-11-20T10:00:00.000Z",
+         *               "outcome": "unchanged"
+         *             },
          *             "card_signature": {
          *               "verified": true,
          *               "kid": "herald-2026",
@@ -860,6 +864,10 @@ export interface components {
          *         "protocol_binding": "JSONRPC",
          *         "protocol_version": "1.0",
          *         "concurrency": 1,
+         *         "card_check": {
+         *           "at": "2026-11-20T10:00:00.000Z",
+         *           "outcome": "unchanged"
+         *         },
          *         "card_signature": {
          *           "verified": true,
          *           "kid": "herald-2026",
@@ -910,6 +918,21 @@ export interface components {
                 protocol_version: string | null;
                 concurrency: number;
                 card_signature: components["schemas"]["CardSignature"];
+                /** @description The card's last check; the card is read again before the agent's next attempt once the refresh interval passed (default 1 hour), and at once after an attempt failed with a transport error. null for an agent registered before cards were checked */
+                card_check: {
+                    /**
+                     * Format: date-time
+                     * @description When the card was last read
+                     */
+                    at: string;
+                    /**
+                     * @description registered: read at registration, not since; unchanged or changed: read again and taken; failed: read again and not taken (the last good card is kept)
+                     * @enum {string}
+                     */
+                    outcome: "registered" | "unchanged" | "changed" | "failed";
+                    /** @description Why the card was not taken (failed only): unreachable, invalid, a bad signature, … */
+                    reason?: string | undefined;
+                } | null;
                 /** @description Of the last 20 failed attempts, the 5 newest whose reason is a transport error, classified; the agent's own failures and results the service refused are not transport errors */
                 transport_errors: {
                     /**
@@ -2050,6 +2073,36 @@ export interface components {
             at: string;
             /** @description The item whose requeue or late completion unblocked the run */
             work_item_id: string;
+        } | {
+            /** @constant */
+            type: "agent.card_changed";
+            id: string;
+            /** @description Position in the run's stream: 1, 2, 3, … with no gaps; resume a stream after it */
+            seq: number;
+            run_id: string;
+            /** Format: date-time */
+            at: string;
+            /** @description The A2A agent whose card the service read again */
+            agent_tag: string;
+            /** @description What changed of what the service uses, each before and after (skills as their ids, security as the scheme names required, signature as its kid) */
+            changes: {
+                /** @enum {string} */
+                field: "name" | "interface_url" | "protocol_binding" | "protocol_version" | "streaming" | "skills" | "security" | "signature";
+                before: string;
+                after: string;
+            }[];
+        } | {
+            /** @constant */
+            type: "agent.card_check_failed";
+            id: string;
+            /** @description Position in the run's stream: 1, 2, 3, … with no gaps; resume a stream after it */
+            seq: number;
+            run_id: string;
+            /** Format: date-time */
+            at: string;
+            agent_tag: string;
+            /** @description Why the card read again was not taken (unreachable, invalid, a bad signature, its skills or credentials no longer fit): the last good card is kept */
+            reason: string;
         };
         /**
          * @example {
@@ -4088,7 +4141,7 @@ export interface operations {
                          * @description The event's type
                          * @enum {string}
                          */
-                        event: "run.created" | "work_item.offered" | "work_item.leased" | "work_item.lease_expired" | "work_item.completed" | "work_item.failed" | "work_item.dead_lettered" | "work_item.requeued" | "context.stale" | "artifact.created" | "review.feedback" | "content.flagged" | "stage.completed" | "run.completed" | "run.blocked" | "run.resumed";
+                        event: "run.created" | "work_item.offered" | "work_item.leased" | "work_item.lease_expired" | "work_item.completed" | "work_item.failed" | "work_item.dead_lettered" | "work_item.requeued" | "context.stale" | "artifact.created" | "review.feedback" | "content.flagged" | "stage.completed" | "run.completed" | "run.blocked" | "run.resumed" | "agent.card_changed" | "agent.card_check_failed";
                         data: string;
                     } | {
                         /** @description Milliseconds a client waits before it reconnects */

@@ -25,6 +25,7 @@ const a2aAgentExample = {
     protocol_binding: "JSONRPC",
     protocol_version: "1.0",
     concurrency: 1,
+    card_check: { at: "2026-11-20T10:00:00.000Z", outcome: "unchanged" },
     card_signature: {
       verified: true,
       kid: "herald-2026",
@@ -81,6 +82,25 @@ export const agentView = z
           ),
         concurrency: z.int().min(1),
         card_signature: cardSignature,
+        card_check: z
+          .strictObject({
+            at: z.iso.datetime().describe("When the card was last read"),
+            outcome: z
+              .enum(["registered", "unchanged", "changed", "failed"])
+              .describe(
+                "registered: read at registration, not since; unchanged or changed: read again and taken; failed: read again and not taken (the last good card is kept)",
+              ),
+            reason: z
+              .string()
+              .optional()
+              .describe(
+                "Why the card was not taken (failed only): unreachable, invalid, a bad signature, …",
+              ),
+          })
+          .nullable()
+          .describe(
+            "The card's last check; the card is read again before the agent's next attempt once the refresh interval passed (default 1 hour), and at once after an attempt failed with a transport error. null for an agent registered before cards were checked",
+          ),
         transport_errors: z
           .array(
             z.strictObject({

@@ -8,7 +8,7 @@ import { agentCredentials } from "./card-credentials.ts";
 
 /** The endpoint of an A2A agent added to `runId`, its card read now. */
 export async function a2aEndpoint(
-  context: Pick<ServiceContext, "store" | "a2a">,
+  context: Pick<ServiceContext, "store" | "a2a" | "timing">,
   runId: string,
   a2a: NonNullable<AddAgentInput["a2a"]>,
   serviceUrl: string,
@@ -29,6 +29,7 @@ export async function a2aEndpoint(
     concurrency: a2a.concurrency ?? 1,
     service_url: serviceUrl,
     card_signature: signature,
+    card_check: { at: context.timing.clock(), outcome: "registered" },
     ...(a2a.jwks === undefined ? {} : { jwks: a2a.jwks }),
     ...(a2a.require_signature === true ? { require_signature: true } : {}),
     ...(credentials.length === 0 ? {} : { credentials }),

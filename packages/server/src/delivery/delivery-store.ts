@@ -17,6 +17,7 @@ import type { Artifact, ReviewFeedback, TraceContext, WorkItem } from "@task-con
 import type { AgentCredential } from "../a2a/card-credentials.ts";
 import type { ReadInput, ReadOutput, ReadRunId } from "../sql/define-read.ts";
 import type { ReadName, Reads } from "../sql/reads.ts";
+import type { CardCheck } from "./machine/check-card.ts";
 import type { Receipt } from "./receipt.ts";
 import type { ItemStatus } from "./rules.ts";
 
@@ -62,6 +63,13 @@ export interface A2aEndpoint {
   jwks?: JsonWebKeySet | undefined;
   /** The registration requires a verified signature (`a2a.require_signature`). */
   require_signature?: boolean | undefined;
+  /**
+   * The card's last check: when (milliseconds since the epoch), and what came of it — read at
+   * registration, read again unchanged, changed, or not taken (why: the last good card is kept).
+   */
+  card_check?:
+    | { at: number; outcome: "registered" | "unchanged" | "changed" | "failed"; reason?: string }
+    | undefined;
   /**
    * The credentials it was registered with, as they are sent (see ../a2a/card-credentials.ts):
    * stored apart from the endpoint (read only by the dispatcher), never shown in a read.
@@ -252,6 +260,12 @@ export interface DeliveryStore {
   ): Promise<ReadOutput<Reads[Name]>>;
   /** Adds an agent (its token hashed by the caller). `AGENT_TAG_TAKEN` for a tag in use. */
   addAgent(runId: string, agent: StoredAgent): Promise<void>;
+
+  /**
+   * Stores an A2A agent's endpoint as a check of its card left it, and records what changed
+   * (`agent.card_changed`) or why the card was not taken (`agent.card_check_failed`).
+   */
+  checkCard(runId: string, check: CardCheck): Promise<void>;
   /** The agent with that id in the run, or undefined. */
   findAgent(runId: string, agentId: string): Promise<StoredAgent | undefined>;
   /** The run's A2A agents, in the order they were added. */

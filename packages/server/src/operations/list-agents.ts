@@ -32,6 +32,16 @@ export const listAgents = defineHandler(operations.listAgents, {
             protocol_version: face?.protocolVersion ?? null,
             concurrency: endpoint.concurrency,
             card_signature: endpoint.card_signature ?? { verified: false },
+            card_check:
+              endpoint.card_check === undefined
+                ? null
+                : {
+                    at: iso(endpoint.card_check.at),
+                    outcome: endpoint.card_check.outcome,
+                    ...(endpoint.card_check.reason === undefined
+                      ? {}
+                      : { reason: endpoint.card_check.reason }),
+                  },
             transport_errors: failures
               .flatMap(({ at, work_item_id, attempt, reason }) => {
                 const error = transportError(reason);

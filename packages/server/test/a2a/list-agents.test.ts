@@ -34,6 +34,8 @@ describe("GET /v1/runs/{run_id}/agents, for an A2A agent whose attempts fail", (
             protocol_version: "1.0",
             concurrency: 1,
             card_signature: { verified: false },
+            // Each failure's JSON-RPC error made the card due: read again, unchanged.
+            card_check: { at, outcome: "unchanged" },
             transport_errors: [7, 6, 5, 4, 3].map((attempt) => ({
               at,
               kind: "protocol_error",

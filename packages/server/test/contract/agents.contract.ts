@@ -69,6 +69,7 @@ export function agentsSuite(start: StartService): void {
                 protocol_version: "1.0",
                 concurrency: 2,
                 card_signature: { verified: false },
+                card_check: { at: expect.any(String), outcome: "registered" },
                 transport_errors: [],
                 last_errors: [],
               },

@@ -27,6 +27,11 @@ declare module "vitest" {
     a2aOAuthSecret: string;
     /** An agent that speaks A2A 0.3 only (the official SDK's 0.3 layer), over JSON-RPC. */
     a2a03Url: string;
+    /**
+     * An agent whose card names an interface where nothing listens when first read (at its
+     * registration), and the Edge writer's interface at every later read: it moved.
+     */
+    a2aMoverUrl: string;
   }
 }
 
@@ -81,6 +86,20 @@ export default async function setup(project: TestProject) {
     skills: [{ id: "web_search" }, { id: "write_file" }, { id: "read_file" }],
     a2a03: { transport: "JSONRPC" },
   });
+  let moverReads = 0;
+  const mover = await startA2aAgent({
+    name: "Edge mover",
+    skills: [{ id: "web_search" }, { id: "write_file" }, { id: "read_file" }],
+    card: (card) => {
+      moverReads += 1;
+      const url = moverReads === 1 ? "http://127.0.0.1:9/" : `${agent.url}/`;
+      return {
+        ...card,
+        supportedInterfaces: card.supportedInterfaces.map((face) => ({ ...face, url })),
+      };
+    },
+  });
+  project.provide("a2aMoverUrl", mover.url);
   project.provide("a2aAgentUrl", agent.url);
   project.provide("a2a03Url", a2a03.url);
   project.provide("a2aBulkyUrl", bulky.url);
@@ -91,7 +110,9 @@ export default async function setup(project: TestProject) {
   project.provide("a2aOAuthSecret", OAUTH_SECRET);
   return async () => {
     await Promise.all(
-      [agent, bulky, huge, locked, hosts, oauth, tokens, a2a03].map((server) => server.close()),
+      [agent, bulky, huge, locked, hosts, oauth, tokens, a2a03, mover].map((server) =>
+        server.close(),
+      ),
     );
   };
 }

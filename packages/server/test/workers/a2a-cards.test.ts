@@ -1,10 +1,12 @@
-// Signed agent cards on workerd: the router Worker reads the card and verifies its signature
-// (jose on WebCrypto, the key set fetched from the signature's jku on the card's origin, from
-// inside workerd); a card changed after it was signed is refused, and nothing is kept. The card
-// hosts are real servers on loopback, started by the suite's global setup (../a2a/card-hosts.ts).
+// Agent cards on workerd: the router Worker reads the card and verifies its signature (jose on
+// WebCrypto, the key set fetched from the signature's jku on the card's origin, from inside
+// workerd); a card changed after it was signed is refused, and nothing is kept. A card is read
+// again from the run's Durable Object's alarm round after an attempt's transport error. The card
+// hosts and agents are real servers on loopback, started by the suite's global setup.
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { createRun, runInput, taskStage } from "../contract/client.ts";
-import { workersService } from "./services.ts";
+import { runObject, workersService } from "./services.ts";
 
 describe("signed A2A agent cards on workerd", () => {
   it("verifies a signed card with the key at its jku, and lists by which key", async () => {
@@ -52,5 +54,38 @@ describe("signed A2A agent cards on workerd", () => {
     ]);
     const listed = await admin.get<{ agents: unknown[] }>(path);
     expect(listed.body.agents).toEqual([]);
+  });
+});
+
+describe("A2A agents' cards read again on workerd", () => {
+  it("after a transport error in the alarm's round, the next round reads the card again and sends to its new interface", async () => {
+    const mover = inject("a2aMoverUrl");
+    const writer = inject("a2aAgentUrl");
+    const service = await workersService();
+    const { admin, run, events } = await createRun(
+      service,
+      runInput([taskStage("draft")], { lease_ms: 60_000, max_attempts: 3 }),
+    );
+    const path = `/v1/runs/${run.run_id}/agents`;
+    const added = await admin.post(path, { body: { tag: "mover", a2a: { url: mover } } });
+    expect(added.status, added.text).toBe(201);
+    // Round 1: nothing listens at the registered interface. Round 2: the card, read again, names
+    // the writer's interface, and the attempt is sent there.
+    expect(await runDurableObjectAlarm(runObject(run.run_id))).toBe(true);
+    expect(await runDurableObjectAlarm(runObject(run.run_id))).toBe(true);
+    expect((await admin.getRun(run.run_id)).body.status).toBe("completed");
+    const changed = (await events()).flatMap((event) =>
+      event.type === "agent.card_changed" ? [[event.agent_tag, event.changes]] : [],
+    );
+    expect(changed).toEqual([
+      ["mover", [{ field: "interface_url", before: "http://127.0.0.1:9/", after: `${writer}/` }]],
+    ]);
+    const listed = await admin.get<{
+      agents: { a2a?: { interface_url: string; card_check: { outcome: string } | null } }[];
+    }>(path);
+    expect([
+      listed.body.agents[0]?.a2a?.interface_url,
+      listed.body.agents[0]?.a2a?.card_check?.outcome,
+    ]).toEqual([`${writer}/`, "changed"]);
   });
 });
