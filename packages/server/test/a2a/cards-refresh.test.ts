@@ -6,6 +6,7 @@
 // and the agent list's `card_check` saying why. The agents are the official SDK's servers.
 import type { AgentCard } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
+import { byTag, having, only, parsePage, textOf } from "../contract/html.ts";
 import {
   type A2aService,
   a2aHarness,
@@ -105,9 +106,25 @@ describe("an A2A agent's card, read again", () => {
     const failed = ofType(await events(admin, run.run_id), "agent.card_check_failed");
     expect(failed.map((event) => [event.agent_tag, event.reason])).toEqual([["writer", reason]]);
     const [listed] = (await admin.listAgents(run.run_id)).agents;
+    const at = new Date(clock.now()).toISOString();
     expect([listed?.a2a?.interface_url, listed?.a2a?.card_check]).toEqual([
       `${writer.url}/`,
-      { at: new Date(clock.now()).toISOString(), outcome: "failed", reason },
+      { at, outcome: "failed", reason },
+    ]);
+    // The run page shows the same, in the agent's row.
+    const response = await fetch(`${started.server.url}/runs/${run.run_id}`, {
+      headers: { authorization: `Bearer ${adminToken}`, accept: "text/html" },
+    });
+    const row = only(
+      parsePage(await response.text()),
+      having("tr", "data-agent-tag", "writer"),
+      "row",
+    );
+    expect(byTag(row, "td").map(textOf)).toEqual([
+      `${writer.url}/JSONRPC · A2A 1.0`,
+      "unsigned",
+      `⚠ failed · ${at}${reason}The last good card is used.`,
+      "none",
     ]);
   });
 
