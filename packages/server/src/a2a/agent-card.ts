@@ -241,8 +241,8 @@ export interface CardReading {
   credentials?: Readonly<Record<string, A2aCredential>> | undefined;
   /** A pinned key set for the card's signatures (`a2a.jwks`). */
   jwks?: JsonWebKeySet | undefined;
-  /** Refuse a card without a signature that verifies (`a2a.require_signature`). */
-  requireSignature?: boolean | undefined;
+  /** Refuse a card without a signature that verifies (see `CardSigning.required`). */
+  requireSignature?: boolean | "was-signed" | undefined;
 }
 
 /**

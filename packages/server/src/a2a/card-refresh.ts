@@ -188,7 +188,10 @@ export class CardRefresh {
       fetcher: this.#options.fetch,
       credentials: given,
       jwks: before.jwks,
-      requireSignature: before.require_signature,
+      // A card verified at registration must stay signed: its signature is not stripped away.
+      requireSignature:
+        before.require_signature === true ||
+        (before.card_signature?.verified === true ? "was-signed" : undefined),
     });
     // A card that moves its interfaces elsewhere would take the registration's credentials along.
     const origins = originsOf(card);

@@ -37,8 +37,11 @@ export interface CardSigning {
   name: string;
   /** A pinned key set: keys come from it alone (a `jku` is not fetched). */
   jwks?: JsonWebKeySet | undefined;
-  /** Refuse a card without a signature. */
-  required?: boolean | undefined;
+  /**
+   * Refuse a card without a signature: `true` as the registration asks (`a2a.require_signature`),
+   * `"was-signed"` for a card read again whose registered card was verified (no downgrade).
+   */
+  required?: boolean | "was-signed" | undefined;
   /** True for an A2A 0.3 card: canonicalized as it came (the SDK's form is the 1.0 card's). */
   legacy: boolean;
   fetcher: typeof fetch;
@@ -158,9 +161,11 @@ export async function verifyCardSignatures(
       issues,
     });
   if (signatures === undefined || (Array.isArray(signatures) && signatures.length === 0)) {
-    if (signing.required !== true) return { verified: false };
+    if (signing.required === undefined || signing.required === false) return { verified: false };
     throw refused(
-      "carries no signature, and the registration requires one (a2a.require_signature). Have the agent sign its card (A2A §8.4), or register it without require_signature.",
+      signing.required === "was-signed"
+        ? "carries no signature, and its card was signed when it was registered: a card once verified must stay signed. Have the agent sign its card again, or register it again."
+        : "carries no signature, and the registration requires one (a2a.require_signature). Have the agent sign its card (A2A §8.4), or register it without require_signature.",
       [{ path: "/signatures", message: "The card has no signatures." }],
     );
   }

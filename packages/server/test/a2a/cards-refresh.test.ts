@@ -4,9 +4,11 @@
 // taken — an `agent.card_changed` event says what changed, the next attempt goes to its new
 // interface — and a card that now fails keeps the last good one, with `agent.card_check_failed`
 // and the agent list's `card_check` saying why. The agents are the official SDK's servers.
-import type { AgentCard } from "@a2a-js/sdk";
+import { type AgentCard, generateAgentCardSignature } from "@a2a-js/sdk";
+import { exportJWK, generateKeyPair } from "jose";
 import { describe, expect, it } from "vitest";
 import { byTag, having, only, parsePage, textOf } from "../contract/html.ts";
+import type { A2aAgentOptions } from "./a2a-agent.ts";
 import {
   type A2aService,
   a2aHarness,
@@ -18,6 +20,8 @@ import {
   settled,
   waitFor,
 } from "./harness.ts";
+import { movedTo, movingCard } from "./moving-card.ts";
+import { registerMover } from "./register-mover.ts";
 
 const adminToken = "a2a-cards-refresh-admin-token-0123456789";
 // Well inside the runs' lease (60 s): moving the clock by it never gives an attempt up as silent.
@@ -28,12 +32,6 @@ const skills = [{ id: "copywriting" }];
 /** Two stages the same agent takes, one after the other: two attempts, one card check between. */
 const twoDrafts = lumenRun({ stages: [draftStage, { ...draftStage, id: "polish" }] });
 
-/** `card` with its one interface moved to `url`. */
-const movedTo = (card: AgentCard, url: string): AgentCard => ({
-  ...card,
-  supportedInterfaces: card.supportedInterfaces.map((face) => ({ ...face, url })),
-});
-
 /**
  * Starts an agent "Writer" whose card is `card(card, changed)`, registers it for the two drafts,
  * and once its first task runs, marks the card changed and moves the clock by the refresh
@@ -42,10 +40,12 @@ const movedTo = (card: AgentCard, url: string): AgentCard => ({
 async function changedDuringFirstTask(
   { admin, clock }: A2aService,
   card: (card: AgentCard, changed: boolean) => unknown,
+  options: Partial<A2aAgentOptions> = {},
 ) {
   const firstDone = cues();
   let changed = false;
   const writer = await agent({
+    ...options,
     name: "Writer",
     skills,
     card: (served) => card(served, changed),
@@ -132,25 +132,14 @@ describe("an A2A agent's card, read again", () => {
     const { admin, clock } = await service();
     const registeredAt = clock.now();
     const successor = await agent({ name: "Successor", skills });
-    let reads = 0;
     // Registered with an interface where nothing listens; every later read names the successor.
     const mover = await agent({
       name: "Mover",
       skills,
-      card: (card) => {
-        reads += 1;
-        return movedTo(card, reads === 1 ? "http://127.0.0.1:9/" : `${successor.url}/`);
-      },
+      card: movingCard("http://127.0.0.1:9/", () => `${successor.url}/`),
     });
     const run = await admin.createRun(lumenRun({ max_attempts: 3 }));
-    await admin.addAgent(run.run_id, { tag: "mover", a2a: { url: mover.url } });
-    expect((await settled(admin, run.run_id)).status).toBe("completed");
-    expect(successor.tasks.map((task) => task.attempt)).toEqual([2]);
-    const [changed] = ofType(await events(admin, run.run_id), "agent.card_changed");
-    expect(changed?.changes).toEqual([
-      { field: "interface_url", before: "http://127.0.0.1:9/", after: `${successor.url}/` },
-    ]);
-    const [listed] = (await admin.listAgents(run.run_id)).agents;
+    const listed = await registerMover(admin, run.run_id, mover.url, successor);
     expect(listed?.a2a?.transport_errors.map(({ kind, attempt }) => [kind, attempt])).toEqual([
       ["unreachable", 1],
     ]);
@@ -158,5 +147,32 @@ describe("an A2A agent's card, read again", () => {
       at: new Date(registeredAt).toISOString(),
       outcome: "changed",
     });
+  });
+
+  it("does not take a card signed at registration that is served unsigned later", async () => {
+    const started = await service();
+    const { privateKey, publicKey } = await generateKeyPair("ES256");
+    const key = { ...(await exportJWK(publicKey)), kid: "writer-key", alg: "ES256" };
+    const sign = (card: AgentCard) =>
+      generateAgentCardSignature(privateKey, {
+        alg: "ES256",
+        typ: "JOSE",
+        kid: "writer-key",
+        jku: `${new URL(card.supportedInterfaces[0]?.url ?? "").origin}/jwks.json`,
+      })(card);
+    const { run } = await changedDuringFirstTask(
+      started,
+      (card, stripped) => (stripped ? card : sign(card)),
+      { jwks: { keys: [key] } },
+    );
+    const reason =
+      'The A2A agent card of "Writer" carries no signature, and its card was signed when it was registered: a card once verified must stay signed. Have the agent sign its card again, or register it again. /signatures: The card has no signatures.';
+    const failed = ofType(await events(started.admin, run.run_id), "agent.card_check_failed");
+    expect(failed.map((event) => event.reason)).toEqual([reason]);
+    const [listed] = (await started.admin.listAgents(run.run_id)).agents;
+    expect([listed?.a2a?.card_signature.kid, listed?.a2a?.card_check?.outcome]).toEqual([
+      "writer-key",
+      "failed",
+    ]);
   });
 });

@@ -5,6 +5,7 @@ import type { TestProject } from "vitest/node";
 import { startA2aAgent } from "../a2a/a2a-agent.ts";
 import { startCardHosts } from "../a2a/card-hosts.ts";
 import { startHostileAgent, taskJson } from "../a2a/hostile-agent.ts";
+import { movingCard } from "../a2a/moving-card.ts";
 import { startTokenEndpoint } from "../a2a/token-endpoint.ts";
 
 /** The client secret of the OAuth-guarded agent's client. */
@@ -86,18 +87,10 @@ export default async function setup(project: TestProject) {
     skills: [{ id: "web_search" }, { id: "write_file" }, { id: "read_file" }],
     a2a03: { transport: "JSONRPC" },
   });
-  let moverReads = 0;
   const mover = await startA2aAgent({
     name: "Edge mover",
     skills: [{ id: "web_search" }, { id: "write_file" }, { id: "read_file" }],
-    card: (card) => {
-      moverReads += 1;
-      const url = moverReads === 1 ? "http://127.0.0.1:9/" : `${agent.url}/`;
-      return {
-        ...card,
-        supportedInterfaces: card.supportedInterfaces.map((face) => ({ ...face, url })),
-      };
-    },
+    card: movingCard("http://127.0.0.1:9/", () => `${agent.url}/`),
   });
   project.provide("a2aMoverUrl", mover.url);
   project.provide("a2aAgentUrl", agent.url);
