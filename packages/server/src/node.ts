@@ -98,6 +98,11 @@ export interface NodeServerOptions {
    * before the agent's next attempt; after an attempt that failed with a transport error, at once.
    */
   a2aCardRefreshMs?: number;
+  /**
+   * Refuse every A2A agent whose card carries no signature that verifies
+   * (`AGENT_CARD_SIGNATURE_INVALID`), as `a2a.require_signature` does for one. Default false.
+   */
+  a2aRequireSignatures?: boolean;
 }
 
 /** A running server. */
@@ -169,6 +174,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     ...(options.cors === undefined ? {} : { cors: options.cors }),
     allowedHosts: options.allowedHosts ?? defaultAllowedHosts(host),
     ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
+    ...(options.a2aRequireSignatures === true ? { a2a: { requireSignatures: true } } : {}),
     signal: shutdown.signal,
     // Its duties (lease expiry, the sweep, A2A) start below, once listening.
     backgroundDuties: false,

@@ -18,7 +18,9 @@ export async function a2aEndpoint(
     fetcher: context.a2a.fetch,
     credentials: a2a.credentials,
     jwks: a2a.jwks,
-    requireSignature: a2a.require_signature,
+    requireSignature:
+      a2a.require_signature === true ||
+      (context.a2a.requireSignatures === true ? "service" : undefined),
   });
   const credentials = agentCredentials(card, a2a.credentials);
   const stages = matchStages(card, run.stages, a2a.stages);
@@ -31,7 +33,9 @@ export async function a2aEndpoint(
     card_signature: signature,
     card_check: { at: context.timing.clock(), outcome: "registered" },
     ...(a2a.jwks === undefined ? {} : { jwks: a2a.jwks }),
-    ...(a2a.require_signature === true ? { require_signature: true } : {}),
+    ...(a2a.require_signature === true || context.a2a.requireSignatures === true
+      ? { require_signature: true }
+      : {}),
     ...(credentials.length === 0 ? {} : { credentials }),
   };
 }

@@ -242,7 +242,7 @@ export interface CardReading {
   /** A pinned key set for the card's signatures (`a2a.jwks`). */
   jwks?: JsonWebKeySet | undefined;
   /** Refuse a card without a signature that verifies (see `CardSigning.required`). */
-  requireSignature?: boolean | "was-signed" | undefined;
+  requireSignature?: boolean | "service" | "was-signed" | undefined;
 }
 
 /**

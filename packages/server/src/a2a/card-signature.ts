@@ -39,9 +39,10 @@ export interface CardSigning {
   jwks?: JsonWebKeySet | undefined;
   /**
    * Refuse a card without a signature: `true` as the registration asks (`a2a.require_signature`),
-   * `"was-signed"` for a card read again whose registered card was verified (no downgrade).
+   * `"service"` as the service does of every agent, `"was-signed"` for a card read again whose
+   * registered card was verified (no downgrade).
    */
-  required?: boolean | "was-signed" | undefined;
+  required?: boolean | "service" | "was-signed" | undefined;
   /** True for an A2A 0.3 card: canonicalized as it came (the SDK's form is the 1.0 card's). */
   legacy: boolean;
   fetcher: typeof fetch;
@@ -163,9 +164,13 @@ export async function verifyCardSignatures(
   if (signatures === undefined || (Array.isArray(signatures) && signatures.length === 0)) {
     if (signing.required === undefined || signing.required === false) return { verified: false };
     throw refused(
-      signing.required === "was-signed"
-        ? "carries no signature, and its card was signed when it was registered: a card once verified must stay signed. Have the agent sign its card again, or register it again."
-        : "carries no signature, and the registration requires one (a2a.require_signature). Have the agent sign its card (A2A §8.4), or register it without require_signature.",
+      {
+        "was-signed":
+          "carries no signature, and its card was signed when it was registered: a card once verified must stay signed. Have the agent sign its card again, or register it again.",
+        service:
+          "carries no signature, and this service requires one of every A2A agent's card. Have the agent sign its card (A2A §8.4).",
+        true: "carries no signature, and the registration requires one (a2a.require_signature). Have the agent sign its card (A2A §8.4), or register it without require_signature.",
+      }[String(signing.required) as "was-signed" | "service" | "true"],
       [{ path: "/signatures", message: "The card has no signatures." }],
     );
   }

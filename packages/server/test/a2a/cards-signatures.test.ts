@@ -216,6 +216,20 @@ describe("an A2A agent card's signatures, at registration", () => {
     expect(added.a2a?.card_signature).toEqual({ verified: false });
   });
 
+  it("refuses every unsigned card when the service requires signatures, and takes a signed one", async () => {
+    const { admin } = await service({ a2aRequireSignatures: true });
+    const plain = await agent({ name: "Plain", skills });
+    const run = await admin.createRun(lumenRun());
+    const error = await refusal(admin.addAgent(run.run_id, { tag: "p", a2a: { url: plain.url } }));
+    expect([error.code, error.message]).toEqual([
+      "AGENT_CARD_SIGNATURE_INVALID",
+      'The A2A agent card of "Plain" carries no signature, and this service requires one of every A2A agent\'s card. Have the agent sign its card (A2A §8.4).',
+    ]);
+    const signed = await signedAgent("Signed", () => signingKey);
+    const added = await admin.addAgent(run.run_id, { tag: "s", a2a: { url: signed.url } });
+    expect(added.a2a?.card_signature.verified).toBe(true);
+  });
+
   it("refuses a pinned key set that holds a private key", async () => {
     const { admin } = await service();
     const signed = await agent({ name: "Signed", skills, signer: signer(() => signingKey) });
