@@ -33,6 +33,7 @@ export const deliveryErrorStatus = {
   AGENT_CARD_INVALID: 422,
   AGENT_SKILLS_MISMATCH: 422,
   AGENT_CREDENTIALS_MISSING: 422,
+  AGENT_CARD_SIGNATURE_INVALID: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
@@ -60,7 +61,7 @@ export const statusMeanings: Record<DeliveryErrorStatus, string> = {
   409: "The state forbids it: tag taken, item not on offer, lease lost, already completed, not dead-lettered",
   413: "The body is larger than the limit (1 MiB by default)",
   415: "The body is not declared as JSON",
-  422: "Idempotency-Key reused with another body, a completion that does not fit the work item, or (secrets policy refuse) a new run that holds a secret, an A2A agent whose card cannot be read or whose skills cover no stage asked for",
+  422: "Idempotency-Key reused with another body, a completion that does not fit the work item, or (secrets policy refuse) a new run that holds a secret, an A2A agent whose card cannot be read, whose signature does not verify, or whose skills cover no stage asked for",
   429: "Too many requests for this token or address: wait Retry-After seconds",
   500: "The service failed to answer: try again, and report it if it keeps failing",
   503: "The service cannot answer now: try again later; or, on Cloudflare Workers, the Worker lacks a binding the operation needs (the message names it)",
@@ -118,6 +119,17 @@ export const errorExamples: Record<
         path: "/securityRequirements/0",
         message:
           'The card asks for credentials of "bearer"; a2a.credentials has none for "bearer" (an HTTP Bearer scheme: give { "bearer_token": "…" }).',
+      },
+    ],
+  },
+  AGENT_CARD_SIGNATURE_INVALID: {
+    error:
+      'The A2A agent card of "Illustrator" carries a signature the service cannot verify. Fix the issues listed, or register the agent with a2a.jwks holding its key.',
+    issues: [
+      {
+        path: "/signatures/0",
+        message:
+          'The signature by key "card-key-1" (ES256, from https://illustrator.example.com/.well-known/jwks.json) does not match the card: the card was changed after it was signed, or signed with another key.',
       },
     ],
   },

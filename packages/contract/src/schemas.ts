@@ -170,6 +170,62 @@ export const a2aCredential = z
     ],
   });
 
+/** The JWS algorithms an A2A agent card's signature may use: asymmetric ones, never `none`. */
+export const cardSignatureAlgorithms = [
+  "ES256",
+  "ES384",
+  "ES512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "RS256",
+  "RS384",
+  "RS512",
+  "EdDSA",
+  "Ed25519",
+] as const;
+
+/** A public key of a pinned key set (JWK, RFC 7517): an EC, RSA or OKP key, never a private part. */
+const publicJwk = z
+  .looseObject({
+    kty: z.enum(["EC", "RSA", "OKP"]).describe("The key type: EC, RSA or OKP (Ed25519)"),
+    kid: z.string().min(1).max(200).optional(),
+  })
+  .refine((key) => !("d" in key), {
+    error: "a pinned key is a public key: remove its private part d",
+    path: ["d"],
+  });
+
+/** How an A2A agent's card signature was checked, as the registration and the agent list say. */
+export const cardSignature = z
+  .strictObject({
+    verified: z
+      .boolean()
+      .describe(
+        "true: every signature of the card verified over its JCS-canonical form (A2A §8.4); false: the card carries no signatures",
+      ),
+    kid: z.string().optional().describe("The key id (kid) of the first signature that verified"),
+    alg: z.string().optional().describe("Its JWS algorithm"),
+    key_source: z
+      .enum(["jku", "jwks"])
+      .optional()
+      .describe("Where the key came from: the signature's jku, or the registration's a2a.jwks"),
+    jku: z.string().optional().describe("The key set's URL, when the key came from a jku"),
+  })
+  .meta({
+    id: "CardSignature",
+    examples: [
+      {
+        verified: true,
+        kid: "card-key-1",
+        alg: "ES256",
+        key_source: "jku",
+        jku: "https://illustrator.example.com/.well-known/jwks.json",
+      },
+      { verified: false },
+    ],
+  });
+
 /** `POST /v1/runs/{run_id}/agents`. */
 export const addAgentBody = z
   .strictObject({
@@ -203,6 +259,18 @@ export const addAgentBody = z
           .describe(
             "Credentials for the security schemes its card declares (securitySchemes), by scheme name: the card's securityRequirements must be met by them (else AGENT_CREDENTIALS_MISSING). Stored as the run's secrets: never shown again, sent only to the card's interface origin (an OAuth 2 client secret only to the scheme's tokenUrl)",
           ),
+        jwks: z
+          .strictObject({ keys: z.array(publicJwk).min(1).max(20) })
+          .optional()
+          .describe(
+            "A pinned JSON Web Key Set (public keys): the card's signatures are verified with these keys, by kid, and a signature's jku is not fetched",
+          ),
+        require_signature: z
+          .boolean()
+          .optional()
+          .describe(
+            "Refuse a card that carries no signature that verifies (AGENT_CARD_SIGNATURE_INVALID); default false: an unsigned card is taken, a signed one must verify",
+          ),
       })
       .optional()
       .describe(
@@ -231,6 +299,7 @@ export const agentCreated = z
             "The service will follow its tasks on their streams (its card offers streaming, and this runtime's dispatcher streams: not a Durable Object's alarm); else by tasks/get",
           ),
         concurrency: z.int().min(1),
+        card_signature: cardSignature,
       })
       .optional()
       .describe("An A2A agent: what the service read of its card and will deliver to it"),
@@ -514,6 +583,10 @@ export type RunCreated = z.infer<typeof runCreated>;
 export type AddAgentInput = z.infer<typeof addAgentBody>;
 /** A credential for one of an A2A agent card's security schemes. */
 export type A2aCredential = z.infer<typeof a2aCredential>;
+/** How an A2A agent's card signature was checked. */
+export type CardSignature = z.infer<typeof cardSignature>;
+/** A key set pinned at an A2A agent's registration (`a2a.jwks`). */
+export type JsonWebKeySet = NonNullable<NonNullable<AddAgentInput["a2a"]>["jwks"]>;
 export type AgentCreated = z.infer<typeof agentCreated>;
 export type OffersView = z.infer<typeof offersView>;
 export type HeartbeatBody = z.infer<typeof heartbeatBody>;

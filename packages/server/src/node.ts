@@ -94,6 +94,16 @@ export interface NodeServerOptions {
    * 1000 ms); the clock is looked at as often (1 s at most) for A2A leases that end.
    */
   a2aPollMs?: number;
+  /**
+   * How long an A2A agent's card is used before it is read again, by `clock` (default 1 hour):
+   * before the agent's next attempt; after an attempt that failed with a transport error, at once.
+   */
+  a2aCardRefreshMs?: number;
+  /**
+   * Refuse every A2A agent whose card carries no signature that verifies
+   * (`AGENT_CARD_SIGNATURE_INVALID`), as `a2a.require_signature` does for one. Default false.
+   */
+  a2aRequireSignatures?: boolean;
 }
 
 /** A running server. */
@@ -203,6 +213,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     ...(options.cors === undefined ? {} : { cors: options.cors }),
     allowedHosts: options.allowedHosts ?? defaultAllowedHosts(host),
     ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
+    ...(options.a2aRequireSignatures === true ? { a2a: { requireSignatures: true } } : {}),
     signal: shutdown.signal,
     ...(push === undefined ? {} : { a2aPush: push.receiver }),
     // Its duties (lease expiry, the sweep, A2A) start below, once listening.
@@ -250,6 +261,9 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
       bodyBytes,
       ...(options.a2aPollMs === undefined ? {} : { pollIntervalMs: options.a2aPollMs }),
       push,
+      ...(options.a2aCardRefreshMs === undefined
+        ? {}
+        : { cardRefreshMs: options.a2aCardRefreshMs }),
     },
     onError: (error) => options.onUnexpectedError?.(error),
   });

@@ -60,7 +60,7 @@ export interface paths {
         put?: never;
         /**
          * Add an agent to a run; its token is returned this once
-         * @description The token names its run and agent and is stored hashed: keep it, it is never shown again. Each tag is unique within the run (it is the author_tag and reviewer_tag of the agent's work). With `a2a`, the agent is an A2A 1.0 agent: its agent card is read and checked (`AGENT_CARD_INVALID`), its skills are matched against the stages' `available_skills` (`AGENT_SKILLS_MISMATCH`), and the service sends it the work items of the matched stages as A2A messages, one A2A task per lease attempt; its token lets it fetch earlier artifacts. A card the service cannot serve is refused (`AGENT_CARD_INVALID`): larger than 1 MiB, no interface it speaks (JSONRPC or HTTP+JSON, A2A 1.x), or security requirements it cannot meet. With `a2a.credentials` (by security scheme name: a bearer token, an API key, OAuth 2 client credentials), the service sends them with every request to the agent's interface, and to no other origin; the card's `securityRequirements` (of the card and of each skill) must be met by them, else `AGENT_CREDENTIALS_MISSING` names the scheme missing. Credentials are never shown again. `warning` says when a review stage can only be taken by an agent that would review its own work.
+         * @description The token names its run and agent and is stored hashed: keep it, it is never shown again. Each tag is unique within the run (it is the author_tag and reviewer_tag of the agent's work). With `a2a`, the agent is an A2A 1.0 agent: its agent card is read and checked (`AGENT_CARD_INVALID`), its skills are matched against the stages' `available_skills` (`AGENT_SKILLS_MISMATCH`), and the service sends it the work items of the matched stages as A2A messages, one A2A task per lease attempt; its token lets it fetch earlier artifacts. A card the service cannot serve is refused (`AGENT_CARD_INVALID`): larger than 1 MiB, no interface it speaks (JSONRPC or HTTP+JSON, A2A 1.x), or security requirements it cannot meet. With `a2a.credentials` (by security scheme name: a bearer token, an API key, OAuth 2 client credentials), the service sends them with every request to the agent's interface, and to no other origin; the card's `securityRequirements` (of the card and of each skill) must be met by them, else `AGENT_CREDENTIALS_MISSING` names the scheme missing. Credentials are never shown again. A card that carries `signatures` (JWS over its JCS-canonical form, A2A §8.4) is verified, with keys from each signature's `jku` (on the card's origin) or from `a2a.jwks`; one that does not verify, or none with `a2a.require_signature`, is refused (`AGENT_CARD_SIGNATURE_INVALID`); `a2a.card_signature` says which key verified it. `warning` says when a review stage can only be taken by an agent that would review its own work.
          */
         post: operations["addAgent"];
         delete?: never;
@@ -804,6 +804,25 @@ export interface components {
          *             "protocol_binding": "JSONRPC",
          *             "protocol_version": "1.0",
          *             "concurrency": 1,
+         *             "card_check": {
+         *               "at": "2026-11-20T10:00:00.000Z",
+         *               "outcome": "unchanged"
+         *             },
+         *             "card_signature": {
+         *               "verified": true,
+         *               "kid": "herald-2026",
+         *               "alg": "ES256",
+         *               "key_source": "jku",
+         *               "jku": "https://herald.example.com/.well-known/jwks.json"
+         *             },
+         *             "transport_errors": [
+         *               {
+         *                 "at": "2026-11-20T10:16:02.000Z",
+         *                 "kind": "unreachable",
+         *                 "work_item_id": "wi_ffnxz1cg6f1qz0jh5rzj9twwqt",
+         *                 "attempt": 1
+         *               }
+         *             ],
          *             "last_errors": [
          *               {
          *                 "at": "2026-11-20T10:16:02.000Z",
@@ -845,6 +864,25 @@ export interface components {
          *         "protocol_binding": "JSONRPC",
          *         "protocol_version": "1.0",
          *         "concurrency": 1,
+         *         "card_check": {
+         *           "at": "2026-11-20T10:00:00.000Z",
+         *           "outcome": "unchanged"
+         *         },
+         *         "card_signature": {
+         *           "verified": true,
+         *           "kid": "herald-2026",
+         *           "alg": "ES256",
+         *           "key_source": "jku",
+         *           "jku": "https://herald.example.com/.well-known/jwks.json"
+         *         },
+         *         "transport_errors": [
+         *           {
+         *             "at": "2026-11-20T10:16:02.000Z",
+         *             "kind": "unreachable",
+         *             "work_item_id": "wi_ffnxz1cg6f1qz0jh5rzj9twwqt",
+         *             "attempt": 1
+         *           }
+         *         ],
          *         "last_errors": [
          *           {
          *             "at": "2026-11-20T10:16:02.000Z",
@@ -879,6 +917,39 @@ export interface components {
                 /** @description That interface's A2A protocolVersion (1.0 when the card did not say); null when the stored card has none */
                 protocol_version: string | null;
                 concurrency: number;
+                card_signature: components["schemas"]["CardSignature"];
+                /** @description The card's last check; the card is read again before the agent's next attempt once the refresh interval passed (default 1 hour), and at once after an attempt failed with a transport error. null for an agent registered before cards were checked */
+                card_check: {
+                    /**
+                     * Format: date-time
+                     * @description When the card was last read
+                     */
+                    at: string;
+                    /**
+                     * @description registered: read at registration, not since; unchanged or changed: read again and taken; failed: read again and not taken (the last good card is kept)
+                     * @enum {string}
+                     */
+                    outcome: "registered" | "unchanged" | "changed" | "failed";
+                    /** @description Why the card was not taken (failed only): unreachable, invalid, a bad signature, … */
+                    reason?: string | undefined;
+                } | null;
+                /** @description Of the last 20 failed attempts, the 5 newest whose reason is a transport error, classified; the agent's own failures and results the service refused are not transport errors */
+                transport_errors: {
+                    /**
+                     * Format: date-time
+                     * @description When the attempt ended
+                     */
+                    at: string;
+                    /**
+                     * @description unreachable: nothing answered (refused, reset, DNS); timeout: no answer within the attempt's lease; http_status: an HTTP error status; protocol_error: a JSON-RPC error, an answer that is not A2A, or one over the size limit
+                     * @enum {string}
+                     */
+                    kind: "unreachable" | "timeout" | "http_status" | "protocol_error";
+                    /** @description The HTTP status the agent answered (http_status only) */
+                    status?: number | undefined;
+                    work_item_id: string;
+                    attempt: number;
+                }[];
                 /** @description The last 5 attempts that failed, newest first, with the reason the service recorded: the agent unreachable, an HTTP status or JSON-RPC error it answered, silence past the lease, a result the service refused, or the agent's own failure */
                 last_errors: {
                     /**
@@ -891,6 +962,33 @@ export interface components {
                     reason: string;
                 }[];
             } | undefined;
+        };
+        /**
+         * @example {
+         *       "verified": true,
+         *       "kid": "card-key-1",
+         *       "alg": "ES256",
+         *       "key_source": "jku",
+         *       "jku": "https://illustrator.example.com/.well-known/jwks.json"
+         *     }
+         * @example {
+         *       "verified": false
+         *     }
+         */
+        CardSignature: {
+            /** @description true: every signature of the card verified over its JCS-canonical form (A2A §8.4); false: the card carries no signatures */
+            verified: boolean;
+            /** @description The key id (kid) of the first signature that verified */
+            kid?: string | undefined;
+            /** @description Its JWS algorithm */
+            alg?: string | undefined;
+            /**
+             * @description Where the key came from: the signature's jku, or the registration's a2a.jwks
+             * @enum {string}
+             */
+            key_source?: "jku" | "jwks" | undefined;
+            /** @description The key set's URL, when the key came from a jku */
+            jku?: string | undefined;
         };
         /**
          * @example {
@@ -916,6 +1014,7 @@ export interface components {
                 /** @description The service will follow its tasks on their streams (its card offers streaming, and this runtime's dispatcher streams: not a Durable Object's alarm); else by tasks/get */
                 streaming: boolean;
                 concurrency: number;
+                card_signature: components["schemas"]["CardSignature"];
             } | undefined;
             /** @description Set for an A2A agent when a review stage of the run can only be taken by an agent that also takes the stage it reviews (no agent reviews its own artifact, so those reviews would wait): which stage, which agent, what to add */
             warning?: string | undefined;
@@ -952,6 +1051,21 @@ export interface components {
                 credentials?: {
                     [key: string]: components["schemas"]["A2aCredential"];
                 } | undefined;
+                /** @description A pinned JSON Web Key Set (public keys): the card's signatures are verified with these keys, by kid, and a signature's jku is not fetched */
+                jwks?: {
+                    keys: ({
+                        /**
+                         * @description The key type: EC, RSA or OKP (Ed25519)
+                         * @enum {string}
+                         */
+                        kty: "EC" | "RSA" | "OKP";
+                        kid?: string | undefined;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                } | undefined;
+                /** @description Refuse a card that carries no signature that verifies (AGENT_CARD_SIGNATURE_INVALID); default false: an unsigned card is taken, a signed one must verify */
+                require_signature?: boolean | undefined;
             } | undefined;
         };
         /**
@@ -1959,6 +2073,36 @@ export interface components {
             at: string;
             /** @description The item whose requeue or late completion unblocked the run */
             work_item_id: string;
+        } | {
+            /** @constant */
+            type: "agent.card_changed";
+            id: string;
+            /** @description Position in the run's stream: 1, 2, 3, … with no gaps; resume a stream after it */
+            seq: number;
+            run_id: string;
+            /** Format: date-time */
+            at: string;
+            /** @description The A2A agent whose card the service read again */
+            agent_tag: string;
+            /** @description What changed of what the service uses, each before and after (skills as their ids, security as the scheme names required, signature as its kid) */
+            changes: {
+                /** @enum {string} */
+                field: "name" | "interface_url" | "protocol_binding" | "protocol_version" | "streaming" | "skills" | "security" | "signature";
+                before: string;
+                after: string;
+            }[];
+        } | {
+            /** @constant */
+            type: "agent.card_check_failed";
+            id: string;
+            /** @description Position in the run's stream: 1, 2, 3, … with no gaps; resume a stream after it */
+            seq: number;
+            run_id: string;
+            /** Format: date-time */
+            at: string;
+            agent_tag: string;
+            /** @description Why the card read again was not taken (unreachable, invalid, a bad signature, its skills or credentials no longer fit): the last good card is kept */
+            reason: string;
         };
         /**
          * @example {
@@ -2224,7 +2368,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another body, a completion that does not fit the work item, or (secrets policy refuse) a new run that holds a secret, an A2A agent whose card cannot be read or whose skills cover no stage asked for */
+            /** @description Idempotency-Key reused with another body, a completion that does not fit the work item, or (secrets policy refuse) a new run that holds a secret, an A2A agent whose card cannot be read, whose signature does not verify, or whose skills cover no stage asked for */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2576,7 +2720,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another body, a completion that does not fit the work item, or (secrets policy refuse) a new run that holds a secret, an A2A agent whose card cannot be read or whose skills cover no stage asked for */
+            /** @description Idempotency-Key reused with another body, a completion that does not fit the work item, or (secrets policy refuse) a new run that holds a secret, an A2A agent whose card cannot be read, whose signature does not verify, or whose skills cover no stage asked for */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2584,7 +2728,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "AGENT_CARD_INVALID" | "AGENT_SKILLS_MISMATCH" | "AGENT_CREDENTIALS_MISSING" | undefined;
+                        code?: "AGENT_CARD_INVALID" | "AGENT_SKILLS_MISMATCH" | "AGENT_CREDENTIALS_MISSING" | "AGENT_CARD_SIGNATURE_INVALID" | undefined;
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3594,7 +3738,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another body, a completion that does not fit the work item, or (secrets policy refuse) a new run that holds a secret, an A2A agent whose card cannot be read or whose skills cover no stage asked for */
+            /** @description Idempotency-Key reused with another body, a completion that does not fit the work item, or (secrets policy refuse) a new run that holds a secret, an A2A agent whose card cannot be read, whose signature does not verify, or whose skills cover no stage asked for */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3767,7 +3911,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another body, a completion that does not fit the work item, or (secrets policy refuse) a new run that holds a secret, an A2A agent whose card cannot be read or whose skills cover no stage asked for */
+            /** @description Idempotency-Key reused with another body, a completion that does not fit the work item, or (secrets policy refuse) a new run that holds a secret, an A2A agent whose card cannot be read, whose signature does not verify, or whose skills cover no stage asked for */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3997,7 +4141,7 @@ export interface operations {
                          * @description The event's type
                          * @enum {string}
                          */
-                        event: "run.created" | "work_item.offered" | "work_item.leased" | "work_item.lease_expired" | "work_item.completed" | "work_item.failed" | "work_item.dead_lettered" | "work_item.requeued" | "context.stale" | "artifact.created" | "review.feedback" | "content.flagged" | "stage.completed" | "run.completed" | "run.blocked" | "run.resumed";
+                        event: "run.created" | "work_item.offered" | "work_item.leased" | "work_item.lease_expired" | "work_item.completed" | "work_item.failed" | "work_item.dead_lettered" | "work_item.requeued" | "context.stale" | "artifact.created" | "review.feedback" | "content.flagged" | "stage.completed" | "run.completed" | "run.blocked" | "run.resumed" | "agent.card_changed" | "agent.card_check_failed";
                         data: string;
                     } | {
                         /** @description Milliseconds a client waits before it reconnects */
@@ -4774,6 +4918,7 @@ export type StageInput = components["schemas"]["StageInput"];
 export type RunView = components["schemas"]["Run"];
 export type AgentList = components["schemas"]["AgentList"];
 export type AgentView = components["schemas"]["AgentView"];
+export type CardSignature = components["schemas"]["CardSignature"];
 export type AgentCreated = components["schemas"]["AgentCreated"];
 export type AddAgentInput = components["schemas"]["AddAgent"];
 export type A2aCredential = components["schemas"]["A2aCredential"];

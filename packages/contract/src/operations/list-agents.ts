@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { defineOperation } from "../define-operation.ts";
 import { runIdParameter } from "../parameters.ts";
-import { attemptRecord, runView } from "../schemas.ts";
+import { attemptRecord, cardSignature, runView } from "../schemas.ts";
 
 /** The most failures `GET /v1/runs/{run_id}/agents` shows of one A2A agent. */
 const LAST_ERRORS = 5;
@@ -25,6 +25,22 @@ const a2aAgentExample = {
     protocol_binding: "JSONRPC",
     protocol_version: "1.0",
     concurrency: 1,
+    card_check: { at: "2026-11-20T10:00:00.000Z", outcome: "unchanged" },
+    card_signature: {
+      verified: true,
+      kid: "herald-2026",
+      alg: "ES256",
+      key_source: "jku",
+      jku: "https://herald.example.com/.well-known/jwks.json",
+    },
+    transport_errors: [
+      {
+        at: "2026-11-20T10:16:02.000Z",
+        kind: "unreachable",
+        work_item_id: "wi_ffnxz1cg6f1qz0jh5rzj9twwqt",
+        attempt: 1,
+      },
+    ],
     last_errors: [
       {
         at: "2026-11-20T10:16:02.000Z",
@@ -65,6 +81,47 @@ export const agentView = z
             "That interface's A2A protocolVersion (1.0 when the card did not say); null when the stored card has none",
           ),
         concurrency: z.int().min(1),
+        card_signature: cardSignature,
+        card_check: z
+          .strictObject({
+            at: z.iso.datetime().describe("When the card was last read"),
+            outcome: z
+              .enum(["registered", "unchanged", "changed", "failed"])
+              .describe(
+                "registered: read at registration, not since; unchanged or changed: read again and taken; failed: read again and not taken (the last good card is kept)",
+              ),
+            reason: z
+              .string()
+              .optional()
+              .describe(
+                "Why the card was not taken (failed only): unreachable, invalid, a bad signature, …",
+              ),
+          })
+          .nullable()
+          .describe(
+            "The card's last check; the card is read again before the agent's next attempt once the refresh interval passed (default 1 hour), and at once after an attempt failed with a transport error. null for an agent registered before cards were checked",
+          ),
+        transport_errors: z
+          .array(
+            z.strictObject({
+              at: z.iso.datetime().describe("When the attempt ended"),
+              kind: z
+                .enum(["unreachable", "timeout", "http_status", "protocol_error"])
+                .describe(
+                  "unreachable: nothing answered (refused, reset, DNS); timeout: no answer within the attempt's lease; http_status: an HTTP error status; protocol_error: a JSON-RPC error, an answer that is not A2A, or one over the size limit",
+                ),
+              status: z
+                .int()
+                .optional()
+                .describe("The HTTP status the agent answered (http_status only)"),
+              work_item_id: z.string().min(1),
+              attempt: attemptRecord.shape.attempt,
+            }),
+          )
+          .max(LAST_ERRORS)
+          .describe(
+            `Of the last ${LAST_ERRORS * 4} failed attempts, the ${LAST_ERRORS} newest whose reason is a transport error, classified; the agent's own failures and results the service refused are not transport errors`,
+          ),
         last_errors: z
           .array(
             z.strictObject({

@@ -118,6 +118,42 @@ export const collaborationEventSchema = z
         z.describe("The item whose requeue or late completion unblocked the run"),
       ),
     }),
+    event("agent.card_changed", {
+      agent_tag: identifier.check(z.describe("The A2A agent whose card the service read again")),
+      changes: z
+        .array(
+          z.strictObject({
+            field: z.enum([
+              "name",
+              "interface_url",
+              "protocol_binding",
+              "protocol_version",
+              "streaming",
+              "skills",
+              "security",
+              "signature",
+            ]),
+            before: z.string(),
+            after: z.string(),
+          }),
+        )
+        .check(
+          z.minLength(1),
+          z.describe(
+            "What changed of what the service uses, each before and after (skills as their ids, security as the scheme names required, signature as its kid)",
+          ),
+        ),
+    }),
+    event("agent.card_check_failed", {
+      agent_tag: identifier,
+      reason: z
+        .string()
+        .check(
+          z.describe(
+            "Why the card read again was not taken (unreachable, invalid, a bad signature, its skills or credentials no longer fit): the last good card is kept",
+          ),
+        ),
+    }),
   ])
   .check(z.meta({ title: "Collaboration event" }));
 

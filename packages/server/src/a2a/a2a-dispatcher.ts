@@ -11,8 +11,10 @@ import { DeliveryError } from "../delivery/delivery-error.ts";
 import type { A2aAgent, DeliveryStore } from "../delivery/delivery-store.ts";
 import { type AttemptResult, runAttempt } from "./a2a-attempt.ts";
 import { type AgentOperations, agentOperations } from "./agent-operations.ts";
+import { CardRefresh, DEFAULT_CARD_REFRESH_MS } from "./card-refresh.ts";
 import { OAuthTokens } from "./oauth-tokens.ts";
 import type { PushReceiver } from "./push-receiver.ts";
+import { transportError } from "./transport-error.ts";
 
 /** Options of {@link A2aDispatcher}. */
 export interface A2aDispatcherOptions {
@@ -51,6 +53,10 @@ export interface A2aDispatcherOptions {
    * polled. Without it (no public URL set), push notifications are not used.
    */
   push?: { receiver: PushReceiver; publicUrl: string; handOff?: boolean } | undefined;
+   * How long an agent's card is used before it is read again (by `clock`), before the agent's
+   * next attempt; after an attempt that failed with a transport error, at once. Default 1 hour.
+   */
+  cardRefreshMs?: number;
   /**
    * Told of an error the dispatcher could not attribute to an attempt, and of a store error
    * during an attempt (which the attempt records as its failure when the store lets it).
@@ -89,7 +95,7 @@ export class A2aDispatcher {
     heartbeats: 0,
   };
   readonly #options: Required<
-    Omit<A2aDispatcherOptions, "serviceUrl" | "onError" | "fetch" | "push">
+    Omit<A2aDispatcherOptions, "serviceUrl" | "onError" | "fetch" | "push" | "cardRefreshMs">
   > &
     Pick<A2aDispatcherOptions, "serviceUrl" | "onError" | "fetch" | "push">;
   readonly #stop = new AbortController();
@@ -98,6 +104,8 @@ export class A2aDispatcher {
   readonly #operations: AgentOperations;
   /** The OAuth 2 access tokens of its agents' clients, kept while fresh. */
   readonly #tokens: OAuthTokens;
+  /** Its agents' cards, read again when due. */
+  readonly #cards: CardRefresh;
 
   constructor(options: A2aDispatcherOptions) {
     this.#options = {
@@ -112,10 +120,24 @@ export class A2aDispatcher {
     this.#tokens = new OAuthTokens(clock, options.fetch);
     // A claim waits for nothing (wait 0): the pace of waits is never used.
     const timing = { clock, recheckMs: 1000, keepAliveMs: 15_000 };
-    this.#operations = agentOperations(
+    this.#cards = new CardRefresh({
+      store,
+      clock,
+      refreshMs: options.cardRefreshMs ?? DEFAULT_CARD_REFRESH_MS,
+      fetch: options.fetch,
+    });
+    const operations = agentOperations(
       { store, timing, shutdown: this.#stop.signal, bodyBytes },
       this.#stop.signal,
     );
+    // A transport error makes the agent's card due: it may have moved.
+    this.#operations = {
+      ...operations,
+      fail: (runId, agent, workItemId, body, idempotencyKey) => {
+        if (transportError(body.reason) !== undefined) this.#cards.dueNow(runId, agent.agent_id);
+        return operations.fail(runId, agent, workItemId, body, idempotencyKey);
+      },
+    };
   }
 
   /** Starts delivering to the run's A2A agents not served yet (call again after adding one). */
@@ -144,7 +166,8 @@ export class A2aDispatcher {
    * Claims one item on offer to `agent` in its stages and carries the attempt out; false when
    * nothing was on offer to it.
    */
-  async #claimAndAttempt(runId: string, agent: A2aAgent, run: RunView): Promise<boolean> {
+  async #claimAndAttempt(runId: string, registered: A2aAgent, run: RunView): Promise<boolean> {
+    const agent = await this.#cards.current(runId, registered, this.#options.onError);
     // An agent of every stage may take any item: the store's claim-next takes the oldest offer.
     if (run.stages.every((stage) => agent.a2a.stages.includes(stage.id))) {
       return this.#attempt(runId, agent, run, undefined);

@@ -3,18 +3,25 @@
 import type { AddAgentInput, AgentCreated } from "@task-context/contract";
 import type { A2aAgentCard, A2aEndpoint } from "../delivery/delivery-store.ts";
 import type { ServiceContext } from "../execution/service-context.ts";
-import { matchStages, readAgentCard } from "./agent-card.ts";
+import { matchStages, readVerifiedCard } from "./agent-card.ts";
 import { agentCredentials } from "./card-credentials.ts";
 
 /** The endpoint of an A2A agent added to `runId`, its card read now. */
 export async function a2aEndpoint(
-  context: Pick<ServiceContext, "store" | "a2a">,
+  context: Pick<ServiceContext, "store" | "a2a" | "timing">,
   runId: string,
   a2a: NonNullable<AddAgentInput["a2a"]>,
   serviceUrl: string,
 ): Promise<A2aEndpoint> {
   const run = await context.store.getRun(runId); // RUN_NOT_FOUND before reading anything
-  const card = await readAgentCard(a2a.url, context.a2a.fetch, a2a.credentials);
+  const { card, signature } = await readVerifiedCard(a2a.url, {
+    fetcher: context.a2a.fetch,
+    credentials: a2a.credentials,
+    jwks: a2a.jwks,
+    requireSignature:
+      a2a.require_signature === true ||
+      (context.a2a.requireSignatures === true ? "service" : undefined),
+  });
   const credentials = agentCredentials(card, a2a.credentials);
   const stages = matchStages(card, run.stages, a2a.stages);
   return {
@@ -23,6 +30,12 @@ export async function a2aEndpoint(
     stages,
     concurrency: a2a.concurrency ?? 1,
     service_url: serviceUrl,
+    card_signature: signature,
+    card_check: { at: context.timing.clock(), outcome: "registered" },
+    ...(a2a.jwks === undefined ? {} : { jwks: a2a.jwks }),
+    ...(a2a.require_signature === true || context.a2a.requireSignatures === true
+      ? { require_signature: true }
+      : {}),
     ...(credentials.length === 0 ? {} : { credentials }),
   };
 }
@@ -51,5 +64,6 @@ export function a2aAgentView(
     protocol_version: sentVersion(endpoint.card),
     streaming: streams && endpoint.card.capabilities?.streaming === true,
     concurrency: endpoint.concurrency,
+    card_signature: endpoint.card_signature ?? { verified: false },
   };
 }

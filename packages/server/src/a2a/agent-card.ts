@@ -3,7 +3,12 @@
 // no credentials it cannot send — and kept as the few fields the service uses, then matched
 // against the run's stages (which stages' `available_skills` its skills cover).
 
-import type { A2aCredential, StageView } from "@task-context/contract";
+import type {
+  A2aCredential,
+  CardSignature,
+  JsonWebKeySet,
+  StageView,
+} from "@task-context/contract";
 import type { ValidationIssue } from "@task-context/protocols";
 import { checkValue } from "@task-context/protocols/internal";
 import * as z from "zod";
@@ -13,6 +18,7 @@ import { loneSurrogateIssues } from "../http/lone-surrogates.ts";
 import { a2a03Card, a2a03IssuePath, isA2a03Card } from "./a2a03-card.ts";
 import { readBoundedBody } from "./bounded-body.ts";
 import { agentCredentials } from "./card-credentials.ts";
+import { verifyCardSignatures } from "./card-signature.ts";
 
 /** Where an agent card is, under the agent's base URL (A2A 1.0, section 8.2). */
 export const AGENT_CARD_PATH = "/.well-known/agent-card.json";
@@ -231,6 +237,30 @@ export async function readAgentCard(
   fetcher: typeof fetch = fetch,
   credentials: Readonly<Record<string, A2aCredential>> = {},
 ): Promise<A2aAgentCard> {
+  return (await readVerifiedCard(baseUrl, { fetcher, credentials })).card;
+}
+
+/** How a card is read: its credentials, and its signatures' policy. */
+export interface CardReading {
+  fetcher?: typeof fetch | undefined;
+  /** The registration's credentials (see {@link readAgentCard}). */
+  credentials?: Readonly<Record<string, A2aCredential>> | undefined;
+  /** A pinned key set for the card's signatures (`a2a.jwks`). */
+  jwks?: JsonWebKeySet | undefined;
+  /** Refuse a card without a signature that verifies (see `CardSigning.required`). */
+  requireSignature?: boolean | "service" | "was-signed" | undefined;
+}
+
+/**
+ * {@link readAgentCard}, and the card's signatures verified (see card-signature.ts):
+ * `AGENT_CARD_SIGNATURE_INVALID` when one does not verify, or none is there and one is required.
+ */
+export async function readVerifiedCard(
+  baseUrl: string,
+  reading: CardReading = {},
+): Promise<{ card: A2aAgentCard; signature: CardSignature }> {
+  const fetcher = reading.fetcher ?? fetch;
+  const credentials = reading.credentials ?? {};
   const url = new URL(AGENT_CARD_PATH, baseUrl).href;
   let response: Response;
   const stop = new AbortController();
@@ -249,6 +279,7 @@ export async function readAgentCard(
     throw invalidCard(url, `answered HTTP ${response.status}`);
   }
   let json = await cardJson(url, response, stop);
+  const received = json;
   // A 0.3 card is read through the official SDK's translation to the 1.0 shape.
   const legacy = isA2a03Card(json);
   if (legacy) {
@@ -276,7 +307,15 @@ export async function readAgentCard(
   }
   const kept = keptCard(card, usable);
   agentCredentials(kept, credentials);
-  return kept;
+  const signature = await verifyCardSignatures(received as Record<string, unknown>, {
+    cardUrl: url,
+    name: card.name,
+    jwks: reading.jwks,
+    required: reading.requireSignature,
+    legacy,
+    fetcher,
+  });
+  return { card: kept, signature };
 }
 
 /** True when the card's skills (by id or tag) include every one of `skills`. */

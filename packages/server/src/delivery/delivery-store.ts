@@ -1,5 +1,6 @@
 import type {
   AttemptRecord,
+  CardSignature,
   ClaimView,
   CompleteBody,
   CompletionView,
@@ -9,12 +10,14 @@ import type {
   FailBody,
   FailureView,
   HeartbeatView,
+  JsonWebKeySet,
   RunView,
 } from "@task-context/contract";
 import type { Artifact, ReviewFeedback, TraceContext, WorkItem } from "@task-context/protocols";
 import type { AgentCredential } from "../a2a/card-credentials.ts";
 import type { ReadInput, ReadOutput, ReadRunId } from "../sql/define-read.ts";
 import type { ReadName, Reads } from "../sql/reads.ts";
+import type { CardCheck } from "./machine/check-card.ts";
 import type { Receipt } from "./receipt.ts";
 import type { ItemStatus } from "./rules.ts";
 
@@ -54,6 +57,19 @@ export interface A2aEndpoint {
   concurrency: number;
   /** The service's origin as the admin reached it: earlier artifacts' URIs are under it. */
   service_url: string;
+  /** How the card's signatures were verified (agents registered before: none recorded). */
+  card_signature?: CardSignature | undefined;
+  /** The key set pinned at registration (`a2a.jwks`): public keys, kept to verify the card again. */
+  jwks?: JsonWebKeySet | undefined;
+  /** The registration requires a verified signature (`a2a.require_signature`). */
+  require_signature?: boolean | undefined;
+  /**
+   * The card's last check: when (milliseconds since the epoch), and what came of it — read at
+   * registration, read again unchanged, changed, or not taken (why: the last good card is kept).
+   */
+  card_check?:
+    | { at: number; outcome: "registered" | "unchanged" | "changed" | "failed"; reason?: string }
+    | undefined;
   /**
    * The credentials it was registered with, as they are sent (see ../a2a/card-credentials.ts):
    * stored apart from the endpoint (read only by the dispatcher), never shown in a read.
@@ -244,6 +260,12 @@ export interface DeliveryStore {
   ): Promise<ReadOutput<Reads[Name]>>;
   /** Adds an agent (its token hashed by the caller). `AGENT_TAG_TAKEN` for a tag in use. */
   addAgent(runId: string, agent: StoredAgent): Promise<void>;
+
+  /**
+   * Stores an A2A agent's endpoint as a check of its card left it, and records what changed
+   * (`agent.card_changed`) or why the card was not taken (`agent.card_check_failed`).
+   */
+  checkCard(runId: string, check: CardCheck): Promise<void>;
   /** The agent with that id in the run, or undefined. */
   findAgent(runId: string, agentId: string): Promise<StoredAgent | undefined>;
   /** The run's A2A agents, in the order they were added. */

@@ -17,6 +17,11 @@ export interface A2aOptions {
    * Object's alarm). The registration answer's `streaming` says what it will do.
    */
   streaming?: boolean;
+  /**
+   * Refuse every A2A agent whose card carries no signature that verifies, whatever its
+   * registration says (`a2a.require_signature` asks it of one agent). Default false.
+   */
+  requireSignatures?: boolean;
 }
 
 /**

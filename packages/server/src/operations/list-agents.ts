@@ -1,41 +1,10 @@
 import { operations } from "@task-context/contract";
-import { iso } from "../delivery/machine/draft.ts";
+import { agentStatus } from "../a2a/agent-status.ts";
 import { defineHandler } from "../execution/operation-handler.ts";
 
-/** The failed attempts shown of each A2A agent: the most the contract's `last_errors` holds. */
-const LAST_ERRORS = 5;
-
-/** `GET /v1/runs/{run_id}/agents`: the run's agents, and how its A2A agents' attempts failed. */
+/** `GET /v1/runs/{run_id}/agents`: the run's agents, and how its A2A agents fare. */
 export const listAgents = defineHandler(operations.listAgents, {
-  handle: async ({ path }, { service }) => {
-    const agents = await service.store.query("agentList", path.run_id, { failures: LAST_ERRORS });
-    return {
-      agents: agents.map(({ agent_id, tag, stages, a2a }) => {
-        if (a2a === undefined) return { agent_id, tag, kind: "http" as const, stages };
-        const { endpoint, failures } = a2a;
-        // The service sends to the card's first interface (the card keeps those it speaks).
-        const [face] = endpoint.card.supportedInterfaces;
-        return {
-          agent_id,
-          tag,
-          kind: "a2a" as const,
-          stages,
-          a2a: {
-            url: endpoint.url,
-            agent_name: endpoint.card.name,
-            interface_url: face?.url ?? endpoint.url,
-            protocol_binding: face?.protocolBinding ?? "JSONRPC",
-            protocol_version: face?.protocolVersion ?? null,
-            concurrency: endpoint.concurrency,
-            last_errors: failures.map(({ at, work_item_id, attempt, reason }) => ({
-              at: iso(at),
-              work_item_id,
-              attempt,
-              reason,
-            })),
-          },
-        };
-      }),
-    };
-  },
+  handle: async ({ path }, { service }) => ({
+    agents: await agentStatus(service.store, path.run_id),
+  }),
 });

@@ -1,4 +1,5 @@
 import { operations } from "@task-context/contract";
+import { agentStatus } from "../a2a/agent-status.ts";
 import { selfReviewWarnings } from "../a2a/self-review.ts";
 import { httpRequest } from "../execution/http-request.ts";
 import { defineHandler } from "../execution/operation-handler.ts";
@@ -26,8 +27,10 @@ export const runPage = defineHandler(operations.runPage, {
       const { events } = await store.events(runId, skipped, PAGE_EVENTS);
       const overview = await store.overview(runId);
       const warnings = selfReviewWarnings(overview.run.stages, await store.a2aAgents(runId));
+      const agents = await agentStatus(store, runId);
       const page = renderRunPage({
         warnings,
+        agents,
         overview,
         events,
         skippedEvents: skipped,

@@ -1,5 +1,7 @@
+import type { AgentView } from "@task-context/contract";
 import type { CollaborationEvent } from "@task-context/protocols";
 import type { RunOverview } from "../delivery/delivery-store.ts";
+import { renderAgents } from "./agents.ts";
 import { renderArtifacts } from "./artifacts.ts";
 import { renderEvents } from "./events.ts";
 import { type PageAccess, renderItems } from "./items.ts";
@@ -20,6 +22,8 @@ export interface RunPageInput {
   nowMs: number;
   /** What may keep the run from finishing (a review stage only a self-reviewer could take). */
   warnings?: readonly string[];
+  /** The run's agents as the agent list shows them: the A2A agents' status is shown. */
+  agents?: readonly AgentView[];
 }
 
 /** The warnings, in a region of their own, or nothing when there are none. */
@@ -33,7 +37,7 @@ function renderWarnings(warnings: readonly string[]): Markup | string {
 
 /**
  * The run page: goal, constraints and status; warnings (what may keep the run from finishing);
- * the stages; the work items; the artifacts with their reviews; the events. Complete without
+ * the stages; the A2A agents' status; the work items; the artifacts with their reviews; the events. Complete without
  * JavaScript; the script only keeps it live.
  */
 export function renderRunPage({
@@ -44,6 +48,7 @@ export function renderRunPage({
   nonce,
   nowMs,
   warnings = [],
+  agents = [],
 }: RunPageInput): Markup {
   const { run } = overview;
   const completed = run.status === "completed";
@@ -62,6 +67,7 @@ ${run.constraints.length === 0 ? markup`<p class="muted">None.</p>` : markup`<ul
 <h2 id="stages-heading">Stages</h2>
 ${renderStages(run)}
 </section>
+${renderAgents(agents)}
 <section aria-labelledby="items-heading">
 <h2 id="items-heading">Work items</h2>
 ${renderItems(overview.work_items, access, nowMs)}

@@ -272,6 +272,13 @@ export class FoldedWrites {
           }),
         );
         return;
+      case "updateAgentEndpoint":
+        this.#update("agents", {
+          run_id: runId,
+          id: write.agent_id,
+          ...a2aColumns(write.endpoint),
+        });
+        return;
       case "insertItem": {
         const { outcome: _, ...item } = write.item;
         this.#insert("work_items", rowOf({ run_id: runId, ...item }));

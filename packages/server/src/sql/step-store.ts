@@ -21,6 +21,7 @@ import type {
   StoredAgent,
 } from "../delivery/delivery-store.ts";
 import { newId } from "../delivery/ids.ts";
+import type { CardCheck } from "../delivery/machine/check-card.ts";
 import type { Answers, Command, CommandType } from "../delivery/machine/machine.ts";
 import { nextLeaseExpiry, type RunState } from "../delivery/machine/run-state.ts";
 import { runContextOf, runViewOf } from "../delivery/run-views.ts";
@@ -207,6 +208,10 @@ export abstract class StepStore implements DeliveryStore {
 
   async addAgent(runId: string, agent: StoredAgent): Promise<void> {
     await this.execute(runId, { type: "addAgent", agent }, () => done(undefined));
+  }
+
+  async checkCard(runId: string, check: CardCheck): Promise<void> {
+    await this.execute(runId, { type: "checkCard", ...check }, () => done(undefined));
   }
 
   async a2aAgents(runId: string): Promise<A2aAgent[]> {

@@ -98,8 +98,15 @@ export interface A2aAgentOptions {
   skills: { id: string; tags?: string[] }[];
   streaming?: boolean;
   behaviour?: Behaviour;
-  /** Serve this instead of the card (a lying or broken card); `null`: no card at all (404). */
+  /**
+   * Serve this instead of the card (a lying or broken card, a signed one); `null`: no card at
+   * all (404). Asked again at each read of the card, so a card may change between reads.
+   */
   card?: (card: AgentCard) => unknown;
+  /** Signs the card the SDK serves (the SDK's `generateAgentCardSignature`). */
+  signer?: (card: AgentCard) => Promise<AgentCard>;
+  /** Served as JSON at `/jwks.json` (a key set for the card's signatures). */
+  jwks?: unknown;
   /**
    * Speak A2A 0.3 only, as an agent built before 1.0: a 0.3 card (no `supportedInterfaces`), and
    * the official SDK's 0.3 compatibility layer answering JSON-RPC at `/` and HTTP+JSON at `/rest`
@@ -238,8 +245,9 @@ export async function startA2aAgent(options: A2aAgentOptions): Promise<RunningA2
     undefined,
     options.push === undefined ? undefined : pushStore,
     options.push?.(pushStore),
+    undefined,
+    options.signer,
   );
-  const served = options.card === undefined ? card : options.card(card);
   if (options.a2a03 !== undefined) {
     // A 0.3 agent answers 0.3 whatever a request says: the SDK's handlers take no header as 0.3.
     app.use((request, _response, next) => {
@@ -247,20 +255,30 @@ export async function startA2aAgent(options: A2aAgentOptions): Promise<RunningA2
       next();
     });
   }
-  if (served !== null) {
-    if (options.card === undefined && options.a2a03 !== undefined) {
-      app.get(`/${AGENT_CARD_PATH}`, (_request, response) => {
-        response.json(a2a03CardJson(card));
-      });
-    } else if (options.card === undefined) {
-      app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler }));
-    } else {
-      app.get(`/${AGENT_CARD_PATH}`, (_request, response) => {
-        response
-          .type("application/json")
-          .send(typeof served === "string" ? served : JSON.stringify(served));
-      });
-    }
+  if (options.card === undefined && options.a2a03 !== undefined) {
+    app.get(`/${AGENT_CARD_PATH}`, (_request, response) => {
+      response.json(a2a03CardJson(card));
+    });
+  } else if (options.card === undefined) {
+    app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler }));
+  } else {
+    const serve = options.card;
+    app.get(`/${AGENT_CARD_PATH}`, async (_request, response) => {
+      const served = await serve(card);
+      if (served === null) {
+        response.status(404).end();
+        return;
+      }
+      response
+        .type("application/json")
+        .send(typeof served === "string" ? served : JSON.stringify(served));
+    });
+  }
+  if (options.jwks !== undefined) {
+    const jwks = options.jwks;
+    app.get("/jwks.json", (_request, response) => {
+      response.json(jwks);
+    });
   }
   if (security !== undefined) {
     app.use((request, response, next) => {

@@ -41,6 +41,7 @@ describe.each([
       protocol_version: "1.0",
       streaming,
       concurrency: 1,
+      card_signature: { verified: false },
     });
     await admin.addAgent(run.run_id, { tag: "critic", a2a: { url: critic.url } });
     expect((await settled(admin, run.run_id)).status).toBe("completed");

@@ -57,6 +57,7 @@ describe.each([
       protocol_version: "0.3.0",
       streaming,
       concurrency: 1,
+      card_signature: { verified: false },
     });
     await admin.addAgent(run.run_id, { tag: "critic", a2a: { url: critic.url } });
     const interfaceUrl = transport === "JSONRPC" ? `${writer.url}/` : `${writer.url}/rest`;

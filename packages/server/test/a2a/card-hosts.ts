@@ -3,6 +3,8 @@
 // one that asks for credentials, one of 20 MiB; and valid cards: an A2A 0.3 card (which the
 // service reads through the official SDK's 0.3 layer) and a 1.0 one, which the agents' listing shows. The
 // suites' global setups start them (Node and workerd alike) and hand their URLs over by inject().
+import { type AgentCard, generateAgentCardSignature } from "@a2a-js/sdk";
+import { exportJWK, generateKeyPair } from "jose";
 import { type HostileAgent, startHostileAgent } from "./hostile-agent.ts";
 
 /** The cards' base URLs, by what is wrong with them. */
@@ -18,6 +20,28 @@ export interface CardHosts {
    * card, by GET /v1/runs/{run_id}/agents.
    */
   plain: string;
+  /** A card signed (ES256, kid `edge-key`) with its key set at `/jwks.json` on its origin. */
+  signed: string;
+  /** The same, its name changed after it was signed. */
+  tampered: string;
+}
+
+/** A card host whose card is signed by the official SDK, its key set at its `/jwks.json`. */
+async function signedCardHost(name: string, tamper: boolean): Promise<HostileAgent> {
+  const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
+  const key = { ...(await exportJWK(publicKey)), kid: "edge-key", alg: "ES256" };
+  let served: unknown;
+  const host = await startHostileAgent({
+    name,
+    skills: ["illustrate"],
+    card: (card) => served ?? card,
+    keys: { keys: [key] },
+  });
+  const card = (await (await fetch(`${host.url}/.well-known/agent-card.json`)).json()) as AgentCard;
+  const header = { alg: "ES256", typ: "JOSE", kid: "edge-key", jku: `${host.url}/jwks.json` };
+  const signed = await generateAgentCardSignature(privateKey, header)(card);
+  served = tamper ? { ...signed, name: `${name} (tampered)` } : signed;
+  return host;
 }
 
 declare module "vitest" {
@@ -50,15 +74,19 @@ export async function startCardHosts(): Promise<{ urls: CardHosts; close(): Prom
     }),
     startHostileAgent({ name: "Huge", skills: ["draft"], cardBytes: 20 * 1024 * 1024 }),
     startHostileAgent({ name: "Plain", skills: ["illustrate"] }),
+    signedCardHost("Signed", false),
+    signedCardHost("Signed", true),
   ]);
-  const [secured, legacy, huge, plain] = agents.map((agent) => agent.url) as [
+  const [secured, legacy, huge, plain, signed, tampered] = agents.map((agent) => agent.url) as [
+    string,
+    string,
     string,
     string,
     string,
     string,
   ];
   return {
-    urls: { secured, legacy, huge, plain },
+    urls: { secured, legacy, huge, plain, signed, tampered },
     close: async () => {
       await Promise.all(agents.map((agent) => agent.close()));
     },

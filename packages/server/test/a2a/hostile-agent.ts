@@ -37,6 +37,8 @@ export interface HostileAgentOptions {
   card?: (card: Record<string, unknown>, url: string) => unknown;
   /** Serve the card padded to this many bytes, written in 64 KiB chunks as the reader takes them. */
   cardBytes?: number;
+  /** Served as JSON at `/jwks.json`: a key set for the card's signatures. */
+  keys?: unknown;
   /** Answers each JSON-RPC request (default: `-32601 Method not found`). */
   answer?: (request: RpcRequest) => RpcAnswer | Promise<RpcAnswer>;
 }
@@ -137,6 +139,11 @@ export async function startHostileAgent(options: HostileAgentOptions = {}): Prom
       const text = typeof card === "string" ? card : JSON.stringify(card);
       cardSent = Buffer.byteLength(text);
       response.writeHead(200, { "content-type": "application/json" }).end(text);
+      return;
+    }
+    if (request.method === "GET" && request.url === "/jwks.json" && options.keys !== undefined) {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify(options.keys));
       return;
     }
     const rpc = JSON.parse(await readBody(request)) as RpcRequest;

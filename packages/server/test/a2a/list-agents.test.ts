@@ -33,6 +33,15 @@ describe("GET /v1/runs/{run_id}/agents, for an A2A agent whose attempts fail", (
             protocol_binding: "JSONRPC",
             protocol_version: "1.0",
             concurrency: 1,
+            card_signature: { verified: false },
+            // Each failure's JSON-RPC error made the card due: read again, unchanged.
+            card_check: { at, outcome: "unchanged" },
+            transport_errors: [7, 6, 5, 4, 3].map((attempt) => ({
+              at,
+              kind: "protocol_error",
+              work_item_id: letter?.work_item.id,
+              attempt,
+            })),
             last_errors: [7, 6, 5, 4, 3].map((attempt) => ({
               at,
               work_item_id: letter?.work_item.id,
@@ -64,6 +73,9 @@ describe("GET /v1/runs/{run_id}/agents, for an A2A agent whose attempts fail", (
     expect(listed?.a2a?.protocol_version).toBe("1.0");
     expect(listed?.a2a?.last_errors.map((error) => [error.attempt, error.reason])).toEqual([
       [1, expect.stringMatching(/^The A2A agent could not be reached \(SendMessage\): .+\.$/)],
+    ]);
+    expect(listed?.a2a?.transport_errors.map(({ kind, attempt }) => [kind, attempt])).toEqual([
+      ["unreachable", 1],
     ]);
   });
 });

@@ -7,6 +7,7 @@ import type { TestProject } from "vitest/node";
 import { startA2aAgent } from "../a2a/a2a-agent.ts";
 import { startCardHosts } from "../a2a/card-hosts.ts";
 import { startHostileAgent, taskJson } from "../a2a/hostile-agent.ts";
+import { movingCard } from "../a2a/moving-card.ts";
 import { pushSender, type SentNotification } from "../a2a/push-sender.ts";
 import { startTokenEndpoint } from "../a2a/token-endpoint.ts";
 
@@ -36,6 +37,11 @@ declare module "vitest" {
      */
     a2aPushUrl: string;
     a2aPushSentUrl: string;
+    /**
+     * An agent whose card names an interface where nothing listens when first read (at its
+     * registration), and the Edge writer's interface at every later read: it moved.
+     */
+    a2aMoverUrl: string;
   }
 }
 
@@ -104,6 +110,12 @@ export default async function setup(project: TestProject) {
   const sentPort = (sentList.address() as AddressInfo).port;
   project.provide("a2aPushUrl", pushing.url);
   project.provide("a2aPushSentUrl", `http://127.0.0.1:${sentPort}`);
+  const mover = await startA2aAgent({
+    name: "Edge mover",
+    skills: [{ id: "web_search" }, { id: "write_file" }, { id: "read_file" }],
+    card: movingCard("http://127.0.0.1:9/", () => `${agent.url}/`),
+  });
+  project.provide("a2aMoverUrl", mover.url);
   project.provide("a2aAgentUrl", agent.url);
   project.provide("a2a03Url", a2a03.url);
   project.provide("a2aBulkyUrl", bulky.url);
@@ -114,7 +126,7 @@ export default async function setup(project: TestProject) {
   project.provide("a2aOAuthSecret", OAUTH_SECRET);
   return async () => {
     await Promise.all(
-      [agent, bulky, huge, locked, hosts, oauth, tokens, a2a03, pushing].map((server) =>
+      [agent, bulky, huge, locked, hosts, oauth, tokens, a2a03, pushing, mover].map((server) =>
         server.close(),
       ),
     );

@@ -9,6 +9,7 @@ import type { CollaborationEvent } from "@task-context/protocols";
 import { DeliveryError, runNotFound } from "../delivery-error.ts";
 import type { AgentIdentity, Completed, IdempotencyKey, StoredAgent } from "../delivery-store.ts";
 import { addAgent } from "./add-agent.ts";
+import { type CardCheck, checkCard } from "./check-card.ts";
 import { type Claimed, claim, claimNext } from "./claim.ts";
 import { type Completion, complete } from "./complete.ts";
 import { createRun, type NewRun, newRun } from "./create-run.ts";
@@ -35,6 +36,8 @@ export interface Commands {
     idempotency?: IdempotencyKey | undefined;
   };
   requeue: { workItemId: string };
+  /** An A2A agent's card read again: its endpoint stored, the change or failure an event. */
+  checkCard: CardCheck;
   /** Expires the overdue leases only (every read of a run starts with it). */
   expireLeases: object;
 }
@@ -48,6 +51,7 @@ export interface Answers {
   complete: Completed;
   fail: Contract.FailureView;
   requeue: ItemRecord;
+  checkCard: undefined;
   expireLeases: undefined;
 }
 
@@ -68,6 +72,7 @@ export const commandTypes = [
   "complete",
   "fail",
   "requeue",
+  "checkCard",
   "expireLeases",
 ] as const satisfies readonly CommandType[];
 
@@ -88,6 +93,7 @@ const transitions: { [T in CommandType]: (draft: Draft, command: Commands[T]) =>
   fail: (draft, { agent, workItemId, body, idempotency }) =>
     fail(draft, agent, workItemId, body, idempotency),
   requeue: (draft, { workItemId }) => requeue(draft, workItemId),
+  checkCard: checkCard,
   expireLeases: () => undefined,
 };
 

@@ -2,7 +2,7 @@
 // (no write needs what a read answers), so that a store can send a command's writes as one batch
 // and a copy of the state can follow them (applyWrites) without reading again.
 import type { CollaborationEvent, ContentFinding, ReviewFeedback } from "@task-context/protocols";
-import type { StoredAgent } from "../delivery-store.ts";
+import type { A2aEndpoint, StoredAgent } from "../delivery-store.ts";
 import {
   type AgentRecord,
   type ArtifactRecord,
@@ -32,6 +32,8 @@ export type Write =
     }
   /** A new agent (its token only as a hash). */
   | { type: "insertAgent"; agent: StoredAgent; created_at: number }
+  /** An A2A agent's endpoint as its card's last check left it (its stages unchanged). */
+  | { type: "updateAgentEndpoint"; agent_id: string; endpoint: A2aEndpoint }
   /** A new work item. */
   | { type: "insertItem"; item: ItemRecord }
   /** A work item as it stands now (every column that changes). */
@@ -129,12 +131,13 @@ function applyWrite(state: RunState, write: Exclude<Write, { type: "insertRun" }
       state.idempotency.set(idempotencyKeyOf(record.agent_id, record.key), record);
       return;
     }
-    // Rows the state does not keep: attempts (an item keeps its current one's outcome), reviews
-    // and events (the run keeps its last seq).
+    // Rows the state does not keep: attempts (an item keeps its current one's outcome), reviews,
+    // events (the run keeps its last seq) and A2A endpoints (the stages it keeps do not change).
     case "insertAttempt":
     case "endAttempt":
     case "insertReview":
     case "insertEvent":
+    case "updateAgentEndpoint":
       return;
   }
 }
