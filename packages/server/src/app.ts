@@ -7,6 +7,7 @@ import {
 } from "@task-context/core/internal";
 import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
+import { a2aServerRoutes } from "./a2a-server/a2a-server-routes.ts";
 import { isDutyStore, startTimerDuties } from "./background/timer-duties.ts";
 import { DeliveryError } from "./delivery/delivery-error.ts";
 import type { DeliveryStore } from "./delivery/delivery-store.ts";
@@ -229,6 +230,8 @@ export function createApp(options: AppOptions): App {
   // Every operation of the contract, at its method and path (spans, limits and checks in the
   // executor every entry shares).
   operationRoutes(app, service);
+  // The service as an A2A agent: its card, and JSON-RPC at /a2a (a task is a run).
+  a2aServerRoutes(app, service, options.auth.adminToken);
   const allowedHosts =
     options.allowedHosts === undefined
       ? undefined

@@ -1,0 +1,148 @@
+import { AGENT_CARD_PATH, AgentCard } from "@a2a-js/sdk";
+import { A2A_ERROR_CODE, ContentTypeNotSupportedError } from "@a2a-js/sdk/errors";
+import { JsonRpcTransportHandler, ServerCallContext, validateVersion } from "@a2a-js/sdk/server";
+import { sha256Hex } from "@task-context/core/internal";
+import type { Context } from "hono";
+import type { ServiceContext } from "../execution/service-context.ts";
+import type { App } from "../http/app-env.ts";
+import { requireAdmin } from "../http/auth.ts";
+import { CALL_SENDER, CALL_SIGNAL, RunRequestHandler } from "./run-request-handler.ts";
+import { A2A_SERVER_PATH, serviceAgentCard } from "./service-agent-card.ts";
+
+/** A JSON-RPC answer of the A2A endpoint. */
+type JsonRpcAnswer = {
+  jsonrpc: "2.0";
+  id: string | number | null;
+  result?: unknown;
+  error?: unknown;
+};
+
+const encoder = new TextEncoder();
+
+/** One SSE frame of a JSON-RPC answer, as the SDK's express handler writes it. */
+function frame(answer: unknown, event?: string): Uint8Array {
+  return encoder.encode(
+    `${event === undefined ? "" : `event: ${event}\n`}data: ${JSON.stringify(answer)}\n\n`,
+  );
+}
+
+/** A JSON-RPC error answer for an error the SDK's transport did not map itself. */
+function errorAnswer(id: JsonRpcAnswer["id"], error: unknown): JsonRpcAnswer {
+  return { jsonrpc: "2.0", id, error: JsonRpcTransportHandler.mapToJSONRPCError(error) };
+}
+
+/** The request's id when its body is a JSON-RPC request, else null. */
+function requestId(body: unknown): JsonRpcAnswer["id"] {
+  const id = (body as { id?: unknown } | null)?.id;
+  return typeof id === "string" || typeof id === "number" ? id : null;
+}
+
+/** The service's origin as this request reached it: the card's interface URL is under it. */
+function originOf(c: Context): string {
+  return new URL(c.req.url).origin;
+}
+
+/**
+ * The service as an A2A 1.0 agent, on its own Hono app (Node and Workers alike, no Express):
+ * its card at `/.well-known/agent-card.json` (public), and JSON-RPC at `POST /a2a` for the admin
+ * token, answered by the SDK's `JsonRpcTransportHandler` over a {@link RunRequestHandler} — the
+ * SDK's express `jsonRpcHandler` does the same over Express: the content type checked, the
+ * `A2A-Version` checked against the card, a stream's first event awaited before its SSE
+ * headers (an early error is a JSON-RPC error answer, not a stream).
+ */
+export function a2aServerRoutes(app: App, service: ServiceContext, adminToken: string): void {
+  const secret = sha256Hex(`a2a-server\n${adminToken}`);
+
+  app.get(`/${AGENT_CARD_PATH}`, (c) => {
+    c.header("Cache-Control", "no-cache");
+    return c.json(AgentCard.toJSON(serviceAgentCard(originOf(c))) as object);
+  });
+
+  app.post(A2A_SERVER_PATH, async (c) => {
+    const caller = await service.authenticate(c); // 401 UNAUTHORIZED, the service's answer
+    requireAdmin(caller);
+    const mediaType = c.req.header("Content-Type")?.split(";", 1)[0]?.trim().toLowerCase();
+    if (mediaType !== undefined && mediaType !== "application/json") {
+      return c.json(
+        errorAnswer(
+          null,
+          new ContentTypeNotSupportedError(
+            `Unsupported Content-Type "${c.req.header("Content-Type")}"; expected application/json.`,
+          ),
+        ),
+        400,
+      );
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(await c.req.text());
+    } catch {
+      return c.json(
+        {
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: A2A_ERROR_CODE.PARSE_ERROR, message: "Invalid JSON payload." },
+        },
+        400,
+      );
+    }
+    const card = serviceAgentCard(originOf(c));
+    const stop = new AbortController();
+    const abort = () => stop.abort();
+    c.req.raw.signal.addEventListener("abort", abort, { once: true });
+    service.shutdown?.addEventListener("abort", abort, { once: true });
+    const requestedVersion = c.req.header("A2A-Version");
+    const context = new ServerCallContext({
+      user: { isAuthenticated: true, userName: caller.role },
+      ...(requestedVersion ? { requestedVersion } : {}),
+      state: new Map<string, unknown>([
+        [CALL_SIGNAL, stop.signal],
+        [CALL_SENDER, caller.role],
+      ]),
+    });
+    const id = requestId(body);
+    try {
+      validateVersion(context.requestedVersion, card, "JSONRPC");
+    } catch (error) {
+      return c.json(errorAnswer(id, error));
+    }
+    const handler = new RunRequestHandler({ service, card, secret: await secret });
+    const answer = await new JsonRpcTransportHandler(handler).handle(
+      body as Record<string, unknown>,
+      context,
+    );
+    if (!(Symbol.asyncIterator in answer)) return c.json(answer);
+    const events = answer[Symbol.asyncIterator]();
+    let first: IteratorResult<JsonRpcAnswer>;
+    try {
+      first = (await events.next()) as IteratorResult<JsonRpcAnswer>;
+    } catch (error) {
+      stop.abort();
+      return c.json(errorAnswer(id, error));
+    }
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        if (!first.done) controller.enqueue(frame(first.value));
+      },
+      async pull(controller) {
+        try {
+          const next = await events.next();
+          if (next.done) controller.close();
+          else controller.enqueue(frame(next.value));
+        } catch (error) {
+          controller.enqueue(frame(errorAnswer(id, error), "error"));
+          controller.close();
+        }
+      },
+      async cancel() {
+        stop.abort();
+        await events.return?.(undefined);
+      },
+    });
+    return c.body(stream, 200, {
+      "Content-Type": "text/event-stream",
+      "Cache-Control": "no-cache",
+      "X-Accel-Buffering": "no",
+    });
+  });
+}

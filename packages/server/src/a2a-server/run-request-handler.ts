@@ -1,0 +1,206 @@
+import type {
+  AgentCard,
+  CancelTaskRequest,
+  GetTaskRequest,
+  ListTaskPushNotificationConfigsResponse,
+  ListTasksResponse,
+  SendMessageRequest,
+  StreamResponse,
+  SubscribeToTaskRequest,
+  Task,
+  TaskPushNotificationConfig,
+} from "@a2a-js/sdk";
+import {
+  ExtendedAgentCardNotConfiguredError,
+  PushNotificationNotSupportedError,
+  RequestMalformedError,
+  TaskNotCancelableError,
+  TaskNotFoundError,
+  UnsupportedOperationError,
+} from "@a2a-js/sdk/errors";
+import type { A2ARequestHandler, ServerCallContext } from "@a2a-js/sdk/server";
+import { DeliveryError } from "../delivery/delivery-error.ts";
+import { isId } from "../delivery/ids.ts";
+import type { ServiceContext } from "../execution/service-context.ts";
+import { screenRunSecrets } from "../http/run-secrets.ts";
+import { invalidRunError, runInputOfMessage } from "./message-run-input.ts";
+import { runIdOfMessage } from "./run-of-message.ts";
+import { isFinalState, taskOfRun } from "./run-task.ts";
+import { runEvents } from "./run-task-events.ts";
+
+/** Where a request handler's call-scoped values sit in the SDK's `ServerCallContext.state`. */
+export const CALL_SIGNAL = "task-context.signal";
+export const CALL_SENDER = "task-context.sender";
+
+/** What {@link RunRequestHandler} is built from, per request. */
+export interface RunRequestHandlerOptions {
+  service: ServiceContext;
+  card: AgentCard;
+  /** A secret of the service that names the runs messages create (see `runIdOfMessage`). */
+  secret: string;
+}
+
+/** The signal a call is given (aborts when the client goes away or the service stops). */
+function signalOf(context: ServerCallContext): AbortSignal {
+  const signal = context.state.get(CALL_SIGNAL);
+  return signal instanceof AbortSignal ? signal : new AbortController().signal;
+}
+
+/**
+ * The delivery service as an A2A request handler (the SDK's `A2ARequestHandler`, served by its
+ * `JsonRpcTransportHandler`): a task is a run. `SendMessage` creates the run its parts describe
+ * (the same message id names the same run: a retry answers the task again), `GetTask` reads it,
+ * `SendStreamingMessage` and `SubscribeToTask` follow its events as status and artifact updates.
+ * The SDK's `DefaultRequestHandler` keeps tasks in a task store and runs an executor in this
+ * process; here the run's own store is the task store, on every runtime, so a task outlives the
+ * request (and the instance) that created it.
+ */
+export class RunRequestHandler implements A2ARequestHandler {
+  readonly #service: ServiceContext;
+  readonly #card: AgentCard;
+  readonly #secret: string;
+
+  constructor(options: RunRequestHandlerOptions) {
+    this.#service = options.service;
+    this.#card = options.card;
+    this.#secret = options.secret;
+  }
+
+  async getAgentCard(): Promise<AgentCard> {
+    return this.#card;
+  }
+
+  async getAuthenticatedExtendedAgentCard(): Promise<AgentCard> {
+    throw new ExtendedAgentCardNotConfiguredError("The service has no extended agent card.");
+  }
+
+  async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Task> {
+    const runId = await this.#createRun(params, context);
+    return this.#task(runId);
+  }
+
+  async *sendMessageStream(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    const runId = await this.#createRun(params, context);
+    yield* this.#follow(runId, signalOf(context));
+  }
+
+  async getTask(params: GetTaskRequest): Promise<Task> {
+    return this.#task(params.id);
+  }
+
+  async cancelTask(params: CancelTaskRequest): Promise<Task> {
+    const task = await this.#task(params.id);
+    throw new TaskNotCancelableError(
+      task.status !== undefined && isFinalState(task.status.state)
+        ? `Task ${params.id} has ended; an ended task cannot be canceled.`
+        : `Task ${params.id} cannot be canceled: the delivery service does not cancel runs yet. Its work items run to completion or dead letters.`,
+    );
+  }
+
+  async *resubscribe(
+    params: SubscribeToTaskRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    const task = await this.#task(params.id);
+    if (task.status !== undefined && isFinalState(task.status.state)) {
+      throw new UnsupportedOperationError(
+        `Task ${params.id} has ended: read it with GetTask instead of subscribing.`,
+      );
+    }
+    yield* this.#follow(params.id, signalOf(context));
+  }
+
+  async listTasks(): Promise<ListTasksResponse> {
+    throw new UnsupportedOperationError(
+      "ListTasks is not served: list runs with GET /v1/runs (admin token).",
+    );
+  }
+
+  async createTaskPushNotificationConfig(): Promise<TaskPushNotificationConfig> {
+    throw new PushNotificationNotSupportedError("The service sends no push notifications.");
+  }
+
+  async getTaskPushNotificationConfig(): Promise<TaskPushNotificationConfig> {
+    throw new PushNotificationNotSupportedError("The service sends no push notifications.");
+  }
+
+  async listTaskPushNotificationConfigs(): Promise<ListTaskPushNotificationConfigsResponse> {
+    throw new PushNotificationNotSupportedError("The service sends no push notifications.");
+  }
+
+  async deleteTaskPushNotificationConfig(): Promise<void> {
+    throw new PushNotificationNotSupportedError("The service sends no push notifications.");
+  }
+
+  /** The run a message asks for, created unless the same message created it before. */
+  async #createRun(params: SendMessageRequest, context: ServerCallContext): Promise<string> {
+    const message = params.message;
+    if (message === undefined || message.messageId === "") {
+      throw new RequestMalformedError("SendMessage needs a message with a messageId.");
+    }
+    if (message.taskId !== "") {
+      await this.#task(message.taskId); // TaskNotFound for a task that is not a run
+      throw new UnsupportedOperationError(
+        `Task ${message.taskId} takes no further messages: a run is described once. Send a new message without taskId for a new run.`,
+      );
+    }
+    if (message.contextId !== "") {
+      throw invalidRunError(
+        "INVALID_REQUEST",
+        "The service names each task's context itself (its run id): send the message without contextId.",
+        [],
+      );
+    }
+    const sender = String(context.state.get(CALL_SENDER) ?? "admin");
+    const runId = await runIdOfMessage(this.#secret, sender, message.messageId);
+    if (await this.#exists(runId)) return runId;
+    const { input } = screenRunSecrets(runInputOfMessage(message), this.#service.secrets);
+    try {
+      await this.#service.store.createRun(runId, input);
+    } catch (error) {
+      // The same message sent twice at once: the other created it.
+      if (await this.#exists(runId)) return runId;
+      if (DeliveryError.isInstance(error) && error.status < 500) {
+        throw invalidRunError(error.code, error.message, error.issues ?? []);
+      }
+      throw error;
+    }
+    return runId;
+  }
+
+  async #exists(runId: string): Promise<boolean> {
+    try {
+      await this.#service.store.getRun(runId);
+      return true;
+    } catch (error) {
+      if (DeliveryError.isInstance(error) && error.code === "RUN_NOT_FOUND") return false;
+      throw error;
+    }
+  }
+
+  /** The task of the run `runId`; `TaskNotFound` when there is none. */
+  async #task(runId: string): Promise<Task> {
+    if (!isId("run", runId)) throw new TaskNotFoundError(`No task ${runId}.`);
+    try {
+      const overview = await this.#service.store.overview(runId);
+      return taskOfRun(overview, new Date(this.#service.timing.clock()).toISOString());
+    } catch (error) {
+      if (DeliveryError.isInstance(error) && error.code === "RUN_NOT_FOUND") {
+        throw new TaskNotFoundError(`No task ${runId}.`);
+      }
+      throw error;
+    }
+  }
+
+  /** The task, then its run's events as updates until it ends (or the client goes away). */
+  async *#follow(runId: string, signal: AbortSignal): AsyncGenerator<StreamResponse> {
+    const after = await this.#service.store.lastSeq(runId);
+    const task = await this.#task(runId);
+    yield { payload: { $case: "task", value: task } };
+    if (task.status !== undefined && isFinalState(task.status.state)) return;
+    yield* runEvents(this.#service, runId, after, task.artifacts, signal);
+  }
+}
