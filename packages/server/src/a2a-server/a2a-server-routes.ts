@@ -37,6 +37,18 @@ function requestId(body: unknown): JsonRpcAnswer["id"] {
   return typeof id === "string" || typeof id === "number" ? id : null;
 }
 
+/**
+ * Whether `body` is a JSON-RPC 2.0 request object: `jsonrpc` "2.0", a string `method`, an `id`
+ * that is a string, an integer or null when present. The SDK's transport refuses the others with
+ * -32602 (invalid params); the specification (§9.5) asks -32600 (invalid request).
+ */
+function isJsonRpcRequest(body: unknown): boolean {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return false;
+  const { jsonrpc, method, id } = body as Record<string, unknown>;
+  const validId = !("id" in body) || id === null || typeof id === "string" || Number.isInteger(id);
+  return jsonrpc === "2.0" && typeof method === "string" && method !== "" && validId;
+}
+
 /** The service's origin as this request reached it: the card's interface URL is under it. */
 function originOf(c: Context): string {
   return new URL(c.req.url).origin;
@@ -53,9 +65,13 @@ function originOf(c: Context): string {
 export function a2aServerRoutes(app: App, service: ServiceContext, adminToken: string): void {
   const secret = sha256Hex(`a2a-server\n${adminToken}`);
 
-  app.get(`/${AGENT_CARD_PATH}`, (c) => {
-    c.header("Cache-Control", "no-cache");
-    return c.json(AgentCard.toJSON(serviceAgentCard(originOf(c))) as object);
+  app.get(`/${AGENT_CARD_PATH}`, async (c) => {
+    const body = JSON.stringify(AgentCard.toJSON(serviceAgentCard(originOf(c))));
+    const etag = `W/"${(await sha256Hex(body)).slice(0, 16)}"`;
+    c.header("Cache-Control", "public, max-age=3600");
+    c.header("ETag", etag);
+    if (c.req.header("If-None-Match") === etag) return c.body(null, 304);
+    return c.body(body, 200, { "Content-Type": "application/json" });
   });
 
   app.post(A2A_SERVER_PATH, async (c) => {
@@ -85,6 +101,17 @@ export function a2aServerRoutes(app: App, service: ServiceContext, adminToken: s
         },
         400,
       );
+    }
+    if (!isJsonRpcRequest(body)) {
+      return c.json({
+        jsonrpc: "2.0",
+        id: requestId(body),
+        error: {
+          code: A2A_ERROR_CODE.INVALID_REQUEST,
+          message:
+            'Request payload validation error: send a JSON-RPC 2.0 request object ({ "jsonrpc": "2.0", "id", "method", "params" }).',
+        },
+      });
     }
     const card = serviceAgentCard(originOf(c));
     const stop = new AbortController();

@@ -13,7 +13,8 @@ export const CONSTRAINT_MARK = { task_context: "constraint" } as const;
  * carries the service's error code and the issues as JSON: nothing was created.
  */
 export function invalidRunError(code: string, message: string, issues: readonly ValidationIssue[]) {
-  const listed = issues.map((issue) => `${issue.path || "/"}: ${issue.message}`).join("; ");
+  // Each issue's message names its field (`stages[0].id is required: …`).
+  const listed = issues.map((issue) => issue.message).join(" ");
   return new RequestMalformedError({
     message: issues.length === 0 ? message : `${message} ${listed}`,
     metadata: { code, issues: JSON.stringify(issues) },

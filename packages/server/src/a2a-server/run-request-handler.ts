@@ -11,7 +11,6 @@ import type {
   TaskPushNotificationConfig,
 } from "@a2a-js/sdk";
 import {
-  ExtendedAgentCardNotConfiguredError,
   PushNotificationNotSupportedError,
   RequestMalformedError,
   TaskNotCancelableError,
@@ -71,11 +70,22 @@ export class RunRequestHandler implements A2ARequestHandler {
   }
 
   async getAuthenticatedExtendedAgentCard(): Promise<AgentCard> {
-    throw new ExtendedAgentCardNotConfiguredError("The service has no extended agent card.");
+    // The card says extendedAgentCard: false, for which the specification asks this error.
+    throw new UnsupportedOperationError("The service has no extended agent card.");
   }
 
+  /**
+   * Creates the run (or finds the one the same message created) and answers its task: at once
+   * with `returnImmediately`, else — the specification's default — once the run has ended
+   * (completed, or blocked: `failed`), or when the client goes away.
+   */
   async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Task> {
     const runId = await this.#createRun(params, context);
+    if (params.configuration?.returnImmediately !== true) {
+      for await (const _ of this.#follow(runId, signalOf(context))) {
+        // Each update is read past: the answer is the task as it ends.
+      }
+    }
     return this.#task(runId);
   }
 

@@ -1,71 +1,14 @@
-// The service as an A2A agent, driven by the official SDK's client over loopback: a staged task
-// sent as a message becomes a run, polling agents complete its stages, and the client sees the
-// run's progress as the task's status and artifacts.
-import { type Message, Role, type Task, TaskState } from "@a2a-js/sdk";
-import {
-  type Client,
-  ClientFactory,
-  ClientFactoryOptions,
-  JsonRpcTransportFactory,
-} from "@a2a-js/sdk/client";
+// The service as an A2A agent on Node (SQLite), driven by the official SDK's client over
+// loopback: a staged task sent as a message becomes a run, polling agents complete its stages,
+// and the client sees the run's progress as the task's status and artifacts.
+import { TaskState } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
-import { dataPart, textPart } from "../../src/a2a/a2a-parts.ts";
 import { createServiceClient } from "../../src/client.ts";
 import { a2aHarness, draftStage, reviewStage } from "../a2a/harness.ts";
+import { a2aClientOf, refusal, request, said, send, stagedTask } from "./a2a-client.ts";
 
 const adminToken = "a2a-server-test-admin-token-0123456789";
 const { service } = a2aHarness(adminToken);
-
-/** The official SDK's client of the service, sending `token` as a bearer token. */
-async function clientOf(url: string, token: string | undefined = adminToken): Promise<Client> {
-  const fetchImpl: typeof fetch = (input, init) => {
-    const headers = new Headers(init?.headers);
-    if (token !== undefined) headers.set("Authorization", `Bearer ${token}`);
-    return fetch(input, { ...init, headers });
-  };
-  const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-    transports: [new JsonRpcTransportFactory({ fetchImpl })],
-  });
-  return new ClientFactory(options).createFromUrl(url);
-}
-
-/** A user's message: the goal as text, a constraint, the stages as a data part. */
-function stagedTask(messageId: string, stages: unknown = [draftStage, reviewStage]): Message {
-  const constraint = textPart("Say Lumen, never Lumen Lamp", "text/plain");
-  constraint.metadata = { task_context: "constraint" };
-  return {
-    messageId,
-    contextId: "",
-    taskId: "",
-    role: Role.ROLE_USER,
-    parts: [
-      textPart("Launch Lumen, a reading lamp", "text/plain"),
-      constraint,
-      dataPart({ stages }),
-    ],
-    metadata: undefined,
-    extensions: [],
-    referenceTaskIds: [],
-  };
-}
-
-const request = (message: Message) => ({
-  tenant: "",
-  message,
-  configuration: undefined,
-  metadata: undefined,
-});
-
-/** The task a SendMessage answered. */
-async function send(client: Client, message: Message): Promise<Task> {
-  const answer = await client.sendMessage(request(message));
-  if (!("status" in answer)) throw new Error("the service answered a message, not a task");
-  return answer as Task;
-}
-
-/** The text of a task status's message. */
-const said = (status: Task["status"]) =>
-  status?.message?.parts.map((part) => (part.content?.$case === "text" ? part.content.value : ""));
 
 describe("the service as an A2A agent", () => {
   it("serves its card: one JSON-RPC 1.0 interface at /a2a, bearer required, the skill", async () => {
@@ -95,13 +38,16 @@ describe("the service as an A2A agent", () => {
 
   it("creates a run from a message; agents complete it; GetTask follows; the same message id answers the same task", async () => {
     const { server, admin } = await service();
-    const client = await clientOf(server.url);
-    const task = await send(client, stagedTask("launch-1"));
-    expect(task.id).toMatch(/^run_[0-9a-z]{26}$/);
+    const client = await a2aClientOf(server.url, adminToken);
+    const task = await send(client, stagedTask("launch-1", [draftStage, reviewStage]));
+    expect(task.id).toMatch(/^run_[0-7][0-9a-z]{25}$/);
     expect([task.contextId, task.status?.state, task.artifacts]).toEqual([
       task.id,
       TaskState.TASK_STATE_SUBMITTED,
       [],
+    ]);
+    expect(said(task.status)).toEqual([
+      'The run is at stage 1 of 2 ("draft"): 0 of 1 item(s) completed.',
     ]);
     const run = await admin.getRun(task.id);
     expect([run.goal, run.constraints, run.stages.map((stage) => stage.id)]).toEqual([
@@ -109,8 +55,9 @@ describe("the service as an A2A agent", () => {
       ["Say Lumen, never Lumen Lamp"],
       ["draft", "review"],
     ]);
-    expect((await send(client, stagedTask("launch-1"))).id).toBe(task.id);
-    expect((await admin.listRuns()).runs.length).toBe(1);
+    const again = await send(client, stagedTask("launch-1", [draftStage, reviewStage]));
+    expect(again.id).toBe(task.id);
+    expect((await admin.listRuns()).runs.map((listed) => listed.run_id)).toEqual([task.id]);
 
     const writer = await admin.addAgent(task.id, { tag: "writer" });
     const writing = createServiceClient({ url: server.url, token: writer.token });
@@ -141,16 +88,26 @@ describe("the service as an A2A agent", () => {
     expect(said(done.status)).toEqual(["The run completed its 2 stage(s)."]);
     expect(
       done.artifacts.map((artifact) => [
+        artifact.artifactId,
         artifact.name,
         artifact.parts[0]?.content,
-        artifact.metadata?.author_tag,
+        artifact.parts[0]?.mediaType,
+        artifact.metadata,
       ]),
-    ).toEqual([["Launch post", { $case: "text", value: "# Lumen" }, "writer"]]);
+    ).toEqual([
+      [
+        expect.stringMatching(/^art_/),
+        "Launch post",
+        { $case: "text", value: "# Lumen" },
+        "text/markdown",
+        { stage_id: "draft", work_item_id: draft?.work_item.id, author_tag: "writer" },
+      ],
+    ]);
   });
 
   it("streams the run: the task, then working, the artifact as its stage completes, completed", async () => {
     const { server, admin } = await service();
-    const client = await clientOf(server.url);
+    const client = await a2aClientOf(server.url, adminToken);
     const stream = client.sendMessageStream(request(stagedTask("stream-1", [draftStage])));
     const first = (await stream.next()).value;
     const task = first?.payload?.$case === "task" ? first.payload.value : undefined;
@@ -161,14 +118,12 @@ describe("the service as an A2A agent", () => {
       for await (const event of stream) {
         const payload = event.payload;
         if (payload?.$case === "statusUpdate") {
-          updates.push(
-            `${TaskState[payload.value.status?.state ?? 0]}: ${said(payload.value.status)}`,
-          );
+          const { state } = payload.value.status ?? {};
+          updates.push(`${TaskState[state ?? 0]}: ${said(payload.value.status)}`);
         } else if (payload?.$case === "artifactUpdate") {
           const part = payload.value.artifact?.parts[0]?.content;
-          updates.push(
-            `artifact ${payload.value.artifact?.name}: ${part?.$case === "text" ? part.value : ""}`,
-          );
+          const text = part?.$case === "text" ? part.value : "";
+          updates.push(`artifact ${payload.value.artifact?.name}: ${text}`);
         } else updates.push(String(payload?.$case));
       }
     })();
@@ -186,5 +141,86 @@ describe("the service as an A2A agent", () => {
       'TASK_STATE_WORKING: Stage "draft" completed.',
       "TASK_STATE_COMPLETED: The run completed its 1 stage(s).",
     ]);
+    // A subscription to an ended task is refused; GetTask reads it.
+    expect(await refusal(collect(client.resubscribeTask({ tenant: "", id: task.id })))).toEqual({
+      name: "UnsupportedOperationError",
+      message: `Task ${task.id} has ended: read it with GetTask instead of subscribing.`,
+      metadata: undefined,
+    });
+  });
+
+  it("refuses stage data the run schema does not accept, naming the issues; nothing is created", async () => {
+    const { server, admin } = await service();
+    const client = await a2aClientOf(server.url, adminToken);
+    const stages = [{ ...draftStage, expected_output: "" }, { id: "draft" }];
+    const refused = await refusal(send(client, stagedTask("bad-1", stages)));
+    expect(refused.name).toBe("RequestMalformedError");
+    expect(refused.message).toBe(
+      "The message does not describe a run the service can create (text parts: the goal; a data part: the stages). Fix the issues listed: stages[0].expected_output must not be empty. stages[1].stage_description is required: a non-empty string. stages[1].expected_output is required: a non-empty string. stages[1].available_skills is required: an array.",
+    );
+    expect(refused.metadata?.code).toBe("INVALID_REQUEST");
+    expect(
+      JSON.parse(refused.metadata?.issues ?? "[]").map((issue: { path: string }) => issue.path),
+    ).toEqual([
+      "/stages/0/expected_output",
+      "/stages/1/stage_description",
+      "/stages/1/expected_output",
+      "/stages/1/available_skills",
+    ]);
+    expect((await admin.listRuns()).runs).toEqual([]);
+  });
+
+  it("refuses a stage graph the service cannot run with INVALID_STAGES and its issues", async () => {
+    const { server, admin } = await service();
+    const client = await a2aClientOf(server.url, adminToken);
+    const refused = await refusal(send(client, stagedTask("bad-2", [draftStage, draftStage])));
+    expect(refused.name).toBe("RequestMalformedError");
+    expect(refused.metadata?.code).toBe("INVALID_STAGES");
+    expect(refused.message).toBe(
+      'The run\'s stages do not form a graph the service can run. Fix the issues listed. stages[1].id "draft" is used by an earlier stage. Give each stage its own id.',
+    );
+    expect((await admin.listRuns()).runs).toEqual([]);
+  });
+
+  it("answers 401 to a missing or wrong token, and CancelTask says the run cannot be canceled", async () => {
+    const { server } = await service();
+    const answers = {
+      missing: [
+        undefined,
+        "This endpoint needs a token: send Authorization: Bearer <token> (the admin token, or an agent token from POST /v1/runs/{run_id}/agents).",
+      ],
+      wrong: [
+        "not-the-admin-token-0123456789",
+        "The token is not valid. Use the admin token or an agent token as it was returned when the agent was added.",
+      ],
+    } as const;
+    for (const [token, error] of Object.values(answers)) {
+      const client = await a2aClientOf(server.url, token);
+      const refused = await refusal(send(client, stagedTask("anyone", [draftStage])));
+      expect(refused).toEqual({
+        name: "Error",
+        message: `HTTP error for SendMessage! Status: 401 Unauthorized. Response: ${JSON.stringify({ error, code: "UNAUTHORIZED" })}`,
+        metadata: undefined,
+      });
+    }
+    const client = await a2aClientOf(server.url, adminToken);
+    const task = await send(client, stagedTask("cancel-1", [draftStage]));
+    expect(
+      await refusal(client.cancelTask({ tenant: "", id: task.id, metadata: undefined })),
+    ).toEqual({
+      name: "TaskNotCancelableError",
+      message: `Task ${task.id} cannot be canceled: the delivery service does not cancel runs yet. Its work items run to completion or dead letters.`,
+      metadata: undefined,
+    });
+    expect((await client.getTask({ tenant: "", id: task.id })).status?.state).toBe(
+      TaskState.TASK_STATE_SUBMITTED,
+    );
   });
 });
+
+/** Every event of a stream. */
+async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const event of stream) all.push(event);
+  return all;
+}
