@@ -8,6 +8,7 @@ import {
 import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
 import { a2aServerRoutes } from "./a2a-server/a2a-server-routes.ts";
+import type { A2aServerOptions } from "./a2a-server/client-tokens.ts";
 import { isDutyStore, startTimerDuties } from "./background/timer-duties.ts";
 import { DeliveryError } from "./delivery/delivery-error.ts";
 import type { DeliveryStore } from "./delivery/delivery-store.ts";
@@ -106,6 +107,12 @@ export interface AppOptions {
    * a dispatcher starts delivering to it (the Node server's does; see `A2aDispatcher`).
    */
   a2a?: A2aOptions;
+  /**
+   * The service as an A2A agent (its card at `/.well-known/agent-card.json`, JSON-RPC at
+   * `/a2a`): the admin token may use it, and so may each of `clientTokens`, scoped to the runs
+   * it creates there (see docs/a2a.md).
+   */
+  a2aServer?: A2aServerOptions;
 }
 
 /** The default safety recheck of long polls and event streams: 30 s. */
@@ -231,7 +238,7 @@ export function createApp(options: AppOptions): App {
   // executor every entry shares).
   operationRoutes(app, service);
   // The service as an A2A agent: its card, and JSON-RPC at /a2a (a task is a run).
-  a2aServerRoutes(app, service, options.auth.adminToken);
+  a2aServerRoutes(app, service, options.auth.adminToken, options.a2aServer);
   const allowedHosts =
     options.allowedHosts === undefined
       ? undefined

@@ -18,6 +18,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { ArgumentError, type SecretPolicy } from "@task-context/core";
 import { requireText, requireWholeNumber } from "@task-context/core/internal";
+import type { A2aServerOptions } from "./a2a-server/client-tokens.ts";
 import { createApp, defaultBodyBytes, type Limits } from "./app.ts";
 import { startNodeDuties } from "./background/node-duties.ts";
 import { defaultAllowedHosts } from "./http/allowed-hosts.ts";
@@ -93,6 +94,8 @@ export interface NodeServerOptions {
    * 1000 ms); the clock is looked at as often (1 s at most) for A2A leases that end.
    */
   a2aPollMs?: number;
+  /** The service as an A2A agent: tokens scoped to creating runs there (see `createApp`). */
+  a2aServer?: A2aServerOptions;
 }
 
 /** A running server. */
@@ -164,6 +167,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     ...(options.cors === undefined ? {} : { cors: options.cors }),
     allowedHosts: options.allowedHosts ?? defaultAllowedHosts(host),
     ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
+    ...(options.a2aServer === undefined ? {} : { a2aServer: options.a2aServer }),
     signal: shutdown.signal,
     // Its duties (lease expiry, the sweep, A2A) start below, once listening.
     backgroundDuties: false,

@@ -5,9 +5,11 @@ import { sha256Hex } from "@task-context/core/internal";
 import type { Context } from "hono";
 import type { ServiceContext } from "../execution/service-context.ts";
 import type { App } from "../http/app-env.ts";
-import { requireAdmin } from "../http/auth.ts";
+import { bearerToken, requireAdmin } from "../http/auth.ts";
+import { type A2aServerOptions, clientTokenSenders } from "./client-tokens.ts";
 import { CALL_SENDER, CALL_SIGNAL, RunRequestHandler } from "./run-request-handler.ts";
 import { A2A_SERVER_PATH, serviceAgentCard } from "./service-agent-card.ts";
+import type { Sender } from "./task-ids.ts";
 
 /** A JSON-RPC answer of the A2A endpoint. */
 type JsonRpcAnswer = {
@@ -57,13 +59,29 @@ function originOf(c: Context): string {
 /**
  * The service as an A2A 1.0 agent, on its own Hono app (Node and Workers alike, no Express):
  * its card at `/.well-known/agent-card.json` (public), and JSON-RPC at `POST /a2a` for the admin
- * token, answered by the SDK's `JsonRpcTransportHandler` over a {@link RunRequestHandler} — the
+ * token and the client tokens of `options` (scoped to the runs each creates), answered by the SDK's `JsonRpcTransportHandler` over a {@link RunRequestHandler} — the
  * SDK's express `jsonRpcHandler` does the same over Express: the content type checked, the
  * `A2A-Version` checked against the card, a stream's first event awaited before its SSE
  * headers (an early error is a JSON-RPC error answer, not a stream).
  */
-export function a2aServerRoutes(app: App, service: ServiceContext, adminToken: string): void {
+export function a2aServerRoutes(
+  app: App,
+  service: ServiceContext,
+  adminToken: string,
+  options: A2aServerOptions = {},
+): void {
   const secret = sha256Hex(`a2a-server\n${adminToken}`);
+  const clientTokens = options.clientTokens ?? [];
+  const clientSender = clientTokenSenders(clientTokens);
+  /** The sender of a request: a client token's, else the admin (401/403 for anyone else). */
+  const senderOf = async (c: Context): Promise<Sender> => {
+    const token = bearerToken(c);
+    const client =
+      token === undefined || clientTokens.length === 0 ? undefined : await clientSender(token);
+    if (client !== undefined) return client;
+    requireAdmin(await service.authenticate(c)); // 401 UNAUTHORIZED, 403 FORBIDDEN: the service's answers
+    return { kind: "admin" };
+  };
 
   app.get(`/${AGENT_CARD_PATH}`, async (c) => {
     const body = JSON.stringify(AgentCard.toJSON(serviceAgentCard(originOf(c))));
@@ -75,8 +93,7 @@ export function a2aServerRoutes(app: App, service: ServiceContext, adminToken: s
   });
 
   app.post(A2A_SERVER_PATH, async (c) => {
-    const caller = await service.authenticate(c); // 401 UNAUTHORIZED, the service's answer
-    requireAdmin(caller);
+    const sender = await senderOf(c);
     const mediaType = c.req.header("Content-Type")?.split(";", 1)[0]?.trim().toLowerCase();
     if (mediaType !== undefined && mediaType !== "application/json") {
       return c.json(
@@ -120,11 +137,11 @@ export function a2aServerRoutes(app: App, service: ServiceContext, adminToken: s
     service.shutdown?.addEventListener("abort", abort, { once: true });
     const requestedVersion = c.req.header("A2A-Version");
     const context = new ServerCallContext({
-      user: { isAuthenticated: true, userName: caller.role },
+      user: { isAuthenticated: true, userName: sender.kind },
       ...(requestedVersion ? { requestedVersion } : {}),
       state: new Map<string, unknown>([
         [CALL_SIGNAL, stop.signal],
-        [CALL_SENDER, caller.role],
+        [CALL_SENDER, sender],
       ]),
     });
     const id = requestId(body);

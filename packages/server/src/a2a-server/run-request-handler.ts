@@ -19,13 +19,12 @@ import {
 } from "@a2a-js/sdk/errors";
 import type { A2ARequestHandler, ServerCallContext } from "@a2a-js/sdk/server";
 import { DeliveryError } from "../delivery/delivery-error.ts";
-import { isId } from "../delivery/ids.ts";
 import type { ServiceContext } from "../execution/service-context.ts";
 import { screenRunSecrets } from "../http/run-secrets.ts";
 import { invalidRunError, runInputOfMessage } from "./message-run-input.ts";
-import { runIdOfMessage } from "./run-of-message.ts";
 import { isFinalState, taskOfRun } from "./run-task.ts";
 import { runEvents } from "./run-task-events.ts";
+import { runIdOfMessage, runIdOfTask, type Sender, taskIdOf } from "./task-ids.ts";
 
 /** Where a request handler's call-scoped values sit in the SDK's `ServerCallContext.state`. */
 export const CALL_SIGNAL = "task-context.signal";
@@ -43,6 +42,21 @@ export interface RunRequestHandlerOptions {
 function signalOf(context: ServerCallContext): AbortSignal {
   const signal = context.state.get(CALL_SIGNAL);
   return signal instanceof AbortSignal ? signal : new AbortController().signal;
+}
+
+/** Who sent the call (the route authenticated it); the admin when the route set nobody. */
+function senderOf(context: ServerCallContext): Sender {
+  return (context.state.get(CALL_SENDER) as Sender | undefined) ?? { kind: "admin" };
+}
+
+/** A store's `RUN_NOT_FOUND` as A2A's `TaskNotFound` for the task `taskId`; other errors as they are. */
+function notFound(taskId: string) {
+  return (error: unknown): never => {
+    if (DeliveryError.isInstance(error) && error.code === "RUN_NOT_FOUND") {
+      throw new TaskNotFoundError(`No task ${taskId}.`);
+    }
+    throw error;
+  };
 }
 
 /**
@@ -80,29 +94,28 @@ export class RunRequestHandler implements A2ARequestHandler {
    * (completed, or blocked: `failed`), or when the client goes away.
    */
   async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Task> {
-    const runId = await this.#createRun(params, context);
+    const taskId = await this.#createRun(params, context);
     if (params.configuration?.returnImmediately !== true) {
-      for await (const _ of this.#follow(runId, signalOf(context))) {
+      for await (const _ of this.#follow(taskId, context)) {
         // Each update is read past: the answer is the task as it ends.
       }
     }
-    return this.#task(runId);
+    return this.#task(taskId, context);
   }
 
   async *sendMessageStream(
     params: SendMessageRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    const runId = await this.#createRun(params, context);
-    yield* this.#follow(runId, signalOf(context));
+    yield* this.#follow(await this.#createRun(params, context), context);
   }
 
-  async getTask(params: GetTaskRequest): Promise<Task> {
-    return this.#task(params.id);
+  async getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
+    return this.#task(params.id, context);
   }
 
-  async cancelTask(params: CancelTaskRequest): Promise<Task> {
-    const task = await this.#task(params.id);
+  async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
+    const task = await this.#task(params.id, context);
     throw new TaskNotCancelableError(
       task.status !== undefined && isFinalState(task.status.state)
         ? `Task ${params.id} has ended; an ended task cannot be canceled.`
@@ -114,13 +127,13 @@ export class RunRequestHandler implements A2ARequestHandler {
     params: SubscribeToTaskRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    const task = await this.#task(params.id);
+    const task = await this.#task(params.id, context);
     if (task.status !== undefined && isFinalState(task.status.state)) {
       throw new UnsupportedOperationError(
         `Task ${params.id} has ended: read it with GetTask instead of subscribing.`,
       );
     }
-    yield* this.#follow(params.id, signalOf(context));
+    yield* this.#follow(params.id, context);
   }
 
   async listTasks(): Promise<ListTasksResponse> {
@@ -145,14 +158,17 @@ export class RunRequestHandler implements A2ARequestHandler {
     throw new PushNotificationNotSupportedError("The service sends no push notifications.");
   }
 
-  /** The run a message asks for, created unless the same message created it before. */
+  /**
+   * The run a message asks for, created unless the same message (from the same sender) created
+   * it before; answers its task id.
+   */
   async #createRun(params: SendMessageRequest, context: ServerCallContext): Promise<string> {
     const message = params.message;
     if (message === undefined || message.messageId === "") {
       throw new RequestMalformedError("SendMessage needs a message with a messageId.");
     }
     if (message.taskId !== "") {
-      await this.#task(message.taskId); // TaskNotFound for a task that is not a run
+      await this.#task(message.taskId, context); // TaskNotFound for a task that is not the sender's
       throw new UnsupportedOperationError(
         `Task ${message.taskId} takes no further messages: a run is described once. Send a new message without taskId for a new run.`,
       );
@@ -164,21 +180,22 @@ export class RunRequestHandler implements A2ARequestHandler {
         [],
       );
     }
-    const sender = String(context.state.get(CALL_SENDER) ?? "admin");
+    const sender = senderOf(context);
     const runId = await runIdOfMessage(this.#secret, sender, message.messageId);
-    if (await this.#exists(runId)) return runId;
+    const taskId = await taskIdOf(this.#secret, sender, runId);
+    if (await this.#exists(runId)) return taskId;
     const { input } = screenRunSecrets(runInputOfMessage(message), this.#service.secrets);
     try {
       await this.#service.store.createRun(runId, input);
     } catch (error) {
       // The same message sent twice at once: the other created it.
-      if (await this.#exists(runId)) return runId;
+      if (await this.#exists(runId)) return taskId;
       if (DeliveryError.isInstance(error) && error.status < 500) {
         throw invalidRunError(error.code, error.message, error.issues ?? []);
       }
       throw error;
     }
-    return runId;
+    return taskId;
   }
 
   async #exists(runId: string): Promise<boolean> {
@@ -191,26 +208,32 @@ export class RunRequestHandler implements A2ARequestHandler {
     }
   }
 
-  /** The task of the run `runId`; `TaskNotFound` when there is none. */
-  async #task(runId: string): Promise<Task> {
-    if (!isId("run", runId)) throw new TaskNotFoundError(`No task ${runId}.`);
-    try {
-      const overview = await this.#service.store.overview(runId);
-      return taskOfRun(overview, new Date(this.#service.timing.clock()).toISOString());
-    } catch (error) {
-      if (DeliveryError.isInstance(error) && error.code === "RUN_NOT_FOUND") {
-        throw new TaskNotFoundError(`No task ${runId}.`);
-      }
-      throw error;
-    }
+  /**
+   * The run the task `taskId` is, for the call's sender; `TaskNotFound` when there is none, or
+   * none the sender may see (the same answer: a token learns nothing of other runs).
+   */
+  async #runOf(taskId: string, context: ServerCallContext): Promise<string> {
+    const runId = await runIdOfTask(this.#secret, senderOf(context), taskId);
+    if (runId === undefined) throw new TaskNotFoundError(`No task ${taskId}.`);
+    return runId;
+  }
+
+  /** The task `taskId` as its run is now. */
+  async #task(taskId: string, context: ServerCallContext): Promise<Task> {
+    const runId = await this.#runOf(taskId, context);
+    const overview = await this.#service.store.overview(runId).catch(notFound(taskId));
+    return taskOfRun(overview, taskId, new Date(this.#service.timing.clock()).toISOString());
   }
 
   /** The task, then its run's events as updates until it ends (or the client goes away). */
-  async *#follow(runId: string, signal: AbortSignal): AsyncGenerator<StreamResponse> {
-    const after = await this.#service.store.lastSeq(runId);
-    const task = await this.#task(runId);
+  async *#follow(taskId: string, context: ServerCallContext): AsyncGenerator<StreamResponse> {
+    const runId = await this.#runOf(taskId, context);
+    // The last seq first: an event between it and the task's read is sent again, never lost.
+    const after = await this.#service.store.lastSeq(runId).catch(notFound(taskId));
+    const task = await this.#task(taskId, context);
     yield { payload: { $case: "task", value: task } };
     if (task.status !== undefined && isFinalState(task.status.state)) return;
-    yield* runEvents(this.#service, runId, after, task.artifacts, signal);
+    const signal = signalOf(context);
+    yield* runEvents(this.#service, runId, taskId, after, task.artifacts, signal);
   }
 }

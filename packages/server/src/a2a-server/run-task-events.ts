@@ -6,9 +6,9 @@ import { a2aArtifactOf, agentMessage, runStatusText } from "./run-task.ts";
 /** Events read at a time. */
 const PAGE = 100;
 
-/** A status update of the run's task. */
+/** A status update of the task `taskId`. */
 function statusUpdate(
-  runId: string,
+  taskId: string,
   state: TaskState,
   text: string,
   seq: number,
@@ -18,9 +18,9 @@ function statusUpdate(
     payload: {
       $case: "statusUpdate",
       value: {
-        taskId: runId,
-        contextId: runId,
-        status: { state, message: agentMessage(runId, `${runId}-${seq}`, text), timestamp: at },
+        taskId,
+        contextId: taskId,
+        status: { state, message: agentMessage(taskId, `${taskId}-${seq}`, text), timestamp: at },
         metadata: { seq },
       },
     },
@@ -28,7 +28,7 @@ function statusUpdate(
 }
 
 /**
- * A run's events after `after`, as its A2A task's updates, until the run completes or blocks (a
+ * A run's events after `after`, as updates of its A2A task `taskId`, until the run completes or blocks (a
  * final status) or `signal` aborts: `working` when an item is leased (the first time) and when a
  * stage completes, each new artifact as an artifact update (its whole content, `lastChunk`),
  * `completed` at `run.completed`, `failed` at `run.blocked`. `sent` are the artifacts the task
@@ -38,6 +38,7 @@ function statusUpdate(
 export async function* runEvents(
   service: ServiceContext,
   runId: string,
+  taskId: string,
   after: number,
   sent: readonly A2aArtifact[],
   signal: AbortSignal,
@@ -69,7 +70,7 @@ export async function* runEvents(
         if (working) return undefined;
         working = true;
         return statusUpdate(
-          runId,
+          taskId,
           TaskState.TASK_STATE_WORKING,
           `Agent "${event.agent_tag}" took work item ${event.work_item_id}.`,
           event.seq,
@@ -77,7 +78,7 @@ export async function* runEvents(
         );
       case "stage.completed":
         return statusUpdate(
-          runId,
+          taskId,
           TaskState.TASK_STATE_WORKING,
           `Stage "${event.stage_id}" completed.`,
           event.seq,
@@ -91,8 +92,8 @@ export async function* runEvents(
           payload: {
             $case: "artifactUpdate",
             value: {
-              taskId: runId,
-              contextId: runId,
+              taskId,
+              contextId: taskId,
               artifact: a2aArtifactOf(artifact),
               append: false,
               lastChunk: true,
@@ -105,7 +106,7 @@ export async function* runEvents(
       case "run.blocked": {
         const run = await store.getRun(runId);
         return statusUpdate(
-          runId,
+          taskId,
           event.type === "run.completed"
             ? TaskState.TASK_STATE_COMPLETED
             : TaskState.TASK_STATE_FAILED,

@@ -47,12 +47,12 @@ export function runStatusText(run: RunView): string {
   return `The run is at ${where}: ${stage.counts.completed} of ${stage.counts.total} item(s) completed.`;
 }
 
-/** An agent's message with one text part, in the task's context. */
-export function agentMessage(runId: string, messageId: string, text: string): Message {
+/** An agent's message with one text part, in the task's context (the task's id). */
+export function agentMessage(taskId: string, messageId: string, text: string): Message {
   return {
     messageId,
-    contextId: runId,
-    taskId: runId,
+    contextId: taskId,
+    taskId,
     role: Role.ROLE_AGENT,
     parts: [textPart(text, "text/plain")],
     metadata: undefined,
@@ -91,15 +91,18 @@ export function a2aArtifactOf(artifact: Artifact): A2aArtifact {
   };
 }
 
-/** The A2A task of a run: its state and status sentence, its artifacts, its id as both ids. */
-export function taskOfRun(overview: RunOverview, at: string): Task {
+/**
+ * The A2A task `taskId` of a run: its state and status sentence, its artifacts; its context is
+ * its own id (a run is one task).
+ */
+export function taskOfRun(overview: RunOverview, taskId: string, at: string): Task {
   const { run } = overview;
   return {
-    id: run.run_id,
-    contextId: run.run_id,
+    id: taskId,
+    contextId: taskId,
     status: {
       state: runTaskState(run),
-      message: agentMessage(run.run_id, `${run.run_id}-status`, runStatusText(run)),
+      message: agentMessage(taskId, `${taskId}-status`, runStatusText(run)),
       timestamp: at,
     },
     artifacts: overview.artifacts.map(a2aArtifactOf),

@@ -8,9 +8,9 @@ export const RUN_SKILL_ID = "run-staged-task";
 
 /**
  * The delivery service's own A2A 1.0 agent card, served at `/.well-known/agent-card.json`: one
- * JSON-RPC interface at `{origin}/a2a`, streaming, a bearer token required (the admin token),
- * and one skill: run a staged task. `origin` is the service's URL as its
- * clients reach it (no trailing slash).
+ * JSON-RPC interface at `{origin}/a2a`, streaming, a bearer token required (the admin token or a
+ * client token scoped to creating runs), and one skill: run a staged task. `origin` is the
+ * service's URL as its clients reach it (no trailing slash).
  */
 export function serviceAgentCard(origin: string): AgentCard {
   return {
@@ -38,7 +38,8 @@ export function serviceAgentCard(origin: string): AgentCard {
         scheme: {
           $case: "httpAuthSecurityScheme",
           value: {
-            description: "The service's admin token (TASK_CONTEXT_ADMIN_TOKEN)",
+            description:
+              "The service's admin token, or a token scoped to creating runs (TASK_CONTEXT_A2A_TOKENS)",
             scheme: "Bearer",
             bearerFormat: "",
           },

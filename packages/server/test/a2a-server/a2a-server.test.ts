@@ -4,6 +4,7 @@
 import { TaskState } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
 import { createServiceClient } from "../../src/client.ts";
+import { serviceSettingsFromEnv } from "../../src/settings.ts";
 import { a2aHarness, draftStage, reviewStage } from "../a2a/harness.ts";
 import { a2aClientOf, refusal, request, said, send, stagedTask } from "./a2a-client.ts";
 
@@ -22,7 +23,8 @@ describe("the service as an A2A agent", () => {
     expect(card.securitySchemes).toEqual({
       bearer: {
         httpAuthSecurityScheme: {
-          description: "The service's admin token (TASK_CONTEXT_ADMIN_TOKEN)",
+          description:
+            "The service's admin token, or a token scoped to creating runs (TASK_CONTEXT_A2A_TOKENS)",
           scheme: "Bearer",
         },
       },
@@ -214,6 +216,63 @@ describe("the service as an A2A agent", () => {
     });
     expect((await client.getTask({ tenant: "", id: task.id })).status?.state).toBe(
       TaskState.TASK_STATE_SUBMITTED,
+    );
+  });
+});
+
+describe("tokens scoped to creating runs over A2A", () => {
+  const clientTokens = ["client-one-token-0123456789", "client-two-token-0123456789"];
+
+  it("a client token creates runs and reads its own tasks only; the admin reads them all; nothing else is open to it", async () => {
+    const { server, admin } = await service({ a2aServer: { clientTokens } });
+    const [one, two] = await Promise.all(
+      clientTokens.map((token) => a2aClientOf(server.url, token)),
+    );
+    if (one === undefined || two === undefined) throw new Error("no clients");
+    const task = await send(one, stagedTask("launch-1", [draftStage]));
+    expect(task.id).toMatch(/^run_[0-7][0-9a-z]{25}\.[0-9a-f]{24}$/);
+    expect(task.contextId).toBe(task.id);
+    const runId = task.id.split(".")[0] ?? "";
+    expect((await admin.getRun(runId)).goal).toBe("Launch Lumen, a reading lamp");
+    expect((await one.getTask({ tenant: "", id: task.id })).id).toBe(task.id);
+    // The same message id from another sender is another run.
+    const other = await send(two, stagedTask("launch-1", [draftStage]));
+    expect(other.id.split(".")[0]).not.toBe(runId);
+    // Another token, or the bare run id: no such task (the same answer as for none at all).
+    for (const [client, id] of [
+      [two, task.id],
+      [one, runId],
+      [one, `${runId}.000000000000000000000000`],
+    ] as const) {
+      expect(await refusal(client.getTask({ tenant: "", id }))).toMatchObject({
+        name: "TaskNotFoundError",
+        message: `No task ${id}.`,
+      });
+    }
+    // The admin reads a client's task by either id.
+    const asAdmin = await a2aClientOf(server.url, adminToken);
+    expect((await asAdmin.getTask({ tenant: "", id: task.id })).id).toBe(task.id);
+    expect((await asAdmin.getTask({ tenant: "", id: runId })).id).toBe(runId);
+    // The rest of the service does not know the token.
+    const rest = await fetch(`${server.url}/v1/runs`, {
+      headers: { Authorization: `Bearer ${clientTokens[0]}` },
+    });
+    expect([rest.status, (await rest.json()).code]).toEqual([401, "UNAUTHORIZED"]);
+  });
+
+  it("TASK_CONTEXT_A2A_TOKENS sets them: comma-separated, 16+ visible characters each", () => {
+    const env = { TASK_CONTEXT_ADMIN_TOKEN: adminToken };
+    expect(
+      serviceSettingsFromEnv({ ...env, TASK_CONTEXT_A2A_TOKENS: ` ${clientTokens.join(" , ")} ` })
+        .a2aServer,
+    ).toEqual({ clientTokens });
+    expect(
+      serviceSettingsFromEnv({ ...env, TASK_CONTEXT_A2A_TOKENS: "" }).a2aServer,
+    ).toBeUndefined();
+    expect(() =>
+      serviceSettingsFromEnv({ ...env, TASK_CONTEXT_A2A_TOKENS: `${clientTokens[0]},short` }),
+    ).toThrow(
+      "TASK_CONTEXT_A2A_TOKENS: token 2 must be 16 or more visible ASCII characters without blanks (tokens are separated by commas).",
     );
   });
 });
