@@ -1,4 +1,4 @@
-import { AGENT_CARD_PATH, AgentCard } from "@a2a-js/sdk";
+import { AgentCard } from "@a2a-js/sdk";
 import { A2A_ERROR_CODE, ContentTypeNotSupportedError } from "@a2a-js/sdk/errors";
 import { JsonRpcTransportHandler, ServerCallContext, validateVersion } from "@a2a-js/sdk/server";
 import { sha256Hex } from "@task-context/core/internal";
@@ -8,7 +8,7 @@ import type { App } from "../http/app-env.ts";
 import { bearerToken, requireAdmin } from "../http/auth.ts";
 import { type A2aServerOptions, clientTokenSenders } from "./client-tokens.ts";
 import { CALL_SENDER, CALL_SIGNAL, RunRequestHandler } from "./run-request-handler.ts";
-import { A2A_SERVER_PATH, serviceAgentCard } from "./service-agent-card.ts";
+import { serviceAgentCard } from "./service-agent-card.ts";
 import type { Sender } from "./task-ids.ts";
 
 /** A JSON-RPC answer of the A2A endpoint. */
@@ -20,6 +20,9 @@ type JsonRpcAnswer = {
 };
 
 const encoder = new TextEncoder();
+
+/** An SSE comment: what a stream sends when it has had nothing to send for `keepAliveMs`. */
+const keepAlive = encoder.encode(": keep-alive\n\n");
 
 /** One SSE frame of a JSON-RPC answer, as the SDK's express handler writes it. */
 function frame(answer: unknown, event?: string): Uint8Array {
@@ -57,6 +60,12 @@ function originOf(c: Context): string {
 }
 
 /**
+ * The routes of the service as an A2A agent, as `METHOD path`: A2A's own protocol beside the
+ * service's contract (as `/mcp` is MCP's), so not operations of the OpenAPI document.
+ */
+export const A2A_SERVER_ROUTES = ["GET /.well-known/agent-card.json", "POST /a2a"] as const;
+
+/**
  * The service as an A2A 1.0 agent, on its own Hono app (Node and Workers alike, no Express):
  * its card at `/.well-known/agent-card.json` (public), and JSON-RPC at `POST /a2a` for the admin
  * token and the client tokens of `options` (scoped to the runs each creates), answered by the SDK's `JsonRpcTransportHandler` over a {@link RunRequestHandler} — the
@@ -83,7 +92,8 @@ export function a2aServerRoutes(
     return { kind: "admin" };
   };
 
-  app.get(`/${AGENT_CARD_PATH}`, async (c) => {
+  // The SDK's AGENT_CARD_PATH, written out: a search for a path finds its route.
+  app.get("/.well-known/agent-card.json", async (c) => {
     const body = JSON.stringify(AgentCard.toJSON(serviceAgentCard(originOf(c))));
     const etag = `W/"${(await sha256Hex(body)).slice(0, 16)}"`;
     c.header("Cache-Control", "public, max-age=3600");
@@ -92,7 +102,7 @@ export function a2aServerRoutes(
     return c.body(body, 200, { "Content-Type": "application/json" });
   });
 
-  app.post(A2A_SERVER_PATH, async (c) => {
+  app.post("/a2a", async (c) => {
     const sender = await senderOf(c);
     const mediaType = c.req.header("Content-Type")?.split(";", 1)[0]?.trim().toLowerCase();
     if (mediaType !== undefined && mediaType !== "application/json") {
@@ -164,18 +174,31 @@ export function a2aServerRoutes(
       stop.abort();
       return c.json(errorAnswer(id, error));
     }
+    const { keepAliveMs } = service.timing;
+    // The next event, once asked for: a keep-alive comment may be sent while it is awaited.
+    let next: Promise<IteratorResult<JsonRpcAnswer>> | undefined;
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
         if (!first.done) controller.enqueue(frame(first.value));
       },
       async pull(controller) {
+        next ??= events.next() as Promise<IteratorResult<JsonRpcAnswer>>;
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const quiet = new Promise<"quiet">((resolve) => {
+          timer = setTimeout(() => resolve("quiet"), keepAliveMs);
+        });
         try {
-          const next = await events.next();
-          if (next.done) controller.close();
-          else controller.enqueue(frame(next.value));
+          const result = await Promise.race([next, quiet]);
+          // Nothing for keepAliveMs: a comment (clients skip it) keeps proxies from closing.
+          if (result === "quiet") return controller.enqueue(keepAlive);
+          next = undefined;
+          if (result.done) controller.close();
+          else controller.enqueue(frame(result.value));
         } catch (error) {
           controller.enqueue(frame(errorAnswer(id, error), "error"));
           controller.close();
+        } finally {
+          clearTimeout(timer);
         }
       },
       async cancel() {

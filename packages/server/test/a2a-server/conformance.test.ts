@@ -262,6 +262,47 @@ describe("A2A 1.0 server requirements, JSON-RPC binding", () => {
     ]);
   });
 
+  it("keeps a quiet stream open with SSE comments, which the SDK's client skips", async () => {
+    const { server, admin } = await service({ limits: { rateLimit: false, keepAliveMs: 5 } });
+    const client = await a2aClientOf(server.url, adminToken);
+    const task = await send(client, stagedTask("quiet-1", [draftStage]));
+    const response = await fetch(`${server.url}/a2a`, {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${adminToken}`,
+        "Content-Type": "application/json",
+        "A2A-Version": "1.0",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "SubscribeToTask",
+        params: { id: task.id },
+      }),
+    });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    while (!text.includes(": keep-alive\n\n")) {
+      text += decoder.decode((await reader.read()).value, { stream: true });
+    }
+    expect(text.startsWith("data: ")).toBe(true);
+    await reader.cancel();
+    // The SDK's client, on a stream with comments between its events, sees the events only.
+    const stream = client.resubscribeTask({ tenant: "", id: task.id });
+    expect((await stream.next()).value?.payload?.$case).toBe("task");
+    const writer = await admin.addAgent(task.id, { tag: "writer" });
+    const writing = createServiceClient({ url: server.url, token: writer.token });
+    const claim = await writing.claimNext();
+    await writing.complete(claim?.work_item.id ?? "", {
+      attempt: 1,
+      artifact: { media_type: "text/markdown", content: "# Lumen" },
+    });
+    const cases: string[] = [];
+    for await (const event of stream) cases.push(String(event.payload?.$case));
+    expect(cases).toEqual(["statusUpdate", "artifactUpdate", "statusUpdate", "statusUpdate"]);
+  });
+
   it("§3.1.6: SubscribeToTask begins with the task as it is, and is -32004 for an ended task", async () => {
     const { server, admin } = await service();
     const client = await a2aClientOf(server.url, adminToken);
