@@ -8,6 +8,7 @@ import {
   DefaultAgentCardResolver,
   JsonRpcTransportFactory,
 } from "@a2a-js/sdk/client";
+import { createServiceClient, type Fetch, type ServiceClient } from "@task-context/client";
 import { dataPart, textPart } from "../../src/a2a/a2a-parts.ts";
 
 /**
@@ -97,4 +98,26 @@ export async function refusal(promise: Promise<unknown>) {
     data?: { metadata?: Record<string, string> }[];
   };
   return { name, message, metadata: data?.[0]?.metadata };
+}
+
+/**
+ * Adds an agent `writer` to the run, which claims the item on offer and completes it with the
+ * Markdown `# Lumen` titled "Launch post" (through `fetch`, default the global one); answers the
+ * item's id.
+ */
+export async function completeAsWriter(
+  url: string,
+  admin: ServiceClient,
+  runId: string,
+  fetch?: Fetch,
+): Promise<string> {
+  const { token } = await admin.addAgent(runId, { tag: "writer" });
+  const writer = createServiceClient({ url, token, ...(fetch === undefined ? {} : { fetch }) });
+  const claim = await writer.claimNext();
+  if (claim === undefined) throw new Error(`nothing was on offer in ${runId}`);
+  await writer.complete(claim.work_item.id, {
+    attempt: claim.lease.attempt,
+    artifact: { media_type: "text/markdown", content: "# Lumen", title: "Launch post" },
+  });
+  return claim.work_item.id;
 }

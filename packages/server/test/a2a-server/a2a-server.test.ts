@@ -6,7 +6,15 @@ import { describe, expect, it } from "vitest";
 import { createServiceClient } from "../../src/client.ts";
 import { serviceSettingsFromEnv } from "../../src/settings.ts";
 import { a2aHarness, draftStage, reviewStage, waitFor } from "../a2a/harness.ts";
-import { a2aClientOf, refusal, request, said, send, stagedTask } from "./a2a-client.ts";
+import {
+  a2aClientOf,
+  completeAsWriter,
+  refusal,
+  request,
+  said,
+  send,
+  stagedTask,
+} from "./a2a-client.ts";
 
 const adminToken = "a2a-server-test-admin-token-0123456789";
 const { service, example } = a2aHarness(adminToken);
@@ -129,16 +137,10 @@ describe("the service as an A2A agent", () => {
         } else updates.push(String(payload?.$case));
       }
     })();
-    const writer = await admin.addAgent(task.id, { tag: "writer" });
-    const writing = createServiceClient({ url: server.url, token: writer.token });
-    const draft = await writing.claimNext();
-    await writing.complete(draft?.work_item.id ?? "", {
-      attempt: 1,
-      artifact: { media_type: "text/markdown", content: "# Lumen", title: "Launch post" },
-    });
+    const draftId = await completeAsWriter(server.url, admin, task.id);
     await reading;
     expect(updates).toEqual([
-      `TASK_STATE_WORKING: Agent "writer" took work item ${draft?.work_item.id}.`,
+      `TASK_STATE_WORKING: Agent "writer" took work item ${draftId}.`,
       "artifact Launch post: # Lumen",
       'TASK_STATE_WORKING: Stage "draft" completed.',
       "TASK_STATE_COMPLETED: The run completed its 1 stage(s).",

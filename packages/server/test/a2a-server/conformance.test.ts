@@ -5,9 +5,9 @@
 // (a2aproject/a2a-tck) cannot run here (see docs/a2a.md, "Conformance"); this suite stands in.
 import { AgentCard, TaskState } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
-import { createServiceClient } from "../../src/client.ts";
+import type { createServiceClient } from "../../src/client.ts";
 import { a2aHarness, draftStage } from "../a2a/harness.ts";
-import { a2aClientOf, refusal, request, send, stagedTask } from "./a2a-client.ts";
+import { a2aClientOf, completeAsWriter, refusal, request, send, stagedTask } from "./a2a-client.ts";
 
 const adminToken = "a2a-conformance-admin-token-0123456789";
 const { service } = a2aHarness(adminToken);
@@ -197,16 +197,9 @@ describe("A2A 1.0 server requirements, JSON-RPC binding", () => {
       answered = true;
       return task;
     });
-    const runs = await admin.listRuns();
     const runId = await waitForRun(admin, 2);
-    const writer = await admin.addAgent(runId, { tag: "writer" });
-    const writing = createServiceClient({ url: server.url, token: writer.token });
-    const claim = await writing.claimNext();
-    expect([runs.runs.length >= 1, answered]).toEqual([true, false]);
-    await writing.complete(claim?.work_item.id ?? "", {
-      attempt: 1,
-      artifact: { media_type: "text/markdown", content: "# Lumen" },
-    });
+    expect(answered).toBe(false);
+    await completeAsWriter(server.url, admin, runId);
     const task = await blocking;
     expect([task.id, task.status?.state, task.artifacts.length]).toEqual([
       runId,
@@ -232,13 +225,7 @@ describe("A2A 1.0 server requirements, JSON-RPC binding", () => {
       }),
     });
     const runId = await waitForRun(admin, 1);
-    const writer = await admin.addAgent(runId, { tag: "writer" });
-    const writing = createServiceClient({ url: server.url, token: writer.token });
-    const claim = await writing.claimNext();
-    await writing.complete(claim?.work_item.id ?? "", {
-      attempt: 1,
-      artifact: { media_type: "text/markdown", content: "# Lumen" },
-    });
+    await completeAsWriter(server.url, admin, runId);
     const response = await opening;
     expect([response.status, response.headers.get("Content-Type")]).toEqual([
       200,
@@ -291,13 +278,7 @@ describe("A2A 1.0 server requirements, JSON-RPC binding", () => {
     // The SDK's client, on a stream with comments between its events, sees the events only.
     const stream = client.resubscribeTask({ tenant: "", id: task.id });
     expect((await stream.next()).value?.payload?.$case).toBe("task");
-    const writer = await admin.addAgent(task.id, { tag: "writer" });
-    const writing = createServiceClient({ url: server.url, token: writer.token });
-    const claim = await writing.claimNext();
-    await writing.complete(claim?.work_item.id ?? "", {
-      attempt: 1,
-      artifact: { media_type: "text/markdown", content: "# Lumen" },
-    });
+    await completeAsWriter(server.url, admin, task.id);
     const cases: string[] = [];
     for await (const event of stream) cases.push(String(event.payload?.$case));
     expect(cases).toEqual(["statusUpdate", "artifactUpdate", "statusUpdate", "statusUpdate"]);
@@ -310,13 +291,7 @@ describe("A2A 1.0 server requirements, JSON-RPC binding", () => {
     const stream = client.resubscribeTask({ tenant: "", id: task.id });
     const first = (await stream.next()).value;
     expect(first?.payload?.$case === "task" ? first.payload.value.id : undefined).toBe(task.id);
-    const writer = await admin.addAgent(task.id, { tag: "writer" });
-    const writing = createServiceClient({ url: server.url, token: writer.token });
-    const claim = await writing.claimNext();
-    await writing.complete(claim?.work_item.id ?? "", {
-      attempt: 1,
-      artifact: { media_type: "text/markdown", content: "# Lumen" },
-    });
+    await completeAsWriter(server.url, admin, task.id);
     const states: TaskState[] = [];
     for await (const event of stream) {
       if (event.payload?.$case === "statusUpdate")

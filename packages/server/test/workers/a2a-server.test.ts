@@ -6,7 +6,15 @@ import { env, exports } from "cloudflare:workers";
 import { TaskState } from "@a2a-js/sdk";
 import { createServiceClient, type Fetch } from "@task-context/client";
 import { describe, expect, it } from "vitest";
-import { a2aClientOf, refusal, request, said, send, stagedTask } from "../a2a-server/a2a-client.ts";
+import {
+  a2aClientOf,
+  completeAsWriter,
+  refusal,
+  request,
+  said,
+  send,
+  stagedTask,
+} from "../a2a-server/a2a-client.ts";
 import { taskStage } from "../contract/client.ts";
 
 const url = "http://edge.test";
@@ -37,13 +45,7 @@ describe("the service as an A2A agent on workerd", () => {
         );
       }
     })();
-    const { token } = await admin.addAgent(task.id, { tag: "writer" });
-    const agent = createServiceClient({ url, token, fetch: workerFetch });
-    const claim = await agent.claimNext();
-    await agent.complete(claim?.work_item.id ?? "", {
-      attempt: 1,
-      artifact: { media_type: "text/markdown", content: "# Edge runtimes", title: "Edge" },
-    });
+    await completeAsWriter(url, admin, task.id, workerFetch);
     await reading;
     expect(cases).toEqual([
       "TASK_STATE_WORKING",
@@ -55,7 +57,7 @@ describe("the service as an A2A agent on workerd", () => {
     expect([done.status?.state, said(done.status), done.artifacts.map((a) => a.name)]).toEqual([
       TaskState.TASK_STATE_COMPLETED,
       ["The run completed its 1 stage(s)."],
-      ["Edge"],
+      ["Launch post"],
     ]);
     // The same message again: the same task, no second run.
     expect((await send(client, stagedTask("edge-1", [taskStage("draft")]))).id).toBe(task.id);
