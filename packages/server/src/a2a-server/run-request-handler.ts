@@ -221,8 +221,12 @@ export class RunRequestHandler implements A2ARequestHandler {
   /** The task `taskId` as its run is now. */
   async #task(taskId: string, context: ServerCallContext): Promise<Task> {
     const runId = await this.#runOf(taskId, context);
-    const overview = await this.#service.store.overview(runId).catch(notFound(taskId));
-    return taskOfRun(overview, taskId, new Date(this.#service.timing.clock()).toISOString());
+    const { store } = this.#service;
+    const overview = await store.overview(runId).catch(notFound(taskId));
+    // The status's time: the run's last change (its last event).
+    const last = await store.lastSeq(runId);
+    const [event] = (await store.events(runId, Math.max(0, last - 1), 1)).events;
+    return taskOfRun(overview, taskId, event?.at ?? overview.run.created_at);
   }
 
   /** The task, then its run's events as updates until it ends (or the client goes away). */

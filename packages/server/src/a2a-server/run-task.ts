@@ -92,8 +92,8 @@ export function a2aArtifactOf(artifact: Artifact): A2aArtifact {
 }
 
 /**
- * The A2A task `taskId` of a run: its state and status sentence, its artifacts; its context is
- * its own id (a run is one task).
+ * The A2A task `taskId` of a run: its state and status sentence (recorded `at`, the run's last
+ * change), its artifacts; its context is its own id (a run is one task).
  */
 export function taskOfRun(overview: RunOverview, taskId: string, at: string): Task {
   const { run } = overview;

@@ -95,6 +95,12 @@ describe("the service as an A2A agent", () => {
     });
     const done = await client.getTask({ tenant: "", id: task.id });
     expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    // The status's time is the run's last event's (run.completed).
+    const { events } = await admin.listEvents(task.id);
+    expect([events.at(-1)?.type, done.status?.timestamp]).toEqual([
+      "run.completed",
+      events.at(-1)?.at,
+    ]);
     expect(said(done.status)).toEqual(["The run completed its 2 stage(s)."]);
     expect(
       done.artifacts.map((artifact) => [
