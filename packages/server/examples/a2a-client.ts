@@ -10,7 +10,6 @@ import {
   JsonRpcTransportFactory,
 } from "@a2a-js/sdk/client";
 import { createServiceClient } from "@task-context/client";
-import { dataPart, textPart } from "@task-context/server/a2a-agent";
 import { startNodeServer } from "@task-context/server/node";
 
 const adminToken = "an-admin-token-of-at-least-32-characters";
@@ -30,10 +29,22 @@ const client = await new ClientFactory(
   }),
 ).createFromUrl(service.url);
 
+// A message's parts (the SDK's types are those of A2A's protocol buffers): text, or JSON data.
+const text = (value: string, metadata?: Record<string, string>): Part => ({
+  content: { $case: "text", value },
+  mediaType: "text/plain",
+  filename: "",
+  metadata,
+});
+const data = (value: unknown): Part => ({
+  content: { $case: "data", value },
+  mediaType: "application/json",
+  filename: "",
+  metadata: undefined,
+});
+
 // Text parts are the goal; a text part marked { task_context: "constraint" } is a constraint;
 // one data part holds the stages, checked against the run schema.
-const constraint = textPart("Say Lumen, never Lumen Lamp", "text/plain");
-constraint.metadata = { task_context: "constraint" };
 const stages = [
   {
     id: "draft",
@@ -50,9 +61,9 @@ const updates = client.sendMessageStream({
     taskId: "",
     role: Role.ROLE_USER,
     parts: [
-      textPart("Launch Lumen, a reading lamp", "text/plain"),
-      constraint,
-      dataPart({ stages }),
+      text("Launch Lumen, a reading lamp"),
+      text("Say Lumen, never Lumen Lamp", { task_context: "constraint" }),
+      data({ stages }),
     ],
     metadata: undefined,
     extensions: [],
