@@ -13,14 +13,12 @@ import type { RunOverview } from "../delivery/delivery-store.ts";
 /**
  * The A2A state of a run: `completed` when it is; `failed` when it is blocked (an item was
  * dead-lettered: an admin's requeue can resume it, see docs/a2a.md); `working` once any item was
- * leased or completed; `submitted` before.
+ * ever leased (a requeued dead letter too); `submitted` before.
  */
-export function runTaskState(run: RunView): TaskState {
+export function runTaskState({ run, work_items }: RunOverview): TaskState {
   if (run.status === "completed") return TaskState.TASK_STATE_COMPLETED;
   if (run.status === "blocked") return TaskState.TASK_STATE_FAILED;
-  const started = run.stages.some(
-    (stage) => stage.counts.leased + stage.counts.completed + stage.counts.dead_lettered > 0,
-  );
+  const started = work_items.some((item) => item.state !== "offered" || item.attempts.length > 0);
   return started ? TaskState.TASK_STATE_WORKING : TaskState.TASK_STATE_SUBMITTED;
 }
 
@@ -101,7 +99,7 @@ export function taskOfRun(overview: RunOverview, taskId: string, at: string): Ta
     id: taskId,
     contextId: taskId,
     status: {
-      state: runTaskState(run),
+      state: runTaskState(overview),
       message: agentMessage(taskId, `${taskId}-status`, runStatusText(run)),
       timestamp: at,
     },

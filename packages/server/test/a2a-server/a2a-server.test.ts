@@ -159,6 +159,32 @@ describe("the service as an A2A agent", () => {
     });
   });
 
+  it("a blocked run's task is failed, with why; once its dead letter is requeued, working again", async () => {
+    const { server, admin } = await service();
+    const client = await a2aClientOf(server.url, adminToken);
+    const message = stagedTask("block-1", [draftStage]);
+    const stages = message.parts[2];
+    if (stages?.content?.$case !== "data") throw new Error("no data part");
+    stages.content.value = { stages: [draftStage], max_attempts: 1 };
+    const task = await send(client, message);
+    const writer = await admin.addAgent(task.id, { tag: "writer" });
+    const writing = createServiceClient({ url: server.url, token: writer.token });
+    const claim = await writing.claimNext();
+    const itemId = claim?.work_item.id ?? "";
+    await writing.fail(itemId, { attempt: 1, reason: "The brief is unclear" });
+    const blocked = await client.getTask({ tenant: "", id: task.id });
+    expect([blocked.status?.state, said(blocked.status)]).toEqual([
+      TaskState.TASK_STATE_FAILED,
+      [
+        `The run is blocked at stage 1 of 1 ("draft"): a work item was dead-lettered after 1 attempts. An admin's requeue (POST /v1/runs/${task.id}/work-items/{id}/requeue) resumes it.`,
+      ],
+    ]);
+    await admin.requeue(task.id, itemId);
+    expect((await client.getTask({ tenant: "", id: task.id })).status?.state).toBe(
+      TaskState.TASK_STATE_WORKING,
+    );
+  });
+
   it("refuses stage data the run schema does not accept, naming the issues; nothing is created", async () => {
     const { server, admin } = await service();
     const client = await a2aClientOf(server.url, adminToken);
