@@ -40,7 +40,7 @@ export function runStatusText(run: RunView): string {
   if (stage === undefined) return "The run is waiting for its first stage.";
   const where = `stage ${index + 1} of ${run.stages.length} ("${stage.id}")`;
   if (run.status === "blocked") {
-    return `The run is blocked at ${where}: a work item was dead-lettered after ${run.max_attempts} attempts. An admin's requeue (POST /v1/runs/${run.run_id}/work-items/{id}/requeue) resumes it.`;
+    return `The run is blocked at ${where}: a work item was dead-lettered after ${run.max_attempts} attempt${run.max_attempts === 1 ? "" : "s"}. An admin's requeue (POST /v1/runs/${run.run_id}/work-items/{id}/requeue) resumes it.`;
   }
   return `The run is at ${where}: ${stage.counts.completed} of ${stage.counts.total} item(s) completed.`;
 }

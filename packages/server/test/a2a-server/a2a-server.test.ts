@@ -176,7 +176,7 @@ describe("the service as an A2A agent", () => {
     expect([blocked.status?.state, said(blocked.status)]).toEqual([
       TaskState.TASK_STATE_FAILED,
       [
-        `The run is blocked at stage 1 of 1 ("draft"): a work item was dead-lettered after 1 attempts. An admin's requeue (POST /v1/runs/${task.id}/work-items/{id}/requeue) resumes it.`,
+        `The run is blocked at stage 1 of 1 ("draft"): a work item was dead-lettered after 1 attempt. An admin's requeue (POST /v1/runs/${task.id}/work-items/{id}/requeue) resumes it.`,
       ],
     ]);
     await admin.requeue(task.id, itemId);
