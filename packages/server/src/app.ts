@@ -8,6 +8,8 @@ import {
 import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
 import { type PushTarget, pushRoutes } from "./a2a/push-route.ts";
+import { a2aServerRoutes } from "./a2a-server/a2a-server-routes.ts";
+import type { A2aServerOptions } from "./a2a-server/client-tokens.ts";
 import { isDutyStore, startTimerDuties } from "./background/timer-duties.ts";
 import { DeliveryError } from "./delivery/delivery-error.ts";
 import type { DeliveryStore } from "./delivery/delivery-store.ts";
@@ -111,6 +113,12 @@ export interface AppOptions {
    * authenticated by each attempt's push token, not a service token); without it, that path is 404.
    */
   a2aPush?: PushTarget;
+  /**
+   * The service as an A2A agent (its card at `/.well-known/agent-card.json`, JSON-RPC at
+   * `/a2a`): the admin token may use it, and so may each of `clientTokens`, scoped to the runs
+   * it creates there (see docs/a2a.md).
+   */
+  a2aServer?: A2aServerOptions;
 }
 
 /** The default safety recheck of long polls and event streams: 30 s. */
@@ -236,6 +244,8 @@ export function createApp(options: AppOptions): App {
   // executor every entry shares).
   operationRoutes(app, service);
   if (options.a2aPush !== undefined) pushRoutes(app, options.a2aPush);
+  // The service as an A2A agent: its card, and JSON-RPC at /a2a (a task is a run).
+  a2aServerRoutes(app, service, options.auth.adminToken, options.a2aServer);
   const allowedHosts =
     options.allowedHosts === undefined
       ? undefined

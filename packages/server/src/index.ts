@@ -9,6 +9,7 @@
  *
  * @module
  */
+export type { A2aServerOptions } from "./a2a-server/client-tokens.ts";
 export { type AppOptions, createApp, type Limits } from "./app.ts";
 export {
   DeliveryError,

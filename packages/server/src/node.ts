@@ -19,6 +19,7 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import { ArgumentError, type SecretPolicy } from "@task-context/core";
 import { requireText, requireWholeNumber } from "@task-context/core/internal";
 import type { PushReceiver, PushStats } from "./a2a/push-receiver.ts";
+import type { A2aServerOptions } from "./a2a-server/client-tokens.ts";
 import { createApp, defaultBodyBytes, type Limits } from "./app.ts";
 import { startNodeDuties } from "./background/node-duties.ts";
 import { defaultAllowedHosts } from "./http/allowed-hosts.ts";
@@ -104,6 +105,8 @@ export interface NodeServerOptions {
    * (`AGENT_CARD_SIGNATURE_INVALID`), as `a2a.require_signature` does for one. Default false.
    */
   a2aRequireSignatures?: boolean;
+  /** The service as an A2A agent: tokens scoped to creating runs there (see `createApp`). */
+  a2aServer?: A2aServerOptions;
 }
 
 /** A running server. */
@@ -214,6 +217,7 @@ export async function startNodeServer(options: NodeServerOptions): Promise<NodeS
     allowedHosts: options.allowedHosts ?? defaultAllowedHosts(host),
     ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
     ...(options.a2aRequireSignatures === true ? { a2a: { requireSignatures: true } } : {}),
+    ...(options.a2aServer === undefined ? {} : { a2aServer: options.a2aServer }),
     signal: shutdown.signal,
     ...(push === undefined ? {} : { a2aPush: push.receiver }),
     // Its duties (lease expiry, the sweep, A2A) start below, once listening.

@@ -1,5 +1,6 @@
 import { ArgumentError, type SecretPolicy } from "@task-context/core";
 import { requireText, requireWholeNumber } from "@task-context/core/internal";
+import { type A2aServerOptions, parseClientTokens } from "./a2a-server/client-tokens.ts";
 import type { Limits } from "./app.ts";
 import { base64url } from "./delivery/ids.ts";
 import { parseAllowedHosts } from "./http/allowed-hosts.ts";
@@ -37,6 +38,11 @@ export interface ServiceEnv {
    * woke it (default 30000): a safety net, as the run's changes wake them.
    */
   TASK_CONTEXT_RECHECK_MS?: string | undefined;
+  /**
+   * Tokens scoped to creating runs over A2A, comma-separated, 16+ characters each: each may send
+   * messages to `/a2a` and read the tasks it created there, nothing else.
+   */
+  TASK_CONTEXT_A2A_TOKENS?: string | undefined;
 }
 
 /** What {@link ServiceEnv} sets: options of `createApp`, and whether the admin token was made up. */
@@ -59,6 +65,8 @@ export interface ServiceSettings {
   allowedHosts?: string[];
   /** `TASK_CONTEXT_SECRETS`. */
   secrets: SecretPolicy;
+  /** `TASK_CONTEXT_A2A_TOKENS`, when set. */
+  a2aServer?: A2aServerOptions;
 }
 
 /** How {@link serviceSettingsFromEnv} treats a missing admin token. */
@@ -102,6 +110,7 @@ export function serviceSettingsFromEnv(
   const cors = parseCorsOrigins(env.TASK_CONTEXT_CORS_ORIGINS);
   const allowedHosts = parseAllowedHosts(env.TASK_CONTEXT_ALLOWED_HOSTS);
   const secrets = parseSecretPolicy("TASK_CONTEXT_SECRETS", env.TASK_CONTEXT_SECRETS);
+  const clientTokens = parseClientTokens("TASK_CONTEXT_A2A_TOKENS", env.TASK_CONTEXT_A2A_TOKENS);
   return {
     adminToken,
     generatedAdminToken: generated,
@@ -109,6 +118,7 @@ export function serviceSettingsFromEnv(
     ...(cors === undefined ? {} : { cors }),
     ...(allowedHosts === undefined ? {} : { allowedHosts }),
     secrets,
+    ...(clientTokens.length === 0 ? {} : { a2aServer: { clientTokens } }),
   };
 }
 

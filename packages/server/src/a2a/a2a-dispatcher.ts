@@ -53,6 +53,7 @@ export interface A2aDispatcherOptions {
    * polled. Without it (no public URL set), push notifications are not used.
    */
   push?: { receiver: PushReceiver; publicUrl: string; handOff?: boolean } | undefined;
+  /**
    * How long an agent's card is used before it is read again (by `clock`), before the agent's
    * next attempt; after an attempt that failed with a transport error, at once. Default 1 hour.
    */

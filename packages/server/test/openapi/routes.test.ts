@@ -2,6 +2,7 @@
 // serves is missing from the document, and the document lists no route the app does not serve.
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { A2A_SERVER_ROUTES } from "../../src/a2a-server/a2a-server-routes.ts";
 import { createApp } from "../../src/app.ts";
 import { openNodeDatabase } from "../../src/node-sqlite.ts";
 import { SqlStore } from "../../src/sql/sql-store.ts";
@@ -25,7 +26,9 @@ describe("the OpenAPI document and the app's routes", () => {
       const served = new Set(
         app.routes
           .filter((route) => route.method !== "ALL")
-          .map((route) => `${route.method} ${route.path.replace(/:([^/]+)/g, "{$1}")}`),
+          .map((route) => `${route.method} ${route.path.replace(/:([^/]+)/g, "{$1}")}`)
+          // A2A's protocol, not the contract's (as /mcp is MCP's).
+          .filter((route) => !(A2A_SERVER_ROUTES as readonly string[]).includes(route)),
       );
       const documented = Object.entries((await servedDocument()).paths).flatMap(([path, item]) =>
         Object.keys(item)
@@ -46,7 +49,11 @@ describe("the OpenAPI document and the app's routes", () => {
     try {
       const app = createApp({ store, auth: { adminToken: "routes-test-admin-token" } });
       // Each operation's path is in its definition as the OpenAPI document writes it.
-      const source = `${sourceOf("../contract/src/operations")}\n${sourceOf("src/mcp")}`;
+      const source = [
+        sourceOf("../contract/src/operations"),
+        sourceOf("src/mcp"),
+        sourceOf("src/a2a-server"),
+      ].join("\n");
       const paths = new Set(
         app.routes
           .map((route) => route.path.replace(/:([^/]+)/g, "{$1}"))

@@ -11,6 +11,7 @@ import {
   operations,
 } from "@task-context/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { A2A_SERVER_ROUTES } from "../../src/a2a-server/a2a-server-routes.ts";
 import { createApp } from "../../src/app.ts";
 import { createServiceClient } from "../../src/client.ts";
 import { routePath } from "../../src/http/operation-routes.ts";
@@ -64,7 +65,7 @@ describe("the service's entries", () => {
   });
   afterAll(() => service.stop());
 
-  it("route every operation at its method and path, and nothing else but /mcp", () => {
+  it("route every operation at its method and path, and nothing else but /mcp and the A2A server's", () => {
     const database = openNodeDatabase(":memory:");
     const store = new SqlStore(database);
     try {
@@ -75,6 +76,7 @@ describe("the service's entries", () => {
         [
           ...all.map((operation) => `${operation.method} ${routePath(operation.path)}`),
           "ALL /mcp",
+          ...A2A_SERVER_ROUTES,
         ].sort(),
       );
     } finally {

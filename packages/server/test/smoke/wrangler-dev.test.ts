@@ -99,6 +99,37 @@ describe("wrangler dev", () => {
     expect(invalid.body.valid).toBe(false);
   });
 
+  it("is an A2A agent: its card, and a message that creates a run, whose A2A SDK the isolate loads on the first request", async () => {
+    const card = await call("/.well-known/agent-card.json");
+    expect([card.status, card.body.supportedInterfaces]).toEqual([
+      200,
+      [{ url: `${base}/a2a`, protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+    ]);
+    const rpc = (id: number, method: string, params: object) =>
+      call("/a2a", {
+        method: "POST",
+        headers: { ...admin, "A2A-Version": "1.0" },
+        body: JSON.stringify({ jsonrpc: "2.0", id, method, params }),
+      });
+    const { stages } = edgeRun();
+    const sent = await rpc(1, "SendMessage", {
+      message: {
+        messageId: "smoke-1",
+        role: "ROLE_USER",
+        parts: [{ text: "Ship the edge service" }, { data: { stages } }],
+      },
+      configuration: { returnImmediately: true },
+    });
+    const task = sent.body.result?.task;
+    expect([sent.status, task?.status?.state]).toEqual([200, "TASK_STATE_SUBMITTED"]);
+    const read = await rpc(2, "GetTask", { id: task?.id });
+    expect([read.body.result?.id, read.body.result?.contextId]).toEqual([task?.id, task?.id]);
+    const refused = await rpc(3, "SendMessage", {
+      message: { messageId: "smoke-2", role: "ROLE_USER", parts: [{ text: "No stages" }] },
+    });
+    expect(refused.body.error?.code).toBe(-32602);
+  });
+
   it("answers /mcp, whose MCP SDK the isolate loads on the first /mcp request", async () => {
     // A run of its own, and an agent of it.
     const { agentToken } = await earlyErrorFixture(base, adminToken);
