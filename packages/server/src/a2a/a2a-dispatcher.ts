@@ -241,7 +241,7 @@ export class A2aDispatcher {
    */
   async dispatchRound(runId: string): Promise<number> {
     const run = await this.#options.store.getRun(runId);
-    if (run.status === "completed") return 0;
+    if (run.status === "completed" || run.status === "canceled") return 0;
     const agents = await this.#options.store.a2aAgents(runId);
     const handedOff = await this.#handedOff(runId);
     // A task handed over to push notifications still holds its agent's slot until it ends.
@@ -280,7 +280,7 @@ export class A2aDispatcher {
     while (!signal.aborted) {
       try {
         const run = await store.getRun(runId);
-        if (run.status === "completed") return;
+        if (run.status === "completed" || run.status === "canceled") return;
         const seq = await store.lastSeq(runId);
         const claimed = await this.#claimAndAttempt(runId, agent, run);
         if (!claimed) {
