@@ -9,6 +9,7 @@ import {
   taskStage,
 } from "./client.ts";
 import type { StartService } from "./harness.ts";
+import { having, only, parsePage, textOf } from "./html.ts";
 import { openEventStream } from "./sse.ts";
 import { suiteService } from "./suite-service.ts";
 
@@ -109,6 +110,22 @@ export function cancelSuite(start: StartService): void {
       const long = await cancel(admin, created.run_id, { reason: "x".repeat(1001) });
       expect([long.status, long.error?.code]).toEqual([400, "INVALID_REQUEST"]);
       expect((await admin.getRun(created.run_id)).body.status).toBe("active");
+    });
+
+    it("shows the run page canceled, with when and why, and its script not following", async () => {
+      const { admin, run: created } = await run();
+      const canceled = await cancel(admin, created.run_id, { reason: "the brief changed" });
+      const page = await admin.get(`/runs/${created.run_id}`, { headers: { Accept: "text/html" } });
+      expect(page.status).toBe(200);
+      const document = parsePage(page.text);
+      const status = only(document, having("p", "data-region", "status"), "status line");
+      expect(textOf(status)).toBe(
+        `Status: canceled at ${canceled.body.canceled_at}: the brief changed — its work items are withdrawn`,
+      );
+      expect(textOf(only(document, having("p", "id", "live-status"), "live status"))).toBe(
+        "The run was canceled.",
+      );
+      expect(page.text).toContain('data-completed="true"');
     });
 
     it("ends the event stream after run.canceled, as after run.completed", async () => {
