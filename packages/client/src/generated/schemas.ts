@@ -34,7 +34,7 @@ export interface paths {
         };
         /**
          * A run with its status and per-stage item counts
-         * @description `status` is `active`, `blocked` while a dead-lettered item waits for a requeue, or `completed` after the last stage. An agent sees its own run only.
+         * @description `status` is `active`, `blocked` while a dead-lettered item waits for a requeue, `completed` after the last stage, or `canceled` (with `canceled_at` and `cancel_reason`) after `POST /v1/runs/{run_id}/cancel`. An agent sees its own run only.
          */
         get: operations["getRun"];
         put?: never;
@@ -2755,7 +2755,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "AGENT_TAG_TAKEN" | undefined;
+                        code?: "AGENT_TAG_TAKEN" | "RUN_CANCELED" | undefined;
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3409,7 +3409,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "NOT_DEAD_LETTERED" | undefined;
+                        code?: "NOT_DEAD_LETTERED" | "RUN_CANCELED" | undefined;
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3535,6 +3535,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         code?: "FORBIDDEN" | undefined;
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description The state forbids it: tag taken, item not on offer, lease lost, already completed, not dead-lettered, the run canceled (nothing of it is accepted any more) or completed (it cannot be canceled) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "RUN_CANCELED" | undefined;
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3772,7 +3784,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "NOT_ON_OFFER" | undefined;
+                        code?: "NOT_ON_OFFER" | "RUN_CANCELED" | undefined;
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3921,7 +3933,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "LEASE_LOST" | "ALREADY_COMPLETED" | undefined;
+                        code?: "LEASE_LOST" | "ALREADY_COMPLETED" | "RUN_CANCELED" | undefined;
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4094,7 +4106,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "LEASE_LOST" | "ALREADY_COMPLETED" | undefined;
+                        code?: "LEASE_LOST" | "ALREADY_COMPLETED" | "RUN_CANCELED" | undefined;
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4254,7 +4266,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "LEASE_LOST" | "ALREADY_COMPLETED" | undefined;
+                        code?: "LEASE_LOST" | "ALREADY_COMPLETED" | "RUN_CANCELED" | undefined;
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4638,7 +4650,7 @@ export interface operations {
                     "text/html": string;
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "NOT_DEAD_LETTERED" | undefined;
+                        code?: "NOT_DEAD_LETTERED" | "RUN_CANCELED" | undefined;
                     } & components["schemas"]["Error"];
                 };
             };
