@@ -2225,7 +2225,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only runs with one of these statuses, comma-separated: active, blocked, completed (default: every run)
+                 * @description Only runs with one of these statuses, comma-separated: active, blocked, completed, canceled (default: every run)
                  * @example active,blocked
                  */
                 status?: string | undefined;

@@ -44,6 +44,14 @@ export function cancelSuite(start: StartService): void {
       expect(all.at(-1)).toMatchObject({ type: "run.canceled", reason: "the brief changed" });
       expect(ofType(all, "run.canceled")).toHaveLength(1);
       expect((await worker.poll()).body.offers).toEqual([]);
+      const listed = await admin.get<{ runs: { run_id: string; status: string }[] }>("/v1/runs", {
+        query: { status: "canceled", limit: 200 },
+      });
+      expect(listed.status, listed.text).toBe(200);
+      expect(listed.body.runs).toContainEqual(
+        expect.objectContaining({ run_id: created.run_id, status: "canceled" }),
+      );
+      expect(listed.body.runs.every((listedRun) => listedRun.status === "canceled")).toBe(true);
     });
 
     it("is idempotent: canceling a canceled run answers the same run, 200, with no new event", async () => {
