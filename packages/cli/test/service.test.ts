@@ -355,7 +355,7 @@ describe("task-context run", () => {
       expect(writerLine).toMatch(/^agent writer: tc_run_\S+ \(A2A agent "Writer", stages draft\)$/);
       expect(created).toEqual({
         stdout: `${runId}\n${writerLine}\n`,
-        stderr: `task-context: the service answered 422 AGENT_SKILLS_MISMATCH: The skills the agent card of "Painter" declares do not cover the available_skills of any stage of the run. Register an agent whose card declares them, or name other stages (/stages/draft: Stage "draft" needs write, which the agent card of "Painter" does not declare (as a skill id or tag).)\nhint: declare the stages' available_skills in the agent card's skills (as ids or tags); run ${runId} was created (with writer, printed above) and stays, as a run cannot be canceled: add the rest with \`task-context run add-agent ${runId} --a2a-agent painter=${painter.url} --agent human\`\n`,
+        stderr: `task-context: the service answered 422 AGENT_SKILLS_MISMATCH: The skills the agent card of "Painter" declares do not cover the available_skills of any stage of the run. Register an agent whose card declares them, or name other stages (/stages/draft: Stage "draft" needs write, which the agent card of "Painter" does not declare (as a skill id or tag).)\nhint: declare the stages' available_skills in the agent card's skills (as ids or tags); run ${runId} was created (with writer, printed above) and stays (\`task-context run cancel ${runId}\` cancels it): add the rest with \`task-context run add-agent ${runId} --a2a-agent painter=${painter.url} --agent human\`\n`,
         code: 1,
       });
       // The command the hint names, with the painter swapped for an agent that polls.
@@ -402,7 +402,7 @@ describe("task-context run", () => {
         not_added: ["painter", "human"],
       });
       expect(created.stderr).toContain(
-        `run ${printed.run.run_id} was created (with no agent) and stays, as a run cannot be canceled: add the rest with \`task-context run add-agent ${printed.run.run_id} --a2a-agent painter=${painter.url} --agent human\``,
+        `run ${printed.run.run_id} was created (with no agent) and stays (\`task-context run cancel ${printed.run.run_id}\` cancels it): add the rest with \`task-context run add-agent ${printed.run.run_id} --a2a-agent painter=${painter.url} --agent human\``,
       );
     } finally {
       await painter.close();
@@ -585,6 +585,64 @@ describe("task-context run view", () => {
   });
 });
 
+describe("task-context run cancel", () => {
+  it("cancels a run with a reason, prints when; again prints the same; its agent's claim is refused; run events ends", async () => {
+    const created = await runCli(["run", "create", "run.json", "--agent", "writer"], {
+      cwd,
+      env: service(),
+    });
+    const [runId = "", writerLine = ""] = created.stdout.split("\n");
+    const writer = writerLine.slice("agent writer: ".length);
+    const canceled = await runCli(["run", "cancel", runId, "--reason", "the brief changed"], {
+      cwd,
+      env: service(),
+    });
+    expect({ stderr: canceled.stderr, code: canceled.code }).toEqual({ stderr: "", code: 0 });
+    const at = /^run \S+: canceled at (\S+) \(the brief changed\)\n$/.exec(canceled.stdout)?.[1];
+    expect(canceled.stdout).toBe(`run ${runId}: canceled at ${at} (the brief changed)\n`);
+    const again = await runCli(["run", "cancel", runId, "--json"], { cwd, env: service() });
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      run_id: runId,
+      status: "canceled",
+      canceled_at: at,
+      cancel_reason: "the brief changed",
+    });
+    const claim = await fetch(`${url}/v1/inbox/claim-next`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${writer}` },
+    });
+    expect([claim.status, await claim.json()]).toEqual([
+      409,
+      {
+        code: "RUN_CANCELED",
+        error: `Run ${runId} was canceled at ${at} (reason: the brief changed): its work items are withdrawn and nothing of it is accepted any more. Stop working on it.`,
+      },
+    ]);
+    const events = await runCli(["run", "events", runId], { cwd, env: service() });
+    expect(events.code).toBe(0);
+    expect(events.stdout.trimEnd().split("\n").at(-1)).toBe(
+      "3 run.canceled reason=the brief changed",
+    );
+    const status = await runCli(["run", "status", runId], { cwd, env: service() });
+    expect(status.stdout.split("\n")[0]).toBe(`run ${runId}: canceled`);
+  });
+
+  it("exits 2 for a --reason that is not one line of 1 to 1000 characters, 1 for a run the service does not have", async () => {
+    for (const reason of ["", "x".repeat(1001), "two\nlines"]) {
+      expect(
+        await runCli(["run", "cancel", "run_x", "--reason", reason], { cwd, env: service() }),
+      ).toEqual({
+        stdout: "",
+        stderr: `task-context: --reason must be one line of 1 to 1000 characters (this one has ${reason.length})\nhint: say briefly why, e.g. --reason "the brief changed"\n`,
+        code: 2,
+      });
+    }
+    const unknown = await runCli(["run", "cancel", "run_nope"], { cwd, env: service() });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^task-context: the service answered 404 RUN_NOT_FOUND: /);
+  });
+});
+
 describe("task-context run events across a restart of the service", () => {
   /** Starts `serve` on `port` and the database file; resolves with its process and address. */
   async function serve(port: string) {
@@ -680,6 +738,7 @@ describe("--help", () => {
     ["run", "status"],
     ["run", "events"],
     ["run", "view"],
+    ["run", "cancel"],
   ])("task-context %s %s --help", async (...command) => {
     const { stdout, stderr, code } = await runCli([...command, "--help"], { cwd });
     expect({ stderr, code }).toEqual({ stderr: "", code: 0 });

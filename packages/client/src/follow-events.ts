@@ -22,7 +22,7 @@ const DEFAULT_RETRY_MS = 1000;
 
 /**
  * A run's events, in seq order, from the Server-Sent Events stream at `path`, until
- * `run.completed`. When the connection ends or breaks, it reconnects after the service's
+ * `run.completed` or `run.canceled`. When the connection ends or breaks, it reconnects after the service's
  * `retry:` with `Last-Event-ID`, so no event is missed or repeated. The first connection's
  * failure, and every refusal of the service, is thrown.
  */
@@ -56,7 +56,7 @@ export async function* followEvents(
       await sleep(retryMs, signal);
       continue;
     }
-    // 204: the run completed and `last` was its last event.
+    // 204: the run completed (or was canceled) and `last` was its last event.
     if (response.status === 204 || response.body === null) return;
     connected = true;
     failures = 0;
@@ -86,7 +86,7 @@ export async function* followEvents(
           last = message.id === "" ? String(event.seq) : message.id;
           yield event;
           // Nothing follows it: the service ends the stream.
-          if (event.type === "run.completed") return;
+          if (event.type === "run.completed" || event.type === "run.canceled") return;
         }
       }
     } finally {

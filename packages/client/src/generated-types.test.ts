@@ -36,6 +36,8 @@ const checked = {
   Artifact: same<Generated.Artifact, typeof Contract.artifact>(),
   ArtifactInput: same<Generated.ArtifactInput, typeof Contract.artifactInput>(),
   AttemptRecord: same<Generated.AttemptRecord, typeof Contract.attemptRecord>(),
+  CancelRun: same<Generated.CancelRun, typeof Contract.cancelRunBody>(),
+  CardSignature: same<Generated.CardSignature, typeof Contract.cardSignature>(),
   ClaimView: same<Generated.ClaimView, typeof Contract.claimView>(),
   CollaborationEvent: same<Generated.CollaborationEvent, typeof Contract.collaborationEvent>(),
   CompleteBody: same<Generated.CompleteBody, typeof Contract.completeBody>(),

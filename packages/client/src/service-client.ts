@@ -141,7 +141,7 @@ class ServiceClient extends OperationMethods {
 
   /**
    * `GET /v1/runs/{run_id}/events` as Server-Sent Events: every event of the run after
-   * `options.after`, then each new one as it happens, until `run.completed`. A connection that
+   * `options.after`, then each new one as it happens, until `run.completed` or `run.canceled`. A connection that
    * ends or breaks is resumed with `Last-Event-ID`: no event is missed or repeated. Stop early
    * with `break` or `options.signal`. Admin or an agent of the run.
    */

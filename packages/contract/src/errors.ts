@@ -25,6 +25,8 @@ export const deliveryErrorStatus = {
   LEASE_LOST: 409,
   ALREADY_COMPLETED: 409,
   NOT_DEAD_LETTERED: 409,
+  RUN_CANCELED: 409,
+  RUN_COMPLETED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   IDEMPOTENCY_KEY_REUSED: 422,
@@ -58,7 +60,7 @@ export const statusMeanings: Record<DeliveryErrorStatus, string> = {
   403: "The token may not do this (an agent on an admin endpoint, the admin on an agent's, a reviewer claiming the review of its own artifact)",
   404: "No such run, work item, artifact or schema for this token (another run's token gets 404 too)",
   405: "The path has no such method",
-  409: "The state forbids it: tag taken, item not on offer, lease lost, already completed, not dead-lettered",
+  409: "The state forbids it: tag taken, item not on offer, lease lost, already completed, not dead-lettered, the run canceled (nothing of it is accepted any more) or completed (it cannot be canceled)",
   413: "The body is larger than the limit (1 MiB by default)",
   415: "The body is not declared as JSON",
   422: "Idempotency-Key reused with another body, a completion that does not fit the work item, or (secrets policy refuse) a new run that holds a secret, an A2A agent whose card cannot be read, whose signature does not verify, or whose skills cover no stage asked for",
@@ -181,6 +183,14 @@ export const errorExamples: Record<
   NOT_DEAD_LETTERED: {
     error:
       "Work item wi_k33683fe0010vazf9amv7aw60q is not dead-lettered (it is offered); only dead letters can be requeued.",
+  },
+  RUN_CANCELED: {
+    error:
+      "Run run_qy78f9c66491mvp55vcr65r66m was canceled at 2026-11-20T10:15:30.000Z (reason: the brief changed): its work items are withdrawn and nothing of it is accepted any more. Stop working on it.",
+  },
+  RUN_COMPLETED: {
+    error:
+      "Run run_qy78f9c66491mvp55vcr65r66m is completed: a completed run cannot be canceled. Its artifacts stand; nothing is left to stop.",
   },
   PAYLOAD_TOO_LARGE: {
     error:

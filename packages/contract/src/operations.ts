@@ -2,6 +2,7 @@
 // Do not edit: run `pnpm run generate` in packages/contract.
 import { inDocumentOrder } from "./operation-order.ts";
 import { addAgent } from "./operations/add-agent.ts";
+import { cancelRun } from "./operations/cancel-run.ts";
 import { claimNext } from "./operations/claim-next.ts";
 import { claimWorkItem } from "./operations/claim-work-item.ts";
 import { completeWorkItem } from "./operations/complete-work-item.ts";
@@ -27,6 +28,7 @@ import { runPage } from "./operations/run-page.ts";
 import { validate } from "./operations/validate.ts";
 
 // What each operation's file exports besides its definition: its own schemas and their types.
+export { cancelRunBody, type CancelRunInput } from "./operations/cancel-run.ts";
 export { agentView, agentList, type AgentView, type AgentList } from "./operations/list-agents.ts";
 export { listRunsQuery, runSummary, runList, type RunSummary, type RunList } from "./operations/list-runs.ts";
 
@@ -37,6 +39,7 @@ export { listRunsQuery, runSummary, runList, type RunSummary, type RunList } fro
  */
 export const operations = inDocumentOrder({
   addAgent,
+  cancelRun,
   claimNext,
   claimWorkItem,
   completeWorkItem,

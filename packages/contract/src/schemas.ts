@@ -107,7 +107,16 @@ export const stageView = z
 export const runView = z
   .strictObject({
     run_id: text,
-    status: z.enum(["active", "blocked", "completed"]),
+    status: z
+      .enum(["active", "blocked", "completed", "canceled"])
+      .describe(
+        "`canceled` after `POST /v1/runs/{run_id}/cancel`: terminal, as `completed` is; its work items are withdrawn",
+      ),
+    canceled_at: timestamp.optional().describe("When the run was canceled (canceled runs only)"),
+    cancel_reason: z
+      .string()
+      .optional()
+      .describe("Why, as the cancel request said (canceled runs only, when a reason was given)"),
     goal: text,
     constraints: z.array(z.string()),
     lease_ms: z.int(),

@@ -6,6 +6,7 @@
 import type { OperationId, Operations } from "@task-context/contract";
 import type { OperationHandler } from "./execution/operation-handler.ts";
 import { addAgent } from "./operations/add-agent.ts";
+import { cancelRun } from "./operations/cancel-run.ts";
 import { claimNext } from "./operations/claim-next.ts";
 import { claimWorkItem } from "./operations/claim-work-item.ts";
 import { completeWorkItem } from "./operations/complete-work-item.ts";
@@ -33,6 +34,7 @@ import { validate } from "./operations/validate.ts";
 /** Every operation's handler, by the operation's id. */
 export const handlers = {
   addAgent,
+  cancelRun,
   claimNext,
   claimWorkItem,
   completeWorkItem,

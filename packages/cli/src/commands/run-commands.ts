@@ -93,11 +93,25 @@ function parseTtl(value: string): number {
   return seconds;
 }
 
-/** `task-context run create|add-agent|status|events|view`: talk to a running delivery service. */
+/** A cancel's reason: one line, at most 1000 characters (the service's limit). */
+function parseReason(value: string): string {
+  if (value === "" || value.length > 1000 || /[\r\n]/.test(value)) {
+    throw usageError(
+      `--reason must be one line of 1 to 1000 characters (this one has ${value.length})`,
+      'say briefly why, e.g. --reason "the brief changed"',
+    );
+  }
+  return value;
+}
+
+/**
+ * `task-context run create|add-agent|status|events|view|cancel`: talk to a running delivery
+ * service.
+ */
 export function addRunCommands(program: Command, { io, exit, outputClosed }: CommandContext): void {
   const run = configureCommand(new Command("run"), io)
     .description(
-      "create a run, add agents, show its status, follow its events on a running delivery service",
+      "create a run, add agents, show its status, follow its events, cancel it on a running delivery service",
     )
     .addHelpCommand(false)
     .addHelpText(
@@ -108,6 +122,7 @@ export function addRunCommands(program: Command, { io, exit, outputClosed }: Com
         "task-context run status run_01JD… --json",
         "task-context run events run_01JD…",
         "task-context run view run_01JD… --ttl 600",
+        'task-context run cancel run_01JD… --reason "the brief changed"',
       ),
     );
 
@@ -123,7 +138,7 @@ export function addRunCommands(program: Command, { io, exit, outputClosed }: Com
       `
 A2A agents are added first, then the others. When the service refuses one, what was created is
 printed all the same (the run's id, each token added) and the error names the \`run add-agent\`
-command that adds the agents left: the run stays, as the service cannot cancel a run.
+command that adds the agents left (the run stays; \`run cancel\` cancels it).
 ${examples(
   "task-context run create run.json",
   "task-context run create run.json --agent writer --agent reviewer --json",
@@ -214,7 +229,7 @@ ${examples(
     });
 
   const events = configureCommand(new Command("events"), io)
-    .description("stream a run's events live, one line each, until run.completed")
+    .description("stream a run's events live, one line each, until run.completed or run.canceled")
     .argument("<run-id>", "the id `task-context run create` printed");
   withServiceOptions(events)
     .addHelpText(
@@ -222,7 +237,7 @@ ${examples(
       `
 Each line is the event's seq, its type and its own fields. A dropped connection is resumed
 after the last event shown (Last-Event-ID): no event is missed or repeated. Ends after
-run.completed, or on Ctrl-C. --json prints each event as a JSON line.
+run.completed or run.canceled, or on Ctrl-C. --json prints each event as a JSON line.
 ${examples("task-context run events run_01JD…", "task-context run events run_01JD… --json | jq .type")}`,
     )
     .action(async (runId: string, options: ServiceOptions) => {
@@ -276,12 +291,42 @@ ${examples("task-context run view run_01JD…", "task-context run view run_01JD�
       },
     );
 
+  const cancel = configureCommand(new Command("cancel"), io)
+    .description(
+      "cancel a run: its work items are withdrawn and nothing of it is accepted any more",
+    )
+    .argument("<run-id>", "the id `task-context run create` printed")
+    .option("--reason <text>", "why, kept with the run and shown to its agents (one line)");
+  withServiceOptions(cancel)
+    .addHelpText(
+      "after",
+      `
+The run's status becomes canceled, for good: its agents' claims, heartbeats, completions and
+failures are refused (409 RUN_CANCELED, saying when), A2A tasks in flight are canceled at their
+agents, its event stream ends. Canceling a canceled run prints it again; a completed run cannot
+be canceled (409 RUN_COMPLETED, exit 1). --json prints the run.
+${examples("task-context run cancel run_01JD…", 'task-context run cancel run_01JD… --reason "the brief changed" --json')}`,
+    )
+    .action(async (runId: string, options: ServiceOptions & { reason?: string }) => {
+      const target = targetOf(io, options);
+      const body = options.reason === undefined ? {} : { reason: parseReason(options.reason) };
+      const canceled = await withService(target, (client) => client.cancelRun(runId, body));
+      if (options.json === true) {
+        io.stdout.write(`${JSON.stringify(canceled, null, 2)}\n`);
+      } else {
+        const why = canceled.cancel_reason === undefined ? "" : ` (${canceled.cancel_reason})`;
+        io.stdout.write(`run ${canceled.run_id}: canceled at ${canceled.canceled_at}${why}\n`);
+      }
+      exit(0);
+    });
+
   run
     .addCommand(create)
     .addCommand(addAgent)
     .addCommand(status)
     .addCommand(events)
-    .addCommand(view);
+    .addCommand(view)
+    .addCommand(cancel);
   program.addCommand(run);
 }
 

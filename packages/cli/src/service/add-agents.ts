@@ -154,8 +154,8 @@ export function printAdded(
 
 /**
  * The error to report after a partial registration: the service's, with a hint that says what
- * exists (a run `run create` made stays: the service cannot cancel a run) and the command that
- * adds the agents left.
+ * exists (a run `run create` made stays until it is canceled) and the command that adds the
+ * agents left, or the one that cancels the run.
  */
 export function partialFailure(
   runId: string,
@@ -165,7 +165,7 @@ export function partialFailure(
 ): CliError {
   const tags = agents.map((agent) => agent.tag).join(", ");
   const exists = runCreated
-    ? `run ${runId} was created (${agents.length === 0 ? "with no agent" : `with ${tags}, printed above`}) and stays, as a run cannot be canceled`
+    ? `run ${runId} was created (${agents.length === 0 ? "with no agent" : `with ${tags}, printed above`}) and stays (\`task-context run cancel ${runId}\` cancels it)`
     : agents.length === 0
       ? "no agent was added"
       : `${tags} added, printed above`;

@@ -6,6 +6,7 @@ import type {
   AgentCreated,
   AgentList,
   Artifact,
+  CancelRun,
   ClaimView,
   CreateRunInput,
   CreateViewLinkInput,
@@ -70,6 +71,14 @@ export class OperationMethods {
    */
   getArtifact(runId: string, artifactId: string, options?: CallOptions): Promise<Artifact> {
     return this.#call("getArtifact", { path: { run_id: runId, artifact_id: artifactId } }, options);
+  }
+
+  /**
+   * `POST /v1/runs/{run_id}/cancel`: Cancel a run: its work items are withdrawn and nothing of it
+   * is accepted any more. Admin.
+   */
+  cancelRun(runId: string, body: CancelRun = {}, options?: CallOptions): Promise<RunView> {
+    return this.#call("cancelRun", { path: { run_id: runId }, body }, options);
   }
 
   /**

@@ -70,6 +70,17 @@ export const operations = {
     audience: "admin or agent",
     client: ["getArtifact"],
   },
+  cancelRun: {
+    method: "POST",
+    path: "/v1/runs/{run_id}/cancel",
+    pathParameters: ["run_id"],
+    queryParameters: [],
+    headerParameters: [],
+    body: "application/json",
+    responses: { "200": ["application/json"] },
+    audience: "admin",
+    client: ["cancelRun"],
+  },
   listDeadLetters: {
     method: "GET",
     path: "/v1/runs/{run_id}/dead-letters",

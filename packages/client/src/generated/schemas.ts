@@ -34,7 +34,7 @@ export interface paths {
         };
         /**
          * A run with its status and per-stage item counts
-         * @description `status` is `active`, `blocked` while a dead-lettered item waits for a requeue, or `completed` after the last stage. An agent sees its own run only.
+         * @description `status` is `active`, `blocked` while a dead-lettered item waits for a requeue, `completed` after the last stage, or `canceled` (with `canceled_at` and `cancel_reason`) after `POST /v1/runs/{run_id}/cancel`. An agent sees its own run only.
          */
         get: operations["getRun"];
         put?: never;
@@ -83,6 +83,26 @@ export interface paths {
         get: operations["getArtifact"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs/{run_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a run: its work items are withdrawn and nothing of it is accepted any more
+         * @description The run's status becomes `canceled` (terminal, as `completed` is) with one `run.canceled` event. Its items on offer or leased are withdrawn: claims, heartbeats, completions and failures of the run are refused with `409 RUN_CANCELED`, which says when it was canceled; A2A tasks in flight are canceled at their agents (best effort). Idempotent: canceling a canceled run answers the run as it is. A completed run cannot be canceled (`409 RUN_COMPLETED`).
+         */
+        post: operations["cancelRun"];
         delete?: never;
         options?: never;
         head?: never;
@@ -507,8 +527,11 @@ export interface components {
          */
         RunSummary: {
             run_id: string;
-            /** @enum {string} */
-            status: "active" | "blocked" | "completed";
+            /**
+             * @description `canceled` after `POST /v1/runs/{run_id}/cancel`: terminal, as `completed` is; its work items are withdrawn
+             * @enum {string}
+             */
+            status: "active" | "blocked" | "completed" | "canceled";
             /**
              * Format: date-time
              * @description ISO 8601, UTC, e.g. 2026-11-20T10:15:30.000Z
@@ -575,8 +598,18 @@ export interface components {
          */
         RunCreated: {
             run_id: string;
-            /** @enum {string} */
-            status: "active" | "blocked" | "completed";
+            /**
+             * @description `canceled` after `POST /v1/runs/{run_id}/cancel`: terminal, as `completed` is; its work items are withdrawn
+             * @enum {string}
+             */
+            status: "active" | "blocked" | "completed" | "canceled";
+            /**
+             * Format: date-time
+             * @description When the run was canceled (canceled runs only)
+             */
+            canceled_at?: string | undefined;
+            /** @description Why, as the cancel request said (canceled runs only, when a reason was given) */
+            cancel_reason?: string | undefined;
             goal: string;
             constraints: string[];
             lease_ms: number;
@@ -765,8 +798,18 @@ export interface components {
          */
         Run: {
             run_id: string;
-            /** @enum {string} */
-            status: "active" | "blocked" | "completed";
+            /**
+             * @description `canceled` after `POST /v1/runs/{run_id}/cancel`: terminal, as `completed` is; its work items are withdrawn
+             * @enum {string}
+             */
+            status: "active" | "blocked" | "completed" | "canceled";
+            /**
+             * Format: date-time
+             * @description When the run was canceled (canceled runs only)
+             */
+            canceled_at?: string | undefined;
+            /** @description Why, as the cancel request said (canceled runs only, when a reason was given) */
+            cancel_reason?: string | undefined;
             goal: string;
             constraints: string[];
             lease_ms: number;
@@ -1131,6 +1174,15 @@ export interface components {
             }[] | undefined;
             /** @description Set with findings: what they are, in words, for an agent */
             warning?: string | undefined;
+        };
+        /**
+         * @example {
+         *       "reason": "the brief changed"
+         *     }
+         */
+        CancelRun: {
+            /** @description Why the run is canceled (one line, at most 1000 characters): shown with the run, in its run.canceled event and in the refusals its agents get */
+            reason?: string | undefined;
         };
         /**
          * @example {
@@ -2075,6 +2127,17 @@ export interface components {
             work_item_id: string;
         } | {
             /** @constant */
+            type: "run.canceled";
+            id: string;
+            /** @description Position in the run's stream: 1, 2, 3, … with no gaps; resume a stream after it */
+            seq: number;
+            run_id: string;
+            /** Format: date-time */
+            at: string;
+            /** @description Why the admin canceled the run, as given; absent when none was */
+            reason?: string | undefined;
+        } | {
+            /** @constant */
             type: "agent.card_changed";
             id: string;
             /** @description Position in the run's stream: 1, 2, 3, … with no gaps; resume a stream after it */
@@ -2162,7 +2225,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only runs with one of these statuses, comma-separated: active, blocked, completed (default: every run)
+                 * @description Only runs with one of these statuses, comma-separated: active, blocked, completed, canceled (default: every run)
                  * @example active,blocked
                  */
                 status?: string | undefined;
@@ -2684,7 +2747,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description The state forbids it: tag taken, item not on offer, lease lost, already completed, not dead-lettered */
+            /** @description The state forbids it: tag taken, item not on offer, lease lost, already completed, not dead-lettered, the run canceled (nothing of it is accepted any more) or completed (it cannot be canceled) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2692,7 +2755,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "AGENT_TAG_TAKEN" | undefined;
+                        code?: "AGENT_TAG_TAKEN" | "RUN_CANCELED" | undefined;
                     } & components["schemas"]["Error"];
                 };
             };
@@ -2830,6 +2893,154 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         code?: "RUN_NOT_FOUND" | "ARTIFACT_NOT_FOUND" | undefined;
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token or address: wait Retry-After seconds */
+            429: {
+                headers: {
+                    /**
+                     * @description Seconds until this token and address may send again
+                     * @example 10
+                     */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMITED" | undefined;
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed to answer: try again, and report it if it keeps failing */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR" | undefined;
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The run's id, as POST /v1/runs returned it
+                 * @example run_qy78f9c66491mvp55vcr65r66m
+                 */
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelRun"];
+            };
+        };
+        responses: {
+            /** @description The run, canceled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Run"];
+                };
+            };
+            /** @description The request breaks the contract (unknown field, wrong type, bad stage graph, text that is not well-formed Unicode in the body, path or query string): `issues` point at each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REQUEST" | undefined;
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or a token that is not valid */
+            401: {
+                headers: {
+                    /**
+                     * @description How to authenticate: a bearer token
+                     * @example Bearer realm="task-context"
+                     */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "UNAUTHORIZED" | undefined;
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description The token may not do this (an agent on an admin endpoint, the admin on an agent's, a reviewer claiming the review of its own artifact) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN" | undefined;
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description No such run, work item, artifact or schema for this token (another run's token gets 404 too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "RUN_NOT_FOUND" | undefined;
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description The state forbids it: tag taken, item not on offer, lease lost, already completed, not dead-lettered, the run canceled (nothing of it is accepted any more) or completed (it cannot be canceled) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "RUN_COMPLETED" | undefined;
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the limit (1 MiB by default) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE" | undefined;
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not declared as JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE" | undefined;
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3190,7 +3401,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description The state forbids it: tag taken, item not on offer, lease lost, already completed, not dead-lettered */
+            /** @description The state forbids it: tag taken, item not on offer, lease lost, already completed, not dead-lettered, the run canceled (nothing of it is accepted any more) or completed (it cannot be canceled) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3198,7 +3409,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "NOT_DEAD_LETTERED" | undefined;
+                        code?: "NOT_DEAD_LETTERED" | "RUN_CANCELED" | undefined;
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3324,6 +3535,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {unknown} */
                         code?: "FORBIDDEN" | undefined;
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description The state forbids it: tag taken, item not on offer, lease lost, already completed, not dead-lettered, the run canceled (nothing of it is accepted any more) or completed (it cannot be canceled) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        code?: "RUN_CANCELED" | undefined;
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3553,7 +3776,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description The state forbids it: tag taken, item not on offer, lease lost, already completed, not dead-lettered */
+            /** @description The state forbids it: tag taken, item not on offer, lease lost, already completed, not dead-lettered, the run canceled (nothing of it is accepted any more) or completed (it cannot be canceled) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3561,7 +3784,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "NOT_ON_OFFER" | undefined;
+                        code?: "NOT_ON_OFFER" | "RUN_CANCELED" | undefined;
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3702,7 +3925,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description The state forbids it: tag taken, item not on offer, lease lost, already completed, not dead-lettered */
+            /** @description The state forbids it: tag taken, item not on offer, lease lost, already completed, not dead-lettered, the run canceled (nothing of it is accepted any more) or completed (it cannot be canceled) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3710,7 +3933,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "LEASE_LOST" | "ALREADY_COMPLETED" | undefined;
+                        code?: "LEASE_LOST" | "ALREADY_COMPLETED" | "RUN_CANCELED" | undefined;
                     } & components["schemas"]["Error"];
                 };
             };
@@ -3875,7 +4098,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description The state forbids it: tag taken, item not on offer, lease lost, already completed, not dead-lettered */
+            /** @description The state forbids it: tag taken, item not on offer, lease lost, already completed, not dead-lettered, the run canceled (nothing of it is accepted any more) or completed (it cannot be canceled) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3883,7 +4106,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "LEASE_LOST" | "ALREADY_COMPLETED" | undefined;
+                        code?: "LEASE_LOST" | "ALREADY_COMPLETED" | "RUN_CANCELED" | undefined;
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4035,7 +4258,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description The state forbids it: tag taken, item not on offer, lease lost, already completed, not dead-lettered */
+            /** @description The state forbids it: tag taken, item not on offer, lease lost, already completed, not dead-lettered, the run canceled (nothing of it is accepted any more) or completed (it cannot be canceled) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4043,7 +4266,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "LEASE_LOST" | "ALREADY_COMPLETED" | undefined;
+                        code?: "LEASE_LOST" | "ALREADY_COMPLETED" | "RUN_CANCELED" | undefined;
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4141,7 +4364,7 @@ export interface operations {
                          * @description The event's type
                          * @enum {string}
                          */
-                        event: "run.created" | "work_item.offered" | "work_item.leased" | "work_item.lease_expired" | "work_item.completed" | "work_item.failed" | "work_item.dead_lettered" | "work_item.requeued" | "context.stale" | "artifact.created" | "review.feedback" | "content.flagged" | "stage.completed" | "run.completed" | "run.blocked" | "run.resumed" | "agent.card_changed" | "agent.card_check_failed";
+                        event: "run.created" | "work_item.offered" | "work_item.leased" | "work_item.lease_expired" | "work_item.completed" | "work_item.failed" | "work_item.dead_lettered" | "work_item.requeued" | "context.stale" | "artifact.created" | "review.feedback" | "content.flagged" | "stage.completed" | "run.completed" | "run.blocked" | "run.resumed" | "run.canceled" | "agent.card_changed" | "agent.card_check_failed";
                         data: string;
                     } | {
                         /** @description Milliseconds a client waits before it reconnects */
@@ -4418,7 +4641,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description The state forbids it: tag taken, item not on offer, lease lost, already completed, not dead-lettered */
+            /** @description The state forbids it: tag taken, item not on offer, lease lost, already completed, not dead-lettered, the run canceled (nothing of it is accepted any more) or completed (it cannot be canceled) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4427,7 +4650,7 @@ export interface operations {
                     "text/html": string;
                     "application/json": {
                         /** @enum {unknown} */
-                        code?: "NOT_DEAD_LETTERED" | undefined;
+                        code?: "NOT_DEAD_LETTERED" | "RUN_CANCELED" | undefined;
                     } & components["schemas"]["Error"];
                 };
             };
@@ -4923,6 +5146,7 @@ export type AgentCreated = components["schemas"]["AgentCreated"];
 export type AddAgentInput = components["schemas"]["AddAgent"];
 export type A2aCredential = components["schemas"]["A2aCredential"];
 export type Artifact = components["schemas"]["Artifact"];
+export type CancelRun = components["schemas"]["CancelRun"];
 export type DeadLettersView = components["schemas"]["DeadLetters"];
 export type DeadLetter = components["schemas"]["DeadLetter"];
 export type WorkItem = components["schemas"]["WorkItem"];

@@ -29,6 +29,7 @@ export const addAgent = defineOperation({
     "AGENT_SKILLS_MISMATCH",
     "AGENT_CREDENTIALS_MISSING",
     "AGENT_CARD_SIGNATURE_INVALID",
+    "RUN_CANCELED",
     "PAYLOAD_TOO_LARGE",
     "UNSUPPORTED_MEDIA_TYPE",
   ],

@@ -21,7 +21,7 @@ export const claimNext = defineOperation({
     description: "The work item and its lease",
     empty: { status: 204, description: "Nothing on offer" },
   },
-  errors: ["INVALID_REQUEST", "PAYLOAD_TOO_LARGE"],
+  errors: ["INVALID_REQUEST", "RUN_CANCELED", "PAYLOAD_TOO_LARGE"],
   client: { method: "claimNext" },
   mcp: claimTool,
 });

@@ -22,7 +22,13 @@ export const claimWorkItem = defineOperation({
     body: claimView,
     description: "The work item and its lease",
   },
-  errors: ["WORK_ITEM_NOT_FOUND", "SELF_REVIEW", "NOT_ON_OFFER", "PAYLOAD_TOO_LARGE"],
+  errors: [
+    "WORK_ITEM_NOT_FOUND",
+    "SELF_REVIEW",
+    "NOT_ON_OFFER",
+    "RUN_CANCELED",
+    "PAYLOAD_TOO_LARGE",
+  ],
   client: { method: "claim" },
   mcp: claimTool,
 });

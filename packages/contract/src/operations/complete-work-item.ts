@@ -24,6 +24,7 @@ export const completeWorkItem = defineOperation({
     "ALREADY_COMPLETED",
     "INVALID_COMPLETION",
     "IDEMPOTENCY_KEY_REUSED",
+    "RUN_CANCELED",
     "PAYLOAD_TOO_LARGE",
     "UNSUPPORTED_MEDIA_TYPE",
   ],

@@ -23,6 +23,7 @@ export const failWorkItem = defineOperation({
     "LEASE_LOST",
     "ALREADY_COMPLETED",
     "IDEMPOTENCY_KEY_REUSED",
+    "RUN_CANCELED",
     "PAYLOAD_TOO_LARGE",
     "UNSUPPORTED_MEDIA_TYPE",
   ],

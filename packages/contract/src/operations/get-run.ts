@@ -11,7 +11,7 @@ export const getRun = defineOperation({
   audience: "admin or agent",
   summary: "A run with its status and per-stage item counts",
   description:
-    "`status` is `active`, `blocked` while a dead-lettered item waits for a requeue, or `completed` after the last stage. An agent sees its own run only.",
+    "`status` is `active`, `blocked` while a dead-lettered item waits for a requeue, `completed` after the last stage, or `canceled` (with `canceled_at` and `cancel_reason`) after `POST /v1/runs/{run_id}/cancel`. An agent sees its own run only.",
   tag: "runs",
   input: { path: z.strictObject({ run_id: runIdParameter }) },
   output: { kind: "json", status: 200, body: runView, description: "The run" },

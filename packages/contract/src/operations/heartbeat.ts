@@ -20,6 +20,7 @@ export const heartbeat = defineOperation({
     "WORK_ITEM_NOT_FOUND",
     "LEASE_LOST",
     "ALREADY_COMPLETED",
+    "RUN_CANCELED",
     "PAYLOAD_TOO_LARGE",
     "UNSUPPORTED_MEDIA_TYPE",
   ],

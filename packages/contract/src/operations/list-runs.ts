@@ -3,18 +3,18 @@ import { defineOperation } from "../define-operation.ts";
 import { runView } from "../schemas.ts";
 
 /** The run statuses a `status` filter names, comma-separated. */
-const statusList = /^(active|blocked|completed)(,(active|blocked|completed))*$/;
+const statusList = /^(active|blocked|completed|canceled)(,(active|blocked|completed|canceled))*$/;
 
 /** `GET /v1/runs`'s query string. */
 export const listRunsQuery = z.strictObject({
   status: z
     .string()
     .regex(statusList, {
-      error: "must list run statuses separated by commas (active, blocked, completed)",
+      error: "must list run statuses separated by commas (active, blocked, completed, canceled)",
     })
     .optional()
     .describe(
-      "Only runs with one of these statuses, comma-separated: active, blocked, completed (default: every run)",
+      "Only runs with one of these statuses, comma-separated: active, blocked, completed, canceled (default: every run)",
     )
     .meta({ example: "active,blocked" }),
   limit: z.coerce

@@ -30,6 +30,7 @@ export const requeueFromPage = defineOperation({
     "RUN_NOT_FOUND",
     "WORK_ITEM_NOT_FOUND",
     "NOT_DEAD_LETTERED",
+    "RUN_CANCELED",
     "PAYLOAD_TOO_LARGE",
   ],
 });

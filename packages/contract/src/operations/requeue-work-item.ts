@@ -20,6 +20,12 @@ export const requeueWorkItem = defineOperation({
     body: requeueView,
     description: "The work item, on offer again",
   },
-  errors: ["RUN_NOT_FOUND", "WORK_ITEM_NOT_FOUND", "NOT_DEAD_LETTERED", "PAYLOAD_TOO_LARGE"],
+  errors: [
+    "RUN_NOT_FOUND",
+    "WORK_ITEM_NOT_FOUND",
+    "NOT_DEAD_LETTERED",
+    "RUN_CANCELED",
+    "PAYLOAD_TOO_LARGE",
+  ],
   client: { method: "requeue" },
 });

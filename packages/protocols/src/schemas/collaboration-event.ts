@@ -118,6 +118,13 @@ export const collaborationEventSchema = z
         z.describe("The item whose requeue or late completion unblocked the run"),
       ),
     }),
+    event("run.canceled", {
+      reason: z.optional(
+        z
+          .string()
+          .check(z.describe("Why the admin canceled the run, as given; absent when none was")),
+      ),
+    }),
     event("agent.card_changed", {
       agent_tag: identifier.check(z.describe("The A2A agent whose card the service read again")),
       changes: z

@@ -30,6 +30,9 @@ import { runIdOfMessage, runIdOfTask, type Sender, taskIdOf } from "./task-ids.t
 export const CALL_SIGNAL = "task-context.signal";
 export const CALL_SENDER = "task-context.sender";
 
+/** The reason a run canceled through A2A's `CancelTask` is given (its event and refusals say it). */
+export const CANCEL_REASON = "canceled by its A2A client (CancelTask)";
+
 /** What {@link RunRequestHandler} is built from, per request. */
 export interface RunRequestHandlerOptions {
   service: ServiceContext;
@@ -63,7 +66,8 @@ function notFound(taskId: string) {
  * The delivery service as an A2A request handler (the SDK's `A2ARequestHandler`, served by its
  * `JsonRpcTransportHandler`): a task is a run. `SendMessage` creates the run its parts describe
  * (the same message id names the same run: a retry answers the task again), `GetTask` reads it,
- * `SendStreamingMessage` and `SubscribeToTask` follow its events as status and artifact updates.
+ * `SendStreamingMessage` and `SubscribeToTask` follow its events as status and artifact updates,
+ * `CancelTask` cancels the run.
  * The SDK's `DefaultRequestHandler` keeps tasks in a task store and runs an executor in this
  * process; here the run's own store is the task store, on every runtime, so a task outlives the
  * request (and the instance) that created it.
@@ -114,13 +118,25 @@ export class RunRequestHandler implements A2ARequestHandler {
     return this.#task(params.id, context);
   }
 
+  /**
+   * Cancels the task's run (as `POST /v1/runs/{run_id}/cancel` does): its items are withdrawn,
+   * its agents' work refused, and the task answered `canceled` (streams following it end with
+   * that status). A canceled task is answered as it is; a completed one is not cancelable. A
+   * blocked run's task (`failed`, which a requeue can resume) is canceled too.
+   */
   async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
-    const task = await this.#task(params.id, context);
-    throw new TaskNotCancelableError(
-      task.status !== undefined && isFinalState(task.status.state)
-        ? `Task ${params.id} has ended; an ended task cannot be canceled.`
-        : `Task ${params.id} cannot be canceled: the delivery service does not cancel runs yet. Its work items run to completion or dead letters.`,
-    );
+    const runId = await this.#runOf(params.id, context);
+    try {
+      await this.#service.store.cancelRun(runId, CANCEL_REASON);
+    } catch (error) {
+      if (DeliveryError.isInstance(error) && error.code === "RUN_COMPLETED") {
+        throw new TaskNotCancelableError(
+          `Task ${params.id} has completed; a completed task cannot be canceled.`,
+        );
+      }
+      notFound(params.id)(error);
+    }
+    return this.#task(params.id, context);
   }
 
   async *resubscribe(

@@ -1,5 +1,6 @@
 import { type Artifact as A2aArtifact, type StreamResponse, TaskState } from "@a2a-js/sdk";
 import type { CollaborationEvent } from "@task-context/protocols";
+import { endsRun } from "../delivery/rules.ts";
 import type { ServiceContext } from "../execution/service-context.ts";
 import { a2aArtifactOf, agentMessage, runStatusText } from "./run-task.ts";
 
@@ -27,11 +28,18 @@ function statusUpdate(
   };
 }
 
+/** The A2A state each event that ends a run's task sets. */
+const finalStates = {
+  "run.completed": TaskState.TASK_STATE_COMPLETED,
+  "run.canceled": TaskState.TASK_STATE_CANCELED,
+  "run.blocked": TaskState.TASK_STATE_FAILED,
+} as const;
+
 /**
- * A run's events after `after`, as updates of its A2A task `taskId`, until the run completes or blocks (a
+ * A run's events after `after`, as updates of its A2A task `taskId`, until the run completes, is canceled or blocks (a
  * final status) or `signal` aborts: `working` when an item is leased (the first time) and when a
  * stage completes, each new artifact as an artifact update (its whole content, `lastChunk`),
- * `completed` at `run.completed`, `failed` at `run.blocked`. `sent` are the artifacts the task
+ * `completed` at `run.completed`, `canceled` at `run.canceled`, `failed` at `run.blocked`. `sent` are the artifacts the task
  * already carried (not sent again). Waits for the run's changes as the event stream does, and
  * looks at it at least every `recheckMs`.
  */
@@ -54,7 +62,7 @@ export async function* runEvents(
       const update = await updateOf(event);
       if (update === undefined) continue;
       yield update;
-      if (event.type === "run.completed" || event.type === "run.blocked") return;
+      if (endsRun(event.type) || event.type === "run.blocked") return;
     }
     if (page.events.length < PAGE) {
       await store.changed(runId, last, {
@@ -103,13 +111,12 @@ export async function* runEvents(
         };
       }
       case "run.completed":
+      case "run.canceled":
       case "run.blocked": {
         const run = await store.getRun(runId);
         return statusUpdate(
           taskId,
-          event.type === "run.completed"
-            ? TaskState.TASK_STATE_COMPLETED
-            : TaskState.TASK_STATE_FAILED,
+          finalStates[event.type],
           runStatusText(run),
           event.seq,
           event.at,

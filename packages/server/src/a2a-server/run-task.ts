@@ -11,12 +11,13 @@ import { dataPart, textPart } from "../a2a/a2a-parts.ts";
 import type { RunOverview } from "../delivery/delivery-store.ts";
 
 /**
- * The A2A state of a run: `completed` when it is; `failed` when it is blocked (an item was
+ * The A2A state of a run: `completed` when it is; `canceled` when it was; `failed` when it is blocked (an item was
  * dead-lettered: an admin's requeue can resume it, see docs/a2a.md); `working` once any item was
  * ever leased (a requeued dead letter too); `submitted` before.
  */
 export function runTaskState({ run, work_items }: RunOverview): TaskState {
   if (run.status === "completed") return TaskState.TASK_STATE_COMPLETED;
+  if (run.status === "canceled") return TaskState.TASK_STATE_CANCELED;
   if (run.status === "blocked") return TaskState.TASK_STATE_FAILED;
   const started = work_items.some((item) => item.state !== "offered" || item.attempts.length > 0);
   return started ? TaskState.TASK_STATE_WORKING : TaskState.TASK_STATE_SUBMITTED;
@@ -35,6 +36,10 @@ export function isFinalState(state: TaskState): boolean {
 /** The sentence a run's status says, e.g. `Stage 2 of 3 ("review") is running.` */
 export function runStatusText(run: RunView): string {
   if (run.status === "completed") return `The run completed its ${run.stages.length} stage(s).`;
+  if (run.status === "canceled") {
+    const why = run.cancel_reason === undefined ? "" : ` (reason: ${run.cancel_reason})`;
+    return `The run was canceled at ${run.canceled_at}${why}.`;
+  }
   const index = run.stages.findIndex((stage) => stage.status === "active");
   const stage = run.stages[index];
   if (stage === undefined) return "The run is waiting for its first stage.";

@@ -80,6 +80,11 @@ export interface AttemptInput {
   bodyBytes: number;
   /** Aborts when the dispatcher stops. */
   signal: AbortSignal;
+  /**
+   * Aborts when the run is canceled: the attempt is given up at once (nothing it would answer
+   * is accepted any more) and the agent asked to cancel its task.
+   */
+  runCanceled?: AbortSignal;
   /** Counts each heartbeat sent. */
   onHeartbeat?: () => void;
   /** Told of a store error (the attempt records it as its failure when the store lets it). */
@@ -200,7 +205,10 @@ class Attempt {
   readonly #silence = new AbortController();
   /** Aborts when the attempt is over (the silence watch ends). */
   readonly #over = new AbortController();
-  /** Aborts every request of the attempt: the dispatcher stops, or the agent was silent. */
+  /**
+   * Aborts every request of the attempt: the dispatcher stops, the agent was silent, or the run
+   * was canceled.
+   */
   readonly #requests: AbortSignal;
   #message: Message | undefined;
   #connection: AgentConnection | undefined;
@@ -222,7 +230,11 @@ class Attempt {
     this.#attempt = input.claim.lease.attempt;
     this.#lease = new AttemptLease(input.clock, input.leaseMs, input.claim.lease.expires_at);
     this.#answerBytes = ANSWER_BODIES * input.bodyBytes;
-    this.#requests = AbortSignal.any([input.signal, this.#silence.signal]);
+    this.#requests = AbortSignal.any([
+      input.signal,
+      this.#silence.signal,
+      ...(input.runCanceled === undefined ? [] : [input.runCanceled]),
+    ]);
     this.#a2a03 = isA2a03(input.card.supportedInterfaces[0]?.protocolVersion);
   }
 
@@ -471,6 +483,11 @@ class Attempt {
    */
   #callFailed(operation: AgentCall, error: unknown): Promise<AttemptResult> {
     if (this.#input.signal.aborted) return Promise.resolve("abandoned");
+    if (this.#input.runCanceled?.aborted === true) {
+      // Nothing of a canceled run is accepted (409 RUN_CANCELED): only the task is canceled.
+      this.#cancel = true;
+      return Promise.resolve("stale");
+    }
     // A 0.3 agent's operator knows the call by its 0.3 method name.
     const call = this.#a2a03 ? A2A03_METHODS[operation] : operation;
     if (this.#silence.signal.aborted) return this.#giveUp(this.#silenceReason(call));

@@ -14,6 +14,7 @@ import { type AgentOperations, agentOperations } from "./agent-operations.ts";
 import { CardRefresh, DEFAULT_CARD_REFRESH_MS } from "./card-refresh.ts";
 import { OAuthTokens } from "./oauth-tokens.ts";
 import type { PushReceiver } from "./push-receiver.ts";
+import { RunCancelWatches } from "./run-cancel-watch.ts";
 import { transportError } from "./transport-error.ts";
 
 /** Options of {@link A2aDispatcher}. */
@@ -107,6 +108,8 @@ export class A2aDispatcher {
   readonly #tokens: OAuthTokens;
   /** Its agents' cards, read again when due. */
   readonly #cards: CardRefresh;
+  /** The runs of its attempts in flight, each watched for its cancel. */
+  readonly #cancels: RunCancelWatches;
 
   constructor(options: A2aDispatcherOptions) {
     this.#options = {
@@ -119,6 +122,7 @@ export class A2aDispatcher {
     };
     const { store, clock, bodyBytes } = this.#options;
     this.#tokens = new OAuthTokens(clock, options.fetch);
+    this.#cancels = new RunCancelWatches(store, options.onError);
     // A claim waits for nothing (wait 0): the pace of waits is never used.
     const timing = { clock, recheckMs: 1000, keepAliveMs: 15_000 };
     this.#cards = new CardRefresh({
@@ -204,6 +208,7 @@ export class A2aDispatcher {
     if (claim === undefined) return false;
     this.stats.sent += 1;
     const { onError, fetch } = this.#options;
+    const canceled = this.#cancels.acquire(runId);
     const result: AttemptResult = await withTraceContext(claim.work_item.trace_context, () =>
       runAttempt({
         store,
@@ -218,6 +223,7 @@ export class A2aDispatcher {
         serviceUrl: this.#options.serviceUrl ?? agent.a2a.service_url,
         bodyBytes: this.#options.bodyBytes,
         signal: this.#stop.signal,
+        runCanceled: canceled.signal,
         clock: this.#options.clock,
         onHeartbeat: () => {
           this.stats.heartbeats += 1;
@@ -229,7 +235,7 @@ export class A2aDispatcher {
           ? {}
           : { authentication: { credentials: agent.a2a.credentials, tokens: this.#tokens } }),
       }),
-    );
+    ).finally(canceled.release);
     this.stats[result] += 1;
     return true;
   }
@@ -241,7 +247,7 @@ export class A2aDispatcher {
    */
   async dispatchRound(runId: string): Promise<number> {
     const run = await this.#options.store.getRun(runId);
-    if (run.status === "completed") return 0;
+    if (run.status === "completed" || run.status === "canceled") return 0;
     const agents = await this.#options.store.a2aAgents(runId);
     const handedOff = await this.#handedOff(runId);
     // A task handed over to push notifications still holds its agent's slot until it ends.
@@ -280,7 +286,7 @@ export class A2aDispatcher {
     while (!signal.aborted) {
       try {
         const run = await store.getRun(runId);
-        if (run.status === "completed") return;
+        if (run.status === "completed" || run.status === "canceled") return;
         const seq = await store.lastSeq(runId);
         const claimed = await this.#claimAndAttempt(runId, agent, run);
         if (!claimed) {

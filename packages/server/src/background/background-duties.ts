@@ -3,7 +3,12 @@
 // round runs (expire the overdue leases, then the A2A round). A runtime gives a Scheduler — a
 // timer on Node, the alarm on a Durable Object — and the store tells the duties of every run a
 // commit changed, with its state as committed, so nothing is read to decide when to wake.
-import { a2aWorkOnOffer, nextLeaseExpiry, type RunState } from "../delivery/machine/run-state.ts";
+import {
+  a2aWorkOnOffer,
+  nextLeaseExpiry,
+  type RunState,
+  runEnded,
+} from "../delivery/machine/run-state.ts";
 
 /** Where a runtime keeps one wake-up per run: {@link BackgroundDuties.round} is called then. */
 export interface Scheduler {
@@ -139,10 +144,10 @@ export class BackgroundDuties {
 
   /**
    * Gives the scheduler the run's next wake-up when it differs from the one it has; forgets a
-   * completed run (nothing is ever due for it again).
+   * completed or canceled run (nothing is ever due for it again).
    */
   #schedule(runId: string, state: RunState): void {
-    if (state.run.status === "completed") {
+    if (runEnded(state.run)) {
       // Unknown here (a Durable Object woken again) may still hold a wake-up: cancelled too.
       if (this.#scheduled.get(runId) !== undefined || !this.#scheduled.has(runId)) {
         this.#options.scheduler.cancel(runId);

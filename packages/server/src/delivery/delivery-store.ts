@@ -325,6 +325,11 @@ export interface DeliveryStore {
   deadLetters(runId: string): Promise<DeadLetter[]>;
   /** Puts a dead-lettered item back on offer with a fresh failure budget. */
   requeue(runId: string, workItemId: string): Promise<WorkItem>;
+  /**
+   * Cancels the run (`run.canceled`), withdrawing its items; the run as it is now. Canceling a
+   * canceled run changes nothing; `RUN_COMPLETED` for a completed one.
+   */
+  cancelRun(runId: string, reason: string | undefined): Promise<RunView>;
   /** An artifact with its content. */
   artifact(runId: string, artifactId: string): Promise<Artifact>;
   /** The run, its work items, artifacts and reviews at one instant: what the run page shows. */

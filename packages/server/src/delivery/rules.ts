@@ -16,6 +16,14 @@ export const itemStatus = {
   deadLettered: "dead_lettered",
 } as const;
 
+/**
+ * Whether an event is the last a run has: `run.completed`, or `run.canceled` (after it nothing
+ * is accepted). Event streams and long polls end after it.
+ */
+export function endsRun(type: string): boolean {
+  return type === "run.completed" || type === "run.canceled";
+}
+
 /** A work item's status. */
 export type ItemStatus = (typeof itemStatus)[keyof typeof itemStatus];
 

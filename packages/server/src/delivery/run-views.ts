@@ -23,6 +23,8 @@ export function runViewOf(state: RunState): Contract.RunView {
   return {
     run_id: run.id,
     status: run.status,
+    ...(run.canceled_at === null ? {} : { canceled_at: iso(run.canceled_at) }),
+    ...(run.cancel_reason === null ? {} : { cancel_reason: run.cancel_reason }),
     goal: run.goal,
     constraints: [...run.constraints],
     lease_ms: run.lease_ms,

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { DeliveryError } from "../delivery/delivery-error.ts";
 import type { DeliveryStore } from "../delivery/delivery-store.ts";
+import { endsRun } from "../delivery/rules.ts";
 import type { RunFeeds } from "./run-feeds.ts";
 import { sseBody } from "./sse-body.ts";
 import { anySignal } from "./wait.ts";
@@ -24,7 +25,10 @@ export function resumeAfter(c: Context, after: number | undefined): number {
   return Number(lastEventId.trim());
 }
 
-/** Whether the run's event `lastSeq` is `run.completed`, after which nothing can happen. */
+/**
+ * Whether the run's event `lastSeq` ends it (`run.completed` or `run.canceled`), after which
+ * nothing can happen.
+ */
 export async function isCompleted(
   store: DeliveryStore,
   runId: string,
@@ -32,13 +36,13 @@ export async function isCompleted(
 ): Promise<boolean> {
   if (lastSeq === 0) return false;
   const { events } = await store.events(runId, lastSeq - 1, 1);
-  return events[0]?.type === "run.completed";
+  return endsRun(events[0]?.type ?? "");
 }
 
 /**
  * The run's events as Server-Sent Events from `after` on: `id: <seq>`, `event: <type>`,
  * `data: <event JSON>`; then new events as they happen, and a keep-alive comment when idle. The
- * stream ends after `run.completed`, the last event a run has, and when the client fell too far
+ * stream ends after `run.completed` or `run.canceled`, the last event a run has, and when the client fell too far
  * behind (it resumes with Last-Event-ID). Live events come from the run's one reader in this
  * process ({@link RunFeeds}), written to every follower.
  */

@@ -6,6 +6,7 @@
 // its stream ends, and the client resumes with Last-Event-ID.
 import type { CollaborationEvent } from "@task-context/protocols";
 import type { DeliveryStore } from "../delivery/delivery-store.ts";
+import { endsRun } from "../delivery/rules.ts";
 import type { FollowerSink } from "./sse-body.ts";
 import { anySignal, type WaitTiming } from "./wait.ts";
 
@@ -21,13 +22,14 @@ const PAGE = 100;
 /** An event's frame, kept by its run's reader for followers that catch up. */
 interface Frame {
   seq: number;
+  /** The run's last event: completed or canceled. */
   completed: boolean;
   bytes: Uint8Array;
 }
 
 /** An event as a {@link Frame}. */
 function frameOf(event: CollaborationEvent): Frame {
-  return { seq: event.seq, completed: event.type === "run.completed", bytes: eventFrame(event) };
+  return { seq: event.seq, completed: endsRun(event.type), bytes: eventFrame(event) };
 }
 
 /** The frames a follower may have unread before it is cut off (default). */

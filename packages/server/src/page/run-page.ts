@@ -35,6 +35,14 @@ function renderWarnings(warnings: readonly string[]): Markup | string {
 </section>`;
 }
 
+/** What the page says after a run's status: why a blocked run waits, when and why it was canceled. */
+function statusNote(run: RunOverview["run"]): Markup | string {
+  if (run.status === "blocked") return " — a dead-lettered item waits for a requeue";
+  if (run.status !== "canceled") return "";
+  const why = run.cancel_reason === undefined ? "" : markup`: ${run.cancel_reason}`;
+  return markup` at <time datetime="${run.canceled_at ?? ""}">${run.canceled_at ?? ""}</time>${why} — its work items are withdrawn`;
+}
+
 /**
  * The run page: goal, constraints and status; warnings (what may keep the run from finishing);
  * the stages; the A2A agents' status; the work items; the artifacts with their reviews; the events. Complete without
@@ -51,12 +59,12 @@ export function renderRunPage({
   agents = [],
 }: RunPageInput): Markup {
   const { run } = overview;
-  const completed = run.status === "completed";
+  const ended = run.status === "completed" || run.status === "canceled";
   const main = markup`<header>
 <p class="meta">Run <code>${run.run_id}</code> · created <time datetime="${run.created_at}">${run.created_at}</time></p>
 <h1>${run.goal}</h1>
-<p data-region="status">Status: <strong class="status" data-run-status="${run.status}">${run.status}</strong>${run.status === "blocked" ? " — a dead-lettered item waits for a requeue" : ""}</p>
-<p id="live-status" role="status" class="muted">${completed ? "The run is completed." : "Reload the page for the latest state."}</p>
+<p data-region="status">Status: <strong class="status" data-run-status="${run.status}">${run.status}</strong>${statusNote(run)}</p>
+<p id="live-status" role="status" class="muted">${ended ? (run.status === "completed" ? "The run is completed." : "The run was canceled.") : "Reload the page for the latest state."}</p>
 </header>
 ${renderWarnings(warnings)}
 <section aria-labelledby="constraints-heading">
@@ -88,7 +96,7 @@ ${renderEvents(events, skippedEvents)}
       "run-id": run.run_id,
       view: access.viewToken,
       after: String(events.at(-1)?.seq ?? 0),
-      completed: String(completed),
+      completed: String(ended),
     },
     script: pageScript(),
   });

@@ -15,7 +15,7 @@ const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u0
  * the run's event stream with the page's view token from the last event rendered on. Each event
  * is appended to the list at once; then the page is fetched again and its stages, items,
  * artifacts and status replace the old ones (one renderer: the server's). EventSource resumes
- * after a dropped connection with Last-Event-ID; the script stops after run.completed. It builds
+ * after a dropped connection with Last-Event-ID; the script stops after run.completed or run.canceled. It builds
  * DOM nodes with textContent only, never HTML from an event.
  */
 export function pageScript(): Markup {
@@ -96,10 +96,10 @@ export function pageScript(): Markup {
     list.append(line(event));
     clearTimeout(timer);
     timer = setTimeout(refresh, 150);
-    if (event.type === "run.completed") {
+    if (event.type === "run.completed" || event.type === "run.canceled") {
       source.close();
       body.dataset.completed = "true";
-      say("The run is completed.");
+      say(event.type === "run.completed" ? "The run is completed." : "The run was canceled.");
     }
   };
   for (const type of TYPES) source.addEventListener(type, onEvent);

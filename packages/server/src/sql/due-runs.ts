@@ -11,10 +11,10 @@ export function* runsWithOverdueLeases(now: number): SqlSteps<string[]> {
   )).map(({ run_id }) => run_id);
 }
 
-/** The runs not yet completed that have A2A agents (a new instance starts dispatching to them). */
+/** The runs not yet completed (nor canceled) that have A2A agents (a new instance starts dispatching to them). */
 export function* readRunsWithA2aAgents(): SqlSteps<string[]> {
   const rows = yield* all<{ run_id: string }>(
-    "SELECT DISTINCT agents.run_id AS run_id FROM agents JOIN runs ON runs.id = agents.run_id WHERE agents.a2a_endpoint IS NOT NULL AND runs.status <> 'completed' ORDER BY agents.run_id",
+    "SELECT DISTINCT agents.run_id AS run_id FROM agents JOIN runs ON runs.id = agents.run_id WHERE agents.a2a_endpoint IS NOT NULL AND runs.status NOT IN ('completed', 'canceled') ORDER BY agents.run_id",
   );
   return rows.map((row) => row.run_id);
 }

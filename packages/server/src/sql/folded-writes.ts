@@ -38,6 +38,8 @@ export const tables = {
       created_at: bigint,
       trace_context: text,
       version: bigint,
+      canceled_at: bigint,
+      cancel_reason: text,
     },
   },
   stages: {
@@ -257,6 +259,11 @@ export class FoldedWrites {
       case "updateRun": {
         const { status, current_stage, last_seq, version } = write;
         this.#update("runs", { id: runId, status, current_stage, last_seq, version });
+        return;
+      }
+      case "cancelRun": {
+        const { canceled_at, cancel_reason } = write;
+        this.#update("runs", { id: runId, canceled_at, cancel_reason });
         return;
       }
       case "insertAgent":

@@ -16,6 +16,7 @@ import {
   type RunState,
   type StageRecord,
   setItem,
+  withdrawIfCanceled,
 } from "../delivery/machine/run-state.ts";
 import type { ItemRow, RunRow } from "./schema.ts";
 import { batch, type SqlSteps, type Statement } from "./sql-steps.ts";
@@ -161,6 +162,7 @@ function mergeChanges(
     const record = idempotencyRecordOf(key);
     state.idempotency.set(idempotencyKeyOf(record.agent_id, record.key), record);
   }
+  withdrawIfCanceled(state);
   return state;
 }
 
@@ -265,6 +267,9 @@ function runRecordOf(row: RunRow): RunRecord {
       row.trace_context === null || row.trace_context === undefined
         ? null
         : (JSON.parse(row.trace_context) as TraceContext),
+    canceled_at:
+      row.canceled_at === null || row.canceled_at === undefined ? null : Number(row.canceled_at),
+    cancel_reason: row.cancel_reason ?? null,
   };
 }
 

@@ -27,6 +27,10 @@ export interface RunRow {
   trace_context: string | null;
   /** Moves on with every change to the run (see RunRecord.version). Added by migration 4. */
   version: number;
+  /** When the run was canceled (milliseconds); null while it is not. Added by migration 8. */
+  canceled_at?: number | null;
+  /** Why it was canceled; null when no reason was given. Added by migration 8. */
+  cancel_reason?: string | null;
 }
 
 /** A row of `work_items`: what the delivery rules look at, and where the item stands. */
@@ -194,6 +198,11 @@ export const migrations: readonly (readonly string[])[] = [
     )`,
     // The attempts not ended, by their last news: the safety polls read only these.
     "CREATE INDEX a2a_push_tasks_open ON a2a_push_tasks (last_news_at) WHERE ended_at IS NULL",
+  ],
+  // 8: a canceled run's time and reason (POST /v1/runs/{run_id}/cancel): its refusals say when.
+  [
+    "ALTER TABLE runs ADD COLUMN canceled_at INTEGER",
+    "ALTER TABLE runs ADD COLUMN cancel_reason TEXT",
   ],
 ];
 

@@ -375,6 +375,12 @@ export abstract class StepStore implements DeliveryStore {
     return withContextSha256(requeued);
   }
 
+  async cancelRun(runId: string, reason: string | undefined): Promise<Contract.RunView> {
+    return this.execute(runId, { type: "cancelRun", reason }, (_answer, state) =>
+      done(runViewOf(state)),
+    );
+  }
+
   async artifact(runId: string, artifactId: string): Promise<Artifact> {
     return this.look(runId, () => readArtifact(runId, artifactId));
   }

@@ -218,7 +218,7 @@ describe("the service as an A2A agent", () => {
     expect((await admin.listRuns()).runs).toEqual([]);
   });
 
-  it("answers 401 to a missing or wrong token, and CancelTask says the run cannot be canceled", async () => {
+  it("answers 401 to a missing or wrong token, and CancelTask through the SDK's client cancels the run: GetTask answers it canceled", async () => {
     const { server } = await service();
     const answers = {
       missing: [
@@ -241,15 +241,10 @@ describe("the service as an A2A agent", () => {
     }
     const client = await a2aClientOf(server.url, adminToken);
     const task = await send(client, stagedTask("cancel-1", [draftStage]));
-    expect(
-      await refusal(client.cancelTask({ tenant: "", id: task.id, metadata: undefined })),
-    ).toEqual({
-      name: "TaskNotCancelableError",
-      message: `Task ${task.id} cannot be canceled: the delivery service does not cancel runs yet. Its work items run to completion or dead letters.`,
-      metadata: undefined,
-    });
+    const canceled = await client.cancelTask({ tenant: "", id: task.id, metadata: undefined });
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     expect((await client.getTask({ tenant: "", id: task.id })).status?.state).toBe(
-      TaskState.TASK_STATE_SUBMITTED,
+      TaskState.TASK_STATE_CANCELED,
     );
   });
 });
@@ -292,6 +287,23 @@ describe("tokens scoped to creating runs over A2A", () => {
       headers: { Authorization: `Bearer ${clientTokens[0]}` },
     });
     expect([rest.status, (await rest.json()).code]).toEqual([401, "UNAUTHORIZED"]);
+  });
+
+  it("a client token cancels its own tasks only: another's task is not found, and goes on", async () => {
+    const { server, admin } = await service({ a2aServer: { clientTokens } });
+    const [one, two] = await Promise.all(
+      clientTokens.map((token) => a2aClientOf(server.url, token)),
+    );
+    if (one === undefined || two === undefined) throw new Error("no clients");
+    const task = await send(one, stagedTask("cancel-own-1", [draftStage]));
+    const runId = task.id.split(".")[0] ?? "";
+    expect(
+      await refusal(two.cancelTask({ tenant: "", id: task.id, metadata: undefined })),
+    ).toMatchObject({ name: "TaskNotFoundError", message: `No task ${task.id}.` });
+    expect((await admin.getRun(runId)).status).toBe("active");
+    const canceled = await one.cancelTask({ tenant: "", id: task.id, metadata: undefined });
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect((await admin.getRun(runId)).status).toBe("canceled");
   });
 
   it("TASK_CONTEXT_A2A_TOKENS sets them: comma-separated, 16+ visible characters each", () => {

@@ -7,7 +7,7 @@ import { AgentCard, TaskState } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
 import type { createServiceClient } from "../../src/client.ts";
 import { a2aHarness, draftStage } from "../a2a/harness.ts";
-import { a2aClientOf, completeAsWriter, refusal, send, stagedTask } from "./a2a-client.ts";
+import { a2aClientOf, completeAsWriter, refusal, said, send, stagedTask } from "./a2a-client.ts";
 
 const adminToken = "a2a-conformance-admin-token-0123456789";
 const { service } = a2aHarness(adminToken);
@@ -310,17 +310,52 @@ describe("A2A 1.0 server requirements, JSON-RPC binding", () => {
     });
   });
 
-  it("§3.1.5: CancelTask of a task the service cannot cancel is -32002 TaskNotCancelable", async () => {
-    const { server } = await service();
+  it("§3.1.5: CancelTask cancels the task's run: the task canceled, an open stream ends with it, GetTask says so; again answers the same", async () => {
+    const { server, admin } = await service();
     const client = await a2aClientOf(server.url, adminToken);
     const task = await send(client, stagedTask("cancel-1", [draftStage]));
+    const stream = client.resubscribeTask({ tenant: "", id: task.id });
+    expect((await stream.next()).value?.payload?.$case).toBe("task");
+    const canceled = await client.cancelTask({ tenant: "", id: task.id, metadata: undefined });
+    expect([canceled.id, canceled.status?.state]).toEqual([task.id, TaskState.TASK_STATE_CANCELED]);
+    const run = await admin.getRun(task.id);
+    expect(run).toMatchObject({
+      status: "canceled",
+      cancel_reason: "canceled by its A2A client (CancelTask)",
+    });
+    expect(said(canceled.status)).toEqual([
+      `The run was canceled at ${run.canceled_at} (reason: canceled by its A2A client (CancelTask)).`,
+    ]);
+    const states: TaskState[] = [];
+    for await (const event of stream) {
+      if (event.payload?.$case === "statusUpdate") {
+        states.push(event.payload.value.status?.state ?? 0);
+      }
+    }
+    expect(states).toEqual([TaskState.TASK_STATE_CANCELED]);
+    expect((await client.getTask({ tenant: "", id: task.id })).status?.state).toBe(
+      TaskState.TASK_STATE_CANCELED,
+    );
+    const again = await client.cancelTask({ tenant: "", id: task.id, metadata: undefined });
+    expect(again).toEqual(canceled);
+  });
+
+  it("§3.1.5: CancelTask of a completed task is -32002 TaskNotCancelable, and the run stays completed", async () => {
+    const { server, admin } = await service();
+    const client = await a2aClientOf(server.url, adminToken);
+    const task = await send(client, stagedTask("cancel-2", [draftStage]));
+    await completeAsWriter(server.url, admin, task.id);
     const answer = await rpc(server.url, {
       jsonrpc: "2.0",
       id: 1,
       method: "CancelTask",
       params: { id: task.id },
     });
-    expect(errorOf(answer).code).toBe(-32002);
+    expect(errorOf(answer)).toEqual({
+      code: -32002,
+      message: `Task ${task.id} has completed; a completed task cannot be canceled.`,
+    });
+    expect((await admin.getRun(task.id)).status).toBe("completed");
   });
 
   it("§3.3.1: SendMessage with a messageId sent before answers the same task, creating nothing", async () => {

@@ -121,7 +121,7 @@ export function runsSuite(start: StartService): void {
         [
           { status: "active,paused" },
           "/status",
-          'status must list run statuses separated by commas (active, blocked, completed), not the string "active,paused".',
+          'status must list run statuses separated by commas (active, blocked, completed, canceled), not the string "active,paused".',
         ],
       ] as const;
       for (const [query, path, message] of refusals) {

@@ -1,5 +1,6 @@
 import { a2aSuite } from "./a2a.contract.ts";
 import { agentsSuite } from "./agents.contract.ts";
+import { cancelSuite } from "./cancel.contract.ts";
 import { eventsSuite } from "./events.contract.ts";
 import type { StartService } from "./harness.ts";
 import { leasesSuite } from "./leases.contract.ts";
@@ -36,4 +37,5 @@ export function contractSuites(start: StartService): void {
   a2aSuite(start);
   runsSuite(start);
   agentsSuite(start);
+  cancelSuite(start);
 }

@@ -109,6 +109,13 @@ export class MemoryRun {
         rows.run = { ...rows.run, ...standing };
         return;
       }
+      case "cancelRun":
+        rows.run = {
+          ...rows.run,
+          canceled_at: write.canceled_at,
+          cancel_reason: write.cancel_reason,
+        };
+        return;
       case "insertAgent":
         rows.agents.push(agentRecordOf(write.agent));
         return;

@@ -1,6 +1,6 @@
 // Model-based test of a store against the state machine alone (fast-check's commands): random
 // sequences of create, add agent, claim (by id and next), heartbeat, complete (task and review,
-// with idempotency keys and receipts), fail, expire (the clock moved past leases), requeue and
+// with idempotency keys and receipts), fail, expire (the clock moved past leases), requeue, cancel and
 // crash (the store replaced by a new one over the same database) run on a MemoryRun and on a
 // store, which must give the same answers (status or code and message, with ids put in order of
 // appearance) and append the same events. Runtime-neutral: Node runs it on SQLite and
@@ -396,6 +396,26 @@ class Requeue implements StoreCommand {
   toString = () => `requeue(${this.index})`;
 }
 
+/** The admin cancels the run (with a reason, or none): the run as it is after, or the refusal. */
+class Cancel implements StoreCommand {
+  readonly reason: string | undefined;
+  constructor(reason: string | undefined) {
+    this.reason = reason;
+  }
+  /** Not before the run has done some work: every command after a cancel is refused. */
+  check = (model: Readonly<Model>) => model.side.events.length >= 12;
+  async run(model: Model, real: Real) {
+    const expected = decided(model.run, { type: "cancelRun", reason: this.reason });
+    const actual = await settle(() => real.system.store.cancelRun(real.runId, this.reason));
+    await compare(model, real, expected, actual, (value, side) => {
+      const state = model.run.state;
+      if (side === "model" && state !== undefined) return runViewOf(state);
+      return value;
+    });
+  }
+  toString = () => `cancel(${JSON.stringify(this.reason)})`;
+}
+
 /** The clock moved by `milliseconds`; then both expire their leases. */
 class Expire implements StoreCommand {
   readonly milliseconds: number;
@@ -463,6 +483,9 @@ const commands = [
   complete,
   fail,
   index.map((at) => new Requeue(at)),
+  fc
+    .option(fc.constant("the brief changed"), { freq: 2 })
+    .map((reason) => new Cancel(reason ?? undefined)),
   fc.constantFrom(LEASE_MS / 2, LEASE_MS, LEASE_MS + 1).map((ms) => new Expire(ms)),
   fc.constant(new Crash()),
 ];

@@ -22,6 +22,7 @@ export const eventTypes = Object.keys({
   "run.completed": true,
   "run.blocked": true,
   "run.resumed": true,
+  "run.canceled": true,
   "agent.card_changed": true,
   "agent.card_check_failed": true,
 } satisfies Record<CollaborationEventType, true>) as CollaborationEventType[];

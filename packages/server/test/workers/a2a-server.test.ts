@@ -63,6 +63,21 @@ describe("the service as an A2A agent on workerd", () => {
     expect((await send(client, stagedTask("edge-1", [taskStage("draft")]))).id).toBe(task.id);
   });
 
+  it("cancels a task's run with CancelTask: the run's object answers it canceled, GetTask too", async () => {
+    const client = await a2aClientOf(url, adminToken, workerFetch);
+    const admin = createServiceClient({ url, token: adminToken, fetch: workerFetch });
+    const task = await send(client, stagedTask("edge-cancel", [taskStage("draft")]));
+    const canceled = await client.cancelTask({ tenant: "", id: task.id, metadata: undefined });
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(await admin.getRun(task.id)).toMatchObject({
+      status: "canceled",
+      cancel_reason: "canceled by its A2A client (CancelTask)",
+    });
+    expect((await client.getTask({ tenant: "", id: task.id })).status?.state).toBe(
+      TaskState.TASK_STATE_CANCELED,
+    );
+  });
+
   it("refuses invalid stage data with the issues, and a wrong token with 401", async () => {
     const client = await a2aClientOf(url, adminToken, workerFetch);
     const refused = await refusal(send(client, stagedTask("edge-bad", [{ id: "draft" }])));

@@ -36,6 +36,8 @@ export function newRun(
     version: 0,
     created_at: now,
     trace_context: traceContext ?? null,
+    canceled_at: null,
+    cancel_reason: null,
   };
   const stages = input.stages.map((stage, position): StageRecord => {
     const kind = stage.kind ?? "task";

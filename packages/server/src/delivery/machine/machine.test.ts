@@ -217,6 +217,71 @@ describe("the state machine", () => {
     expect(comparable(run.state)).toEqual(comparable(run.reloaded()));
   });
 
+  it("cancels a run: its items are withdrawn, one run.canceled event, and every later command of its work is refused with RUN_CANCELED saying when", () => {
+    const run = taskRun(2);
+    const leased = claimNext(run);
+    const from = run.events.length;
+    run.now += 1000;
+    expect(run.answer({ type: "cancelRun", reason: "the brief changed" })).toBeUndefined();
+    expect(run.typesSince(from)).toEqual(["run.canceled"]);
+    expect(run.events.at(-1)).toMatchObject({ reason: "the brief changed" });
+    const state = run.state as RunState;
+    expect(state.run).toMatchObject({
+      status: "canceled",
+      canceled_at: run.now,
+      cancel_reason: "the brief changed",
+    });
+    expect([...state.queue]).toEqual([]);
+    expect([...state.leased]).toEqual([]);
+    expect(comparable(run.state)).toEqual(comparable(run.reloaded()));
+    const canceledAt = iso(run.now);
+    const refusal = {
+      ok: false,
+      error: expect.objectContaining({
+        code: "RUN_CANCELED",
+        message: `Run run_1 was canceled at ${canceledAt} (reason: the brief changed): its work items are withdrawn and nothing of it is accepted any more. Stop working on it.`,
+      }),
+    };
+    const before = comparable(run.state);
+    const { id, attempt } = leased;
+    expect(run.run({ type: "claim", agent: reviewer, workItemId: undefined })).toEqual(refusal);
+    expect(run.run({ type: "heartbeat", agent: writer, workItemId: id, attempt })).toEqual(refusal);
+    expect(
+      run.run({
+        type: "complete",
+        agent: writer,
+        workItemId: id,
+        body: artifactCompletion(attempt),
+      }),
+    ).toEqual(refusal);
+    const body = { attempt, reason: "gave up" };
+    expect(run.run({ type: "fail", agent: writer, workItemId: id, body })).toEqual(refusal);
+    expect(run.run({ type: "requeue", workItemId: id })).toEqual(refusal);
+    expect(run.run({ type: "addAgent", agent: agent("late") })).toEqual(refusal);
+    // Canceled again: the run as it is, no event; time passing expires nothing.
+    run.now += 10 * LEASE_MS;
+    expect(run.run({ type: "cancelRun", reason: "again" })).toMatchObject({ ok: true, writes: [] });
+    expect(run.run({ type: "expireLeases" })).toMatchObject({ ok: true, writes: [] });
+    expect(comparable(run.state)).toEqual(before);
+  });
+
+  it("refuses to cancel a completed run with RUN_COMPLETED, changing nothing", () => {
+    const run = taskRun(1);
+    const only = claimNext(run);
+    completeTask(run, only.id, only.attempt);
+    expect(run.state?.run.status).toBe("completed");
+    const before = comparable(run.state);
+    expect(run.run({ type: "cancelRun" })).toEqual({
+      ok: false,
+      error: expect.objectContaining({
+        code: "RUN_COMPLETED",
+        message:
+          "Run run_1 is completed: a completed run cannot be canceled. Its artifacts stand; nothing is left to stop.",
+      }),
+    });
+    expect(comparable(run.state)).toEqual(before);
+  });
+
   it("dead-letters an item after max_attempts failed or expired attempts and blocks the run; requeue unblocks it", () => {
     const run = taskRun(1, { max_attempts: 2 });
     const first = claimNext(run);

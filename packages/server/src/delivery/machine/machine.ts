@@ -9,6 +9,7 @@ import type { CollaborationEvent } from "@task-context/protocols";
 import { DeliveryError, runNotFound } from "../delivery-error.ts";
 import type { AgentIdentity, Completed, IdempotencyKey, StoredAgent } from "../delivery-store.ts";
 import { addAgent } from "./add-agent.ts";
+import { cancelRun, runCanceled } from "./cancel-run.ts";
 import { type CardCheck, checkCard } from "./check-card.ts";
 import { type Claimed, claim, claimNext } from "./claim.ts";
 import { type Completion, complete } from "./complete.ts";
@@ -36,6 +37,8 @@ export interface Commands {
     idempotency?: IdempotencyKey | undefined;
   };
   requeue: { workItemId: string };
+  /** The run canceled by an admin, with the reason given (if any). */
+  cancelRun: { reason?: string | undefined };
   /** An A2A agent's card read again: its endpoint stored, the change or failure an event. */
   checkCard: CardCheck;
   /** Expires the overdue leases only (every read of a run starts with it). */
@@ -51,6 +54,7 @@ export interface Answers {
   complete: Completed;
   fail: Contract.FailureView;
   requeue: ItemRecord;
+  cancelRun: undefined;
   checkCard: undefined;
   expireLeases: undefined;
 }
@@ -72,9 +76,20 @@ export const commandTypes = [
   "complete",
   "fail",
   "requeue",
+  "cancelRun",
   "checkCard",
   "expireLeases",
 ] as const satisfies readonly CommandType[];
+
+/**
+ * The commands a canceled run still takes: a cancel again (answered as it is), a card's check
+ * and the expiry of leases (nothing is leased any more: both change nothing of its work).
+ */
+const acceptedWhenCanceled: ReadonlySet<CommandType> = new Set([
+  "cancelRun",
+  "checkCard",
+  "expireLeases",
+]);
 
 /** A command's outcome: its answer and its writes (with its events among them), or its refusal. */
 export type Decision<Answer> =
@@ -93,6 +108,7 @@ const transitions: { [T in CommandType]: (draft: Draft, command: Commands[T]) =>
   fail: (draft, { agent, workItemId, body, idempotency }) =>
     fail(draft, agent, workItemId, body, idempotency),
   requeue: (draft, { workItemId }) => requeue(draft, workItemId),
+  cancelRun: (draft, { reason }) => cancelRun(draft, reason),
   checkCard: checkCard,
   expireLeases: () => undefined,
 };
@@ -123,6 +139,9 @@ export function decide<Type extends CommandType>(
       draft.write({ type: "insertRun", run: created.run, stages: created.stages });
     } else {
       if (state === undefined) throw runNotFound(runId);
+      if (state.run.status === "canceled" && !acceptedWhenCanceled.has(command.type)) {
+        throw runCanceled(state.run);
+      }
       draft = new Draft(state, context);
       expireLeases(draft);
     }

@@ -33,6 +33,10 @@ export interface RunRecord {
   created_at: number;
   /** The W3C trace context the run was created in, which its work items carry; null: none. */
   trace_context: TraceContext | null;
+  /** When the run was canceled (milliseconds since the epoch); null while it is not. */
+  canceled_at: number | null;
+  /** Why it was canceled, as the admin said; null when no reason was given (or not canceled). */
+  cancel_reason: string | null;
 }
 
 /** A stage of a run: its position, id and definition (never changed once the run exists). */
@@ -165,11 +169,30 @@ export function newRunState(rows: RunStateRows): RunState {
   for (const record of rows.idempotency) {
     state.idempotency.set(idempotencyKeyOf(record.agent_id, record.key), record);
   }
+  withdrawIfCanceled(state);
   return state;
+}
+
+/**
+ * A canceled run's items are withdrawn: none is on offer or leased any more (its rows keep the
+ * status they had when the run was canceled, which the run's status overrides), so nothing is
+ * offered, claimed, expired or sent to an A2A agent again.
+ */
+export function withdrawIfCanceled(state: RunState): void {
+  if (state.run.status !== "canceled") return;
+  state.queue.clear();
+  state.leased.clear();
+  state.leaseFloor = Number.POSITIVE_INFINITY;
+}
+
+/** Whether the run has ended for good (completed or canceled): nothing is due for it again. */
+export function runEnded(run: Pick<RunRecord, "status">): boolean {
+  return run.status === "completed" || run.status === "canceled";
 }
 
 /** The indexes an item's status puts it in. */
 function indexOf(state: RunState, status: ItemStatus): Set<string> | undefined {
+  if (state.run.status === "canceled" && status !== itemStatus.deadLettered) return undefined;
   if (status === itemStatus.offered) return state.queue;
   if (status === itemStatus.leased) return state.leased;
   if (status === itemStatus.deadLettered) return state.deadLettered;
@@ -255,7 +278,7 @@ export function leaseExpiryFloor(state: RunState, now: number): number {
  * review of the agent's own artifact does not count, as it may not claim it.
  */
 export function a2aWorkOnOffer(state: RunState): boolean {
-  if (state.run.status === "completed" || state.queue.size === 0) return false;
+  if (runEnded(state.run) || state.queue.size === 0) return false;
   for (const agent of state.agents.values()) {
     if (agent.a2a_stages === null) continue;
     for (const id of state.queue) {

@@ -16,6 +16,7 @@ import {
   type RunState,
   type StageRecord,
   setItem,
+  withdrawIfCanceled,
 } from "./run-state.ts";
 
 /** One change to a run's rows. */
@@ -30,6 +31,8 @@ export type Write =
       last_seq: number;
       version: number;
     }
+  /** The run canceled: when, and why (null: no reason given). */
+  | { type: "cancelRun"; canceled_at: number; cancel_reason: string | null }
   /** A new agent (its token only as a hash). */
   | { type: "insertAgent"; agent: StoredAgent; created_at: number }
   /** An A2A agent's endpoint as its card's last check left it (its stages unchanged). */
@@ -115,6 +118,12 @@ function applyWrite(state: RunState, write: Exclude<Write, { type: "insertRun" }
       state.run.current_stage = write.current_stage;
       state.run.last_seq = write.last_seq;
       state.run.version = write.version;
+      return;
+    case "cancelRun":
+      state.run.status = "canceled";
+      state.run.canceled_at = write.canceled_at;
+      state.run.cancel_reason = write.cancel_reason;
+      withdrawIfCanceled(state);
       return;
     case "insertAgent":
       addAgentRecord(state, agentRecordOf(write.agent));
