@@ -46,8 +46,8 @@ describe("task-context", () => {
         sage                          Sage subagent context files
         serve [options]               start the delivery service with embedded SQLite (Node ≥ 22.13), or
                                       on PostgreSQL
-        run                           create a run, add agents, show its status, follow its events on a
-                                      running delivery service
+        run                           create a run, add agents, show its status, follow its events, cancel
+                                      it on a running delivery service
         mcp [options] [dir]           serve the folder's task context to MCP clients over stdio (Claude
                                       Code, Codex, Cursor)
         eval [options] <spec>         measure per recipient whether the task context (or a view) helps,

@@ -46,7 +46,7 @@ describe("@task-context/contract", () => {
       "agent",
     ]);
     expect(completeWorkItem.errors.map((code) => deliveryErrorStatus[code])).toEqual([
-      400, 404, 409, 409, 422, 422, 413, 415,
+      400, 404, 409, 409, 422, 422, 409, 413, 415,
     ]);
   });
 });
