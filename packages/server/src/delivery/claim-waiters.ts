@@ -226,6 +226,17 @@ export class ClaimWaiters {
   }
 
   /**
+   * Every run's line looks again, as after a change from elsewhere: changes may have been missed,
+   * so the offers a commit here left are not trusted either.
+   */
+  changedEverywhere(): void {
+    for (const [runId, line] of [...this.#lines]) {
+      line.committed = undefined;
+      this.changed(runId);
+    }
+  }
+
+  /**
    * The run changed (an event was appended, here or on another instance): match its line — on
    * the offers {@link committed} gave, else after a look.
    */

@@ -3,8 +3,8 @@
 // when that attempt fails (every connection slot taken, the server still starting up) it drops
 // the channel without a word: the instance stays deaf to the others' commits until it restarts,
 // and its waiters hear of them only at their safety recheck. Here a lost connection is listened
-// again, with backoff, until it succeeds or the listener ends. Commits made while it was not
-// listening are heard by the waiters at their safety recheck.
+// again, with backoff, until it succeeds or the listener ends; then its handlers are told
+// (`listeningAgain`), for the commits made while it was not listening were not heard.
 import postgres, { type Options } from "postgres";
 
 /** The first wait before listening again after a failed attempt; it doubles up to the most. */
@@ -15,6 +15,11 @@ const MOST_RETRY_MS = 5_000;
 export interface CommitListenerHandlers {
   /** A notification on the channel, with its payload. */
   notified(payload: string): void;
+  /**
+   * Listening again after the connection was lost: what was notified meanwhile was not heard, so
+   * whoever waits for a notification should look again.
+   */
+  listeningAgain?(): void;
 }
 
 /**
@@ -29,6 +34,7 @@ type ListeningOptions = Options<Record<string, postgres.PostgresType>> & {
 export class CommitListener {
   readonly #sql: postgres.Sql;
   readonly #statement: string;
+  readonly #handlers: CommitListenerHandlers;
   /** Set while the connection is being listened again. */
   #relistening: Promise<void> | undefined;
   #retry: { timer: NodeJS.Timeout; resolve: () => void } | undefined;
@@ -44,6 +50,7 @@ export class CommitListener {
     handlers: CommitListenerHandlers,
   ) {
     this.#statement = `LISTEN "${channel.replaceAll('"', '""')}"`;
+    this.#handlers = handlers;
     const listening: ListeningOptions = {
       ...options,
       max: 1,
@@ -110,6 +117,7 @@ export class CommitListener {
         await this.#sql.unsafe(this.#statement);
         // Lost again meanwhile: that LISTEN may have gone with its connection.
         if (this.#losses !== losses) continue;
+        this.#handlers.listeningAgain?.();
         return;
       } catch {
         // Not reachable yet (a slot, the server starting up): the next attempt says.

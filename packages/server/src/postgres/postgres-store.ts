@@ -360,6 +360,8 @@ export class PostgresStore extends StepStore {
       const store = new PostgresStore(sessions, clock);
       store.#listener = await CommitListener.start(url, settings, CHANNEL, {
         notified: (runId) => store.waiters.wake(runId),
+        // Commits made while it was not listening were not heard: every waiter looks again.
+        listeningAgain: () => store.missedChanges(),
       });
       return store;
     } catch (error) {

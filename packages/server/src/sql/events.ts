@@ -67,9 +67,17 @@ export class RunWaiters {
     if (waiters !== undefined) for (const wake of [...waiters]) wake();
   }
 
+  /**
+   * Wakes every wait of every run, without telling `onWake`: changes may have been missed (the
+   * store stopped hearing other instances' commits for a while), so each looks again.
+   */
+  wakeAll(): void {
+    for (const waiters of [...this.#waiters.values()]) for (const wake of [...waiters]) wake();
+  }
+
   /** Ends every wait (each resolves false) and refuses new ones. */
   close(): void {
     this.#closed = true;
-    for (const waiters of [...this.#waiters.values()]) for (const wake of [...waiters]) wake();
+    this.wakeAll();
   }
 }

@@ -112,6 +112,15 @@ export abstract class StepStore implements DeliveryStore {
   }
 
   /**
+   * Tells every waiter of this process to look again: changes may have been made that it did not
+   * hear of (another instance's commits while the store was not listening).
+   */
+  protected missedChanges(): void {
+    this.#claimers.changedEverywhere();
+    this.waiters.wakeAll();
+  }
+
+  /**
    * Runs `body`, an operation on the run `runId`, in one transaction (or one savepoint of a group
    * commit) and answers once it has committed, after waking the waiters of the runs it appended
    * events to.

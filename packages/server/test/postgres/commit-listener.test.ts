@@ -24,8 +24,12 @@ describe.skipIf(reason !== undefined)(title("CommitListener"), () => {
     server.pathname = "/postgres";
     const owner = postgres(server.href, { max: 1, onnotice: () => {} });
     const heard: string[] = [];
+    let listenedAgain = 0;
     const listener = await CommitListener.start(database.url, { onnotice: () => {} }, "runs", {
       notified: (payload) => heard.push(payload),
+      listeningAgain: () => {
+        listenedAgain += 1;
+      },
     });
     const name = new URL(database.url).pathname.slice(1);
     onTestFinished(async () => {
@@ -36,6 +40,7 @@ describe.skipIf(reason !== undefined)(title("CommitListener"), () => {
     });
     await admin`NOTIFY runs, 'before'`;
     await until(() => heard.length === 1, "the first notification was not heard");
+    expect(listenedAgain).toBe(0);
 
     await owner.unsafe(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
     const terminated = await owner<{ pid: number }[]>`
@@ -47,6 +52,8 @@ describe.skipIf(reason !== undefined)(title("CommitListener"), () => {
 
     await owner.unsafe(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
     await until(() => !listener.relistening, "the listener did not listen again");
+    // What was notified while it was not listening was not heard: its waiters are told to look.
+    expect(listenedAgain).toBe(1);
     await admin`NOTIFY runs, 'after'`;
     await until(() => heard.length === 2, "the notification after was not heard");
     expect(heard).toEqual(["before", "after"]);
