@@ -1,5 +1,6 @@
 import type { ServiceContext } from "../execution/service-context.ts";
 import type { App } from "../http/app-env.ts";
+import { loadOnce } from "../http/load-once.ts";
 import type { A2aServerEndpoint } from "./a2a-server-endpoint.ts";
 import type { A2aServerOptions } from "./client-tokens.ts";
 
@@ -21,17 +22,10 @@ export function a2aServerRoutes(
   adminToken: string,
   options: A2aServerOptions = {},
 ): void {
-  let loading: Promise<A2aServerEndpoint> | undefined;
-  const endpoint = (): Promise<A2aServerEndpoint> => {
-    loading ??= import("./a2a-server-endpoint.ts").then(
-      ({ a2aServerEndpoint }) => a2aServerEndpoint(service, adminToken, options),
-      (error: unknown) => {
-        loading = undefined;
-        throw error;
-      },
-    );
-    return loading;
-  };
+  const endpoint = loadOnce<A2aServerEndpoint>(async () => {
+    const { a2aServerEndpoint } = await import("./a2a-server-endpoint.ts");
+    return a2aServerEndpoint(service, adminToken, options);
+  });
   // The SDK's AGENT_CARD_PATH, written out: a search for a path finds its route.
   app.get("/.well-known/agent-card.json", async (c) => (await endpoint()).card(c));
   app.post("/a2a", async (c) => (await endpoint()).rpc(c));

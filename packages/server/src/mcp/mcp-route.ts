@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { ServiceContext } from "../execution/service-context.ts";
 import type { App, AppEnv } from "../http/app-env.ts";
+import { loadOnce } from "../http/load-once.ts";
 import type { McpAllowedNames } from "./dns-rebinding.ts";
 
 type McpEndpoint = (c: Context<AppEnv>) => Promise<Response>;
@@ -18,16 +19,9 @@ export function mcpRoutes(
   allowed: McpAllowedNames,
   onUnexpectedError: ((error: unknown) => void) | undefined,
 ): void {
-  let loading: Promise<McpEndpoint> | undefined;
-  const endpoint = (): Promise<McpEndpoint> => {
-    loading ??= import("./mcp-endpoint.ts").then(
-      ({ mcpEndpoint }) => mcpEndpoint(service, allowed, onUnexpectedError),
-      (error: unknown) => {
-        loading = undefined;
-        throw error;
-      },
-    );
-    return loading;
-  };
+  const endpoint = loadOnce<McpEndpoint>(async () => {
+    const { mcpEndpoint } = await import("./mcp-endpoint.ts");
+    return mcpEndpoint(service, allowed, onUnexpectedError);
+  });
   app.all("/mcp", async (c) => (await endpoint())(c));
 }
